@@ -1,0 +1,197 @@
+//! Known sequences (OEIS), contest samples and closed forms.
+
+mod common;
+
+use common::{fill_waves, grundys_game, sequence, subtract_a_prime, subtract_a_square};
+use grundy_core::{lookup, Game, GrundyTable, Nimber};
+use serde::Deserialize;
+
+#[derive(Deserialize)]
+struct Sequences {
+    sequence: Vec<Known>,
+}
+
+#[derive(Deserialize)]
+struct Known {
+    oeis: String,
+    offset: usize,
+    values: Vec<u32>,
+}
+
+fn known(oeis: &str) -> Vec<u32> {
+    let all: Sequences = toml::from_str(include_str!("data/sequences.toml")).unwrap();
+    let entry = all.sequence.into_iter().find(|s| s.oeis == oeis).unwrap();
+    assert_eq!(entry.offset, 0);
+    entry.values
+}
+
+fn check_prefix(game: &Game, oeis: &str) {
+    let expected = known(oeis);
+    let table = fill_waves(game, &[expected.len() as i64 - 1]);
+    assert_eq!(sequence(&table), expected, "{} against {oeis}", game.name());
+}
+
+#[test]
+fn heap_games_match_the_oeis() {
+    check_prefix(&lookup("kayles").unwrap(), "A002186");
+    check_prefix(&lookup("octal:0.77").unwrap(), "A002186");
+    check_prefix(&lookup("dawsons-chess").unwrap(), "A002187");
+    check_prefix(&lookup("octal:0.6").unwrap(), "A046695");
+    check_prefix(&grundys_game(), "A002188");
+    check_prefix(&subtract_a_square(10_000), "A014586");
+    check_prefix(&subtract_a_prime(), "A014589");
+}
+
+#[test]
+fn dawsons_kayles_is_dawsons_chess_shifted_by_one() {
+    let chess = known("A002187");
+    let table = fill_waves(&lookup("dawsons-kayles").unwrap(), &[chess.len() as i64]);
+    let kayles = sequence(&table);
+    assert_eq!(kayles[0], 0);
+    assert_eq!(&kayles[1..], &chess[..]);
+}
+
+#[test]
+fn kayles_is_periodic_with_period_12_after_70() {
+    let values = sequence(&fill_waves(&lookup("kayles").unwrap(), &[3000]));
+    assert!((71..=3000 - 12).all(|n| values[n] == values[n + 12]));
+    assert_ne!(values[70], values[82]);
+}
+
+#[test]
+fn subtraction_2_3_5_repeats_0_0_1_1_2_2_3() {
+    let values = sequence(&fill_waves(&lookup("subtraction:2,3,5").unwrap(), &[699]));
+    let period = [0, 0, 1, 1, 2, 2, 3];
+    assert!(values.iter().enumerate().all(|(n, &v)| v == period[n % 7]));
+}
+
+fn wythoff(max: i64) -> GrundyTable {
+    fill_waves(&lookup("wythoff").unwrap(), &[max, max])
+}
+
+#[test]
+fn wythoff_matches_the_oeis() {
+    let table = wythoff(80);
+    let at = |a: i64, b: i64| table.get(&[a, b]).unwrap().value();
+    let triangle = known("A317205");
+    let mut flat = Vec::new();
+    for n in 0.. {
+        if flat.len() >= triangle.len() {
+            break;
+        }
+        flat.extend((0..=n).map(|m| at(n, m)));
+    }
+    assert_eq!(&flat[..triangle.len()], &triangle[..]);
+    let diagonal = known("A047708");
+    assert_eq!((0..diagonal.len() as i64).map(|n| at(n, n)).collect::<Vec<_>>(), diagonal);
+    for (row, oeis) in [(3, "A004484"), (4, "A004485")] {
+        let expected = known(oeis);
+        assert_eq!((0..expected.len() as i64).map(|n| at(row, n)).collect::<Vec<_>>(), expected);
+    }
+}
+
+#[test]
+fn wythoff_p_positions_follow_the_golden_ratio() {
+    let n = 300;
+    let table = wythoff(n);
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let mut expected = std::collections::HashSet::new();
+    for k in 0.. {
+        let (a, b) = ((k as f64 * phi).floor() as i64, (k as f64 * phi * phi).floor() as i64);
+        if a > n {
+            break;
+        }
+        expected.insert((a, b));
+        expected.insert((b, a));
+    }
+    for a in 0..=n {
+        for b in 0..=n {
+            assert_eq!(table.get(&[a, b]).unwrap().is_p(), expected.contains(&(a, b)), "({a}, {b})");
+        }
+    }
+}
+
+#[test]
+fn nim_is_xor() {
+    let table = fill_waves(&lookup("nim").unwrap(), &[130, 70]);
+    for a in 0..=130 {
+        for b in 0..=70 {
+            assert_eq!(table.get(&[a, b]), Some(Nimber((a ^ b) as u32)));
+        }
+    }
+}
+
+#[test]
+fn kiki_p_positions_are_both_odd() {
+    let table = fill_waves(&lookup("kiki").unwrap(), &[2000, 2000]);
+    for n in 1..=2000 {
+        for m in 1..=2000 {
+            assert_eq!(table.get(&[n, m]).unwrap().is_p(), n % 2 == 1 && m % 2 == 1);
+        }
+    }
+}
+
+/// The cutting game by a memoised recursion written straight from the contest statement.
+fn cutting_by_recursion(w: usize, h: usize, memo: &mut Vec<Vec<Option<u32>>>) -> u32 {
+    if let Some(v) = memo[w][h] {
+        return v;
+    }
+    let mut seen = vec![false; 2 * (w + h) + 2];
+    for a in 2..=w.saturating_sub(2) {
+        let v = cutting_by_recursion(a, h, memo) ^ cutting_by_recursion(w - a, h, memo);
+        seen[v as usize] = true;
+    }
+    for b in 2..=h.saturating_sub(2) {
+        let v = cutting_by_recursion(w, b, memo) ^ cutting_by_recursion(w, h - b, memo);
+        seen[v as usize] = true;
+    }
+    let value = seen.iter().position(|&s| !s).unwrap() as u32;
+    memo[w][h] = Some(value);
+    value
+}
+
+#[test]
+fn cutting_matches_a_direct_recursion() {
+    let table = fill_waves(&lookup("cutting").unwrap(), &[60, 60]);
+    let mut memo = vec![vec![None; 61]; 61];
+    for w in 2..=60 {
+        for h in 2..=60 {
+            assert_eq!(table.get(&[w as i64, h as i64]).unwrap().value(), cutting_by_recursion(w, h, &mut memo));
+        }
+    }
+}
+
+#[test]
+fn contest_samples() {
+    let outcome = |game: &str, pos: [i64; 2]| {
+        let table = fill_waves(&lookup(game).unwrap(), &pos);
+        if table.get(&pos).unwrap().is_p() {
+            'P'
+        } else {
+            'N'
+        }
+    };
+    // POJ 2311: LOSE, LOSE, WIN.
+    assert_eq!([[2, 2], [3, 2], [4, 2]].map(|p| outcome("cutting", p)), ['P', 'P', 'N']);
+    // HDU 2147: What a pity!, Wonderful!, Wonderful!
+    assert_eq!([[5, 3], [5, 4], [6, 6]].map(|p| outcome("kiki", p)), ['P', 'N', 'N']);
+    // Prime steps: Shiro, Shiro, Shiro, Sora.
+    assert_eq!([[1, 1], [2, 2], [10, 10], [30, 30]].map(|p| outcome("prime-steps", p)), ['P', 'P', 'P', 'N']);
+    // HDU 1536: S = {2, 5} gives LWW and S = {1, ..., 5} gives WWL.
+    let positions: [&[i64]; 3] = [&[5, 12], &[2, 4, 7], &[2, 3, 7, 12]];
+    for (game, expected) in [("subtraction:2,5", "LWW"), ("subtraction:1,2,3,4,5", "WWL")] {
+        let table = fill_waves(&lookup(game).unwrap(), &[12]);
+        let answer: String = positions
+            .iter()
+            .map(|heaps| {
+                let sum = heaps.iter().fold(Nimber::ZERO, |s, &h| s ^ table.get(&[h]).unwrap());
+                if sum.is_p() {
+                    'L'
+                } else {
+                    'W'
+                }
+            })
+            .collect();
+        assert_eq!(answer, expected, "{game}");
+    }
+}

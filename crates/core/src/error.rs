@@ -1,0 +1,68 @@
+//! The error type of the game model.
+
+use thiserror::Error;
+
+/// Why a game, a size or a position was refused.
+///
+/// Messages are lowercase, without a trailing period, and fit on one line.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// The game name is neither a catalog entry nor a parameterised one.
+    #[error("unknown game `{name}` (known games: {known})")]
+    UnknownGame {
+        /// What the user asked for.
+        name: String,
+        /// The catalog names, comma separated.
+        known: String,
+    },
+    /// A parameter of a parameterised catalog name is malformed.
+    #[error("bad parameter in `{name}`: {reason}")]
+    BadParameter {
+        /// The whole game name.
+        name: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The game declares no axes or too many.
+    #[error("a game has 1, 2 or 3 axes, not {0}")]
+    AxisCount(usize),
+    /// An axis name is empty, repeated or not an identifier.
+    #[error("bad axis name `{0}`: axis names are distinct identifiers such as `n` or `w`")]
+    AxisName(String),
+    /// A rule is malformed; `rule` counts from 1 in the order the rules were given.
+    #[error("rule {rule} ({kind}): {reason}")]
+    Rule {
+        /// 1-based index of the rule.
+        rule: usize,
+        /// The rule's kind, e.g. `step`.
+        kind: &'static str,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The game has no rules at all.
+    #[error("a game needs at least one move rule")]
+    NoRules,
+    /// A size or position string does not parse.
+    #[error("malformed {what} `{text}`: {reason}")]
+    Coordinates {
+        /// `size` or `position`.
+        what: &'static str,
+        /// The text given.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A size or position does not fit the game.
+    #[error("{what} {text} does not fit game `{game}`: {reason}")]
+    OutOfRange {
+        /// `size` or `position`.
+        what: &'static str,
+        /// The text given.
+        text: String,
+        /// The game's name.
+        game: String,
+        /// What is wrong.
+        reason: String,
+    },
+}

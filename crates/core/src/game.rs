@@ -1,0 +1,374 @@
+//! The game model: axes and move rules, stated as data.
+//!
+//! A [`Game`] is a set of axes (a name and a smallest coordinate each) and a list of [`Rule`]s.
+//! [`Game::options`] spells out what the rules mean in the plainest possible way; the engines in
+//! `grundy-compute` compile the same rules into flat move tables and are tested against it.
+//!
+//! # Invariants
+//! Every move strictly lowers the coordinate sum of each position it leaves (for a split or a
+//! take-and-break, of each piece), and no move raises any single coordinate. [`Game::new`]
+//! refuses a game that breaks either, so a row-major order and the anti-diagonal waves are both
+//! valid orders in which to fill a table.
+
+mod catalog;
+mod octal;
+mod steps;
+
+pub use catalog::{catalog, lookup, CatalogEntry};
+pub use octal::OctalCode;
+pub use steps::StepSet;
+
+use crate::ModelError;
+
+/// A coordinate on one axis of a board, or a heap size.
+pub type Coord = i64;
+
+/// One axis of a game's positions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Axis {
+    /// The name used in headers and expressions, e.g. `n` or `w`.
+    pub name: String,
+    /// The smallest coordinate a position may have on this axis.
+    pub min: Coord,
+}
+
+impl Axis {
+    /// An axis called `name` whose coordinates start at `min`.
+    pub fn new(name: &str, min: Coord) -> Axis {
+        Axis { name: name.to_string(), min }
+    }
+}
+
+/// One kind of move, stated as data.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Rule {
+    /// Move by one of these fixed offsets.
+    Step {
+        /// The offsets, one coordinate change per axis.
+        offsets: Vec<Vec<Coord>>,
+    },
+    /// Move along a direction by an amount from a step set.
+    Jump {
+        /// The directions; a move adds `amount × direction`.
+        directions: Vec<Vec<Coord>>,
+        /// The allowed amounts.
+        steps: StepSet,
+    },
+    /// Move along a direction by any amount ≥ 1 (at most `max`) that stays on the board.
+    Slide {
+        /// The directions; a move adds `amount × direction`.
+        directions: Vec<Vec<Coord>>,
+        /// The largest amount, if bounded.
+        max: Option<u64>,
+    },
+    /// Cut the position along an axis into two pieces, each at least `min_piece` on that axis; the
+    /// option is the sum of the two pieces.
+    Split {
+        /// The axis (0-based) that is cut.
+        axis: usize,
+        /// The smallest piece allowed (on the cut axis).
+        min_piece: Coord,
+        /// Only cuts into two different pieces (as in Grundy's game).
+        unequal: bool,
+    },
+    /// A take-and-break move on a heap (1-D games only).
+    TakeAndBreak {
+        /// The code saying what removing k stones may leave.
+        code: OctalCode,
+    },
+}
+
+impl Rule {
+    /// The rule's kind, as it is written in a spec file.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Rule::Step { .. } => "step",
+            Rule::Jump { .. } => "jump",
+            Rule::Slide { .. } => "slide",
+            Rule::Split { .. } => "split",
+            Rule::TakeAndBreak { .. } => "take-and-break",
+        }
+    }
+}
+
+/// An option of a position: the positions of the game sum it leaves (one for most moves, two or
+/// three after a split or a take-and-break).
+pub type GameOption = Vec<Vec<Coord>>;
+
+/// An impartial game whose positions are integer tuples.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    name: String,
+    description: String,
+    axes: Vec<Axis>,
+    rules: Vec<Rule>,
+}
+
+impl Game {
+    /// Builds a game after checking that its rules are well formed and that every move lowers
+    /// the coordinate sum (see the module's invariants).
+    pub fn new(name: &str, description: &str, axes: Vec<Axis>, rules: Vec<Rule>) -> Result<Game, ModelError> {
+        if axes.is_empty() || axes.len() > 3 {
+            return Err(ModelError::AxisCount(axes.len()));
+        }
+        for (i, axis) in axes.iter().enumerate() {
+            let valid = axis.name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                && axis.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !axes[..i].iter().any(|other| other.name == axis.name);
+            if !valid {
+                return Err(ModelError::AxisName(axis.name.clone()));
+            }
+        }
+        if rules.is_empty() {
+            return Err(ModelError::NoRules);
+        }
+        for (index, rule) in rules.iter().enumerate() {
+            check_rule(rule, &axes)
+                .map_err(|reason| ModelError::Rule { rule: index + 1, kind: rule.kind(), reason })?;
+        }
+        Ok(Game { name: name.to_string(), description: description.to_string(), axes, rules })
+    }
+
+    /// The game's name (a catalog name or the name in its spec).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// One line saying what the game is.
+    pub fn description(&self) -> &str {
+        &self.description
+    }
+
+    /// The axes, in table order (the first is the row axis).
+    pub fn axes(&self) -> &[Axis] {
+        &self.axes
+    }
+
+    /// The number of axes.
+    pub fn dims(&self) -> usize {
+        self.axes.len()
+    }
+
+    /// The move rules.
+    pub fn rules(&self) -> &[Rule] {
+        &self.rules
+    }
+
+    /// Whether `pos` is a position of the game (right dimension, every coordinate ≥ its axis'
+    /// smallest).
+    pub fn is_position(&self, pos: &[Coord]) -> bool {
+        pos.len() == self.dims() && pos.iter().zip(&self.axes).all(|(&c, axis)| c >= axis.min)
+    }
+
+    /// Every option of `pos`, spelt out from the rules in the plainest way.
+    ///
+    /// This is the meaning of the rules; it allocates freely and is meant for reference fills,
+    /// single positions and tests. Options may repeat (e.g. both halves of a cut).
+    ///
+    /// # Panics
+    /// If `pos` is not a position of the game.
+    pub fn options(&self, pos: &[Coord]) -> Vec<GameOption> {
+        assert!(self.is_position(pos), "{pos:?} is not a position of {}", self.name);
+        let mut options = Vec::new();
+        let shifted = |direction: &[Coord], amount: Coord| -> Option<Vec<Coord>> {
+            let moved: Vec<Coord> = pos.iter().zip(direction).map(|(&c, &d)| c + amount * d).collect();
+            self.is_position(&moved).then_some(moved)
+        };
+        // The largest amount any move along a direction could use: beyond it, some coordinate
+        // falls below its axis' smallest value.
+        let reach = pos.iter().zip(&self.axes).map(|(&c, axis)| c - axis.min).max().unwrap_or(0);
+        for rule in &self.rules {
+            match rule {
+                Rule::Step { offsets } => {
+                    options.extend(offsets.iter().filter_map(|o| shifted(o, 1)).map(|p| vec![p]))
+                }
+                Rule::Jump { directions, steps } => {
+                    for direction in directions {
+                        for amount in (1..=reach).filter(|&a| steps.contains(a as u64)) {
+                            options.extend(shifted(direction, amount).map(|p| vec![p]));
+                        }
+                    }
+                }
+                Rule::Slide { directions, max } => {
+                    for direction in directions {
+                        for amount in (1..=reach).filter(|&a| max.is_none_or(|m| a as u64 <= m)) {
+                            options.extend(shifted(direction, amount).map(|p| vec![p]));
+                        }
+                    }
+                }
+                Rule::Split { axis, min_piece, unequal } => {
+                    let c = pos[*axis];
+                    let smallest = (*min_piece).max(self.axes[*axis].min);
+                    for a in smallest..=c - smallest {
+                        if *unequal && a == c - a {
+                            continue;
+                        }
+                        let piece = |size: Coord| {
+                            let mut p = pos.to_vec();
+                            p[*axis] = size;
+                            p
+                        };
+                        options.push(vec![piece(a), piece(c - a)]);
+                    }
+                }
+                Rule::TakeAndBreak { code } => take_and_break_options(code, pos[0], &mut options),
+            }
+        }
+        options
+    }
+}
+
+/// Options of a heap of `n` under a take-and-break code; empty heaps are left out of the sum.
+fn take_and_break_options(code: &OctalCode, n: Coord, options: &mut Vec<GameOption>) {
+    for k in 0..=n {
+        let digit = code.digit(k as usize);
+        let rest = n - k;
+        if digit & 1 != 0 && rest == 0 {
+            options.push(vec![]);
+        }
+        if digit & 2 != 0 && rest >= 1 && k >= 1 {
+            options.push(vec![vec![rest]]);
+        }
+        if digit & 4 != 0 {
+            for a in 1..=rest / 2 {
+                options.push(vec![vec![a], vec![rest - a]]);
+            }
+        }
+        if digit & 8 != 0 {
+            for a in 1..=rest / 3 {
+                for b in a..=(rest - a) / 2 {
+                    options.push(vec![vec![a], vec![b], vec![rest - a - b]]);
+                }
+            }
+        }
+    }
+}
+
+fn check_direction(direction: &[Coord], axes: &[Axis], what: &str) -> Result<(), String> {
+    if direction.len() != axes.len() {
+        return Err(format!(
+            "{what} {direction:?} has {} coordinates but the game has {} axes",
+            direction.len(),
+            axes.len()
+        ));
+    }
+    if direction.iter().all(|&d| d == 0) {
+        return Err(format!("{what} {direction:?} is zero"));
+    }
+    if direction.iter().sum::<Coord>() >= 0 {
+        return Err(format!("{what} {direction:?} does not lower the coordinate sum"));
+    }
+    if let Some(axis) = direction.iter().zip(axes).find_map(|(&d, axis)| (d > 0).then_some(axis)) {
+        return Err(format!(
+            "{what} {direction:?} raises axis `{}`; moves that raise a coordinate are not supported",
+            axis.name
+        ));
+    }
+    Ok(())
+}
+
+fn check_rule(rule: &Rule, axes: &[Axis]) -> Result<(), String> {
+    match rule {
+        Rule::Step { offsets } => {
+            if offsets.is_empty() {
+                return Err("no offsets".into());
+            }
+            offsets.iter().try_for_each(|o| check_direction(o, axes, "offset"))
+        }
+        Rule::Jump { directions, steps } => {
+            if let StepSet::List(amounts) = steps {
+                if amounts.is_empty() || amounts.contains(&0) {
+                    return Err("the step set must be non-empty and may not contain 0".into());
+                }
+            }
+            check_directions(directions, axes)
+        }
+        Rule::Slide { directions, max } => {
+            if *max == Some(0) {
+                return Err("`max` must be at least 1".into());
+            }
+            check_directions(directions, axes)
+        }
+        Rule::Split { axis, min_piece, .. } => {
+            if *axis >= axes.len() {
+                return Err(format!("axis {axis} does not exist (the game has {} axes)", axes.len()));
+            }
+            if *min_piece < 1 {
+                return Err("the smallest piece must be at least 1".into());
+            }
+            Ok(())
+        }
+        Rule::TakeAndBreak { .. } => {
+            if axes.len() != 1 || axes[0].min != 0 {
+                return Err("take-and-break needs a single heap axis starting at 0".into());
+            }
+            Ok(())
+        }
+    }
+}
+
+fn check_directions(directions: &[Vec<Coord>], axes: &[Axis]) -> Result<(), String> {
+    if directions.is_empty() {
+        return Err("no directions".into());
+    }
+    directions.iter().try_for_each(|d| check_direction(d, axes, "direction"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plane() -> Vec<Axis> {
+        vec![Axis::new("n", 1), Axis::new("m", 1)]
+    }
+
+    fn refused(rule: Rule) -> String {
+        Game::new("t", "", plane(), vec![rule]).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn bad_rules_are_refused_with_a_reason() {
+        let step = |offsets: Vec<Vec<Coord>>| Rule::Step { offsets };
+        assert!(refused(step(vec![vec![0, 0]])).contains("is zero"));
+        assert!(refused(step(vec![vec![-1, 1]])).contains("does not lower"));
+        assert!(refused(step(vec![vec![-2, 1]])).contains("raises axis `m`"));
+        assert!(refused(step(vec![vec![-1]])).contains("has 1 coordinates but the game has 2 axes"));
+        let split = Rule::Split { axis: 2, min_piece: 1, unequal: false };
+        assert!(refused(split).contains("axis 2 does not exist"));
+        let tb = Rule::TakeAndBreak { code: OctalCode::parse_octal("0.77").unwrap() };
+        assert!(refused(tb).contains("single heap axis"));
+        assert_eq!(
+            refused(Rule::Slide { directions: vec![vec![0, -1]], max: Some(0) }),
+            "rule 1 (slide): `max` must be at least 1"
+        );
+    }
+
+    #[test]
+    fn bad_axes_are_refused() {
+        let rules = || vec![Rule::Step { offsets: vec![vec![-1]] }];
+        assert!(Game::new("t", "", vec![], rules()).is_err());
+        assert!(Game::new("t", "", vec![Axis::new("1x", 0)], rules()).is_err());
+        let two = vec![Axis::new("n", 0), Axis::new("n", 0)];
+        assert!(Game::new("t", "", two, vec![Rule::Step { offsets: vec![vec![-1, 0]] }]).is_err());
+    }
+
+    #[test]
+    fn options_of_kiki() {
+        let kiki = lookup("kiki").unwrap();
+        let mut options = kiki.options(&[2, 1]);
+        options.sort();
+        assert_eq!(options, vec![vec![vec![1, 1]]]);
+        assert_eq!(kiki.options(&[2, 2]).len(), 3);
+    }
+
+    #[test]
+    fn options_of_take_and_break() {
+        // Kayles on a row of 3: take 1 or 2 from an end or from the middle.
+        let kayles = lookup("kayles").unwrap();
+        let mut options = kayles.options(&[3]);
+        options.sort();
+        let expected: Vec<GameOption> =
+            vec![vec![vec![1]], vec![vec![1], vec![1]], vec![vec![2]]];
+        assert_eq!(options, expected);
+    }
+}

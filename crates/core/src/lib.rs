@@ -1,0 +1,32 @@
+//! The core of grundy: impartial games stated as data, the mex, and Grundy tables.
+//!
+//! - [`Game`] holds a game's axes and its move [`Rule`]s; [`lookup`] finds catalog games by name,
+//!   and [`Game::options`] spells out the moves of one position the plain way.
+//! - [`Nimber`] is a Grundy value and [`mex`] / [`MexSet`] the one place the mex is computed.
+//! - [`GrundyTable`] holds the values of a box of positions ([`TableShape`]) in an ndarray, and
+//!   [`write_csv`] writes it to any `impl Write`.
+//!
+//! This crate knows no threads and no files: the engines live in `grundy-compute`, the command
+//! line in `grundy-cli`.
+//!
+//! ```
+//! use grundy_core::{lookup, mex, Nimber};
+//!
+//! let kiki = lookup("kiki").unwrap();
+//! // From (1, 2) the coin can only move to (1, 1), which has no moves: value mex{0} = 1.
+//! assert_eq!(kiki.options(&[1, 2]), vec![vec![vec![1, 1]]]);
+//! assert_eq!(mex([Nimber(0)]), Nimber(1));
+//! ```
+#![warn(missing_docs)]
+
+mod error;
+pub mod game;
+mod mex;
+mod nimber;
+pub mod table;
+
+pub use error::ModelError;
+pub use game::{lookup, Axis, Coord, Game, OctalCode, Rule, StepSet};
+pub use mex::{mex, MexSet};
+pub use nimber::Nimber;
+pub use table::{parse_coords, write_csv, CsvLayout, GrundyTable, TableShape, TableStats};
