@@ -1,1 +1,58 @@
-fn main() {}
+//! `grundy`: Sprague–Grundy tables of impartial games, computed in parallel.
+//!
+//! This crate is the only one that touches files, terminals and exit codes. Exit codes: 0 for
+//! success, 2 for bad input or a failure (one line on standard error).
+
+mod commands;
+mod output;
+mod progress;
+mod resources;
+
+use clap::Parser;
+use std::process::ExitCode;
+
+/// Compute Sprague–Grundy tables of impartial games, in parallel, as CSV.
+#[derive(Debug, Parser)]
+#[command(name = "grundy", version, about, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: commands::Command,
+}
+
+/// Exit code for bad input and failures.
+const EXIT_ERROR: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) if !err.use_stderr() => {
+            // --help and --version: print as clap would, and succeed.
+            let _ = err.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(err) => {
+            eprintln!("grundy: {}", one_line(&err.render().to_string()));
+            return ExitCode::from(EXIT_ERROR);
+        }
+    };
+    match commands::run(cli.command) {
+        Ok(code) => code,
+        Err(err) if output::is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("grundy: error: {}", one_line(&format!("{err:#}")));
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
+}
+
+/// Folds a multi-line message (clap's usage blocks) into one line: the lines before the usage,
+/// trimmed and joined.
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ")
+}

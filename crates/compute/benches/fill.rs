@@ -1,1 +1,41 @@
-fn main() {}
+//! Reference fill against the wave fill on 1 and 2 threads, side by side, per engine path.
+//!
+//! `cargo bench -p grundy-compute --bench fill`
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use grundy_compute::{fill, Engine, FillConfig, NoProgress};
+use grundy_core::{lookup, TableShape};
+use std::hint::black_box;
+
+/// (game, size): one workload per rule kind the engine compiles.
+const WORKLOADS: &[(&str, &[i64])] = &[
+    ("kiki", &[400, 400]),            // steps
+    ("prime-steps", &[200, 200]),     // jumps over an unbounded set
+    ("wythoff", &[150, 150]),         // slides
+    ("cutting", &[80, 80]),           // splits
+    ("octal:0.77", &[1500]),          // take-and-break
+    ("subtraction:1,3,4", &[20_000]), // 1-D jumps
+];
+
+fn engines(c: &mut Criterion) {
+    for &(name, max) in WORKLOADS {
+        let game = lookup(name).unwrap();
+        let shape = TableShape::new(&game, max, "bench").unwrap();
+        let mut group = c.benchmark_group(format!("fill/{name}"));
+        group.sample_size(10);
+        let configs = [
+            ("reference", FillConfig { engine: Engine::Reference, threads: Some(1) }),
+            ("waves-1", FillConfig { engine: Engine::Waves, threads: Some(1) }),
+            ("waves-2", FillConfig { engine: Engine::Waves, threads: Some(2) }),
+        ];
+        for (label, config) in configs {
+            group.bench_with_input(BenchmarkId::from_parameter(label), &config, |b, config| {
+                b.iter(|| black_box(fill(&game, &shape, config, &NoProgress).unwrap()))
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, engines);
+criterion_main!(benches);

@@ -60,11 +60,19 @@ impl CompiledGame {
             strides[d] = strides[d + 1] * lens[d + 1];
         }
         let longest = lens.iter().copied().max().unwrap_or(0);
-        let mut compiled =
-            CompiledGame { lens: lens.clone(), rays: Vec::new(), splits: Vec::new(), take_and_break: Vec::new() };
+        let mut compiled = CompiledGame {
+            lens: lens.clone(),
+            rays: Vec::new(),
+            splits: Vec::new(),
+            take_and_break: Vec::new(),
+        };
         let ray = |direction: &[Coord], amounts: Amounts| {
-            let lowers: Vec<(usize, usize)> =
-                direction.iter().enumerate().filter(|(_, &d)| d < 0).map(|(a, &d)| (a, (-d) as usize)).collect();
+            let lowers: Vec<(usize, usize)> = direction
+                .iter()
+                .enumerate()
+                .filter(|(_, &d)| d < 0)
+                .map(|(a, &d)| (a, (-d) as usize))
+                .collect();
             let flat = lowers.iter().map(|&(a, unit)| unit * strides[a]).sum();
             Ray { lowers, flat, amounts }
         };
@@ -75,7 +83,9 @@ impl CompiledGame {
                 }
                 Rule::Jump { directions, steps } => {
                     let amounts = jump_amounts(steps, longest);
-                    compiled.rays.extend(directions.iter().map(|d| ray(d, Amounts::List(amounts.clone()))));
+                    compiled
+                        .rays
+                        .extend(directions.iter().map(|d| ray(d, Amounts::List(amounts.clone()))));
                 }
                 Rule::Slide { directions, max } => {
                     let bound = max.map_or(longest, |m| (m as usize).min(longest));
@@ -113,7 +123,13 @@ impl CompiledGame {
     /// The value of the cell at `index` (flat position `flat`), given that every earlier wave is
     /// final in `values`. `mex` is scratch space, empty on entry and on exit.
     #[inline]
-    pub(crate) fn cell_value(&self, values: &[Nimber], index: &[usize], flat: usize, mex: &mut MexSet) -> Nimber {
+    pub(crate) fn cell_value(
+        &self,
+        values: &[Nimber],
+        index: &[usize],
+        flat: usize,
+        mex: &mut MexSet,
+    ) -> Nimber {
         for ray in &self.rays {
             let reach = ray.max_amount(index);
             match &ray.amounts {

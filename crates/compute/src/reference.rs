@@ -18,7 +18,8 @@ pub fn fill_reference(game: &Game, shape: &TableShape) -> GrundyTable {
     let lens = shape.lens();
     let mut index = vec![0usize; lens.len()];
     for flat in 0..table.as_slice().len() {
-        let pos: Vec<Coord> = index.iter().zip(game.axes()).map(|(&i, axis)| axis.min + i as Coord).collect();
+        let pos: Vec<Coord> =
+            index.iter().zip(game.axes()).map(|(&i, axis)| axis.min + i as Coord).collect();
         let value = mex(game.options(&pos).iter().map(|option| {
             option.iter().fold(Nimber::ZERO, |sum, component| {
                 sum ^ table.get(component).expect("options lie inside the table")

@@ -26,7 +26,8 @@ pub(crate) fn fill_waves(game: &Game, shape: &TableShape, progress: &dyn Progres
     for d in 0..=last_wave {
         let cells = wave_cells(&lens, d);
         let values = table.as_slice();
-        let flat_of = |index: &[usize; 3]| index.iter().zip(&strides).map(|(i, s)| i * s).sum::<usize>();
+        let flat_of =
+            |index: &[usize; 3]| index.iter().zip(&strides).map(|(i, s)| i * s).sum::<usize>();
         if cells.len() < PARALLEL_WAVE {
             wave_values.clear();
             wave_values.extend(cells.iter().map(|index| {
@@ -51,7 +52,8 @@ pub(crate) fn fill_waves(game: &Game, shape: &TableShape, progress: &dyn Progres
 
 /// The cells (index tuples, unused axes 0) whose indices sum to `d`, in row-major order.
 fn wave_cells(lens: &[usize], d: usize) -> Vec<[usize; 3]> {
-    let range = |len: usize, rest_max: usize, d: usize| d.saturating_sub(rest_max)..=(len - 1).min(d);
+    let range =
+        |len: usize, rest_max: usize, d: usize| d.saturating_sub(rest_max)..=(len - 1).min(d);
     match lens {
         [_] => vec![[d, 0, 0]],
         [rows, cols] => range(*rows, cols - 1, d).map(|i| [i, d - i, 0]).collect(),

@@ -52,7 +52,10 @@ fn three_dimensional_games_agree_with_the_reference() {
         "queen3",
         "",
         vec![Axis::new("x", 0), Axis::new("y", 0), Axis::new("z", 0)],
-        vec![Rule::Slide { directions: vec![vec![-1, 0, 0], vec![0, -1, 0], vec![0, 0, -1], vec![-1, -1, -1]], max: None }],
+        vec![Rule::Slide {
+            directions: vec![vec![-1, 0, 0], vec![0, -1, 0], vec![0, 0, -1], vec![-1, -1, -1]],
+            max: None,
+        }],
     )
     .unwrap();
     fill_all_ways(&queen3, &[12, 10, 11]);
@@ -60,16 +63,23 @@ fn three_dimensional_games_agree_with_the_reference() {
 
 /// Random 2-D games built from every rule kind that applies to boards.
 fn arbitrary_rule() -> impl Strategy<Value = Rule> {
-    let direction = (-3i64..=0, -3i64..=0).prop_filter("lowers", |(a, b)| a + b < 0).prop_map(|(a, b)| vec![a, b]);
+    let direction = (-3i64..=0, -3i64..=0)
+        .prop_filter("lowers", |(a, b)| a + b < 0)
+        .prop_map(|(a, b)| vec![a, b]);
     let directions = prop::collection::vec(direction, 1..4);
     prop_oneof![
         directions.clone().prop_map(|offsets| Rule::Step { offsets }),
-        (directions.clone(), prop::collection::vec(1u64..12, 1..5))
-            .prop_map(|(directions, steps)| Rule::Jump { directions, steps: StepSet::list(steps).unwrap() }),
+        (directions.clone(), prop::collection::vec(1u64..12, 1..5)).prop_map(
+            |(directions, steps)| Rule::Jump { directions, steps: StepSet::list(steps).unwrap() }
+        ),
         directions.clone().prop_map(|directions| Rule::Jump { directions, steps: StepSet::Primes }),
-        (directions, prop::option::of(1u64..6)).prop_map(|(directions, max)| Rule::Slide { directions, max }),
-        (0usize..2, 1i64..4, any::<bool>())
-            .prop_map(|(axis, min_piece, unequal)| Rule::Split { axis, min_piece, unequal }),
+        (directions, prop::option::of(1u64..6))
+            .prop_map(|(directions, max)| Rule::Slide { directions, max }),
+        (0usize..2, 1i64..4, any::<bool>()).prop_map(|(axis, min_piece, unequal)| Rule::Split {
+            axis,
+            min_piece,
+            unequal
+        }),
     ]
 }
 

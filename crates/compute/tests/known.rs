@@ -106,7 +106,11 @@ fn wythoff_p_positions_follow_the_golden_ratio() {
     }
     for a in 0..=n {
         for b in 0..=n {
-            assert_eq!(table.get(&[a, b]).unwrap().is_p(), expected.contains(&(a, b)), "({a}, {b})");
+            assert_eq!(
+                table.get(&[a, b]).unwrap().is_p(),
+                expected.contains(&(a, b)),
+                "({a}, {b})"
+            );
         }
     }
 }
@@ -156,7 +160,10 @@ fn cutting_matches_a_direct_recursion() {
     let mut memo = vec![vec![None; 61]; 61];
     for w in 2..=60 {
         for h in 2..=60 {
-            assert_eq!(table.get(&[w as i64, h as i64]).unwrap().value(), cutting_by_recursion(w, h, &mut memo));
+            assert_eq!(
+                table.get(&[w as i64, h as i64]).unwrap().value(),
+                cutting_by_recursion(w, h, &mut memo)
+            );
         }
     }
 }
@@ -176,7 +183,10 @@ fn contest_samples() {
     // HDU 2147: What a pity!, Wonderful!, Wonderful!
     assert_eq!([[5, 3], [5, 4], [6, 6]].map(|p| outcome("kiki", p)), ['P', 'N', 'N']);
     // Prime steps: Shiro, Shiro, Shiro, Sora.
-    assert_eq!([[1, 1], [2, 2], [10, 10], [30, 30]].map(|p| outcome("prime-steps", p)), ['P', 'P', 'P', 'N']);
+    assert_eq!(
+        [[1, 1], [2, 2], [10, 10], [30, 30]].map(|p| outcome("prime-steps", p)),
+        ['P', 'P', 'P', 'N']
+    );
     // HDU 1536: S = {2, 5} gives LWW and S = {1, ..., 5} gives WWL.
     let positions: [&[i64]; 3] = [&[5, 12], &[2, 4, 7], &[2, 3, 7, 12]];
     for (game, expected) in [("subtraction:2,5", "LWW"), ("subtraction:1,2,3,4,5", "WWL")] {

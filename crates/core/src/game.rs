@@ -107,14 +107,20 @@ pub struct Game {
 impl Game {
     /// Builds a game after checking that its rules are well formed and that every move lowers
     /// the coordinate sum (see the module's invariants).
-    pub fn new(name: &str, description: &str, axes: Vec<Axis>, rules: Vec<Rule>) -> Result<Game, ModelError> {
+    pub fn new(
+        name: &str,
+        description: &str,
+        axes: Vec<Axis>,
+        rules: Vec<Rule>,
+    ) -> Result<Game, ModelError> {
         if axes.is_empty() || axes.len() > 3 {
             return Err(ModelError::AxisCount(axes.len()));
         }
         for (i, axis) in axes.iter().enumerate() {
-            let valid = axis.name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                && axis.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                && !axes[..i].iter().any(|other| other.name == axis.name);
+            let valid =
+                axis.name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                    && axis.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    && !axes[..i].iter().any(|other| other.name == axis.name);
             if !valid {
                 return Err(ModelError::AxisName(axis.name.clone()));
             }
@@ -123,8 +129,11 @@ impl Game {
             return Err(ModelError::NoRules);
         }
         for (index, rule) in rules.iter().enumerate() {
-            check_rule(rule, &axes)
-                .map_err(|reason| ModelError::Rule { rule: index + 1, kind: rule.kind(), reason })?;
+            check_rule(rule, &axes).map_err(|reason| ModelError::Rule {
+                rule: index + 1,
+                kind: rule.kind(),
+                reason,
+            })?;
         }
         Ok(Game { name: name.to_string(), description: description.to_string(), axes, rules })
     }
@@ -171,7 +180,8 @@ impl Game {
         assert!(self.is_position(pos), "{pos:?} is not a position of {}", self.name);
         let mut options = Vec::new();
         let shifted = |direction: &[Coord], amount: Coord| -> Option<Vec<Coord>> {
-            let moved: Vec<Coord> = pos.iter().zip(direction).map(|(&c, &d)| c + amount * d).collect();
+            let moved: Vec<Coord> =
+                pos.iter().zip(direction).map(|(&c, &d)| c + amount * d).collect();
             self.is_position(&moved).then_some(moved)
         };
         // The largest amount any move along a direction could use: beyond it, some coordinate
@@ -291,7 +301,10 @@ fn check_rule(rule: &Rule, axes: &[Axis]) -> Result<(), String> {
         }
         Rule::Split { axis, min_piece, .. } => {
             if *axis >= axes.len() {
-                return Err(format!("axis {axis} does not exist (the game has {} axes)", axes.len()));
+                return Err(format!(
+                    "axis {axis} does not exist (the game has {} axes)",
+                    axes.len()
+                ));
             }
             if *min_piece < 1 {
                 return Err("the smallest piece must be at least 1".into());
@@ -367,8 +380,7 @@ mod tests {
         let kayles = lookup("kayles").unwrap();
         let mut options = kayles.options(&[3]);
         options.sort();
-        let expected: Vec<GameOption> =
-            vec![vec![vec![1]], vec![vec![1], vec![1]], vec![vec![2]]];
+        let expected: Vec<GameOption> = vec![vec![vec![1]], vec![vec![1], vec![1]], vec![vec![2]]];
         assert_eq!(options, expected);
     }
 }

@@ -29,4 +29,6 @@ pub use error::ModelError;
 pub use game::{lookup, Axis, Coord, Game, OctalCode, Rule, StepSet};
 pub use mex::{mex, MexSet};
 pub use nimber::Nimber;
-pub use table::{parse_coords, write_csv, CsvLayout, GrundyTable, TableShape, TableStats};
+pub use table::{
+    check_position, parse_coords, write_csv, CsvLayout, GrundyTable, TableShape, TableStats,
+};

@@ -43,7 +43,8 @@ const ENTRIES: &[CatalogEntry] = &[
     CatalogEntry {
         name: "subtraction:S",
         axes: "n >= 0",
-        description: "remove s stones, s in the comma list S, e.g. subtraction:2,5 (S-Nim, HDU 1536)",
+        description:
+            "remove s stones, s in the comma list S, e.g. subtraction:2,5 (S-Nim, HDU 1536)",
     },
     CatalogEntry {
         name: "octal:CODE",
@@ -51,8 +52,16 @@ const ENTRIES: &[CatalogEntry] = &[
         description: "take-and-break game with octal code CODE, e.g. octal:0.137 (Dawson's chess)",
     },
     CatalogEntry { name: "kayles", axes: "n >= 0", description: "Kayles, octal 0.77" },
-    CatalogEntry { name: "dawsons-kayles", axes: "n >= 0", description: "Dawson's Kayles, octal 0.07" },
-    CatalogEntry { name: "dawsons-chess", axes: "n >= 0", description: "Dawson's chess, octal 0.137" },
+    CatalogEntry {
+        name: "dawsons-kayles",
+        axes: "n >= 0",
+        description: "Dawson's Kayles, octal 0.07",
+    },
+    CatalogEntry {
+        name: "dawsons-chess",
+        axes: "n >= 0",
+        description: "Dawson's chess, octal 0.137",
+    },
 ];
 
 /// Every catalog entry, in the order `grundy games` lists them.
@@ -91,10 +100,13 @@ pub fn lookup(name: &str) -> Result<Game, ModelError> {
             ],
         ),
         "kiki" => game(plane("n", "m", 1), vec![Rule::Step { offsets: three_ways() }]),
-        "prime-steps" => {
-            game(plane("n", "m", 1), vec![Rule::Jump { directions: three_ways(), steps: StepSet::Primes }])
+        "prime-steps" => game(
+            plane("n", "m", 1),
+            vec![Rule::Jump { directions: three_ways(), steps: StepSet::Primes }],
+        ),
+        "wythoff" => {
+            game(plane("a", "b", 0), vec![Rule::Slide { directions: three_ways(), max: None }])
         }
-        "wythoff" => game(plane("a", "b", 0), vec![Rule::Slide { directions: three_ways(), max: None }]),
         "nim" => game(
             plane("a", "b", 0),
             vec![Rule::Slide { directions: vec![vec![-1, 0], vec![0, -1]], max: None }],
@@ -104,8 +116,9 @@ pub fn lookup(name: &str) -> Result<Game, ModelError> {
         "dawsons-chess" => octal("0.137"),
         _ => {
             if let Some(list) = name.strip_prefix("subtraction:") {
-                let steps = parse_subtraction_set(list)
-                    .map_err(|reason| ModelError::BadParameter { name: name.to_string(), reason })?;
+                let steps = parse_subtraction_set(list).map_err(|reason| {
+                    ModelError::BadParameter { name: name.to_string(), reason }
+                })?;
                 game(heap(), vec![Rule::Jump { directions: vec![vec![-1]], steps }])
             } else if let Some(code) = name.strip_prefix("octal:") {
                 octal(code)
@@ -126,7 +139,9 @@ fn parse_subtraction_set(list: &str) -> Result<StepSet, String> {
         .map(|item| {
             let item = item.trim();
             match item.parse::<u64>() {
-                Ok(0) => Err("0 is not a subtraction amount (a move must remove stones)".to_string()),
+                Ok(0) => {
+                    Err("0 is not a subtraction amount (a move must remove stones)".to_string())
+                }
                 Ok(n) if n <= u32::MAX as u64 => Ok(n),
                 _ => Err(format!("`{item}` is not a positive whole number")),
             }
@@ -149,7 +164,14 @@ mod tests {
 
     #[test]
     fn malformed_parameters_are_refused() {
-        for name in ["subtraction:", "subtraction:0", "subtraction:2,,5", "subtraction:x", "octal:0.8", "octal:"] {
+        for name in [
+            "subtraction:",
+            "subtraction:0",
+            "subtraction:2,,5",
+            "subtraction:x",
+            "octal:0.8",
+            "octal:",
+        ] {
             let err = lookup(name).unwrap_err();
             assert!(matches!(err, ModelError::BadParameter { .. }), "{name}: {err}");
         }
@@ -159,10 +181,10 @@ mod tests {
 
     #[test]
     fn parameterised_entries_build() {
-        assert_eq!(lookup("subtraction:5,2").unwrap().rules()[0], Rule::Jump {
-            directions: vec![vec![-1]],
-            steps: StepSet::List(vec![2, 5])
-        });
+        assert_eq!(
+            lookup("subtraction:5,2").unwrap().rules()[0],
+            Rule::Jump { directions: vec![vec![-1]], steps: StepSet::List(vec![2, 5]) }
+        );
         assert_eq!(lookup("octal:0.07").unwrap().name(), "octal:0.07");
     }
 }

@@ -94,7 +94,9 @@ mod tests {
 
     #[test]
     fn parses_and_prints() {
-        for (text, shown) in [("0.77", "0.77"), (".07", "0.07"), ("0.1370", "0.137"), ("4.0", "4.0")] {
+        for (text, shown) in
+            [("0.77", "0.77"), (".07", "0.07"), ("0.1370", "0.137"), ("4.0", "4.0")]
+        {
             assert_eq!(OctalCode::parse_octal(text).unwrap().to_string(), shown);
         }
         assert_eq!(OctalCode::parse_hex("0.f").unwrap().digit(1), 15);

@@ -31,7 +31,9 @@ impl StepSet {
     pub fn contains(&self, amount: u64) -> bool {
         match self {
             StepSet::List(amounts) => amounts.binary_search(&amount).is_ok(),
-            StepSet::Primes => amount >= 2 && (2..).take_while(|d| d * d <= amount).all(|d| amount % d != 0),
+            StepSet::Primes => {
+                amount >= 2 && (2..).take_while(|d| d * d <= amount).all(|d| amount % d != 0)
+            }
         }
     }
 

@@ -20,7 +20,12 @@ pub enum CsvLayout {
 ///
 /// # Errors
 /// An I/O error from `out`, or `InvalidInput` for the grid layout of a 3-D table.
-pub fn write_csv<W: Write>(table: &GrundyTable, layout: CsvLayout, outcome: bool, out: W) -> io::Result<()> {
+pub fn write_csv<W: Write>(
+    table: &GrundyTable,
+    layout: CsvLayout,
+    outcome: bool,
+    out: W,
+) -> io::Result<()> {
     let mut writer = ::csv::WriterBuilder::new().has_headers(false).from_writer(out);
     let axes = table.axes();
     let lens = table.shape().lens();
@@ -32,23 +37,23 @@ pub fn write_csv<W: Write>(table: &GrundyTable, layout: CsvLayout, outcome: bool
             (true, false) => b"N",
             (false, _) => number.format(value.0).as_bytes(),
         };
-        writer.write_field(text).map_err(io::Error::from)
+        writer.write_field(text).map_err(into_io)
     };
     let mut coordinate = itoa::Buffer::new();
     if layout == CsvLayout::Grid && axes.len() == 2 {
         let (rows, cols) = (lens[0], lens[1]);
         let header = format!("{}\\{}", axes[0].name, axes[1].name);
-        writer.write_field(header)?;
+        writer.write_field(header).map_err(into_io)?;
         for c in 0..cols {
-            writer.write_field(coordinate.format(axes[1].min + c as i64))?;
+            writer.write_field(coordinate.format(axes[1].min + c as i64)).map_err(into_io)?;
         }
-        writer.write_record(None::<&[u8]>)?;
+        writer.write_record(None::<&[u8]>).map_err(into_io)?;
         for r in 0..rows {
-            writer.write_field(coordinate.format(axes[0].min + r as i64))?;
+            writer.write_field(coordinate.format(axes[0].min + r as i64)).map_err(into_io)?;
             for &value in &values[r * cols..(r + 1) * cols] {
                 cell(&mut writer, value)?;
             }
-            writer.write_record(None::<&[u8]>)?;
+            writer.write_record(None::<&[u8]>).map_err(into_io)?;
         }
     } else {
         if layout == CsvLayout::Grid && axes.len() == 3 {
@@ -57,14 +62,14 @@ pub fn write_csv<W: Write>(table: &GrundyTable, layout: CsvLayout, outcome: bool
                 "a 3-D table has no grid layout; use the long layout",
             ));
         }
-        writer.write_record(axes.iter().map(|a| a.name.as_str()).chain(["g"]))?;
+        writer.write_record(axes.iter().map(|a| a.name.as_str()).chain(["g"])).map_err(into_io)?;
         let mut index = vec![0usize; axes.len()];
         for &value in values {
             for (axis, &i) in axes.iter().zip(&index) {
-                writer.write_field(coordinate.format(axis.min + i as i64))?;
+                writer.write_field(coordinate.format(axis.min + i as i64)).map_err(into_io)?;
             }
             cell(&mut writer, value)?;
-            writer.write_record(None::<&[u8]>)?;
+            writer.write_record(None::<&[u8]>).map_err(into_io)?;
             // Advance the row-major index, last axis fastest.
             for d in (0..index.len()).rev() {
                 index[d] += 1;
@@ -76,6 +81,14 @@ pub fn write_csv<W: Write>(table: &GrundyTable, layout: CsvLayout, outcome: bool
         }
     }
     writer.flush()
+}
+
+/// The I/O error inside a CSV error, so that callers can tell a closed pipe from other failures.
+fn into_io(err: ::csv::Error) -> io::Error {
+    match err.into_kind() {
+        ::csv::ErrorKind::Io(err) => err,
+        other => io::Error::other(format!("{other:?}")),
+    }
 }
 
 #[cfg(test)]
@@ -104,7 +117,10 @@ mod tests {
         let table = sample("kiki", &[2, 3]);
         assert_eq!(csv(&table, CsvLayout::Grid, false), "n\\m,1,2,3\n1,0,1,2\n2,0,1,2\n");
         assert_eq!(csv(&table, CsvLayout::Grid, true), "n\\m,1,2,3\n1,P,N,N\n2,P,N,N\n");
-        assert_eq!(csv(&table, CsvLayout::Long, false), "n,m,g\n1,1,0\n1,2,1\n1,3,2\n2,1,0\n2,2,1\n2,3,2\n");
+        assert_eq!(
+            csv(&table, CsvLayout::Long, false),
+            "n,m,g\n1,1,0\n1,2,1\n1,3,2\n2,1,0\n2,2,1\n2,3,2\n"
+        );
     }
 
     #[test]

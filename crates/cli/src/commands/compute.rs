@@ -1,0 +1,110 @@
+use super::{fill_table, load_game};
+use crate::output::Destination;
+use anyhow::{bail, Result};
+use clap::ValueEnum;
+use grundy_compute::Engine;
+use grundy_core::{parse_coords, write_csv, CsvLayout, TableShape};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Compute the Grundy table of GAME over every position up to SIZE.
+///
+/// Examples: `grundy compute kiki --size 2000x2000 --out kiki.csv`,
+/// `grundy compute octal:0.77 --size 1000 --format summary`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// A catalog game (see `grundy games`), e.g. `cutting`, `subtraction:2,5`, `octal:0.77`.
+    game: String,
+    /// The largest coordinate on each axis, inclusive: `N` for heap games, `RxC` for boards.
+    #[arg(long, allow_hyphen_values = true)]
+    size: String,
+    /// Write to this file (atomically) instead of standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// `grid`: one CSV row per row coordinate; `long`: one CSV line per cell; `summary`: a JSON
+    /// object with cells, sum, max, p_positions and seconds.
+    #[arg(long, value_enum, default_value_t = Format::Grid)]
+    format: Format,
+    /// Write P (value 0, the player to move loses) or N instead of the values.
+    #[arg(long)]
+    outcome: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// The engine: `waves` (parallel, compiled moves) or `reference` (plain, single-threaded).
+    #[arg(long, value_enum, default_value_t = EngineArg::Waves)]
+    engine: EngineArg,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Grid,
+    Long,
+    Summary,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum EngineArg {
+    Waves,
+    Reference,
+}
+
+#[derive(Serialize)]
+struct Summary<'a> {
+    game: &'a str,
+    size: &'a [i64],
+    cells: u64,
+    sum: u64,
+    max: u32,
+    p_positions: u64,
+    seconds: f64,
+}
+
+pub(crate) fn run(args: Args) -> Result<ExitCode> {
+    let game = load_game(&args.game)?;
+    let max = parse_coords(&args.size, "size")?;
+    let shape = TableShape::new(&game, &max, &args.size)?;
+    if args.format == Format::Grid && game.dims() == 3 {
+        bail!("a 3-D table has no grid format; use --format long");
+    }
+    if args.format == Format::Summary && args.outcome {
+        bail!("--outcome applies to the grid and long formats, not to --format summary");
+    }
+    let destination = Destination::open(args.out.as_deref())?;
+    let engine = match args.engine {
+        EngineArg::Waves => Engine::Waves,
+        EngineArg::Reference => Engine::Reference,
+    };
+    let start = Instant::now();
+    let table = fill_table(&game, &shape, engine, args.threads.map(usize::from), args.quiet)?;
+    let seconds = start.elapsed().as_secs_f64();
+    match args.format {
+        Format::Summary => {
+            let stats = table.stats();
+            let summary = Summary {
+                game: game.name(),
+                size: &max,
+                cells: stats.cells,
+                sum: stats.sum,
+                max: stats.max,
+                p_positions: stats.p_positions,
+                seconds,
+            };
+            destination.write_with(|out| {
+                serde_json::to_writer(&mut *out, &summary)?;
+                writeln!(out)
+            })?
+        }
+        Format::Grid | Format::Long => {
+            let layout =
+                if args.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
+            destination.write_with(|out| write_csv(&table, layout, args.outcome, out))?
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

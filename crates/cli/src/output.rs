@@ -1,0 +1,80 @@
+//! Where results go: standard output, or a file written under a temporary name and renamed into
+//! place when complete, so a failed or interrupted run never leaves a partial file.
+
+use anyhow::{bail, Context, Result};
+use std::fs;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use tempfile::NamedTempFile;
+
+/// A destination opened before any work starts, so an unwritable path fails early.
+pub(crate) enum Destination {
+    Stdout,
+    File { temp: NamedTempFile, path: PathBuf },
+}
+
+impl Destination {
+    /// Standard output when `path` is `None`; otherwise a temporary file beside `path`.
+    pub(crate) fn open(path: Option<&Path>) -> Result<Destination> {
+        let Some(path) = path else { return Ok(Destination::Stdout) };
+        if path.is_dir() {
+            bail!("cannot write {}: it is a directory", path.display());
+        }
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let temp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .tempfile_in(dir)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        Ok(Destination::File { temp, path: path.to_path_buf() })
+    }
+
+    /// Runs `write` on a buffered writer and completes the destination: flushes standard output,
+    /// or syncs the temporary file and renames it over the target.
+    pub(crate) fn write_with(
+        self,
+        write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<()> {
+        match self {
+            Destination::Stdout => {
+                let stdout = io::stdout();
+                let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+                write(&mut out)
+                    .and_then(|()| out.flush())
+                    .context("cannot write to standard output")
+            }
+            Destination::File { temp, path } => {
+                let context = || format!("cannot write {}", path.display());
+                let mut out = BufWriter::with_capacity(1 << 16, temp);
+                write(&mut out).and_then(|()| out.flush()).with_context(context)?;
+                let temp = out.into_inner().map_err(|e| e.into_error()).with_context(context)?;
+                temp.as_file().sync_all().with_context(context)?;
+                temp.persist(&path).map_err(|e| e.error).with_context(context)?;
+                // Keep the permissions a plain create would give, not the temporary file's 0600.
+                set_default_permissions(&path);
+                Ok(())
+            }
+        }
+    }
+}
+
+#[cfg(unix)]
+fn set_default_permissions(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = fs::set_permissions(path, fs::Permissions::from_mode(0o644));
+}
+
+#[cfg(not(unix))]
+fn set_default_permissions(_path: &Path) {}
+
+/// Whether an error comes from writing to a closed pipe (`grundy … | head`), which is not a
+/// failure.
+pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

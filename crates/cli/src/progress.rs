@@ -1,0 +1,56 @@
+//! The progress bar: indicatif on standard error, shown only for work longer than about a second
+//! and only when standard error is a terminal.
+
+use grundy_compute::Progress;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Work shorter than this gets no bar: it would only flicker.
+const SHOW_AFTER: Duration = Duration::from_secs(1);
+
+pub(crate) struct Bar {
+    bar: ProgressBar,
+    start: Instant,
+    may_show: bool,
+    shown: AtomicBool,
+}
+
+impl Bar {
+    /// A bar for `total` cells; `quiet` suppresses it.
+    pub(crate) fn new(total: u64, quiet: bool) -> Bar {
+        let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} cells ({per_sec}, ETA {eta})",
+            )
+            .expect("the template is valid"),
+        );
+        Bar {
+            bar,
+            start: Instant::now(),
+            may_show: !quiet && std::io::stderr().is_terminal(),
+            shown: AtomicBool::new(false),
+        }
+    }
+
+    pub(crate) fn finish(&self) {
+        if self.shown.load(Ordering::Relaxed) {
+            self.bar.finish_and_clear();
+        }
+    }
+}
+
+impl Progress for Bar {
+    fn advance(&self, cells: u64) {
+        self.bar.inc(cells);
+        if self.may_show
+            && !self.shown.load(Ordering::Relaxed)
+            && self.start.elapsed() >= SHOW_AFTER
+        {
+            self.shown.store(true, Ordering::Relaxed);
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+    }
+}

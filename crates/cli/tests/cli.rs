@@ -1,0 +1,225 @@
+//! The command line end to end: every subcommand, the contest samples, and bad input.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use std::fs;
+
+fn grundy() -> Command {
+    Command::cargo_bin("grundy").unwrap()
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let output = grundy().args(args).output().unwrap();
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+#[test]
+fn compute_writes_a_grid() {
+    let csv = stdout_of(&["compute", "kiki", "--size", "3x4"]);
+    assert_eq!(csv, "n\\m,1,2,3,4\n1,0,1,0,1\n2,1,2,3,2\n3,0,3,0,1\n");
+}
+
+#[test]
+fn compute_writes_outcomes_and_long_tables() {
+    let csv = stdout_of(&["compute", "cutting", "--size", "4x3", "--outcome"]);
+    assert_eq!(csv, "w\\h,2,3\n2,P,P\n3,P,P\n4,N,N\n");
+    let csv = stdout_of(&["compute", "nim", "--size", "1x1", "--format", "long"]);
+    assert_eq!(csv, "a,b,g\n0,0,0\n0,1,1\n1,0,1\n1,1,0\n");
+    let csv = stdout_of(&["compute", "kayles", "--size", "4"]);
+    assert_eq!(csv, "n,g\n0,0\n1,1\n2,2\n3,3\n4,1\n");
+}
+
+#[test]
+fn compute_summary_is_json() {
+    let text = stdout_of(&["compute", "kiki", "--size", "2000x2000", "--format", "summary"]);
+    let summary: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(summary["game"], "kiki");
+    assert_eq!(summary["size"], serde_json::json!([2000, 2000]));
+    assert_eq!(summary["cells"], 4_000_000);
+    assert_eq!(summary["p_positions"], 1_000_000);
+    assert_eq!(summary["max"], 3);
+    assert!(summary["seconds"].as_f64().unwrap() >= 0.0);
+}
+
+#[test]
+fn every_thread_count_and_engine_writes_the_same_table() {
+    let reference = stdout_of(&["compute", "wythoff", "--size", "60x50", "--engine", "reference"]);
+    for threads in ["1", "2", "8"] {
+        assert_eq!(
+            stdout_of(&["compute", "wythoff", "--size", "60x50", "--threads", threads]),
+            reference
+        );
+    }
+}
+
+#[test]
+fn compute_writes_the_out_file_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kiki.csv");
+    grundy()
+        .args(["compute", "kiki", "--size", "30x20", "--out"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout("");
+    let written = fs::read_to_string(&path).unwrap();
+    assert_eq!(written, stdout_of(&["compute", "kiki", "--size", "30x20"]));
+    let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, vec!["kiki.csv"]);
+}
+
+#[test]
+fn value_answers_s_nim() {
+    // HDU 1536 sample: S = {2, 5}: LWW; S = {1, 2, 3, 4, 5}: WWL.
+    let positions: [&[&str]; 3] = [&["5", "12"], &["2", "4", "7"], &["2", "3", "7", "12"]];
+    for (game, expected) in [("subtraction:2,5", "LWW"), ("subtraction:1,2,3,4,5", "WWL")] {
+        let answer: String = positions
+            .iter()
+            .map(|heaps| {
+                let mut args = vec!["value", game, "--json"];
+                args.extend_from_slice(heaps);
+                let report: serde_json::Value = serde_json::from_str(&stdout_of(&args)).unwrap();
+                if report["outcome"] == "P" {
+                    'L'
+                } else {
+                    'W'
+                }
+            })
+            .collect();
+        assert_eq!(answer, expected, "{game}");
+    }
+}
+
+#[test]
+fn value_answers_the_board_contests() {
+    let outcome = |game: &str, pos: &str| {
+        let report: serde_json::Value =
+            serde_json::from_str(&stdout_of(&["value", game, pos, "--json"])).unwrap();
+        report["outcome"].as_str().unwrap().to_string()
+    };
+    // POJ 2311: LOSE, LOSE, WIN.
+    assert_eq!(["2x2", "3x2", "4x2"].map(|p| outcome("cutting", p)), ["P", "P", "N"]);
+    // HDU 2147: What a pity!, Wonderful!, Wonderful!
+    assert_eq!(["5x3", "5x4", "6x6"].map(|p| outcome("kiki", p)), ["P", "N", "N"]);
+    // Prime steps: Shiro, Shiro, Shiro, Sora.
+    assert_eq!(
+        ["1x1", "2x2", "10x10", "30x30"].map(|p| outcome("prime-steps", p)),
+        ["P", "P", "P", "N"]
+    );
+}
+
+#[test]
+fn value_json_has_the_contract_keys() {
+    let report: serde_json::Value =
+        serde_json::from_str(&stdout_of(&["value", "nim", "3x2", "--json"])).unwrap();
+    assert_eq!(
+        report,
+        serde_json::json!({"game": "nim", "components": [{"position": [3, 2], "value": 1}], "value": 1, "outcome": "N"})
+    );
+    let text = stdout_of(&["value", "subtraction:2,5", "5", "12"]);
+    assert_eq!(text, "5: 2\n12: 2\nsum: 0\noutcome: P (the player to move loses)\n");
+}
+
+#[test]
+fn games_lists_the_catalog() {
+    let text = stdout_of(&["games"]);
+    for name in [
+        "cutting",
+        "kiki",
+        "prime-steps",
+        "wythoff",
+        "nim",
+        "subtraction:S",
+        "octal:CODE",
+        "kayles",
+        "dawsons-kayles",
+    ] {
+        assert!(text.lines().any(|line| line.starts_with(name)), "{name} missing from\n{text}");
+    }
+}
+
+/// Runs a command that must fail: exit code 2, one line on standard error containing `needle`,
+/// nothing on standard output.
+fn fails(args: &[&str], needle: &str) {
+    let output = grundy().args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: not one line:\n{stderr}");
+    assert!(stderr.contains(needle), "{args:?}: `{needle}` not in {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(output.stdout.is_empty(), "{args:?}");
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_code_2() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["compute", "chess", "--size", "5"], "unknown game `chess` (known games: cutting, kiki"),
+        (&["compute", "subtraction:", "--size", "5"], "the subtraction set is empty"),
+        (&["compute", "subtraction:0", "--size", "5"], "0 is not a subtraction amount"),
+        (&["compute", "octal:0.8", "--size", "5"], "is not an octal digit"),
+        (&["compute", "kiki", "--size", "0x5"], "axis `n` starts at 1"),
+        (&["compute", "cutting", "--size", "1x5"], "axis `w` starts at 2"),
+        (&["compute", "kiki", "--size", "5x"], "a coordinate is missing"),
+        (&["compute", "kiki", "--size", "-3"], "not a whole number"),
+        (&["compute", "kiki", "--size", "abc"], "not a whole number"),
+        (&["compute", "kiki", "--size", "1e9x1e9"], "not a whole number"),
+        (&["compute", "kiki", "--size", "5"], "write it as RxC"),
+        (&["compute", "kayles", "--size", "5x5"], "write it as N"),
+        (&["compute", "kiki", "--size", "2000000000x2000000000"], "needs"),
+        (&["compute", "kiki", "--size", "200000x200000"], "of memory is available"),
+        (&["compute", "kiki", "--size", "5x5", "--format", "xml"], "invalid value 'xml'"),
+        (&["compute", "kiki", "--size", "5x5", "--threads", "0"], "--threads"),
+        (
+            &["compute", "kiki", "--size", "5x5", "--format", "summary", "--outcome"],
+            "--outcome applies",
+        ),
+        (&["compute", "kiki"], "--size"),
+        (
+            &["compute", "kiki", "--size", "5x5", "--out", "/nonexistent-dir/x.csv"],
+            "cannot write /nonexistent-dir/x.csv",
+        ),
+        (&["compute", "kiki", "--size", "5x5", "--out", "/tmp"], "is a directory"),
+        (&["value", "kiki", "0x3"], "axis `n` starts at 1"),
+        (&["value", "kiki", "3"], "write it as RxC"),
+        (&["value", "kiki"], "POSITIONS"),
+        (&["value", "nope", "3"], "unknown game"),
+        (&["frobnicate"], "unrecognized subcommand"),
+    ];
+    for (args, needle) in cases {
+        fails(args, needle);
+    }
+}
+
+#[test]
+fn a_failed_run_keeps_an_existing_output_intact() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("table.csv");
+    fs::write(&path, "precious\n").unwrap();
+    grundy()
+        .args(["compute", "kiki", "--size", "200000x200000", "--out"])
+        .arg(&path)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("memory"));
+    assert_eq!(fs::read_to_string(&path).unwrap(), "precious\n");
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1, "a temporary file was left behind");
+}
+
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    use std::io::Read;
+    use std::process::{Command as Std, Stdio};
+    let mut child = Std::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(["compute", "kiki", "--size", "1500x1500"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut head = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut head).unwrap();
+    // Dropping our end of the pipe makes the next write fail with EPIPE.
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(output.stderr.is_empty());
+}
