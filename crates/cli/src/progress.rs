@@ -2,7 +2,7 @@
 //! and only when standard error is a terminal.
 
 use grundy_compute::Progress;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -23,9 +23,12 @@ impl Bar {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} cells ({per_sec}, ETA {eta})",
+                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} cells ({rate} cells/s, ETA {eta})",
             )
-            .expect("the template is valid"),
+            .expect("the template is valid")
+            .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{}", HumanCount(state.per_sec() as u64));
+            }),
         );
         Bar {
             bar,
