@@ -2,6 +2,7 @@
 
 mod compute;
 mod games;
+mod show;
 mod value;
 
 use crate::progress::Bar;
@@ -10,6 +11,7 @@ use anyhow::{Context, Result};
 use clap::Subcommand;
 use grundy_compute::{fill, Engine, FillConfig};
 use grundy_core::{Game, GrundyTable, TableShape};
+use std::path::Path;
 use std::process::ExitCode;
 
 #[derive(Debug, Subcommand)]
@@ -20,6 +22,8 @@ pub(crate) enum Command {
     Value(value::Args),
     /// List the catalog games.
     Games(games::Args),
+    /// Print the spec of a game, from the catalog or a file.
+    Show(show::Args),
 }
 
 pub(crate) fn run(command: Command) -> Result<ExitCode> {
@@ -27,12 +31,31 @@ pub(crate) fn run(command: Command) -> Result<ExitCode> {
         Command::Compute(args) => compute::run(args),
         Command::Value(args) => value::run(args),
         Command::Games(args) => games::run(args),
+        Command::Show(args) => show::run(args),
     }
 }
 
-/// Finds the game a user named.
+/// Finds the game a user named: a spec file when `name` is a path to one (it ends in `.toml`, has
+/// a path separator or names an existing file), otherwise a catalog game.
 fn load_game(name: &str) -> Result<Game> {
-    Ok(grundy_core::lookup(name)?)
+    match spec_path(name) {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read spec file {name}"))?;
+            Ok(grundy_core::parse_spec(&text, name)?)
+        }
+        None => Ok(grundy_core::lookup(name)?),
+    }
+}
+
+/// `name` as the path of a spec file, if it is one.
+fn spec_path(name: &str) -> Option<&Path> {
+    let path = Path::new(name);
+    (name.ends_with(".toml")
+        || name.contains(std::path::MAIN_SEPARATOR)
+        || name.contains('/')
+        || path.is_file())
+    .then_some(path)
 }
 
 /// Fills the table of `game` over `shape` after checking that it fits in memory, with a progress

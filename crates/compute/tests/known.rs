@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{fill_waves, grundys_game, sequence, subtract_a_prime, subtract_a_square};
+use common::{fill_waves, sequence};
 use grundy_core::{lookup, Game, GrundyTable, Nimber};
 use serde::Deserialize;
 
@@ -37,9 +37,9 @@ fn heap_games_match_the_oeis() {
     check_prefix(&lookup("octal:0.77").unwrap(), "A002186");
     check_prefix(&lookup("dawsons-chess").unwrap(), "A002187");
     check_prefix(&lookup("octal:0.6").unwrap(), "A046695");
-    check_prefix(&grundys_game(), "A002188");
-    check_prefix(&subtract_a_square(10_000), "A014586");
-    check_prefix(&subtract_a_prime(), "A014589");
+    check_prefix(&lookup("grundys-game").unwrap(), "A002188");
+    check_prefix(&lookup("subtract-a-square").unwrap(), "A014586");
+    check_prefix(&lookup("subtract-a-prime").unwrap(), "A014589");
 }
 
 #[test]
@@ -203,5 +203,34 @@ fn contest_samples() {
             })
             .collect();
         assert_eq!(answer, expected, "{game}");
+    }
+}
+
+#[test]
+fn the_fibonacci_rook_is_a_sum_of_two_heap_games() {
+    let heap = grundy_core::parse_spec(
+        "name = \"fib\"\naxes = [{ name = \"n\" }]\n[[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = \"fibonacci\"\n",
+        "fib.toml",
+    )
+    .unwrap();
+    let g = sequence(&fill_waves(&heap, &[150]));
+    let rook = fill_waves(&lookup("fibonacci-rook").unwrap(), &[150, 120]);
+    for a in 0..=150 {
+        for b in 0..=120 {
+            assert_eq!(rook.get(&[a, b]).unwrap().value(), g[a as usize] ^ g[b as usize]);
+        }
+    }
+}
+
+#[test]
+fn the_cuboids_thinnest_face_is_the_cutting_game() {
+    // A 2-thick block cannot be cut along that axis, so the cuboid's x = 2 face is the cutting
+    // game on (y, z).
+    let cuboid = fill_waves(&lookup("cutting-cuboid").unwrap(), &[2, 30, 30]);
+    let cutting = fill_waves(&lookup("cutting").unwrap(), &[30, 30]);
+    for y in 2..=30 {
+        for z in 2..=30 {
+            assert_eq!(cuboid.get(&[2, y, z]), cutting.get(&[y, z]));
+        }
     }
 }

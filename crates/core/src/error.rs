@@ -31,18 +31,28 @@ pub enum ModelError {
     #[error("bad axis name `{0}`: axis names are distinct identifiers such as `n` or `w`")]
     AxisName(String),
     /// A rule is malformed; `rule` counts from 1 in the order the rules were given.
-    #[error("rule {rule} ({kind}): {reason}")]
+    #[error("rule {rule} ({kind}), field `{field}`: {reason}")]
     Rule {
         /// 1-based index of the rule.
         rule: usize,
         /// The rule's kind, e.g. `step`.
         kind: &'static str,
+        /// The field of the rule that is wrong, as it is spelt in a spec file.
+        field: &'static str,
         /// What is wrong with it.
         reason: String,
     },
     /// The game has no rules at all.
     #[error("a game needs at least one move rule")]
     NoRules,
+    /// A spec file is malformed; `detail` names the rule and the field where it can.
+    #[error("{origin}: {detail}")]
+    Spec {
+        /// The file (or catalog entry) the spec came from.
+        origin: String,
+        /// What is wrong, and where.
+        detail: String,
+    },
     /// A size or position string does not parse.
     #[error("malformed {what} `{text}`: {reason}")]
     Coordinates {

@@ -12,11 +12,13 @@
 
 mod catalog;
 mod octal;
+mod spec;
 mod steps;
 
-pub use catalog::{catalog, lookup, CatalogEntry};
+pub use catalog::{catalog, catalog_spec, lookup, CatalogEntry};
 pub use octal::OctalCode;
-pub use steps::StepSet;
+pub use spec::{parse_spec, to_spec};
+pub use steps::{NamedSet, StepBase, StepSet};
 
 use crate::ModelError;
 
@@ -129,9 +131,10 @@ impl Game {
             return Err(ModelError::NoRules);
         }
         for (index, rule) in rules.iter().enumerate() {
-            check_rule(rule, &axes).map_err(|reason| ModelError::Rule {
+            check_rule(rule, &axes).map_err(|(field, reason)| ModelError::Rule {
                 rule: index + 1,
                 kind: rule.kind(),
+                field,
                 reason,
             })?;
         }
@@ -254,6 +257,9 @@ fn take_and_break_options(code: &OctalCode, n: Coord, options: &mut Vec<GameOpti
     }
 }
 
+/// A rule's problem: the field it is in and what is wrong.
+type RuleProblem = (&'static str, String);
+
 fn check_direction(direction: &[Coord], axes: &[Axis], what: &str) -> Result<(), String> {
     if direction.len() != axes.len() {
         return Err(format!(
@@ -277,54 +283,56 @@ fn check_direction(direction: &[Coord], axes: &[Axis], what: &str) -> Result<(),
     Ok(())
 }
 
-fn check_rule(rule: &Rule, axes: &[Axis]) -> Result<(), String> {
+fn check_rule(rule: &Rule, axes: &[Axis]) -> Result<(), RuleProblem> {
     match rule {
         Rule::Step { offsets } => {
             if offsets.is_empty() {
-                return Err("no offsets".into());
+                return Err(("offsets", "no offsets".into()));
             }
-            offsets.iter().try_for_each(|o| check_direction(o, axes, "offset"))
+            offsets
+                .iter()
+                .try_for_each(|o| check_direction(o, axes, "offset"))
+                .map_err(|e| ("offsets", e))
         }
-        Rule::Jump { directions, steps } => {
-            if let StepSet::List(amounts) = steps {
-                if amounts.is_empty() || amounts.contains(&0) {
-                    return Err("the step set must be non-empty and may not contain 0".into());
-                }
-            }
-            check_directions(directions, axes)
-        }
+        Rule::Jump { directions, .. } => check_directions(directions, axes),
         Rule::Slide { directions, max } => {
             if *max == Some(0) {
-                return Err("`max` must be at least 1".into());
+                return Err(("max", "`max` must be at least 1".into()));
             }
             check_directions(directions, axes)
         }
         Rule::Split { axis, min_piece, .. } => {
             if *axis >= axes.len() {
-                return Err(format!(
-                    "axis {axis} does not exist (the game has {} axes)",
-                    axes.len()
+                return Err((
+                    "axis",
+                    format!("axis {axis} does not exist (the game has {} axes)", axes.len()),
                 ));
             }
             if *min_piece < 1 {
-                return Err("the smallest piece must be at least 1".into());
+                return Err(("min-piece", "the smallest piece must be at least 1".into()));
             }
             Ok(())
         }
         Rule::TakeAndBreak { .. } => {
             if axes.len() != 1 || axes[0].min != 0 {
-                return Err("take-and-break needs a single heap axis starting at 0".into());
+                return Err((
+                    "code",
+                    "take-and-break needs a single heap axis starting at 0".into(),
+                ));
             }
             Ok(())
         }
     }
 }
 
-fn check_directions(directions: &[Vec<Coord>], axes: &[Axis]) -> Result<(), String> {
+fn check_directions(directions: &[Vec<Coord>], axes: &[Axis]) -> Result<(), RuleProblem> {
     if directions.is_empty() {
-        return Err("no directions".into());
+        return Err(("directions", "no directions".into()));
     }
-    directions.iter().try_for_each(|d| check_direction(d, axes, "direction"))
+    directions
+        .iter()
+        .try_for_each(|d| check_direction(d, axes, "direction"))
+        .map_err(|e| ("directions", e))
 }
 
 #[cfg(test)]
@@ -352,7 +360,7 @@ mod tests {
         assert!(refused(tb).contains("single heap axis"));
         assert_eq!(
             refused(Rule::Slide { directions: vec![vec![0, -1]], max: Some(0) }),
-            "rule 1 (slide): `max` must be at least 1"
+            "rule 1 (slide), field `max`: `max` must be at least 1"
         );
     }
 

@@ -26,7 +26,9 @@ mod nimber;
 pub mod table;
 
 pub use error::ModelError;
-pub use game::{lookup, Axis, Coord, Game, OctalCode, Rule, StepSet};
+pub use game::{
+    lookup, parse_spec, to_spec, Axis, Coord, Game, NamedSet, OctalCode, Rule, StepSet,
+};
 pub use mex::{mex, MexSet};
 pub use nimber::Nimber;
 pub use table::{

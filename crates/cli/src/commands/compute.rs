@@ -15,7 +15,8 @@ use std::time::Instant;
 /// `grundy compute octal:0.77 --size 1000 --format summary`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// A catalog game (see `grundy games`), e.g. `cutting`, `subtraction:2,5`, `octal:0.77`.
+    /// A catalog game (see `grundy games`), e.g. `cutting`, `subtraction:2,5`, `octal:0.77`, or a
+    /// path to a spec file (see `grundy show`).
     game: String,
     /// The largest coordinate on each axis, inclusive: `N` for heap games, `RxC` for boards.
     #[arg(long, allow_hyphen_values = true)]

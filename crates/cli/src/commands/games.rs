@@ -11,7 +11,7 @@ pub(crate) fn run(_args: Args) -> Result<ExitCode> {
     let name_width = catalog.iter().map(|e| e.name.len()).max().unwrap_or(0);
     let axes_width = catalog.iter().map(|e| e.axes.len()).max().unwrap_or(0);
     let mut out = std::io::stdout().lock();
-    for entry in catalog {
+    for entry in &catalog {
         writeln!(
             out,
             "{:name_width$}  {:axes_width$}  {}",

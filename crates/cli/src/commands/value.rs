@@ -12,7 +12,7 @@ use std::process::ExitCode;
 /// is a 4×2 paper.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// A catalog game (see `grundy games`).
+    /// A catalog game (see `grundy games`) or a path to a spec file.
     game: String,
     /// Positions: `7` for heap games, `3x2` for boards. Several positions are a sum of games.
     #[arg(required = true)]

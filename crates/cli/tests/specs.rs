@@ -1,0 +1,151 @@
+//! Games stated in spec files, end to end: compute, value, show, 3-D tables and spec errors.
+
+use assert_cmd::Command;
+use std::fs;
+use std::path::Path;
+
+fn grundy() -> Command {
+    Command::cargo_bin("grundy").unwrap()
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let output = grundy().args(args).output().unwrap();
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+const MY_GAME: &str = r#"
+name = "my-game"
+description = "Wythoff, but the diagonal moves go by 1 or 2 only"
+axes = [{ name = "a", min = 0 }, { name = "b", min = 0 }]
+
+[[rules]]
+kind = "slide"
+directions = [[-1, 0], [0, -1]]
+
+[[rules]]
+kind = "jump"
+directions = [[-1, -1]]
+steps = [1, 2]
+"#;
+
+#[test]
+fn a_spec_file_computes_like_the_catalog_game_it_restates() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(dir.path(), "my-game.toml", MY_GAME);
+    let mine = stdout_of(&["compute", &path, "--size", "300x300"]);
+    assert_eq!(mine, stdout_of(&["compute", "wythoff-short-diagonal", "--size", "300x300"]));
+    assert!(mine.starts_with("a\\b,0,1,2,3"));
+    let summary: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "compute", &path, "--size", "300x300", "--format", "summary",
+    ]))
+    .unwrap();
+    assert_eq!(summary["game"], "my-game");
+    let value = stdout_of(&["value", &path, "7x9", "3x4"]);
+    assert_eq!(value, stdout_of(&["value", "wythoff-short-diagonal", "7x9", "3x4"]));
+}
+
+#[test]
+fn show_prints_a_spec_that_reads_back_to_the_same_game() {
+    let dir = tempfile::tempdir().unwrap();
+    for game in ["kiki", "subtraction:2,5", "octal:4.07", "cutting-cuboid"] {
+        let spec = stdout_of(&["show", game]);
+        let path = write(dir.path(), "shown.toml", &spec);
+        let size = match game {
+            "kiki" => "20x20",
+            "cutting-cuboid" => "5x5x5",
+            _ => "60",
+        };
+        let format = if game == "cutting-cuboid" { "long" } else { "grid" };
+        assert_eq!(
+            stdout_of(&["compute", &path, "--size", size, "--format", format]),
+            stdout_of(&["compute", game, "--size", size, "--format", format]),
+            "{game}"
+        );
+    }
+    assert!(
+        stdout_of(&["show", "kiki"]).contains("HDU 2147"),
+        "the catalog spec is shown with its comments"
+    );
+    let path = write(dir.path(), "mine.toml", MY_GAME);
+    assert_eq!(stdout_of(&["show", &path]), MY_GAME);
+}
+
+#[test]
+fn three_dimensional_tables_are_long() {
+    let csv = stdout_of(&["compute", "cutting-cuboid", "--size", "4x2x5", "--format", "long"]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "x,y,z,g");
+    assert_eq!(lines.len(), 1 + 3 * 4, "x in 2..=4, y = 2, z in 2..=5");
+    assert_eq!(lines[1], "2,2,2,0");
+    assert_eq!(lines[12], "4,2,5,1");
+    let output = grundy().args(["compute", "cutting-cuboid", "--size", "4x4x4"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr).trim(),
+        "grundy: error: a 3-D table has no grid format; use --format long"
+    );
+    let value: serde_json::Value =
+        serde_json::from_str(&stdout_of(&["value", "cutting-cuboid", "4x2x5", "--json"])).unwrap();
+    assert_eq!(value["value"], 1);
+}
+
+#[test]
+fn every_catalog_spec_computes_from_the_command_line() {
+    let catalog = stdout_of(&["games"]);
+    for line in catalog.lines() {
+        let name = line.split_whitespace().next().unwrap();
+        if name.contains(':') {
+            continue;
+        }
+        let axes = line.matches(">=").count();
+        let size = ["40", "12x12", "6x6x6"][axes - 1];
+        let output = stdout_of(&["compute", name, "--size", size, "--format", "summary"]);
+        assert!(output.contains(&format!("\"game\":\"{name}\"")), "{output}");
+    }
+}
+
+/// Each spec error: exit code 2 and one line naming the file, the rule and the field.
+#[test]
+fn spec_errors_name_the_file_the_rule_and_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let with_rule = |rule: &str| {
+        format!("name = \"bad\"\naxes = [{{ name = \"n\", min = 1 }}, {{ name = \"m\", min = 1 }}]\n\n[[rules]]\n{rule}\n")
+    };
+    let cases = [
+        (with_rule("kind = \"teleport\""), "rule 1, field `kind`: unknown rule kind `teleport`"),
+        (with_rule("kind = \"jump\"\ndirections = [[-1, 0]]\nsteps = \"odd\""), "rule 1 (jump), field `steps`: unknown named set `odd`"),
+        (with_rule("kind = \"step\"\noffsets = [[1, -1]]"), "rule 1 (step), field `offsets`: offset [1, -1] does not lower the coordinate sum"),
+        (with_rule("kind = \"slide\"\ndirections = [[0, 0]]"), "rule 1 (slide), field `directions`: direction [0, 0] is zero"),
+        (with_rule("kind = \"jump\"\ndirections = [[-1, 0]]\nsteps = []"), "rule 1 (jump), field `steps`: the step set is empty"),
+        (with_rule("kind = \"step\"\noffsets = [[-1, 0, 0]]"), "rule 1 (step), field `offsets`: offset [-1, 0, 0] has 3 coordinates but the game has 2 axes"),
+        (with_rule("kind = \"split\"\naxis = \"k\"\nmin-piece = 1"), "rule 1 (split), field `axis`: no axis `k` (the axes are n, m)"),
+        (
+            "name = \"bad\"\naxes = [{ name = \"n\" }]\n[[rules]]\nkind = \"take-and-break\"\ncode = \"0.7z\"\n".to_string(),
+            "rule 1 (take-and-break), field `code`: `z` in `0.7z` is not a digit",
+        ),
+        ("name = \"bad\"\naxes = [{ name = \"n\" }\n".to_string(), "TOML syntax error at line 2, column"),
+    ];
+    for (text, expected) in cases {
+        let path = write(dir.path(), "bad.toml", &text);
+        let output = grundy().args(["compute", &path, "--size", "5x5"]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.contains(&format!("{path}: {expected}")),
+            "\n{text}\ngave   {stderr}\nwanted {expected}"
+        );
+    }
+    let output = grundy().args(["compute", "no-such-file.toml", "--size", "5"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("cannot read spec file no-such-file.toml")
+    );
+}
