@@ -1,18 +1,10 @@
 //! The command line end to end: every subcommand, the contest samples, and bad input.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{grundy, stdout_of};
 use predicates::prelude::*;
 use std::fs;
-
-fn grundy() -> Command {
-    Command::cargo_bin("grundy").unwrap()
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let output = grundy().args(args).output().unwrap();
-    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8(output.stdout).unwrap()
-}
 
 #[test]
 fn compute_writes_a_grid() {

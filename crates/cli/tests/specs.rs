@@ -1,18 +1,10 @@
 //! Games stated in spec files, end to end: compute, value, show, 3-D tables and spec errors.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{grundy, stdout_of};
 use std::fs;
 use std::path::Path;
-
-fn grundy() -> Command {
-    Command::cargo_bin("grundy").unwrap()
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let output = grundy().args(args).output().unwrap();
-    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
-    String::from_utf8(output.stdout).unwrap()
-}
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
