@@ -2,15 +2,16 @@
 
 mod compute;
 mod games;
+mod patterns;
 mod show;
 mod value;
 
 use crate::progress::Bar;
 use crate::resources::check_memory;
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 use grundy_compute::{fill, Engine, FillConfig};
-use grundy_core::{Game, GrundyTable, TableShape};
+use grundy_core::{parse_coords, read_csv, CellKind, Game, GrundyTable, TableShape};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -20,6 +21,8 @@ pub(crate) enum Command {
     Compute(compute::Args),
     /// Print the value of positions, of their sum, and the outcome.
     Value(value::Args),
+    /// Find the laws behind a table: periods, outcome rules, rows, columns and diagonals.
+    Patterns(patterns::Args),
     /// List the catalog games.
     Games(games::Args),
     /// Print the spec of a game, from the catalog or a file.
@@ -30,6 +33,7 @@ pub(crate) fn run(command: Command) -> Result<ExitCode> {
     match command {
         Command::Compute(args) => compute::run(args),
         Command::Value(args) => value::run(args),
+        Command::Patterns(args) => patterns::run(args),
         Command::Games(args) => games::run(args),
         Command::Show(args) => show::run(args),
     }
@@ -56,6 +60,46 @@ fn spec_path(name: &str) -> Option<&Path> {
         || name.contains('/')
         || path.is_file())
     .then_some(path)
+}
+
+/// A table to analyse: computed from a game, or read from a CSV file written by `compute`.
+struct LoadedTable {
+    table: GrundyTable,
+    kind: CellKind,
+    game: Option<Game>,
+    name: String,
+}
+
+/// Loads the table that `source` names: a `.csv` file (then `size` must be absent), or a game
+/// computed up to `size`.
+fn load_table(
+    source: &str,
+    size: Option<&str>,
+    threads: Option<usize>,
+    quiet: bool,
+) -> Result<LoadedTable> {
+    if source.ends_with(".csv") {
+        if size.is_some() {
+            bail!("--size applies to games; {source} is a table that is read as it is");
+        }
+        let file = std::fs::File::open(source).with_context(|| format!("cannot read {source}"))?;
+        let (table, kind) = read_csv(std::io::BufReader::new(file))
+            .with_context(|| format!("cannot read {source}"))?;
+        return Ok(LoadedTable { table, kind, game: None, name: source.to_string() });
+    }
+    let game = load_game(source)?;
+    let Some(size) = size else {
+        bail!("--size is needed to compute {source} (or give a .csv table written by `grundy compute`)")
+    };
+    let max = parse_coords(size, "size")?;
+    let shape = TableShape::new(&game, &max, size)?;
+    let table = fill_table(&game, &shape, Engine::Waves, threads, quiet)?;
+    Ok(LoadedTable {
+        table,
+        kind: CellKind::Values,
+        name: game.name().to_string(),
+        game: Some(game),
+    })
 }
 
 /// Fills the table of `game` over `shape` after checking that it fits in memory, with a progress

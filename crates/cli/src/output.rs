@@ -78,3 +78,14 @@ pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
         cause.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
 }
+
+/// Writes `value` as one line of JSON. Serialising to memory first keeps I/O errors (a closed
+/// pipe) as `io::Error`s, which serde_json would otherwise fold into its own error type.
+pub(crate) fn write_json_line(
+    out: &mut dyn Write,
+    value: &impl serde::Serialize,
+) -> io::Result<()> {
+    let mut text = serde_json::to_vec(value).map_err(io::Error::other)?;
+    text.push(b'\n');
+    out.write_all(&text)
+}

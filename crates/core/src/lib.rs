@@ -32,5 +32,6 @@ pub use game::{
 pub use mex::{mex, MexSet};
 pub use nimber::Nimber;
 pub use table::{
-    check_position, parse_coords, write_csv, CsvLayout, GrundyTable, TableShape, TableStats,
+    check_position, parse_coords, read_csv, write_csv, CellKind, CsvLayout, CsvReadError,
+    GrundyTable, TableShape, TableStats,
 };

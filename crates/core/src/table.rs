@@ -2,7 +2,7 @@
 
 mod csv;
 
-pub use self::csv::{write_csv, CsvLayout};
+pub use self::csv::{read_csv, write_csv, CellKind, CsvLayout, CsvReadError};
 
 use crate::game::{Axis, Coord, Game};
 use crate::{ModelError, Nimber};
@@ -29,6 +29,17 @@ impl TableShape {
         };
         check_fits(game, max).map_err(out_of_range)?;
         Ok(TableShape { axes: game.axes().to_vec(), max: max.to_vec() })
+    }
+
+    /// The box from each axis' smallest coordinate up to `max`, for a table that has no game
+    /// (one read from a file).
+    ///
+    /// # Panics
+    /// If `max` has another length than `axes` or lies below an axis' smallest coordinate.
+    pub fn from_axes(axes: Vec<Axis>, max: Vec<Coord>) -> TableShape {
+        assert_eq!(axes.len(), max.len());
+        assert!(axes.iter().zip(&max).all(|(a, &m)| m >= a.min));
+        TableShape { axes, max }
     }
 
     /// The axes (names and smallest coordinates).

@@ -1,4 +1,5 @@
 use super::{fill_table, load_game};
+use crate::output::write_json_line;
 use crate::output::Destination;
 use anyhow::{bail, Result};
 use clap::ValueEnum;
@@ -96,10 +97,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
                 p_positions: stats.p_positions,
                 seconds,
             };
-            destination.write_with(|out| {
-                serde_json::to_writer(&mut *out, &summary)?;
-                writeln!(out)
-            })?
+            destination.write_with(|out| write_json_line(out, &summary))?
         }
         Format::Grid | Format::Long => {
             let layout =

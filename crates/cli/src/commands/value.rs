@@ -1,4 +1,5 @@
 use super::{fill_table, load_game};
+use crate::output::write_json_line;
 use anyhow::Result;
 use grundy_compute::Engine;
 use grundy_core::{parse_coords, table::check_position, Coord, Nimber, TableShape};
@@ -72,8 +73,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     };
     let mut out = std::io::stdout().lock();
     if args.json {
-        serde_json::to_writer(&mut out, &report)?;
-        writeln!(out)?;
+        write_json_line(&mut out, &report)?;
     } else {
         for (text, component) in args.positions.iter().zip(&report.components) {
             writeln!(out, "{text}: {}", component.value)?;

@@ -1,8 +1,10 @@
 //! Writing tables as CSV through any `impl Write`.
 
-use super::GrundyTable;
+use super::{GrundyTable, TableShape};
+use crate::game::{Axis, Coord};
 use crate::Nimber;
-use std::io::{self, Write};
+use std::fmt;
+use std::io::{self, Read, Write};
 
 /// How a table is laid out as CSV.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +85,235 @@ pub fn write_csv<W: Write>(
     writer.flush()
 }
 
+/// What the cells of a table read from CSV hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CellKind {
+    /// Grundy values.
+    Values,
+    /// Only outcomes, `P` or `N` (read as 0 and 1).
+    Outcomes,
+}
+
+/// Why a CSV table could not be read: one line, with the line number where it applies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CsvReadError {
+    /// The 1-based line of the problem, if it has one.
+    pub line: Option<u64>,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for CsvReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for CsvReadError {}
+
+/// Reads a table written by [`write_csv`], in either layout, with values or with `P`/`N`
+/// outcomes. The axis names come from the header and each axis starts at its first coordinate.
+///
+/// # Errors
+/// A malformed file: empty, a header that is neither layout, ragged rows, cells that are not
+/// numbers (or not all `P`/`N`), coordinates that are not consecutive or not in row-major order.
+pub fn read_csv<R: Read>(input: R) -> Result<(GrundyTable, CellKind), CsvReadError> {
+    let mut reader =
+        ::csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(input);
+    let mut records = reader.records();
+    let at = |line: u64, message: String| CsvReadError { line: Some(line), message };
+    let next = |records: &mut ::csv::StringRecordsIter<'_, R>| -> Result<Option<(u64, ::csv::StringRecord)>, CsvReadError> {
+        match records.next() {
+            None => Ok(None),
+            Some(Ok(record)) => Ok(Some((record.position().map_or(0, |p| p.line()), record))),
+            Some(Err(err)) => Err(CsvReadError {
+                line: err.position().map(|p| p.line()),
+                message: format!("not readable as CSV: {err}"),
+            }),
+        }
+    };
+    let Some((header_line, header)) = next(&mut records)? else {
+        return Err(CsvReadError { line: None, message: "the file is empty".into() });
+    };
+    let mut cells = CellReader::default();
+    let name = |text: &str, line: u64| -> Result<String, CsvReadError> {
+        let text = text.trim();
+        let valid = text.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if valid {
+            Ok(text.to_string())
+        } else {
+            Err(at(line, format!("`{text}` is not an axis name")))
+        }
+    };
+    let (axes, max, values) = if header.get(0).is_some_and(|h| h.contains('\\')) {
+        // Grid: `ROW\COL,c0,c1,…`, then `r,v,v,…`.
+        let (row_name, col_name) = header[0].split_once('\\').unwrap();
+        let (row_name, col_name) = (name(row_name, header_line)?, name(col_name, header_line)?);
+        let columns = consecutive(header.iter().skip(1), header_line, "column coordinates")?;
+        if columns.is_empty() {
+            return Err(at(header_line, "the header lists no column coordinates".into()));
+        }
+        let mut row_coords = Vec::new();
+        let mut values = Vec::new();
+        while let Some((line, record)) = next(&mut records)? {
+            if record.len() != header.len() {
+                return Err(at(
+                    line,
+                    format!(
+                        "expected {} fields like the header, found {}",
+                        header.len(),
+                        record.len()
+                    ),
+                ));
+            }
+            row_coords.push(coordinate(&record[0], line)?);
+            for field in record.iter().skip(1) {
+                values.push(cells.read(field, line)?);
+            }
+            check_consecutive(&row_coords, line, "row coordinates")?;
+        }
+        if row_coords.is_empty() {
+            return Err(at(header_line, "the table has a header but no rows".into()));
+        }
+        let axes = vec![Axis::new(&row_name, row_coords[0]), Axis::new(&col_name, columns[0])];
+        (axes, vec![*row_coords.last().unwrap(), *columns.last().unwrap()], values)
+    } else {
+        // Long: `A[,B[,C]],g`, one line per cell in row-major order.
+        let dims = header.len().saturating_sub(1);
+        if !(1..=3).contains(&dims) || header[dims].trim() != "g" {
+            return Err(at(
+                header_line,
+                "the header is neither a grid (`n\\m,1,2,…`) nor a long table (`n,m,g`)".into(),
+            ));
+        }
+        let names =
+            (0..dims).map(|d| name(&header[d], header_line)).collect::<Result<Vec<_>, _>>()?;
+        let mut coords: Vec<Vec<Coord>> = Vec::new();
+        let mut values = Vec::new();
+        while let Some((line, record)) = next(&mut records)? {
+            if record.len() != header.len() {
+                return Err(at(
+                    line,
+                    format!(
+                        "expected {} fields like the header, found {}",
+                        header.len(),
+                        record.len()
+                    ),
+                ));
+            }
+            coords.push((0..dims).map(|d| coordinate(&record[d], line)).collect::<Result<_, _>>()?);
+            values.push(cells.read(&record[dims], line)?);
+        }
+        if coords.is_empty() {
+            return Err(at(header_line, "the table has a header but no rows".into()));
+        }
+        let min = coords[0].clone();
+        let max: Vec<Coord> =
+            (0..dims).map(|d| coords.iter().map(|c| c[d]).max().unwrap()).collect();
+        // Every cell of the box, once, in row-major order.
+        let mut expected = min.clone();
+        for (index, pos) in coords.iter().enumerate() {
+            if *pos != expected {
+                let line = header_line + 1 + index as u64;
+                return Err(at(
+                    line,
+                    format!("expected the cell {expected:?} here (row-major order), found {pos:?}"),
+                ));
+            }
+            for d in (0..dims).rev() {
+                expected[d] += 1;
+                if expected[d] <= max[d] {
+                    break;
+                }
+                expected[d] = min[d];
+            }
+        }
+        if expected != min
+            || coords.len() as u128
+                != (0..dims).map(|d| (max[d] - min[d] + 1) as u128).product::<u128>()
+        {
+            return Err(CsvReadError {
+                line: None,
+                message: "the table ends before its last cell".into(),
+            });
+        }
+        let axes = names.iter().zip(&min).map(|(n, &m)| Axis::new(n, m)).collect();
+        (axes, max, values)
+    };
+    let mut table = GrundyTable::zeroed(TableShape::from_axes(axes, max));
+    table.as_mut_slice().copy_from_slice(&values);
+    Ok((table, cells.kind.unwrap_or(CellKind::Values)))
+}
+
+/// Reads cells, requiring all to be numbers or all to be `P`/`N`.
+#[derive(Default)]
+struct CellReader {
+    kind: Option<CellKind>,
+}
+
+impl CellReader {
+    fn read(&mut self, field: &str, line: u64) -> Result<Nimber, CsvReadError> {
+        let field = field.trim();
+        let (kind, value) = match field {
+            "P" => (CellKind::Outcomes, Nimber(0)),
+            "N" => (CellKind::Outcomes, Nimber(1)),
+            _ => match field.parse::<u32>() {
+                Ok(v) => (CellKind::Values, Nimber(v)),
+                Err(_) => {
+                    return Err(CsvReadError {
+                        line: Some(line),
+                        message: format!(
+                            "`{field}` is not a Grundy value (a whole number >= 0) nor P or N"
+                        ),
+                    })
+                }
+            },
+        };
+        match self.kind {
+            Some(seen) if seen != kind => Err(CsvReadError {
+                line: Some(line),
+                message: "the table mixes numbers with P/N outcomes".into(),
+            }),
+            _ => {
+                self.kind = Some(kind);
+                Ok(value)
+            }
+        }
+    }
+}
+
+fn coordinate(field: &str, line: u64) -> Result<Coord, CsvReadError> {
+    let field = field.trim();
+    field.parse::<Coord>().ok().filter(|c| (0..1 << 31).contains(c)).ok_or_else(|| CsvReadError {
+        line: Some(line),
+        message: format!("`{field}` is not a coordinate (a whole number >= 0)"),
+    })
+}
+
+fn consecutive<'a>(
+    fields: impl Iterator<Item = &'a str>,
+    line: u64,
+    what: &str,
+) -> Result<Vec<Coord>, CsvReadError> {
+    let coords = fields.map(|f| coordinate(f, line)).collect::<Result<Vec<_>, _>>()?;
+    check_consecutive(&coords, line, what)?;
+    Ok(coords)
+}
+
+fn check_consecutive(coords: &[Coord], line: u64, what: &str) -> Result<(), CsvReadError> {
+    match coords.windows(2).find(|w| w[1] != w[0] + 1) {
+        Some(w) => Err(CsvReadError {
+            line: Some(line),
+            message: format!("{what} must go up by one: {} is followed by {}", w[0], w[1]),
+        }),
+        None => Ok(()),
+    }
+}
+
 /// The I/O error inside a CSV error, so that callers can tell a closed pipe from other failures.
 fn into_io(err: ::csv::Error) -> io::Error {
     match err.into_kind() {
@@ -121,6 +352,65 @@ mod tests {
             csv(&table, CsvLayout::Long, false),
             "n,m,g\n1,1,0\n1,2,1\n1,3,2\n2,1,0\n2,2,1\n2,3,2\n"
         );
+    }
+
+    #[test]
+    fn tables_read_back_from_every_layout() {
+        for (game, max) in [
+            ("kiki", &[4i64, 6][..]),
+            ("cutting", &[5, 3]),
+            ("kayles", &[9]),
+            ("cutting-cuboid", &[3, 4, 5]),
+        ] {
+            let table = sample(game, max);
+            for layout in [CsvLayout::Grid, CsvLayout::Long] {
+                if layout == CsvLayout::Grid && max.len() == 3 {
+                    continue;
+                }
+                let (read, kind) = read_csv(csv(&table, layout, false).as_bytes()).unwrap();
+                assert_eq!((read, kind), (table.clone(), CellKind::Values), "{game} {layout:?}");
+                let (outcomes, kind) = read_csv(csv(&table, layout, true).as_bytes()).unwrap();
+                assert_eq!(kind, CellKind::Outcomes);
+                let mask =
+                    |t: &GrundyTable| t.as_slice().iter().map(|v| v.is_p()).collect::<Vec<_>>();
+                assert_eq!(mask(&outcomes), mask(&table));
+            }
+        }
+    }
+
+    #[test]
+    fn malformed_csv_is_refused_with_the_line() {
+        let cases = [
+            ("", "the file is empty"),
+            ("n\\m,1,2\n1,0,1\n2,0\n", "line 3: expected 3 fields like the header, found 2"),
+            (
+                "n\\m,1,2\n1,0,x\n",
+                "line 2: `x` is not a Grundy value (a whole number >= 0) nor P or N",
+            ),
+            (
+                "n\\m,1,3\n1,0,1\n",
+                "line 1: column coordinates must go up by one: 1 is followed by 3",
+            ),
+            (
+                "n\\m,1,2\n1,0,1\n3,0,1\n",
+                "line 3: row coordinates must go up by one: 1 is followed by 3",
+            ),
+            ("n\\m,1,2\n", "line 1: the table has a header but no rows"),
+            ("n\\m,1,2\n1,P,1\n", "line 2: the table mixes numbers with P/N outcomes"),
+            ("a,b,c,d,g\n", "line 1: the header is neither"),
+            ("a,b,value\n", "line 1: the header is neither"),
+            (
+                "n,m,g\n1,1,0\n1,3,0\n",
+                "line 3: expected the cell [1, 2] here (row-major order), found [1, 3]",
+            ),
+            ("n,m,g\n1,1,0\n1,2,0\n2,1,0\n", "the table ends before its last cell"),
+            ("n,g\n-1,0\n", "line 2: `-1` is not a coordinate"),
+            ("1n\\m,1\n1,0\n", "line 1: `1n` is not an axis name"),
+        ];
+        for (text, expected) in cases {
+            let message = read_csv(text.as_bytes()).unwrap_err().to_string();
+            assert!(message.starts_with(expected), "{text:?}: {message}");
+        }
     }
 
     #[test]

@@ -1,0 +1,128 @@
+use super::load_table;
+use crate::output::write_json_line;
+use anyhow::Result;
+use grundy_patterns::{analyze, BoardReport, LineReport, Report, SequenceReport};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Find the laws behind a table: the period (with preperiod and saltus) of a heap game, proved
+/// where a theorem allows; for boards the period and an exact rule for the P-positions and the
+/// values, symmetry, separable P-sets, and the period of every row, column and diagonal.
+///
+/// Examples: `grundy patterns kayles --size 1000`, `grundy patterns kiki --size 200x200`,
+/// `grundy patterns table.csv --json`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// A game (catalog name or spec file) to compute, or a CSV table written by `grundy compute`.
+    source: String,
+    /// The size to compute a game at (not for CSV tables).
+    #[arg(long, allow_hyphen_values = true)]
+    size: Option<String>,
+    /// Print the full report as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub(crate) fn run(args: Args) -> Result<ExitCode> {
+    let loaded = load_table(
+        &args.source,
+        args.size.as_deref(),
+        args.threads.map(usize::from),
+        args.quiet || args.json,
+    )?;
+    let report = analyze(&loaded.table, loaded.kind, loaded.game.as_ref(), &loaded.name)?;
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        write_json_line(&mut out, &report)?;
+    } else {
+        match &report {
+            Report::Sequence(r) => print_sequence(&mut out, r)?,
+            Report::Board(r) => print_board(&mut out, r)?,
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_sequence(out: &mut impl Write, r: &SequenceReport) -> std::io::Result<()> {
+    let s = &r.sequence;
+    writeln!(out, "{}: {} = 0..={} ({} values)", r.game, r.axis, r.size[0], s.searched.length)?;
+    match (s.period, s.saltus, s.preperiod, s.from) {
+        (Some(p), Some(saltus), Some(e), Some(from)) => {
+            let kind =
+                if saltus == 0 { String::new() } else { format!(", saltus {saltus} (arithmetic)") };
+            writeln!(out, "period {p}{kind}, preperiod {e}: periodic from {} = {from}", r.axis)?;
+        }
+        _ => writeln!(
+            out,
+            "no period found (searched periods up to {} in {} values)",
+            s.searched.max_period, s.searched.length
+        )?,
+    }
+    if let Some(argument) = &s.argument {
+        let verdict = if s.proved { "proved" } else { "not proved" };
+        writeln!(out, "{verdict}: {argument}")?;
+    }
+    Ok(())
+}
+
+fn print_board(out: &mut impl Write, r: &BoardReport) -> std::io::Result<()> {
+    let [x, y] = &r.axes;
+    writeln!(out, "{}: {x} up to {}, {y} up to {}", r.game, r.size[0], r.size[1])?;
+    let period = |period: Option<[usize; 2]>, from: Option<[i64; 2]>| match (period, from) {
+        (Some([p, q]), Some([a, b])) => format!("period [{p}, {q}] from ({x}, {y}) = ({a}, {b})"),
+        _ => "no 2-D period".to_string(),
+    };
+    writeln!(out, "outcome:   {}", period(r.outcome.period, r.outcome.from))?;
+    if let Some(rule) = &r.outcome.rule {
+        writeln!(out, "           P-positions: {rule}")?;
+    }
+    writeln!(out, "           separable P-set: {}", yes(r.outcome.separable))?;
+    if r.cells == "values" {
+        writeln!(out, "values:    {}", period(r.values.period, r.values.from))?;
+        if let Some(rule) = &r.values.rule {
+            writeln!(out, "           g = {rule}")?;
+        }
+    }
+    writeln!(out, "symmetric: {}", yes(r.symmetric))?;
+    lines(out, "rows", x, &r.rows)?;
+    lines(out, "columns", y, &r.columns)?;
+    lines(out, "diagonals", &format!("{x} - {y}"), &r.diagonals)?;
+    Ok(())
+}
+
+fn yes(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+/// A summary of a family of lines: how many are periodic, the commonest periods, and the first
+/// few lines in full.
+fn lines(
+    out: &mut impl Write,
+    what: &str,
+    index_name: &str,
+    lines: &[LineReport],
+) -> std::io::Result<()> {
+    let periodic: Vec<&LineReport> = lines.iter().filter(|l| l.period.is_some()).collect();
+    write!(out, "{what}: {} of {} periodic", periodic.len(), lines.len())?;
+    for (shown, line) in periodic.iter().enumerate() {
+        if shown == 5 {
+            write!(out, "; ...")?;
+            break;
+        }
+        let (p, s, from) = (line.period.unwrap(), line.saltus.unwrap(), line.from.unwrap());
+        let saltus = if s == 0 { String::new() } else { format!(" saltus {s}") };
+        let separator = if shown == 0 { ":" } else { ";" };
+        write!(out, "{separator} {index_name} = {}: period {p}{saltus} from {from}", line.index)?;
+    }
+    writeln!(out)
+}

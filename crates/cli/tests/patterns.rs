@@ -1,0 +1,109 @@
+//! `grundy patterns` end to end: games, CSV tables in every layout, the JSON contract, errors.
+
+mod common;
+
+use common::{grundy, stdout_of};
+use serde_json::Value;
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&stdout_of(args)).unwrap()
+}
+
+#[test]
+fn heap_games_report_their_period_and_proof() {
+    let text = stdout_of(&["patterns", "kayles", "--size", "1000"]);
+    assert!(text.contains("period 12, preperiod 71: periodic from n = 71"), "{text}");
+    assert!(text.contains("proved: Octal Periodicity Theorem"), "{text}");
+    let report = json(&["patterns", "subtraction:1,3,4", "--size", "300", "--json"]);
+    let sequence = &report["sequence"];
+    assert_eq!(report["game"], "subtraction:1,3,4");
+    assert_eq!(report["size"], serde_json::json!([300]));
+    for (key, expected) in [("period", 7), ("saltus", 0), ("preperiod", 0), ("from", 0)] {
+        assert_eq!(sequence[key], expected, "{key}");
+    }
+    assert_eq!(sequence["proved"], true);
+    assert!(sequence["argument"]
+        .as_str()
+        .unwrap()
+        .starts_with("subtraction game with a finite set"));
+    let none = json(&["patterns", "grundys-game", "--size", "600", "--json"]);
+    assert_eq!(none["sequence"]["period"], Value::Null);
+    assert_eq!(none["sequence"]["searched"]["max_period"], 200);
+}
+
+#[test]
+fn boards_report_the_contract_keys() {
+    let report = json(&["patterns", "kiki", "--size", "300x300", "--json"]);
+    for key in
+        ["game", "size", "axes", "symmetric", "outcome", "values", "rows", "columns", "diagonals"]
+    {
+        assert!(report.get(key).is_some(), "{key} missing");
+    }
+    assert_eq!(report["axes"], serde_json::json!(["n", "m"]));
+    assert_eq!(report["outcome"]["period"], serde_json::json!([2, 2]));
+    assert_eq!(report["outcome"]["from"], serde_json::json!([1, 1]));
+    assert_eq!(report["outcome"]["rule"], "n % 2 == 1 && m % 2 == 1");
+    assert_eq!(report["rows"].as_array().unwrap().len(), 300);
+    assert_eq!(report["diagonals"].as_array().unwrap().len(), 599);
+    let row = &report["rows"][0];
+    for key in ["index", "period", "saltus", "preperiod", "from"] {
+        assert!(row.get(key).is_some(), "rows[].{key} missing");
+    }
+    let text = stdout_of(&["patterns", "kiki", "--size", "300x300"]);
+    assert!(text.contains("P-positions: n % 2 == 1 && m % 2 == 1"), "{text}");
+}
+
+#[test]
+fn csv_tables_in_every_layout_give_the_same_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    let computed = json(&["patterns", "wythoff", "--size", "90x90", "--json"]);
+    for (format, outcome) in [("grid", false), ("long", false), ("grid", true)] {
+        let path = dir.path().join(format!("w-{format}-{outcome}.csv"));
+        let path = path.to_str().unwrap();
+        let mut args =
+            vec!["compute", "wythoff", "--size", "90x90", "--format", format, "--out", path];
+        if outcome {
+            args.push("--outcome");
+        }
+        stdout_of(&args);
+        let read = json(&["patterns", path, "--json"]);
+        assert_eq!(read["outcome"], computed["outcome"], "{format} {outcome}");
+        if outcome {
+            assert_eq!(read["cells"], "outcomes");
+            assert_eq!(read["values"]["period"], Value::Null);
+        } else {
+            assert_eq!(read["rows"], computed["rows"], "{format}");
+            assert_eq!(read["symmetric"], true);
+        }
+    }
+    let path = dir.path().join("kayles.csv");
+    stdout_of(&["compute", "kayles", "--size", "500", "--out", path.to_str().unwrap()]);
+    let read = json(&["patterns", path.to_str().unwrap(), "--json"]);
+    assert_eq!(read["sequence"]["period"], 12);
+    assert_eq!(read["sequence"]["proved"], false, "a file has no rules to prove from");
+}
+
+#[test]
+fn patterns_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let ragged = dir.path().join("ragged.csv");
+    std::fs::write(&ragged, "n\\m,1,2\n1,0,1\n2,1\n").unwrap();
+    let ragged = ragged.to_str().unwrap();
+    let cases: &[(&[&str], &str)] = &[
+        (&["patterns", "kiki"], "--size is needed to compute kiki"),
+        (&["patterns", ragged, "--size", "5x5"], "--size applies to games"),
+        (&["patterns", ragged], "line 3: expected 3 fields like the header, found 2"),
+        (&["patterns", "missing.csv"], "cannot read missing.csv"),
+        (
+            &["patterns", "cutting-cuboid", "--size", "5x5x5"],
+            "patterns analyses 1-D and 2-D tables",
+        ),
+    ];
+    for (args, needle) in cases {
+        let output = grundy().args(*args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}

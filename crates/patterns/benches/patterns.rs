@@ -1,0 +1,36 @@
+//! Analysing 2000×2000 tables, rows, columns and diagonals included, and long heap sequences.
+//!
+//! `cargo bench -p grundy-patterns --bench patterns`
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use grundy_compute::{fill, FillConfig, NoProgress};
+use grundy_core::{lookup, CellKind, GrundyTable, TableShape};
+use grundy_patterns::{analyze, periodicity::find_period};
+use std::hint::black_box;
+
+fn table(name: &str, max: &[i64]) -> GrundyTable {
+    let game = lookup(name).unwrap();
+    let shape = TableShape::new(&game, max, "bench").unwrap();
+    fill(&game, &shape, &FillConfig::default(), &NoProgress).unwrap()
+}
+
+fn boards(c: &mut Criterion) {
+    let mut group = c.benchmark_group("analyze");
+    group.sample_size(10);
+    for (name, max) in
+        [("kiki", [2000, 2000]), ("wythoff", [1999, 1999]), ("cutting", [2001, 2001])]
+    {
+        let t = table(name, &max);
+        let game = lookup(name).unwrap();
+        group.bench_function(format!("{name}-2000x2000"), |b| {
+            b.iter(|| black_box(analyze(&t, CellKind::Values, Some(&game), name).unwrap()))
+        });
+    }
+    let kayles: Vec<u32> =
+        table("kayles", &[100_000]).as_slice().iter().map(|v| v.value()).collect();
+    group.bench_function("kayles-sequence-100001", |b| b.iter(|| black_box(find_period(&kayles))));
+    group.finish();
+}
+
+criterion_group!(benches, boards);
+criterion_main!(benches);

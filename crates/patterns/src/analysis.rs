@@ -1,0 +1,235 @@
+//! The report of `grundy patterns`: what a table's structure is, in the JSON contract's shape.
+
+use crate::grid::{
+    find_period_2d, is_separable, is_symmetric, line_periods, Grid, LinePeriod, Period2d,
+};
+use crate::periodicity::find_period;
+use crate::proofs::prove_sequence;
+use crate::rules::{outcome_rule, values_rule, Described};
+use grundy_core::{CellKind, Game, GrundyTable};
+use serde::Serialize;
+
+/// Why a table cannot be analysed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnalysisError(pub String);
+
+impl std::fmt::Display for AnalysisError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for AnalysisError {}
+
+/// The analysis of a 1-D or 2-D table.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum Report {
+    /// A heap game's sequence.
+    Sequence(SequenceReport),
+    /// A board.
+    Board(BoardReport),
+}
+
+/// The analysis of a 1-D table.
+#[derive(Clone, Debug, Serialize)]
+pub struct SequenceReport {
+    /// The game's name (or the file's).
+    pub game: String,
+    /// `[N]`: the largest coordinate.
+    pub size: [i64; 1],
+    /// The axis name.
+    pub axis: String,
+    /// The periodicity found.
+    pub sequence: SequencePeriod,
+}
+
+/// Periodicity of a sequence, with its proof status.
+#[derive(Clone, Debug, Serialize)]
+pub struct SequencePeriod {
+    /// The period, or `null` when none was found.
+    pub period: Option<usize>,
+    /// x(n + p) − x(n) in the periodic part.
+    pub saltus: Option<i64>,
+    /// Terms before the periodic part.
+    pub preperiod: Option<usize>,
+    /// First coordinate of the periodic part.
+    pub from: Option<i64>,
+    /// Whether a theorem's finite check has passed.
+    pub proved: bool,
+    /// The theorem and its check, or why there is no proof.
+    pub argument: Option<String>,
+    /// How many values the theorem needs.
+    pub needed_length: Option<usize>,
+    /// The search's bounds: the largest period tried and the sequence's length.
+    pub searched: Searched,
+}
+
+/// The bounds of a period search.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Searched {
+    /// The largest period tried (a third of the length).
+    pub max_period: usize,
+    /// The number of values.
+    pub length: usize,
+}
+
+/// The analysis of a 2-D table.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardReport {
+    /// The game's name (or the file's).
+    pub game: String,
+    /// `[R, C]`: the largest coordinates.
+    pub size: [i64; 2],
+    /// The axis names.
+    pub axes: [String; 2],
+    /// `values`, or `outcomes` for a P/N table read from a file.
+    pub cells: &'static str,
+    /// T(x, y) = T(y, x) on the common square.
+    pub symmetric: bool,
+    /// The outcome mask (P where the value is 0).
+    pub outcome: OutcomeReport,
+    /// The values (all null for a P/N table).
+    pub values: ValuesReport,
+    /// Each row's periodicity (along the second axis).
+    pub rows: Vec<LineReport>,
+    /// Each column's periodicity (along the first axis).
+    pub columns: Vec<LineReport>,
+    /// Each diagonal's (x − y constant) periodicity, by increasing x.
+    pub diagonals: Vec<LineReport>,
+}
+
+/// The outcome mask's structure.
+#[derive(Clone, Debug, Serialize)]
+pub struct OutcomeReport {
+    /// `[p, q]`.
+    pub period: Option<[usize; 2]>,
+    /// The coordinates where the periodic part starts.
+    pub from: Option<[i64; 2]>,
+    /// An expression true exactly on the table's P-positions.
+    pub rule: Option<String>,
+    /// P-positions = (rows with a P) × (columns with a P).
+    pub separable: bool,
+}
+
+/// The values' structure.
+#[derive(Clone, Debug, Serialize)]
+pub struct ValuesReport {
+    /// `[p, q]`.
+    pub period: Option<[usize; 2]>,
+    /// The coordinates where the periodic part starts.
+    pub from: Option<[i64; 2]>,
+    /// An expression equal to the value on every cell of the table.
+    pub rule: Option<String>,
+}
+
+/// One row's, column's or diagonal's periodicity.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct LineReport {
+    /// The row or column coordinate, or x − y for a diagonal.
+    pub index: i64,
+    /// The period, or `null`.
+    pub period: Option<usize>,
+    /// The saltus.
+    pub saltus: Option<i64>,
+    /// Cells before the periodic part.
+    pub preperiod: Option<usize>,
+    /// Where the periodic part starts: the column coordinate for a row, the row coordinate for a
+    /// column or a diagonal.
+    pub from: Option<i64>,
+}
+
+impl From<&LinePeriod> for LineReport {
+    fn from(line: &LinePeriod) -> LineReport {
+        LineReport {
+            index: line.index,
+            period: line.period.map(|p| p.period),
+            saltus: line.period.map(|p| p.saltus),
+            preperiod: line.period.map(|p| p.preperiod),
+            from: line.period.map(|p| line.start + p.preperiod as i64),
+        }
+    }
+}
+
+/// Analyses `table`. `game` (when the table was computed here) enables proofs; `name` names it.
+pub fn analyze(
+    table: &GrundyTable,
+    kind: CellKind,
+    game: Option<&Game>,
+    name: &str,
+) -> Result<Report, AnalysisError> {
+    let axes = table.axes();
+    let max = table.shape().max();
+    let values: Vec<u32> = table.as_slice().iter().map(|v| v.value()).collect();
+    match axes.len() {
+        1 => {
+            let found = find_period(&values);
+            let proof = found.map(|p| prove_sequence(game, &p, values.len()));
+            Ok(Report::Sequence(SequenceReport {
+                game: name.to_string(),
+                size: [max[0]],
+                axis: axes[0].name.clone(),
+                sequence: SequencePeriod {
+                    period: found.map(|p| p.period),
+                    saltus: found.map(|p| p.saltus),
+                    preperiod: found.map(|p| p.preperiod),
+                    from: found.map(|p| axes[0].min + p.preperiod as i64),
+                    proved: proof.as_ref().is_some_and(|p| p.proved),
+                    argument: proof.as_ref().map(|p| p.argument.clone()),
+                    needed_length: proof.and_then(|p| p.needed_length),
+                    searched: Searched { max_period: values.len() / 3, length: values.len() },
+                },
+            }))
+        }
+        2 => Ok(Report::Board(analyze_board(table, &values, kind, name))),
+        dims => Err(AnalysisError(format!(
+            "patterns analyses 1-D and 2-D tables; this one has {dims} axes"
+        ))),
+    }
+}
+
+fn analyze_board(table: &GrundyTable, values: &[u32], kind: CellKind, name: &str) -> BoardReport {
+    let axes = table.axes();
+    let lens = table.shape().lens();
+    let (rows, cols) = (lens[0], lens[1]);
+    let mins = [axes[0].min, axes[1].min];
+    let names = [axes[0].name.as_str(), axes[1].name.as_str()];
+    let coords =
+        |period: &Period2d| [mins[0] + period.from[0] as i64, mins[1] + period.from[1] as i64];
+    let mask: Vec<bool> = values.iter().map(|&v| v == 0).collect();
+    let mask_grid = Grid::new(&mask, rows, cols);
+    let outcome_period = find_period_2d(&mask_grid);
+    let described_mask = Described { grid: mask_grid, names, mins };
+    let outcome = OutcomeReport {
+        period: outcome_period.map(|p| p.period),
+        from: outcome_period.as_ref().map(coords),
+        rule: outcome_period.as_ref().and_then(|p| outcome_rule(&described_mask, p)),
+        separable: is_separable(&mask_grid),
+    };
+    let value_grid = Grid::new(values, rows, cols);
+    let values_report = if kind == CellKind::Values {
+        let period = find_period_2d(&value_grid);
+        let described = Described { grid: value_grid, names, mins };
+        ValuesReport {
+            period: period.map(|p| p.period),
+            from: period.as_ref().map(coords),
+            rule: period.as_ref().and_then(|p| values_rule(&described, p)),
+        }
+    } else {
+        ValuesReport { period: None, from: None, rule: None }
+    };
+    let [row_lines, column_lines, diagonal_lines] = line_periods(&value_grid, mins);
+    let report = |lines: &[LinePeriod]| lines.iter().map(LineReport::from).collect();
+    BoardReport {
+        game: name.to_string(),
+        size: [table.shape().max()[0], table.shape().max()[1]],
+        axes: [names[0].to_string(), names[1].to_string()],
+        cells: if kind == CellKind::Values { "values" } else { "outcomes" },
+        symmetric: is_symmetric(&value_grid, mins),
+        outcome,
+        values: values_report,
+        rows: report(&row_lines),
+        columns: report(&column_lines),
+        diagonals: report(&diagonal_lines),
+    }
+}

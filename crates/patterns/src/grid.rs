@@ -1,0 +1,243 @@
+//! Structure of 2-D tables: periods in both directions, symmetry, separable P-sets, and the
+//! periodicity of every row, column and diagonal.
+
+use crate::periodicity::{find_period, Period};
+use rayon::prelude::*;
+
+/// A row-major 2-D view of a table's cells.
+#[derive(Clone, Copy, Debug)]
+pub struct Grid<'a, T> {
+    cells: &'a [T],
+    rows: usize,
+    cols: usize,
+}
+
+impl<'a, T: Copy + PartialEq> Grid<'a, T> {
+    /// A view of `cells` as `rows` rows of `cols` cells.
+    ///
+    /// # Panics
+    /// If `cells.len() != rows * cols`.
+    pub fn new(cells: &'a [T], rows: usize, cols: usize) -> Grid<'a, T> {
+        assert_eq!(cells.len(), rows * cols);
+        Grid { cells, rows, cols }
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Number of columns.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// Row `i`.
+    pub fn row(&self, i: usize) -> &'a [T] {
+        &self.cells[i * self.cols..(i + 1) * self.cols]
+    }
+
+    /// The cell at row `i`, column `j`.
+    pub fn at(&self, i: usize, j: usize) -> T {
+        self.cells[i * self.cols + j]
+    }
+
+    /// Whether row `i` breaks the period `[p, q]` in columns `b..`: T(i+p, j) ≠ T(i, j) or
+    /// T(i, j+q) ≠ T(i, j) for some such j with both cells inside.
+    fn row_breaks(&self, i: usize, p: usize, q: usize, b: usize) -> bool {
+        let row = self.row(i);
+        (i + p < self.rows && row[b..] != self.row(i + p)[b..])
+            || (b + q < self.cols && row[b..self.cols - q] != row[b + q..])
+    }
+
+    /// The last column of row `i` that breaks the period `[p, q]`, if any.
+    fn last_breaking_column(&self, i: usize, p: usize, q: usize) -> Option<usize> {
+        let row = self.row(i);
+        let vertical = (i + p < self.rows).then(|| {
+            let below = self.row(i + p);
+            (0..self.cols).rev().find(|&j| row[j] != below[j])
+        });
+        let horizontal =
+            (q < self.cols).then(|| (0..self.cols - q).rev().find(|&j| row[j] != row[j + q]));
+        vertical.flatten().max(horizontal.flatten())
+    }
+}
+
+/// A 2-D period: T(i+p, j) = T(i, j) and T(i, j+q) = T(i, j) for every i ≥ a, j ≥ b (indices from
+/// the table's first row and column) with both cells inside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Period2d {
+    /// `[p, q]`.
+    pub period: [usize; 2],
+    /// `[a, b]`, as indices.
+    pub from: [usize; 2],
+}
+
+/// The largest preperiod the three-period rule allows for period `p` in a length `len`.
+fn allowed_preperiod(len: usize, p: usize) -> usize {
+    (len / 2).min(len - 3 * p)
+}
+
+/// The smallest `[p, q]` and then the smallest `[a, b]` (a first) under the three-period rule on
+/// each axis, or `None`.
+///
+/// p is the smallest period of the rows' sequence in the bottom-right region the rule allows, q
+/// likewise for the columns; then a is the first row from which both hold (in the columns the
+/// rule allows for q), and b the first column from which both hold in the rows from a.
+pub fn find_period_2d<T: Copy + PartialEq + Sync>(grid: &Grid<'_, T>) -> Option<Period2d> {
+    let (rows, cols) = (grid.rows, grid.cols);
+    let p = (1..=rows / 3).find(|&p| {
+        let a = allowed_preperiod(rows, p);
+        (a..rows - p).all(|i| grid.row(i)[cols / 2..] == grid.row(i + p)[cols / 2..])
+    })?;
+    let q = (1..=cols / 3).find(|&q| {
+        let b = allowed_preperiod(cols, q);
+        (rows / 2..rows).all(|i| grid.row(i)[b..cols - q] == grid.row(i)[b + q..])
+    })?;
+    let b_allowed = allowed_preperiod(cols, q);
+    let a = (0..rows).rev().find(|&i| grid.row_breaks(i, p, q, b_allowed)).map_or(0, |i| i + 1);
+    if a > allowed_preperiod(rows, p) {
+        return None;
+    }
+    let b = (a..rows)
+        .into_par_iter()
+        .filter_map(|i| grid.last_breaking_column(i, p, q))
+        .max()
+        .map_or(0, |j| j + 1);
+    debug_assert!(b <= b_allowed);
+    Some(Period2d { period: [p, q], from: [a, b] })
+}
+
+/// Whether T(x, y) = T(y, x) for every pair of coordinates on both axes' common range.
+pub fn is_symmetric<T: Copy + PartialEq>(grid: &Grid<'_, T>, mins: [i64; 2]) -> bool {
+    let low = mins[0].max(mins[1]);
+    let high = (mins[0] + grid.rows as i64 - 1).min(mins[1] + grid.cols as i64 - 1);
+    (low..=high).all(|x| {
+        (x..=high).all(|y| {
+            let (xr, yc) = ((x - mins[0]) as usize, (y - mins[1]) as usize);
+            let (yr, xc) = ((y - mins[0]) as usize, (x - mins[1]) as usize);
+            grid.at(xr, yc) == grid.at(yr, xc)
+        })
+    })
+}
+
+/// Whether the marked cells are exactly (rows with a mark) × (columns with a mark), with at least
+/// one mark.
+pub fn is_separable(mask: &Grid<'_, bool>) -> bool {
+    let row_has: Vec<bool> = (0..mask.rows).map(|i| mask.row(i).contains(&true)).collect();
+    let col_has: Vec<bool> =
+        (0..mask.cols).map(|j| (0..mask.rows).any(|i| mask.at(i, j))).collect();
+    row_has.contains(&true)
+        && (0..mask.rows)
+            .all(|i| (0..mask.cols).all(|j| mask.at(i, j) == (row_has[i] && col_has[j])))
+}
+
+/// The period of one line of a table (a row, a column or a diagonal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LinePeriod {
+    /// The row or column coordinate, or x − y for a diagonal.
+    pub index: i64,
+    /// The coordinate (along the line) of the line's first cell.
+    pub start: i64,
+    /// The line's period, if it has one.
+    pub period: Option<Period>,
+}
+
+/// The rows, columns and diagonals (x − y constant) of a table of values, each analysed as a
+/// sequence. `mins` are the coordinates of the first row and column.
+pub fn line_periods(grid: &Grid<'_, u32>, mins: [i64; 2]) -> [Vec<LinePeriod>; 3] {
+    let (rows, cols) = (grid.rows, grid.cols);
+    let rows_out = (0..rows)
+        .into_par_iter()
+        .map(|i| LinePeriod {
+            index: mins[0] + i as i64,
+            start: mins[1],
+            period: find_period(grid.row(i)),
+        })
+        .collect();
+    let cols_out = (0..cols)
+        .into_par_iter()
+        .map(|j| {
+            let column: Vec<u32> = (0..rows).map(|i| grid.at(i, j)).collect();
+            LinePeriod { index: mins[1] + j as i64, start: mins[0], period: find_period(&column) }
+        })
+        .collect();
+    // Index difference k = i − j runs from −(cols − 1) to rows − 1.
+    let diagonals = (-(cols as i64 - 1)..rows as i64)
+        .into_par_iter()
+        .map(|k| {
+            let (i0, j0) = if k >= 0 { (k as usize, 0) } else { (0, (-k) as usize) };
+            let len = (rows - i0).min(cols - j0);
+            let diagonal: Vec<u32> = (0..len).map(|t| grid.at(i0 + t, j0 + t)).collect();
+            LinePeriod {
+                index: k + mins[0] - mins[1],
+                start: mins[0] + i0 as i64,
+                period: find_period(&diagonal),
+            }
+        })
+        .collect();
+    [rows_out, cols_out, diagonals]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid_of(f: impl Fn(usize, usize) -> u32, rows: usize, cols: usize) -> Vec<u32> {
+        (0..rows).flat_map(|i| (0..cols).map(move |j| (i, j))).map(|(i, j)| f(i, j)).collect()
+    }
+
+    #[test]
+    fn finds_periods_and_preperiods() {
+        let cells = grid_of(|i, j| ((i % 3) * 10 + j % 2) as u32, 30, 20);
+        assert_eq!(
+            find_period_2d(&Grid::new(&cells, 30, 20)),
+            Some(Period2d { period: [3, 2], from: [0, 0] })
+        );
+        // A disturbance in row 1, column 4: the smallest a is 0 (with b = 5).
+        let mut cells = cells;
+        cells[20 + 4] = 99;
+        assert_eq!(
+            find_period_2d(&Grid::new(&cells, 30, 20)),
+            Some(Period2d { period: [3, 2], from: [0, 5] })
+        );
+        // A whole disturbed row 1: now a = 2.
+        cells[20..40].fill(99);
+        assert_eq!(
+            find_period_2d(&Grid::new(&cells, 30, 20)),
+            Some(Period2d { period: [3, 2], from: [2, 0] })
+        );
+        // Not periodic: values grow.
+        let growing = grid_of(|i, j| (i + j) as u32, 30, 30);
+        assert_eq!(find_period_2d(&Grid::new(&growing, 30, 30)), None);
+    }
+
+    #[test]
+    fn symmetry_and_separability() {
+        let xor = grid_of(|i, j| (i ^ j) as u32, 10, 12);
+        assert!(is_symmetric(&Grid::new(&xor, 10, 12), [0, 0]));
+        assert!(!is_symmetric(&Grid::new(&xor, 10, 12), [0, 1]));
+        let product: Vec<bool> = grid_of(|i, j| (i % 3 == 0 && j % 4 == 1) as u32, 9, 9)
+            .iter()
+            .map(|&v| v == 1)
+            .collect();
+        assert!(is_separable(&Grid::new(&product, 9, 9)));
+        let diagonal: Vec<bool> =
+            grid_of(|i, j| (i == j) as u32, 9, 9).iter().map(|&v| v == 1).collect();
+        assert!(!is_separable(&Grid::new(&diagonal, 9, 9)));
+    }
+
+    #[test]
+    fn lines() {
+        let cells = grid_of(|i, j| (i + 2 * j) as u32, 4, 9);
+        let [rows, cols, diagonals] = line_periods(&Grid::new(&cells, 4, 9), [1, 0]);
+        assert_eq!(rows.len(), 4);
+        assert_eq!(rows[0].index, 1);
+        assert_eq!(rows[0].period, Some(Period { period: 1, saltus: 2, preperiod: 0 }));
+        assert_eq!(cols[3].period, Some(Period { period: 1, saltus: 1, preperiod: 0 }));
+        assert_eq!(diagonals.len(), 4 + 9 - 1);
+        assert_eq!(diagonals[0].index, -8 + 1);
+        assert_eq!(diagonals[8].index, 1);
+        assert_eq!(diagonals[8].period, Some(Period { period: 1, saltus: 3, preperiod: 0 }));
+    }
+}

@@ -1,0 +1,33 @@
+//! Pattern hunting in Grundy tables: periodicity (with preperiod and saltus), outcome rules,
+//! the structure of 2-D tables, and proofs where a theorem allows one.
+//!
+//! - [`periodicity::find_period`]: the smallest period of a sequence under the three-period rule.
+//! - [`grid`]: 2-D periods, symmetry, separable P-sets, rows, columns and diagonals.
+//! - [`proofs`]: the subtraction-game and Octal Periodicity theorems for heap games.
+//! - [`expr::Expr`]: the expression language of rules and conjectures.
+//! - [`analyze`]: everything above as one [`Report`], the JSON contract of `grundy patterns`.
+//!
+//! # Invariants
+//! A finding over a finite table is evidence; it is called *proved* only when a named theorem's
+//! finite check has passed, and the report says which. A printed rule has been evaluated on every
+//! cell of the table it describes.
+//!
+//! ```
+//! use grundy_patterns::periodicity::find_period;
+//! let values = [0u32, 0, 1, 1, 2, 2, 3].repeat(5);
+//! let period = find_period(&values).unwrap();
+//! assert_eq!((period.period, period.saltus, period.preperiod), (7, 0, 0));
+//! ```
+#![warn(missing_docs)]
+
+mod analysis;
+pub mod expr;
+pub mod grid;
+pub mod periodicity;
+pub mod proofs;
+mod rules;
+
+pub use analysis::{
+    analyze, AnalysisError, BoardReport, LineReport, OutcomeReport, Report, SequencePeriod,
+    SequenceReport, ValuesReport,
+};

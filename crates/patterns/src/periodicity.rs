@@ -1,0 +1,96 @@
+//! Periodicity of sequences: period, saltus and preperiod.
+//!
+//! A sequence x(0), x(1), …, x(L−1) has period p, saltus s and preperiod e when
+//! x(i + p) = x(i) + s for every i ≥ e with i + p < L. We report the smallest p for which some e
+//! works with at least three full periods after the preperiod (e + 3p ≤ L) and e ≤ L / 2, and for
+//! that p the smallest e.
+//!
+//! # Cost
+//! For each candidate p the differences x(i + p) − x(i) are scanned from the end backwards and
+//! the scan stops at the first difference that breaks the run, or as soon as the preperiod it
+//! implies is too long to be allowed. A wrong p is usually refused within a few steps of the end,
+//! so the search is close to linear in L in practice.
+
+use serde::Serialize;
+
+/// A period found in a sequence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Period {
+    /// The period p ≥ 1.
+    pub period: usize,
+    /// The saltus s: x(i + p) − x(i) in the periodic part (0 for plain periodicity).
+    pub saltus: i64,
+    /// The preperiod e: the number of terms before the periodic part.
+    pub preperiod: usize,
+}
+
+/// The smallest period (and for it the smallest preperiod) of `values`, under the three-period
+/// rule; `None` when no period up to `values.len() / 3` qualifies.
+pub fn find_period<T: Copy + Into<i64>>(values: &[T]) -> Option<Period> {
+    let len = values.len();
+    (1..=len / 3).find_map(|p| {
+        preperiod_for(values, p).map(|(e, s)| Period { period: p, saltus: s, preperiod: e })
+    })
+}
+
+/// The smallest preperiod and the saltus for period `p`, if they satisfy the three-period rule.
+pub fn preperiod_for<T: Copy + Into<i64>>(values: &[T], p: usize) -> Option<(usize, i64)> {
+    let len = values.len();
+    if p == 0 || 3 * p > len {
+        return None;
+    }
+    // The largest preperiod allowed for this p.
+    let limit = (len / 2).min(len - 3 * p);
+    let diff = |i: usize| values[i + p].into() - values[i].into();
+    let saltus = diff(len - p - 1);
+    let mut e = len - p - 1;
+    while e > 0 && diff(e - 1) == saltus {
+        e -= 1;
+    }
+    if e > limit {
+        return None;
+    }
+    Some((e, saltus))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn period(values: &[i64]) -> Option<(usize, i64, usize)> {
+        find_period(values).map(|p| (p.period, p.saltus, p.preperiod))
+    }
+
+    #[test]
+    fn plain_and_arithmetic_periods() {
+        let repeated: Vec<i64> = (0..70).map(|n| [0, 0, 1, 1, 2, 2, 3][n % 7]).collect();
+        assert_eq!(period(&repeated), Some((7, 0, 0)));
+        let mut late = vec![5, 9, 9];
+        late.extend((0..30).map(|n| (n % 3) as i64));
+        assert_eq!(period(&late), Some((3, 0, 3)));
+        let arithmetic: Vec<i64> = (0..40).map(|n| 2 * n + [0, 5][n as usize % 2]).collect();
+        assert_eq!(period(&arithmetic), Some((2, 4, 0)));
+        assert_eq!(period(&[1, 1, 1]), Some((1, 0, 0)));
+    }
+
+    #[test]
+    fn three_periods_and_half_the_length_are_required() {
+        // Period 4 is seen only twice; what remains is the arithmetic run 1, 2, 3, 4 at the end.
+        assert_eq!(preperiod_for(&[1i64, 2, 3, 4, 1, 2, 3, 4], 4), None);
+        assert_eq!(period(&[1, 2, 3, 4, 1, 2, 3, 4]), Some((1, 1, 4)));
+        // A preperiod longer than half the sequence is refused.
+        let mut long = vec![9i64; 1];
+        long.extend((0..12).map(|n| n * 7 % 5));
+        long.extend([0, 1, 0, 1, 0, 1]);
+        assert_eq!(preperiod_for(&long, 2), None);
+        assert_eq!(period(&[]), None);
+        assert_eq!(period(&[3, 1]), None);
+    }
+
+    #[test]
+    fn the_smallest_preperiod_is_reported() {
+        let values = [7i64, 0, 1, 0, 1, 0, 1, 0, 1];
+        assert_eq!(preperiod_for(&values, 2), Some((1, 0)));
+        assert_eq!(period(&values), Some((2, 0, 1)));
+    }
+}

@@ -1,0 +1,124 @@
+//! Theorems that turn a finite periodicity check into a proof for every heap size.
+
+use crate::periodicity::Period;
+use grundy_core::{Game, Rule};
+
+/// Whether a period is proved, by which theorem, and how long a table the proof needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Proof {
+    /// `true` only when a theorem's finite check has passed on the table.
+    pub proved: bool,
+    /// The theorem and the check, or why no proof applies.
+    pub argument: String,
+    /// The table length (number of values) the theorem needs, when one applies.
+    pub needed_length: Option<usize>,
+}
+
+/// The largest number of stones a move removes, when every move of the 1-D `game` removes a
+/// bounded number (a subtraction game with a finite set); `None` otherwise.
+pub fn subtraction_reach(game: &Game) -> Option<u64> {
+    if game.dims() != 1 {
+        return None;
+    }
+    let mut reach = 0u64;
+    for rule in game.rules() {
+        let (directions, most) = match rule {
+            Rule::Step { offsets } => (offsets, 1),
+            Rule::Jump { directions, steps } => (directions, steps.max()?),
+            Rule::Slide { directions, max } => (directions, (*max)?),
+            Rule::Split { .. } | Rule::TakeAndBreak { .. } => return None,
+        };
+        for direction in directions {
+            reach = reach.max(direction[0].unsigned_abs() * most);
+        }
+    }
+    Some(reach)
+}
+
+/// Tries to prove that the `period` found in a sequence of `len` values of `game` holds forever.
+pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize) -> Proof {
+    let unproved = |argument: String| Proof { proved: false, argument, needed_length: None };
+    let Some(game) = game else {
+        return unproved(
+            "no rules are known for a table read from a file, so no theorem applies".into(),
+        );
+    };
+    let (p, e) = (period.period, period.preperiod);
+    if let Some(t) = subtraction_reach(game) {
+        let t = t as usize;
+        let needed = e + p + t;
+        if period.saltus != 0 {
+            return unproved(
+                "a subtraction game's values are bounded, so a saltus cannot last".into(),
+            );
+        }
+        let argument = format!(
+            "subtraction game with a finite set, t = max(S) = {t}: values {e}..{} repeat with period {p}, and the t values \
+             before a position determine its value, so the period holds forever (needs {needed} values)",
+            e + t - 1 + p
+        );
+        return Proof {
+            proved: len >= needed,
+            argument: with_length(argument, len, needed),
+            needed_length: Some(needed),
+        };
+    }
+    if let [Rule::TakeAndBreak { code }] = game.rules() {
+        if code.digits().iter().all(|&d| d <= 7) {
+            let t = code.last_digit_position();
+            let needed = 2 * e + 2 * p + t;
+            if period.saltus != 0 {
+                return unproved("the Octal Periodicity Theorem covers plain periods only".into());
+            }
+            let argument = format!(
+                "Octal Periodicity Theorem (Guy and Smith): code {code} removes at most t = {t} stones, and x(n + {p}) = x(n) \
+                 for all {e} <= n < 2*{e} + {p} + {t} = {}, so the sequence is periodic from index {e} on (needs {needed} values)",
+                2 * e + p + t
+            );
+            return Proof {
+                proved: len >= needed,
+                argument: with_length(argument, len, needed),
+                needed_length: Some(needed),
+            };
+        }
+        return unproved("the code has hexadecimal digits (three-heap moves); the Octal Periodicity Theorem does not cover them".into());
+    }
+    unproved(
+        "no periodicity theorem covers these rules (only subtraction games with finite sets and octal games have one)".into(),
+    )
+}
+
+fn with_length(argument: String, len: usize, needed: usize) -> String {
+    if len >= needed {
+        argument
+    } else {
+        format!("not yet proved: {argument}, but the table has only {len}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_core::lookup;
+
+    #[test]
+    fn reach_of_subtraction_games() {
+        assert_eq!(subtraction_reach(&lookup("subtraction:1,3,4").unwrap()), Some(4));
+        assert_eq!(subtraction_reach(&lookup("subtract-a-prime").unwrap()), None);
+        assert_eq!(subtraction_reach(&lookup("kayles").unwrap()), None);
+        assert_eq!(subtraction_reach(&lookup("kiki").unwrap()), None);
+    }
+
+    #[test]
+    fn proofs_need_long_enough_tables() {
+        let kayles = lookup("kayles").unwrap();
+        let period = Period { period: 12, saltus: 0, preperiod: 71 };
+        let proof = prove_sequence(Some(&kayles), &period, 168);
+        assert!(proof.proved, "{}", proof.argument);
+        assert_eq!(proof.needed_length, Some(168));
+        assert!(!prove_sequence(Some(&kayles), &period, 167).proved);
+        let grundy = lookup("grundys-game").unwrap();
+        assert!(!prove_sequence(Some(&grundy), &period, 10_000).proved);
+        assert!(!prove_sequence(None, &period, 10_000).proved);
+    }
+}

@@ -1,0 +1,163 @@
+//! The laws `grundy patterns` must find, from tables computed here.
+
+use grundy_compute::{fill, FillConfig, NoProgress};
+use grundy_core::{lookup, CellKind, GrundyTable, TableShape};
+use grundy_patterns::expr::Expr;
+use grundy_patterns::{analyze, BoardReport, Report, SequencePeriod};
+
+fn table(game: &str, max: &[i64]) -> GrundyTable {
+    let game = lookup(game).unwrap();
+    let shape = TableShape::new(&game, max, "test").unwrap();
+    fill(&game, &shape, &FillConfig::default(), &NoProgress).unwrap()
+}
+
+fn sequence(game: &str, n: i64) -> SequencePeriod {
+    let g = lookup(game).unwrap();
+    match analyze(&table(game, &[n]), CellKind::Values, Some(&g), game).unwrap() {
+        Report::Sequence(report) => report.sequence,
+        Report::Board(_) => panic!("{game} is a heap game"),
+    }
+}
+
+fn board(game: &str, max: [i64; 2]) -> BoardReport {
+    let g = lookup(game).unwrap();
+    match analyze(&table(game, &max), CellKind::Values, Some(&g), game).unwrap() {
+        Report::Board(report) => report,
+        Report::Sequence(_) => panic!("{game} is a board game"),
+    }
+}
+
+#[test]
+fn subtraction_1_3_4_has_period_7_from_0_proved() {
+    let s = sequence("subtraction:1,3,4", 300);
+    assert_eq!((s.period, s.saltus, s.preperiod, s.from), (Some(7), Some(0), Some(0), Some(0)));
+    assert!(s.proved, "{:?}", s.argument);
+    assert_eq!(s.needed_length, Some(11));
+}
+
+#[test]
+fn kayles_has_period_12_preperiod_71_proved() {
+    let s = sequence("octal:0.77", 1000);
+    assert_eq!((s.period, s.preperiod, s.from), (Some(12), Some(71), Some(71)));
+    assert!(
+        s.proved && s.argument.as_deref().unwrap().starts_with("Octal Periodicity Theorem"),
+        "{:?}",
+        s.argument
+    );
+    assert_eq!(s.needed_length, Some(2 * 71 + 2 * 12 + 2));
+    // Too short a table: the period is still found (just), but the theorem's check cannot pass.
+    let short = sequence("octal:0.77", 160);
+    assert_eq!(short.period, Some(12));
+    assert!(!short.proved);
+}
+
+#[test]
+fn dawsons_kayles_has_period_34_proved() {
+    let s = sequence("octal:0.07", 1000);
+    assert_eq!((s.period, s.preperiod), (Some(34), Some(53)));
+    assert!(s.proved, "{:?}", s.argument);
+}
+
+#[test]
+fn grundys_game_has_no_period_and_says_what_was_searched() {
+    let s = sequence("grundys-game", 3000);
+    assert_eq!(s.period, None);
+    assert!(!s.proved);
+    assert_eq!((s.searched.max_period, s.searched.length), (1000, 3001));
+}
+
+#[test]
+fn kikis_outcome_rule_is_n_odd_and_m_odd_and_holds_on_2000x2000() {
+    let report = board("kiki", [60, 70]);
+    assert_eq!(report.outcome.period, Some([2, 2]));
+    let rule = report.outcome.rule.unwrap();
+    let expr = Expr::parse(&rule, &["n", "m"]).unwrap();
+    let big = table("kiki", &[2000, 2000]);
+    for n in 1..=2000i64 {
+        for m in 1..=2000i64 {
+            let p = expr.eval_bool(&[n, m]).unwrap();
+            assert_eq!(
+                p,
+                n % 2 == 1 && m % 2 == 1,
+                "the rule `{rule}` is not n odd and m odd at ({n}, {m})"
+            );
+            assert_eq!(p, big.get(&[n, m]).unwrap().is_p());
+        }
+    }
+}
+
+#[test]
+fn wythoff_rows_3_and_4_are_additively_periodic() {
+    let report = board("wythoff", [200, 200]);
+    let row = |a: i64| report.rows.iter().find(|r| r.index == a).unwrap();
+    assert_eq!((row(3).period, row(3).saltus), (Some(6), Some(6)));
+    assert_eq!((row(4).period, row(4).saltus), (Some(12), Some(12)));
+    assert!(report.symmetric);
+    assert_eq!(report.outcome.period, None);
+}
+
+#[test]
+fn nim_is_symmetric_and_the_cutting_game_is_separable() {
+    assert!(board("nim", [40, 40]).symmetric);
+    assert!(!board("nim", [40, 40]).outcome.separable);
+    let cutting = board("cutting", [150, 150]);
+    assert!(cutting.outcome.separable);
+    assert!(cutting.symmetric);
+}
+
+/// A rook that moves 1 or 2 cells left or down (values (x mod 3) XOR (y mod 3)), and one that
+/// moves 2, 3 or 5 cells from (1, 1) on: sums of periodic heap games, so periodic boards.
+fn rook(steps: &str, min: i64) -> grundy_core::Game {
+    let spec = format!(
+        "name = \"rook\"\naxes = [{{ name = \"x\", min = {min} }}, {{ name = \"y\", min = {min} }}]\n\
+         [[rules]]\nkind = \"jump\"\ndirections = [[-1, 0], [0, -1]]\nsteps = {steps}\n"
+    );
+    grundy_core::parse_spec(&spec, "rook.toml").unwrap()
+}
+
+#[test]
+fn printed_rules_are_exact_on_their_table() {
+    let games = [
+        (lookup("kiki").unwrap(), [41, 37]),
+        (lookup("cutting").unwrap(), [120, 110]),
+        (rook("[1, 2]", 0), [40, 50]),
+        (rook("[2, 3, 5]", 1), [60, 45]),
+    ];
+    let mut rules = 0;
+    for (game, max) in games {
+        let shape = TableShape::new(&game, &max, "test").unwrap();
+        let t = fill(&game, &shape, &FillConfig::default(), &NoProgress).unwrap();
+        let Report::Board(report) =
+            analyze(&t, CellKind::Values, Some(&game), game.name()).unwrap()
+        else {
+            panic!()
+        };
+        let game = game.name();
+        for (rule, is_outcome) in [(report.outcome.rule, true), (report.values.rule, false)] {
+            let Some(rule) = rule else { continue };
+            rules += 1;
+            let names = [report.axes[0].as_str(), report.axes[1].as_str()];
+            let expr = Expr::parse(&rule, &names).unwrap();
+            let min = [t.axes()[0].min, t.axes()[1].min];
+            for x in min[0]..=max[0] {
+                for y in min[1]..=max[1] {
+                    let value = t.get(&[x, y]).unwrap();
+                    if is_outcome {
+                        assert_eq!(
+                            expr.eval_bool(&[x, y]).unwrap(),
+                            value.is_p(),
+                            "{game}: {rule} at ({x}, {y})"
+                        );
+                    } else {
+                        assert_eq!(
+                            expr.eval_int(&[x, y]).unwrap(),
+                            i64::from(value.value()),
+                            "{game}: {rule}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(rules >= 5, "only {rules} rules were checked");
+}
