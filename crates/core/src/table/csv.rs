@@ -160,21 +160,16 @@ pub fn read_csv<R: Read>(input: R) -> Result<(GrundyTable, CellKind), CsvReadErr
         let mut row_coords = Vec::new();
         let mut values = Vec::new();
         while let Some((line, record)) = next(&mut records)? {
-            if record.len() != header.len() {
-                return Err(at(
-                    line,
-                    format!(
-                        "expected {} fields like the header, found {}",
-                        header.len(),
-                        record.len()
-                    ),
-                ));
-            }
+            check_width(&record, header.len(), line)?;
             row_coords.push(coordinate(&record[0], line)?);
             for field in record.iter().skip(1) {
                 values.push(cells.read(field, line)?);
             }
-            check_consecutive(&row_coords, line, "row coordinates")?;
+            check_consecutive(
+                &row_coords[row_coords.len().saturating_sub(2)..],
+                line,
+                "row coordinates",
+            )?;
         }
         if row_coords.is_empty() {
             return Err(at(header_line, "the table has a header but no rows".into()));
@@ -195,16 +190,7 @@ pub fn read_csv<R: Read>(input: R) -> Result<(GrundyTable, CellKind), CsvReadErr
         let mut coords: Vec<Vec<Coord>> = Vec::new();
         let mut values = Vec::new();
         while let Some((line, record)) = next(&mut records)? {
-            if record.len() != header.len() {
-                return Err(at(
-                    line,
-                    format!(
-                        "expected {} fields like the header, found {}",
-                        header.len(),
-                        record.len()
-                    ),
-                ));
-            }
+            check_width(&record, header.len(), line)?;
             coords.push((0..dims).map(|d| coordinate(&record[d], line)).collect::<Result<_, _>>()?);
             values.push(cells.read(&record[dims], line)?);
         }
@@ -284,6 +270,16 @@ impl CellReader {
             }
         }
     }
+}
+
+fn check_width(record: &::csv::StringRecord, width: usize, line: u64) -> Result<(), CsvReadError> {
+    if record.len() == width {
+        return Ok(());
+    }
+    Err(CsvReadError {
+        line: Some(line),
+        message: format!("expected {width} fields like the header, found {}", record.len()),
+    })
 }
 
 fn coordinate(field: &str, line: u64) -> Result<Coord, CsvReadError> {
