@@ -1,5 +1,6 @@
 //! Subcommands. Each module owns its `Args` (whose doc comments are the help text) and a `run`.
 
+mod check;
 mod compute;
 mod games;
 mod patterns;
@@ -23,6 +24,8 @@ pub(crate) enum Command {
     Value(value::Args),
     /// Find the laws behind a table: periods, outcome rules, rows, columns and diagonals.
     Patterns(patterns::Args),
+    /// Test a closed-form conjecture against a table: agreement, counterexamples, a proof.
+    Check(check::Args),
     /// List the catalog games.
     Games(games::Args),
     /// Print the spec of a game, from the catalog or a file.
@@ -34,6 +37,7 @@ pub(crate) fn run(command: Command) -> Result<ExitCode> {
         Command::Compute(args) => compute::run(args),
         Command::Value(args) => value::run(args),
         Command::Patterns(args) => patterns::run(args),
+        Command::Check(args) => check::run(args),
         Command::Games(args) => games::run(args),
         Command::Show(args) => show::run(args),
     }

@@ -5,6 +5,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use grundy_compute::{fill, FillConfig, NoProgress};
 use grundy_core::{lookup, CellKind, GrundyTable, TableShape};
+use grundy_patterns::conjecture::{check, ClaimKind, Conjecture};
 use grundy_patterns::{analyze, periodicity::find_period};
 use std::hint::black_box;
 
@@ -32,5 +33,28 @@ fn boards(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, boards);
+fn checks(c: &mut Criterion) {
+    let mut group = c.benchmark_group("check");
+    group.sample_size(10);
+    let kiki = table("kiki", &[4000, 4000]);
+    let game = lookup("kiki").unwrap();
+    let claims = [
+        ("p-set", ClaimKind::PSet, "n % 2 == 1 && m % 2 == 1"),
+        ("holds", ClaimKind::Holds, "g <= 3 && (g == 0) == (n % 2 == 1 && m % 2 == 1)"),
+    ];
+    for (label, kind, text) in claims {
+        let conjecture = Conjecture::parse(kind, text, &["n", "m"]).unwrap();
+        group.bench_function(format!("kiki-4000x4000-{label}"), |b| {
+            b.iter(|| {
+                black_box(
+                    check(&kiki, CellKind::Values, Some(&game), "kiki", &conjecture, None, 10)
+                        .unwrap(),
+                )
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, boards, checks);
 criterion_main!(benches);

@@ -1,5 +1,6 @@
 //! The report of `grundy patterns`: what a table's structure is, in the JSON contract's shape.
 
+use crate::certificate::{prove_outcome_rule, Certificate};
 use crate::grid::{
     find_period_2d, is_separable, is_symmetric, line_periods, Grid, LinePeriod, Period2d,
 };
@@ -110,6 +111,10 @@ pub struct OutcomeReport {
     pub rule: Option<String>,
     /// P-positions = (rows with a P) × (columns with a P).
     pub separable: bool,
+    /// The rule is proved for every board (see [`crate::certificate`]).
+    pub proved: bool,
+    /// The proof, or why there is none (null when there is no rule).
+    pub argument: Option<String>,
 }
 
 /// The values' structure.
@@ -181,14 +186,20 @@ pub fn analyze(
                 },
             }))
         }
-        2 => Ok(Report::Board(analyze_board(table, &values, kind, name))),
+        2 => Ok(Report::Board(analyze_board(table, &values, kind, game, name))),
         dims => Err(AnalysisError(format!(
             "patterns analyses 1-D and 2-D tables; this one has {dims} axes"
         ))),
     }
 }
 
-fn analyze_board(table: &GrundyTable, values: &[u32], kind: CellKind, name: &str) -> BoardReport {
+fn analyze_board(
+    table: &GrundyTable,
+    values: &[u32],
+    kind: CellKind,
+    game: Option<&Game>,
+    name: &str,
+) -> BoardReport {
     let axes = table.axes();
     let lens = table.shape().lens();
     let (rows, cols) = (lens[0], lens[1]);
@@ -200,11 +211,20 @@ fn analyze_board(table: &GrundyTable, values: &[u32], kind: CellKind, name: &str
     let mask_grid = Grid::new(&mask, rows, cols);
     let outcome_period = find_period_2d(&mask_grid);
     let described_mask = Described { grid: mask_grid, names, mins };
+    let rule = outcome_period.as_ref().and_then(|p| outcome_rule(&described_mask, p));
+    let certificate = rule.as_ref().map(|rule| match game {
+        Some(game) => prove_outcome_rule(game, rule),
+        None => {
+            Certificate::none("the table was read from a file, so the game's rules are unknown")
+        }
+    });
     let outcome = OutcomeReport {
         period: outcome_period.map(|p| p.period),
         from: outcome_period.as_ref().map(coords),
-        rule: outcome_period.as_ref().and_then(|p| outcome_rule(&described_mask, p)),
+        rule,
         separable: is_separable(&mask_grid),
+        proved: certificate.as_ref().is_some_and(|c| c.proved),
+        argument: certificate.map(|c| c.argument),
     };
     let value_grid = Grid::new(values, rows, cols);
     let values_report = if kind == CellKind::Values {

@@ -206,6 +206,15 @@ impl Expr {
         self.used[index]
     }
 
+    /// A period for each variable (in the order given to [`Expr::parse`]) in which the expression
+    /// repeats for all integers, read from its form: every occurrence of the variable sits directly
+    /// in `VAR % c` with a constant c ≥ 1, and the period is the lcm of those c (1 for an unused
+    /// variable). `None` when some variable occurs in any other way.
+    pub fn periods(&self) -> Option<Vec<u64>> {
+        let mut periods = vec![1u64; self.used.len()];
+        collect_periods(&self.root, &mut periods).then_some(periods)
+    }
+
     /// Checks that the expression has type `expected`; `what` says what it is for.
     pub fn expect(&self, expected: Type, what: &str) -> Result<(), ExprError> {
         let fits = self.ty == expected || (expected == Type::Int && self.ty == Type::Real);
@@ -242,6 +251,36 @@ impl Expr {
             Value::Bool(_) => unreachable!("type-checked"),
         }
     }
+}
+
+/// Records in `periods` the modulus of every `VAR % c`; `false` if a variable occurs elsewhere.
+fn collect_periods(node: &Node, periods: &mut [u64]) -> bool {
+    match node {
+        Node::Bin(BinOp::Rem, left, right, true) => match (left.as_ref(), right.as_ref()) {
+            (Node::Var(index), Node::Const(Value::Int(c))) if *c >= 1 => {
+                periods[*index] = lcm(periods[*index], *c as u64);
+                true
+            }
+            _ => collect_periods(left, periods) && collect_periods(right, periods),
+        },
+        Node::Const(_) => true,
+        Node::Var(_) => false,
+        Node::Neg(inner) | Node::Not(inner) => collect_periods(inner, periods),
+        Node::Bin(_, left, right, _) => {
+            collect_periods(left, periods) && collect_periods(right, periods)
+        }
+        Node::Call(_, args, _) => args.iter().all(|arg| collect_periods(arg, periods)),
+    }
+}
+
+fn lcm(a: u64, b: u64) -> u64 {
+    let gcd = |mut a: u64, mut b: u64| {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        a
+    };
+    a / gcd(a, b) * b
 }
 
 fn real_to_int(r: f64) -> Option<i64> {
@@ -795,6 +834,17 @@ mod tests {
         let e = Expr::parse("sqrt(n)", &["n"]).unwrap();
         assert_eq!(e.eval_int(&[4]), Ok(2));
         assert_eq!(e.eval_int(&[5]), Err(EvalError::NotAnInteger));
+    }
+
+    #[test]
+    fn periods_come_from_residues() {
+        let periods = |text: &str| Expr::parse(text, &["n", "m", "g"]).unwrap().periods();
+        assert_eq!(periods("n % 2 == 1 && m % 2 == 1"), Some(vec![2, 2, 1]));
+        assert_eq!(periods("n % 2 == 1 || n % 3 == 0"), Some(vec![6, 1, 1]));
+        assert_eq!(periods("if(m % 4 == 1, 3, xor(n % 2, 1))"), Some(vec![2, 4, 1]));
+        assert_eq!(periods("n % 2 == 1 && n > 3"), None);
+        assert_eq!(periods("(n + 1) % 2 == 0"), None);
+        assert_eq!(periods("true"), Some(vec![1, 1, 1]));
     }
 
     #[test]

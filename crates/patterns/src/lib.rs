@@ -6,6 +6,8 @@
 //! - [`proofs`]: the subtraction-game and Octal Periodicity theorems for heap games.
 //! - [`expr::Expr`]: the expression language of rules and conjectures.
 //! - [`analyze`]: everything above as one [`Report`], the JSON contract of `grundy patterns`.
+//! - [`conjecture::check`]: a claim against a table, with counterexamples, and
+//!   [`certificate`]: the finite check that proves a periodic claim for every board.
 //!
 //! # Invariants
 //! A finding over a finite table is evidence; it is called *proved* only when a named theorem's
@@ -21,6 +23,8 @@
 #![warn(missing_docs)]
 
 mod analysis;
+pub mod certificate;
+pub mod conjecture;
 pub mod expr;
 pub mod grid;
 pub mod periodicity;

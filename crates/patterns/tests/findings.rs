@@ -70,6 +70,7 @@ fn grundys_game_has_no_period_and_says_what_was_searched() {
 fn kikis_outcome_rule_is_n_odd_and_m_odd_and_holds_on_2000x2000() {
     let report = board("kiki", [60, 70]);
     assert_eq!(report.outcome.period, Some([2, 2]));
+    assert!(report.outcome.proved, "{:?}", report.outcome.argument);
     let rule = report.outcome.rule.unwrap();
     let expr = Expr::parse(&rule, &["n", "m"]).unwrap();
     let big = table("kiki", &[2000, 2000]);

@@ -1,0 +1,134 @@
+use super::load_table;
+use crate::output::write_json_line;
+use anyhow::{bail, Result};
+use grundy_patterns::conjecture::{check, CheckReport, ClaimKind, Conjecture};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Test a closed-form conjecture against a table: say whether it agrees on every cell, list the
+/// first counterexamples, and prove it for every board where the game's moves allow.
+///
+/// Variables: the axis names (e.g. `n`, `m`), `i`, `j`, `k` for the axes, and `g` (the value, in
+/// `--holds` only). Operators: `+ - * / %` (integer), comparisons, `&& || !`, parentheses;
+/// functions `floor ceil sqrt abs min max xor if`; the constant `phi`.
+///
+/// Exit code 0 when the claim agrees, 1 when it disagrees, 2 on an error.
+///
+/// Examples: `grundy check kiki --size 2000x2000 --p-set "n % 2 == 1 && m % 2 == 1"`,
+/// `grundy check nim --size 500x500 --values "xor(a, b)"`.
+#[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("claim").required(true).args(["p_set", "values", "holds"])))]
+pub(crate) struct Args {
+    /// A game (catalog name or spec file) to compute, or a CSV table written by `grundy compute`.
+    source: String,
+    /// The size to compute a game at (not for CSV tables).
+    #[arg(long, allow_hyphen_values = true)]
+    size: Option<String>,
+    /// Claim: the P-positions (value 0) are exactly the cells where EXPR is true.
+    #[arg(long = "p-set", value_name = "EXPR", allow_hyphen_values = true)]
+    p_set: Option<String>,
+    /// Claim: the Grundy value equals EXPR.
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    values: Option<String>,
+    /// Claim: EXPR (which may use g, the value) is true on every cell.
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    holds: Option<String>,
+    /// The claim's period, e.g. `2x2`, for a proof when the expression does not show it.
+    #[arg(long, value_name = "PxQ")]
+    period: Option<String>,
+    /// How many counterexamples to list.
+    #[arg(long, default_value_t = 10, value_name = "K")]
+    show: usize,
+    /// Print a JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// Exit code for a claim that disagrees with the table.
+const EXIT_DISAGREES: u8 = 1;
+
+pub(crate) fn run(args: Args) -> Result<ExitCode> {
+    let (kind, text) = match (&args.p_set, &args.values, &args.holds) {
+        (Some(e), _, _) => (ClaimKind::PSet, e),
+        (_, Some(e), _) => (ClaimKind::Values, e),
+        (_, _, Some(e)) => (ClaimKind::Holds, e),
+        _ => unreachable!("clap requires one claim"),
+    };
+    let threads = args.threads.map(usize::from);
+    let loaded = load_table(&args.source, args.size.as_deref(), threads, args.quiet || args.json)?;
+    let axis_names: Vec<&str> = loaded.table.axes().iter().map(|a| a.name.as_str()).collect();
+    // Parse before anything else is done with the table: a bad expression is an input error.
+    let conjecture = Conjecture::parse(kind, text, &axis_names)?;
+    let period = args.period.as_deref().map(|p| parse_period(p, axis_names.len())).transpose()?;
+    let run = || {
+        check(
+            &loaded.table,
+            loaded.kind,
+            loaded.game.as_ref(),
+            &loaded.name,
+            &conjecture,
+            period.as_deref(),
+            args.show,
+        )
+    };
+    let report = match threads {
+        Some(n) => rayon::ThreadPoolBuilder::new().num_threads(n).build()?.install(run)?,
+        None => run()?,
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        write_json_line(&mut out, &report)?;
+    } else {
+        print_report(&mut out, &report, &axis_names)?;
+    }
+    Ok(if report.disagreements == 0 { ExitCode::SUCCESS } else { ExitCode::from(EXIT_DISAGREES) })
+}
+
+fn parse_period(text: &str, dims: usize) -> Result<Vec<u64>> {
+    let parts: Vec<u64> = text
+        .split('x')
+        .map(|p| p.parse::<u64>().ok().filter(|&p| p >= 1))
+        .collect::<Option<_>>()
+        .ok_or_else(|| {
+            anyhow::anyhow!("malformed period `{text}`: write whole numbers >= 1 such as 2x2")
+        })?;
+    if parts.len() != dims {
+        bail!("period `{text}` has {} parts but the table has {dims} axes", parts.len());
+    }
+    Ok(parts)
+}
+
+fn print_report(out: &mut impl Write, r: &CheckReport, axis_names: &[&str]) -> std::io::Result<()> {
+    let size: Vec<String> = r.size.iter().map(i64::to_string).collect();
+    let claim = match r.claim {
+        ClaimKind::PSet => format!("the P-positions are exactly where {}", r.expression),
+        ClaimKind::Values => format!("g = {}", r.expression),
+        ClaimKind::Holds => format!("{} on every cell", r.expression),
+    };
+    writeln!(out, "{} up to {}: {claim}", r.game, size.join("x"))?;
+    if r.disagreements == 0 {
+        writeln!(out, "agrees on all {} cells", r.cells)?;
+    } else {
+        writeln!(out, "disagrees on {} of {} cells", r.disagreements, r.cells)?;
+        if !r.counterexamples.is_empty() {
+            writeln!(out, "first counterexamples ({}, value, claim):", axis_names.join(", "))?;
+        }
+        for c in &r.counterexamples {
+            let pos: Vec<String> = c.position.iter().map(i64::to_string).collect();
+            let actual = if r.claim == ClaimKind::PSet {
+                format!("{} ({})", c.value, if c.value == 0 { "P" } else { "N" })
+            } else {
+                c.value.to_string()
+            };
+            writeln!(out, "  ({}): {actual}, claim says {}", pos.join(", "), c.claimed)?;
+        }
+    }
+    let verdict = if r.proved { "proved for every board" } else { "not proved for every board" };
+    writeln!(out, "{verdict}: {}", r.argument)
+}

@@ -1,0 +1,190 @@
+//! `grundy check` end to end: verdicts, counterexamples, proofs, exit codes and the JSON contract.
+
+mod common;
+
+use common::{grundy, stdout_of};
+use serde_json::{json, Value};
+
+/// Runs `grundy check …`, asserts the exit code and returns the JSON report.
+fn check(args: &[&str], code: i32) -> Value {
+    let mut all = vec!["check"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    let output = grundy().args(&all).output().unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(code),
+        "{all:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+#[test]
+fn kikis_p_set_agrees_on_2000x2000_and_is_proved() {
+    let report = check(&["kiki", "--size", "2000x2000", "--p-set", "n % 2 == 1 && m % 2 == 1"], 0);
+    assert_eq!(report["verdict"], "agrees");
+    assert_eq!(report["cells"], 4_000_000);
+    assert_eq!(report["disagreements"], 0);
+    assert_eq!(report["counterexamples"], json!([]));
+    assert_eq!(report["proved"], true, "{}", report["argument"]);
+    assert!(report["argument"].as_str().unwrap().contains("box n in 1..=3, m in 1..=3"));
+    let keys = [
+        "game",
+        "size",
+        "claim",
+        "expression",
+        "cells",
+        "disagreements",
+        "counterexamples",
+        "verdict",
+        "proved",
+        "argument",
+    ];
+    for key in keys {
+        assert!(report.get(key).is_some(), "{key} missing");
+    }
+    assert_eq!(report["claim"], "p-set");
+    assert_eq!(report["size"], json!([2000, 2000]));
+}
+
+#[test]
+fn a_wrong_rule_disagrees_with_counterexamples_and_exit_code_1() {
+    let report = check(&["kiki", "--size", "40x40", "--p-set", "n % 2 == 0", "--show", "3"], 1);
+    assert_eq!(report["verdict"], "disagrees");
+    assert_eq!(report["disagreements"], 40 * 40 * 3 / 4);
+    assert_eq!(
+        report["counterexamples"],
+        json!([
+            {"position": [1, 1], "value": 0, "claimed": "N"},
+            {"position": [1, 3], "value": 0, "claimed": "N"},
+            {"position": [1, 5], "value": 0, "claimed": "N"},
+        ])
+    );
+    assert_eq!(report["proved"], false);
+    let text = grundy()
+        .args(["check", "kiki", "--size", "40x40", "--p-set", "n % 2 == 0"])
+        .output()
+        .unwrap();
+    assert_eq!(text.status.code(), Some(1));
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("disagrees on 1200 of 1600 cells"), "{text}");
+    assert!(text.contains("  (1, 1): 0 (P), claim says N"), "{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("  (")).count(),
+        10,
+        "ten counterexamples by default"
+    );
+}
+
+#[test]
+fn nim_values_are_xor() {
+    let report = check(&["nim", "--size", "300x300", "--values", "xor(a, b)"], 0);
+    assert_eq!(report["verdict"], "agrees");
+    assert_eq!(report["proved"], false);
+    assert!(report["argument"].as_str().unwrap().contains("slides any distance"));
+    let wrong = check(&["nim", "--size", "10x10", "--values", "a + b", "--show", "1"], 1);
+    assert_eq!(wrong["counterexamples"], json!([{"position": [1, 1], "value": 0, "claimed": 2}]));
+}
+
+#[test]
+fn wythoffs_p_positions_follow_phi_and_values_are_bounded() {
+    let report = check(
+        &["wythoff", "--size", "1000x1000", "--p-set", "min(a, b) == floor(abs(a - b) * phi)"],
+        0,
+    );
+    assert_eq!(report["verdict"], "agrees");
+    let report = check(&["wythoff", "--size", "300x300", "--holds", "g <= a + b"], 0);
+    assert_eq!(report["claim"], "holds");
+    let report = check(&["wythoff", "--size", "30x30", "--holds", "g < a + b", "--show", "2"], 1);
+    assert_eq!(
+        report["counterexamples"],
+        json!([{"position": [0, 0], "value": 0, "claimed": false}, {"position": [0, 1], "value": 1, "claimed": false}])
+    );
+}
+
+#[test]
+fn a_stated_period_gives_a_proof_when_the_expression_hides_it() {
+    let claim = "(n + 1) % 2 == 0 && (m + 1) % 2 == 0";
+    assert_eq!(check(&["kiki", "--size", "50x50", "--p-set", claim], 0)["proved"], false);
+    let proved = check(&["kiki", "--size", "50x50", "--p-set", claim, "--period", "2x2"], 0);
+    assert_eq!(proved["proved"], true, "{}", proved["argument"]);
+    let wrong = check(&["kiki", "--size", "50x50", "--p-set", claim, "--period", "3x2"], 0);
+    assert_eq!(wrong["proved"], false);
+    assert!(wrong["argument"].as_str().unwrap().contains("does not repeat with period 3x2"));
+}
+
+#[test]
+fn heap_games_and_aliases() {
+    // Subtraction {1, 3, 4}: value lookup by residue, with i as the alias of n.
+    let report = check(
+        &[
+            "subtraction:1,3,4",
+            "--size",
+            "500",
+            "--values",
+            "if(i % 7 == 4, 2, if(i % 7 == 5, 3, if(i % 7 == 6, 2, i % 7 % 2)))",
+        ],
+        0,
+    );
+    assert_eq!(report["proved"], true, "{}", report["argument"]);
+}
+
+#[test]
+fn csv_tables_can_be_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kiki.csv");
+    let path = path.to_str().unwrap();
+    stdout_of(&["compute", "kiki", "--size", "60x60", "--outcome", "--out", path]);
+    let report = check(&[path, "--p-set", "n % 2 == 1 && m % 2 == 1"], 0);
+    assert_eq!(report["proved"], false, "a file has no rules");
+    let output = grundy().args(["check", path, "--values", "n"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains("holds only outcomes (P/N); --values needs a table of values"));
+}
+
+#[test]
+fn bad_expressions_exit_with_code_2_and_say_where() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["kiki", "--size", "9x9", "--p-set", "n % 2 = 1"], "at column 7: `=` is not an operator"),
+        (
+            &["kiki", "--size", "9x9", "--p-set", "n % 2 == 1 &&"],
+            "at column 14: the expression ends too early",
+        ),
+        (
+            &["kiki", "--size", "9x9", "--p-set", "x == 1"],
+            "unknown variable `x` (allowed: n, m, i, j, and the constant phi)",
+        ),
+        (&["kiki", "--size", "9x9", "--p-set", "g == 0"], "unknown variable `g`"),
+        (
+            &["kiki", "--size", "9x9", "--p-set", "n + m"],
+            "--p-set must be a condition, but this is an integer",
+        ),
+        (
+            &["kiki", "--size", "9x9", "--values", "n > m"],
+            "--values must be an integer, but this is a condition",
+        ),
+        (
+            &["kiki", "--size", "9x9", "--values", "n / (m - 1)"],
+            "cannot be evaluated at (1, 1): division by zero",
+        ),
+        (
+            &["kiki", "--size", "9x9", "--p-set", "n == 1", "--period", "2"],
+            "period `2` has 1 parts but the table has 2 axes",
+        ),
+        (
+            &["kiki", "--size", "9x9", "--p-set", "n == 1", "--period", "0x2"],
+            "malformed period `0x2`",
+        ),
+        (&["kiki", "--size", "9x9"], "required arguments were not provided"),
+        (&["kiki", "--size", "9x9", "--p-set", "n == 1", "--holds", "true"], "cannot be used with"),
+    ];
+    for (args, needle) in cases {
+        let output = grundy().arg("check").args(*args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
+}

@@ -1,0 +1,217 @@
+//! Proofs for every board: a periodic claim about a game with bounded moves is checked on a
+//! finite box, which covers every case of the whole infinite board.
+//!
+//! With reach r (the largest coordinate change of any move) and a claim periodic with period p_a
+//! on axis a, the claim's local condition at a position — for a P-set: claimed P exactly when no
+//! option is claimed P; for values: the claimed value is the mex of the options' claimed values —
+//! depends only on the claim at the position and at most r below it, and on which moves exist.
+//! Once a coordinate is at least min_a + r, every move along that axis exists and only the
+//! coordinate's residue mod p_a matters. So the box min_a ..= min_a + r + p_a − 1 on every axis
+//! (boundary strips included) holds a representative of every case, and the condition holding
+//! there proves it everywhere; by induction on the coordinate sum, the claim is then the game's
+//! true P-set (or value function).
+
+use crate::expr::Expr;
+use grundy_core::{mex, Coord, Game, Nimber, Rule};
+
+/// The outcome of trying to prove a claim for every board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certificate {
+    /// `true` when the finite check passed.
+    pub proved: bool,
+    /// What was checked, or why no proof applies.
+    pub argument: String,
+    /// The box that was checked (inclusive coordinates per axis), when a check ran.
+    pub checked_box: Option<Vec<[Coord; 2]>>,
+}
+
+impl Certificate {
+    pub(crate) fn none(argument: impl Into<String>) -> Certificate {
+        Certificate { proved: false, argument: argument.into(), checked_box: None }
+    }
+}
+
+/// The largest coordinate change of any move when every move is bounded (steps, and jumps with
+/// finite step sets), or why a move is not.
+pub fn reach(game: &Game) -> Result<Coord, String> {
+    let mut reach = 0;
+    for (index, rule) in game.rules().iter().enumerate() {
+        let unbounded = |why: &str| Err(format!("rule {} ({}) {why}", index + 1, rule.kind()));
+        let (directions, most) = match rule {
+            Rule::Step { offsets } => (offsets, 1),
+            Rule::Jump { directions, steps } => match steps.max() {
+                Some(max) => (directions, max as Coord),
+                None => return unbounded("jumps by an unbounded step set"),
+            },
+            Rule::Slide { .. } => return unbounded("slides any distance"),
+            Rule::Split { .. } => return unbounded("splits the position into a sum"),
+            Rule::TakeAndBreak { .. } => return unbounded("breaks heaps into sums"),
+        };
+        for direction in directions {
+            reach = reach.max(direction.iter().map(|d| d.abs()).max().unwrap_or(0) * most);
+        }
+    }
+    Ok(reach)
+}
+
+/// What a periodic claim says at each position.
+pub enum PeriodicClaim<'a> {
+    /// The P-positions are where this condition holds.
+    PSet(&'a dyn Fn(&[Coord]) -> Option<bool>),
+    /// The value is this.
+    Values(&'a dyn Fn(&[Coord]) -> Option<i64>),
+}
+
+/// Proves `claim` (periodic with `periods` on the game's axes) for every board of `game`, by the
+/// finite check described in the module documentation.
+pub fn prove_periodic(
+    game: &Game,
+    claim: &PeriodicClaim<'_>,
+    periods: &[u64],
+    how_periodic: &str,
+) -> Certificate {
+    let r = match reach(game) {
+        Ok(r) => r,
+        Err(why) => return Certificate::none(format!("the moves are unbounded: {why}")),
+    };
+    let axes = game.axes();
+    let bounds: Vec<[Coord; 2]> = axes
+        .iter()
+        .zip(periods)
+        .map(|(axis, &p)| [axis.min, axis.min + r + p as Coord - 1])
+        .collect();
+    let cells: u128 = bounds.iter().map(|[lo, hi]| (hi - lo + 1) as u128).product();
+    if cells > 50_000_000 {
+        return Certificate::none(format!("the box to check has {cells} cells, too many"));
+    }
+    let mut pos: Vec<Coord> = bounds.iter().map(|b| b[0]).collect();
+    let describe = |pos: &[Coord]| pos.iter().map(Coord::to_string).collect::<Vec<_>>().join(", ");
+    loop {
+        let options = game.options(&pos);
+        let ok = match claim {
+            PeriodicClaim::PSet(claimed_p) => {
+                let here = claimed_p(&pos);
+                let any_p_option = options
+                    .iter()
+                    .map(|o| claimed_p(&o[0]))
+                    .try_fold(false, |any, p| p.map(|p| any || p));
+                match (here, any_p_option) {
+                    (Some(here), Some(any)) => here != any,
+                    _ => false,
+                }
+            }
+            PeriodicClaim::Values(value) => {
+                let here = value(&pos);
+                let option_values: Option<Vec<Nimber>> = options
+                    .iter()
+                    .map(|o| value(&o[0]).and_then(|v| u32::try_from(v).ok()).map(Nimber))
+                    .collect();
+                match (here, option_values) {
+                    (Some(here), Some(values)) => i64::from(mex(values).value()) == here,
+                    _ => false,
+                }
+            }
+        };
+        if !ok {
+            let what = match claim {
+                PeriodicClaim::PSet(_) => "a claimed P-position must have no claimed-P option and every other position one",
+                PeriodicClaim::Values(_) => "the claimed value must be the mex of the options' claimed values",
+            };
+            return Certificate {
+                proved: false,
+                argument: format!(
+                    "the claim fails its own local condition at ({}): {what}",
+                    describe(&pos)
+                ),
+                checked_box: Some(bounds),
+            };
+        }
+        // Next position of the box, last axis fastest.
+        let mut d = pos.len();
+        loop {
+            if d == 0 {
+                let shown: Vec<String> = axes
+                    .iter()
+                    .zip(&bounds)
+                    .map(|(axis, [lo, hi])| format!("{} in {lo}..={hi}", axis.name))
+                    .collect();
+                let periods: Vec<String> = periods.iter().map(u64::to_string).collect();
+                return Certificate {
+                    proved: true,
+                    argument: format!(
+                        "the claim is periodic with period [{}] ({how_periodic}) and every move changes a coordinate by at \
+                         most r = {r}; its local condition holds on every cell of the box {}, which covers every case of \
+                         the infinite board, so it holds on every board",
+                        periods.join(", "),
+                        shown.join(", ")
+                    ),
+                    checked_box: Some(bounds),
+                };
+            }
+            d -= 1;
+            pos[d] += 1;
+            if pos[d] <= bounds[d][1] {
+                break;
+            }
+            pos[d] = bounds[d][0];
+        }
+    }
+}
+
+/// Runs [`prove_periodic`] for a P-set rule in the expression language whose variables are the
+/// game's axis names.
+pub fn prove_outcome_rule(game: &Game, rule: &str) -> Certificate {
+    let names: Vec<&str> = game.axes().iter().map(|a| a.name.as_str()).collect();
+    let Ok(expr) = Expr::parse(rule, &names) else {
+        return Certificate::none("the rule does not parse");
+    };
+    let Some(periods) = expr.periods() else {
+        return Certificate::none("the rule is not purely periodic (it names single cells)");
+    };
+    let claimed_p = |pos: &[Coord]| expr.eval_bool(pos).ok();
+    prove_periodic(
+        game,
+        &PeriodicClaim::PSet(&claimed_p),
+        &periods,
+        "read from the rule's residues",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_core::lookup;
+
+    #[test]
+    fn kikis_rule_is_proved_and_a_wrong_one_is_not() {
+        let kiki = lookup("kiki").unwrap();
+        let proof = prove_outcome_rule(&kiki, "n % 2 == 1 && m % 2 == 1");
+        assert!(proof.proved, "{}", proof.argument);
+        assert_eq!(proof.checked_box, Some(vec![[1, 3], [1, 3]]));
+        let wrong = prove_outcome_rule(&kiki, "n % 2 == 0");
+        assert!(!wrong.proved);
+        assert!(
+            wrong.argument.starts_with("the claim fails its own local condition at (1, 1)"),
+            "{}",
+            wrong.argument
+        );
+    }
+
+    #[test]
+    fn unbounded_moves_have_no_proof() {
+        assert!(reach(&lookup("wythoff").unwrap()).unwrap_err().contains("slides any distance"));
+        assert!(reach(&lookup("prime-steps").unwrap()).unwrap_err().contains("unbounded step set"));
+        assert!(reach(&lookup("cutting").unwrap()).unwrap_err().contains("splits"));
+        assert_eq!(reach(&lookup("subtraction:1,3,4").unwrap()), Ok(4));
+    }
+
+    #[test]
+    fn subtraction_values_are_proved() {
+        let game = lookup("subtraction:1,3,4").unwrap();
+        let value = |pos: &[Coord]| Some([0, 1, 0, 1, 2, 3, 2][(pos[0] % 7) as usize]);
+        let proof = prove_periodic(&game, &PeriodicClaim::Values(&value), &[7], "given");
+        assert!(proof.proved, "{}", proof.argument);
+        let wrong = |pos: &[Coord]| Some([0, 1, 0, 1, 2, 3, 3][(pos[0] % 7) as usize]);
+        assert!(!prove_periodic(&game, &PeriodicClaim::Values(&wrong), &[7], "given").proved);
+    }
+}

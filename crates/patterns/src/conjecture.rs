@@ -1,0 +1,388 @@
+//! Conjecture checks: a closed form against a table, with counterexamples, and a proof for every
+//! board where the game's moves allow one.
+
+use crate::certificate::{prove_periodic, reach, Certificate, PeriodicClaim};
+use crate::expr::{EvalError, Expr, ExprError, Type};
+use grundy_core::{CellKind, Coord, Game, GrundyTable};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::fmt;
+
+/// What a conjecture claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClaimKind {
+    /// The P-positions are exactly where the condition holds.
+    PSet,
+    /// The value equals the expression.
+    Values,
+    /// The condition (which may use `g`) holds on every cell.
+    Holds,
+}
+
+impl ClaimKind {
+    fn option(self) -> &'static str {
+        match self {
+            ClaimKind::PSet => "--p-set",
+            ClaimKind::Values => "--values",
+            ClaimKind::Holds => "--holds",
+        }
+    }
+}
+
+/// The variables of a claim about a table with `axes`: the axis names, then `i`, `j`, `k` for
+/// the axes (unless an axis already has that name), then `g` for `--holds`.
+#[derive(Clone, Debug)]
+pub struct Variables {
+    names: Vec<String>,
+    /// For each name: the axis it reads, or `None` for `g`.
+    sources: Vec<Option<usize>>,
+}
+
+impl Variables {
+    /// The variables for `axis_names`, with `g` when `with_value`.
+    pub fn new(axis_names: &[&str], with_value: bool) -> Variables {
+        let mut names: Vec<String> = axis_names.iter().map(|n| n.to_string()).collect();
+        let mut sources: Vec<Option<usize>> = (0..axis_names.len()).map(Some).collect();
+        for (axis, alias) in ["i", "j", "k"].into_iter().enumerate().take(axis_names.len()) {
+            if !names.iter().any(|n| n == alias) {
+                names.push(alias.to_string());
+                sources.push(Some(axis));
+            }
+        }
+        if with_value {
+            names.push("g".to_string());
+            sources.push(None);
+        }
+        Variables { names, sources }
+    }
+
+    /// The names, in slot order.
+    pub fn names(&self) -> Vec<&str> {
+        self.names.iter().map(String::as_str).collect()
+    }
+
+    /// Fills `slots` for the cell at `pos` with value `g`.
+    #[inline]
+    pub fn fill(&self, slots: &mut [i64], pos: &[Coord], g: i64) {
+        for (slot, source) in slots.iter_mut().zip(&self.sources) {
+            *slot = match source {
+                Some(axis) => pos[*axis],
+                None => g,
+            };
+        }
+    }
+
+    /// The period on each axis, from the per-slot periods of an expression.
+    fn axis_periods(&self, slot_periods: &[u64], dims: usize) -> Vec<u64> {
+        let mut periods = vec![1u64; dims];
+        for (source, &p) in self.sources.iter().zip(slot_periods) {
+            if let Some(axis) = source {
+                periods[*axis] = lcm(periods[*axis], p);
+            }
+        }
+        periods
+    }
+}
+
+fn lcm(a: u64, b: u64) -> u64 {
+    let (mut x, mut y) = (a, b);
+    while y != 0 {
+        (x, y) = (y, x % y);
+    }
+    a / x * b
+}
+
+/// A claim, parsed and type-checked against a table's axes.
+#[derive(Clone, Debug)]
+pub struct Conjecture {
+    kind: ClaimKind,
+    expr: Expr,
+    variables: Variables,
+}
+
+impl Conjecture {
+    /// Parses `text` as a claim of `kind` about a table whose axes are named `axis_names`.
+    pub fn parse(
+        kind: ClaimKind,
+        text: &str,
+        axis_names: &[&str],
+    ) -> Result<Conjecture, ExprError> {
+        let variables = Variables::new(axis_names, kind == ClaimKind::Holds);
+        let expr = Expr::parse(text, &variables.names())?;
+        let expected = if kind == ClaimKind::Values { Type::Int } else { Type::Bool };
+        expr.expect(expected, kind.option())?;
+        Ok(Conjecture { kind, expr, variables })
+    }
+}
+
+/// Why a check could not run to a verdict.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckError(pub String);
+
+impl fmt::Display for CheckError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CheckError {}
+
+/// What the claim says at a counterexample.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Claimed {
+    /// `P` or `N`, for a P-set claim.
+    Outcome(&'static str),
+    /// The claimed value.
+    Value(i64),
+    /// The condition's value (false at a counterexample).
+    Holds(bool),
+}
+
+impl fmt::Display for Claimed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Claimed::Outcome(o) => f.write_str(o),
+            Claimed::Value(v) => v.fmt(f),
+            Claimed::Holds(b) => b.fmt(f),
+        }
+    }
+}
+
+/// A cell where the claim and the table disagree.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Counterexample {
+    /// The cell's coordinates.
+    pub position: Vec<Coord>,
+    /// The table's value there.
+    pub value: u32,
+    /// What the claim says there.
+    pub claimed: Claimed,
+}
+
+/// The result of `grundy check`, in the JSON contract's shape.
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckReport {
+    /// The game's (or file's) name.
+    pub game: String,
+    /// The largest coordinates.
+    pub size: Vec<Coord>,
+    /// `p-set`, `values` or `holds`.
+    pub claim: ClaimKind,
+    /// The expression as given.
+    pub expression: String,
+    /// Cells checked.
+    pub cells: u64,
+    /// Cells where the claim fails.
+    pub disagreements: u64,
+    /// The first counterexamples in row-major order.
+    pub counterexamples: Vec<Counterexample>,
+    /// `agrees` or `disagrees`.
+    pub verdict: &'static str,
+    /// Proved for every board.
+    pub proved: bool,
+    /// The proof, or why there is none.
+    pub argument: String,
+    /// The box the proof checked.
+    pub checked_box: Option<Vec<[Coord; 2]>>,
+}
+
+/// Checks `conjecture` on every cell of `table` (in parallel), keeping the first `show`
+/// counterexamples, then tries to prove it for every board of `game`. `period` is a period the
+/// user states for the claim (one per axis).
+pub fn check(
+    table: &GrundyTable,
+    kind: CellKind,
+    game: Option<&Game>,
+    name: &str,
+    conjecture: &Conjecture,
+    period: Option<&[u64]>,
+    show: usize,
+) -> Result<CheckReport, CheckError> {
+    if kind == CellKind::Outcomes && conjecture.kind != ClaimKind::PSet {
+        return Err(CheckError(format!(
+            "{name} holds only outcomes (P/N); {} needs a table of values",
+            conjecture.kind.option()
+        )));
+    }
+    let lens = table.shape().lens();
+    let axes = table.axes();
+    let row_len = *lens.last().unwrap();
+    let values = table.as_slice();
+    let coords_of = |flat: usize| -> Vec<Coord> {
+        let mut rest = flat;
+        let mut pos = vec![0; lens.len()];
+        for d in (0..lens.len()).rev() {
+            pos[d] = axes[d].min + (rest % lens[d]) as Coord;
+            rest /= lens[d];
+        }
+        pos
+    };
+    // One row (the last axis) per task; each keeps its first `show` counterexamples, so merging in
+    // row order gives the first ones of the table.
+    let rows: Vec<(u64, Vec<Counterexample>)> = values
+        .par_chunks(row_len)
+        .enumerate()
+        .map(|(row, cells)| {
+            let mut slots = vec![0i64; conjecture.variables.names.len()];
+            let mut pos = coords_of(row * row_len);
+            let mut count = 0u64;
+            let mut found = Vec::new();
+            for (offset, value) in cells.iter().enumerate() {
+                *pos.last_mut().unwrap() = axes[lens.len() - 1].min + offset as Coord;
+                conjecture.variables.fill(&mut slots, &pos, i64::from(value.value()));
+                let verdict =
+                    judge(conjecture, &slots, value.value()).map_err(|e| eval_error(&pos, e))?;
+                if let Some(claimed) = verdict {
+                    count += 1;
+                    if found.len() < show {
+                        found.push(Counterexample {
+                            position: pos.clone(),
+                            value: value.value(),
+                            claimed,
+                        });
+                    }
+                }
+            }
+            Ok((count, found))
+        })
+        .collect::<Result<_, CheckError>>()?;
+    let disagreements = rows.iter().map(|(count, _)| count).sum();
+    let counterexamples = rows.into_iter().flat_map(|(_, found)| found).take(show).collect();
+    let certificate = if disagreements > 0 {
+        Certificate::none("the claim disagrees with the table")
+    } else {
+        prove(table, game, conjecture, period)
+    };
+    Ok(CheckReport {
+        game: name.to_string(),
+        size: table.shape().max().to_vec(),
+        claim: conjecture.kind,
+        expression: conjecture.expr.text().to_string(),
+        cells: values.len() as u64,
+        disagreements,
+        counterexamples,
+        verdict: if disagreements == 0 { "agrees" } else { "disagrees" },
+        proved: certificate.proved,
+        argument: certificate.argument,
+        checked_box: certificate.checked_box,
+    })
+}
+
+fn eval_error(pos: &[Coord], error: EvalError) -> CheckError {
+    let at: Vec<String> = pos.iter().map(Coord::to_string).collect();
+    CheckError(format!("the expression cannot be evaluated at ({}): {error}", at.join(", ")))
+}
+
+/// `Some(what the claim says)` where the claim fails at a cell, `None` where it holds.
+#[inline]
+fn judge(conjecture: &Conjecture, slots: &[i64], value: u32) -> Result<Option<Claimed>, EvalError> {
+    Ok(match conjecture.kind {
+        ClaimKind::PSet => {
+            let claimed_p = conjecture.expr.eval_bool(slots)?;
+            (claimed_p != (value == 0)).then_some(Claimed::Outcome(if claimed_p {
+                "P"
+            } else {
+                "N"
+            }))
+        }
+        ClaimKind::Values => {
+            let claimed = conjecture.expr.eval_int(slots)?;
+            (claimed != i64::from(value)).then_some(Claimed::Value(claimed))
+        }
+        ClaimKind::Holds => (!conjecture.expr.eval_bool(slots)?).then_some(Claimed::Holds(false)),
+    })
+}
+
+/// Tries to prove an agreeing claim for every board.
+fn prove(
+    table: &GrundyTable,
+    game: Option<&Game>,
+    conjecture: &Conjecture,
+    period: Option<&[u64]>,
+) -> Certificate {
+    let Some(game) = game else {
+        return Certificate::none(
+            "the table was read from a file, so the game's rules are unknown",
+        );
+    };
+    if conjecture.kind == ClaimKind::Holds {
+        return Certificate::none("--holds claims are checked on the table only");
+    }
+    if let Err(why) = reach(game) {
+        return Certificate::none(format!("the moves are unbounded: {why}"));
+    }
+    let dims = game.dims();
+    let (periods, how) = match period {
+        Some(period) => match repeats_on_table(table, conjecture, period) {
+            Ok(()) => (period.to_vec(), "as stated with --period, and checked on the table"),
+            Err(why) => return Certificate::none(why),
+        },
+        None => match conjecture.expr.periods() {
+            Some(slot_periods) => (
+                conjecture.variables.axis_periods(&slot_periods, dims),
+                "read from the expression's residues",
+            ),
+            None => return Certificate::none(
+                "the expression is not visibly periodic (a coordinate occurs outside `x % c`); \
+                     state its period with --period if it has one",
+            ),
+        },
+    };
+    let slots_at = |pos: &[Coord]| {
+        let mut slots = vec![0; conjecture.variables.names.len()];
+        conjecture.variables.fill(&mut slots, pos, 0);
+        slots
+    };
+    match conjecture.kind {
+        ClaimKind::PSet => {
+            let claimed = |pos: &[Coord]| conjecture.expr.eval_bool(&slots_at(pos)).ok();
+            prove_periodic(game, &PeriodicClaim::PSet(&claimed), &periods, how)
+        }
+        ClaimKind::Values => {
+            let claimed = |pos: &[Coord]| conjecture.expr.eval_int(&slots_at(pos)).ok();
+            prove_periodic(game, &PeriodicClaim::Values(&claimed), &periods, how)
+        }
+        ClaimKind::Holds => unreachable!("handled above"),
+    }
+}
+
+/// Checks on the table that the expression repeats with `period` along every axis.
+fn repeats_on_table(
+    table: &GrundyTable,
+    conjecture: &Conjecture,
+    period: &[u64],
+) -> Result<(), String> {
+    let axes = table.axes();
+    let max = table.shape().max();
+    let lens = table.shape().lens();
+    let mut slots = vec![0; conjecture.variables.names.len()];
+    let mut pos: Vec<Coord> = axes.iter().map(|a| a.min).collect();
+    let shown = period.iter().map(u64::to_string).collect::<Vec<_>>().join("x");
+    for _ in 0..lens.iter().product::<usize>() {
+        conjecture.variables.fill(&mut slots, &pos, 0);
+        let here = conjecture.expr.eval(&slots);
+        for (d, &p) in period.iter().enumerate() {
+            let mut shifted = pos.clone();
+            shifted[d] += p as Coord;
+            if shifted[d] > max[d] {
+                continue;
+            }
+            conjecture.variables.fill(&mut slots, &shifted, 0);
+            if conjecture.expr.eval(&slots) != here {
+                return Err(format!(
+                    "the expression does not repeat with period {shown} at {pos:?}"
+                ));
+            }
+        }
+        for d in (0..pos.len()).rev() {
+            pos[d] += 1;
+            if pos[d] <= max[d] {
+                break;
+            }
+            pos[d] = axes[d].min;
+        }
+    }
+    Ok(())
+}
