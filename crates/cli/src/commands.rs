@@ -66,6 +66,33 @@ fn spec_path(name: &str) -> Option<&Path> {
     .then_some(path)
 }
 
+/// Where a table to analyse comes from: the arguments `patterns` and `check` share.
+#[derive(Debug, clap::Args)]
+pub(crate) struct TableArgs {
+    /// A game (catalog name or spec file) to compute, or a CSV table written by `grundy compute`.
+    source: String,
+    /// The size to compute a game at (not for CSV tables).
+    #[arg(long, allow_hyphen_values = true)]
+    size: Option<String>,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+impl TableArgs {
+    fn threads(&self) -> Option<usize> {
+        self.threads.map(usize::from)
+    }
+
+    /// Loads the table; `json` output also silences the progress bar.
+    fn load(&self, json: bool) -> Result<LoadedTable> {
+        load_table(&self.source, self.size.as_deref(), self.threads(), self.quiet || json)
+    }
+}
+
 /// A table to analyse: computed from a game, or read from a CSV file written by `compute`.
 struct LoadedTable {
     table: GrundyTable,

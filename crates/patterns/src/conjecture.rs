@@ -2,7 +2,7 @@
 //! board where the game's moves allow one.
 
 use crate::certificate::{prove_periodic, reach, Certificate, PeriodicClaim};
-use crate::expr::{EvalError, Expr, ExprError, Type};
+use crate::expr::{lcm, EvalError, Expr, ExprError, Type};
 use grundy_core::{CellKind, Coord, Game, GrundyTable};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -83,14 +83,6 @@ impl Variables {
         }
         periods
     }
-}
-
-fn lcm(a: u64, b: u64) -> u64 {
-    let (mut x, mut y) = (a, b);
-    while y != 0 {
-        (x, y) = (y, x % y);
-    }
-    a / x * b
 }
 
 /// A claim, parsed and type-checked against a table's axes.

@@ -273,7 +273,8 @@ fn collect_periods(node: &Node, periods: &mut [u64]) -> bool {
     }
 }
 
-fn lcm(a: u64, b: u64) -> u64 {
+/// The least common multiple.
+pub(crate) fn lcm(a: u64, b: u64) -> u64 {
     let gcd = |mut a: u64, mut b: u64| {
         while b != 0 {
             (a, b) = (b, a % b);

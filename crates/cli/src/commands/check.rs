@@ -1,4 +1,4 @@
-use super::load_table;
+use super::TableArgs;
 use crate::output::write_json_line;
 use anyhow::{bail, Result};
 use grundy_patterns::conjecture::{check, CheckReport, ClaimKind, Conjecture};
@@ -19,11 +19,8 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("claim").required(true).args(["p_set", "values", "holds"])))]
 pub(crate) struct Args {
-    /// A game (catalog name or spec file) to compute, or a CSV table written by `grundy compute`.
-    source: String,
-    /// The size to compute a game at (not for CSV tables).
-    #[arg(long, allow_hyphen_values = true)]
-    size: Option<String>,
+    #[command(flatten)]
+    table: TableArgs,
     /// Claim: the P-positions (value 0) are exactly the cells where EXPR is true.
     #[arg(long = "p-set", value_name = "EXPR", allow_hyphen_values = true)]
     p_set: Option<String>,
@@ -42,12 +39,6 @@ pub(crate) struct Args {
     /// Print a JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: Option<u16>,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
 }
 
 /// Exit code for a claim that disagrees with the table.
@@ -60,8 +51,8 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         (_, _, Some(e)) => (ClaimKind::Holds, e),
         _ => unreachable!("clap requires one claim"),
     };
-    let threads = args.threads.map(usize::from);
-    let loaded = load_table(&args.source, args.size.as_deref(), threads, args.quiet || args.json)?;
+    let threads = args.table.threads();
+    let loaded = args.table.load(args.json)?;
     let axis_names: Vec<&str> = loaded.table.axes().iter().map(|a| a.name.as_str()).collect();
     // Parse before anything else is done with the table: a bad expression is an input error.
     let conjecture = Conjecture::parse(kind, text, &axis_names)?;

@@ -1,4 +1,4 @@
-use super::load_table;
+use super::TableArgs;
 use crate::output::write_json_line;
 use anyhow::Result;
 use grundy_patterns::{analyze, BoardReport, LineReport, Report, SequenceReport};
@@ -13,29 +13,15 @@ use std::process::ExitCode;
 /// `grundy patterns table.csv --json`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// A game (catalog name or spec file) to compute, or a CSV table written by `grundy compute`.
-    source: String,
-    /// The size to compute a game at (not for CSV tables).
-    #[arg(long, allow_hyphen_values = true)]
-    size: Option<String>,
+    #[command(flatten)]
+    table: TableArgs,
     /// Print the full report as JSON.
     #[arg(long)]
     json: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: Option<u16>,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
 }
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
-    let loaded = load_table(
-        &args.source,
-        args.size.as_deref(),
-        args.threads.map(usize::from),
-        args.quiet || args.json,
-    )?;
+    let loaded = args.table.load(args.json)?;
     let report = analyze(&loaded.table, loaded.kind, loaded.game.as_ref(), &loaded.name)?;
     let mut out = std::io::stdout().lock();
     if args.json {
