@@ -124,7 +124,7 @@ fn load_table(
     };
     let max = parse_coords(size, "size")?;
     let shape = TableShape::new(&game, &max, size)?;
-    let table = fill_table(&game, &shape, Engine::Waves, threads, quiet)?;
+    let table = fill_table(&game, &shape, Engine::Tiles, threads, quiet)?;
     Ok(LoadedTable {
         table,
         kind: CellKind::Values,
@@ -144,7 +144,7 @@ fn fill_table(
 ) -> Result<GrundyTable> {
     check_memory(shape)?;
     let bar = Bar::new(shape.cells() as u64, quiet);
-    let table = fill(game, shape, &FillConfig { engine, threads }, &bar)
+    let table = fill(game, shape, &FillConfig { engine, threads, tile_side: None }, &bar)
         .context("cannot compute the table")?;
     bar.finish();
     Ok(table)

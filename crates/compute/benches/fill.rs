@@ -24,9 +24,14 @@ fn engines(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("fill/{name}"));
         group.sample_size(10);
         let configs = [
-            ("reference", FillConfig { engine: Engine::Reference, threads: Some(1) }),
-            ("waves-1", FillConfig { engine: Engine::Waves, threads: Some(1) }),
-            ("waves-2", FillConfig { engine: Engine::Waves, threads: Some(2) }),
+            (
+                "reference",
+                FillConfig { engine: Engine::Reference, threads: Some(1), tile_side: None },
+            ),
+            ("waves-1", FillConfig { engine: Engine::Waves, threads: Some(1), tile_side: None }),
+            ("waves-2", FillConfig { engine: Engine::Waves, threads: Some(2), tile_side: None }),
+            ("tiles-1", FillConfig { engine: Engine::Tiles, threads: Some(1), tile_side: None }),
+            ("tiles-2", FillConfig { engine: Engine::Tiles, threads: Some(2), tile_side: None }),
         ];
         for (label, config) in configs {
             group.bench_with_input(BenchmarkId::from_parameter(label), &config, |b, config| {

@@ -4,22 +4,72 @@
 //! amounts it may be taken by; a split becomes an axis stride. Nothing is interpreted per cell
 //! beyond bounds arithmetic, so a game stated as data runs as fast as one written by hand.
 
+use crate::shared::Shared;
 use grundy_core::{Coord, Game, MexSet, Nimber, Rule, StepSet, TableShape};
+
+/// Read access to the values of a table being filled.
+pub(crate) trait Cells {
+    /// The value at flat index `index`, which must be final.
+    fn at(&self, index: usize) -> Nimber;
+}
+
+impl Cells for [Nimber] {
+    #[inline]
+    fn at(&self, index: usize) -> Nimber {
+        self[index]
+    }
+}
+
+impl Cells for Shared<'_, Nimber> {
+    #[inline]
+    fn at(&self, index: usize) -> Nimber {
+        // SAFETY: the engines read only cells of earlier (tile-)waves or earlier cells of the
+        // task's own tile (see `tiles.rs`), so no thread writes `index` now and its write
+        // happened-before this read.
+        unsafe { *self.get(index) }
+    }
+}
+
+/// A line along which a slide reaches every earlier cell: its values so far are kept in a
+/// [`grundy_core::PrefixSet`] instead of being read one by one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LineKind {
+    /// Cells with the same first index (a slide along (0, −1)).
+    Row,
+    /// Cells with the same second index (a slide along (−1, 0)).
+    Column,
+    /// Cells with the same index difference (a slide along (−1, −1)).
+    Diagonal,
+}
 
 /// The amounts a ray may be taken by.
 #[derive(Clone, Debug)]
 enum Amounts {
-    /// An explicit increasing list (steps, jumps).
-    List(Vec<usize>),
+    /// An explicit increasing list (long jump sets such as the primes): each amount with how far
+    /// back in the flat array it goes.
+    List(Vec<(usize, usize)>),
     /// Every amount from 1 up to a bound (slides).
     UpTo(usize),
 }
 
+/// One fixed move (a step, or a jump by one amount of a short list): legal where every index is
+/// at least `need`, and it reads the cell `back` places earlier in the flat array.
+#[derive(Clone, Copy, Debug)]
+struct FixedMove {
+    need: [usize; 3],
+    back: usize,
+}
+
+/// Jump sets up to this size become [`FixedMove`]s: a few compares per move beat walking a list.
+const FIXED_JUMPS: usize = 8;
+
 /// Moves along one direction.
 #[derive(Clone, Debug)]
 struct Ray {
-    /// For each axis the direction lowers: (axis, how much one unit lowers it).
-    lowers: Vec<(usize, usize)>,
+    /// For each axis the direction lowers, (axis, how much one unit lowers it); the first
+    /// `lowered` entries are used. Inline rather than a `Vec`: this is read for every cell.
+    lowers: [(usize, usize); 3],
+    lowered: usize,
     /// How far back in the flat array one unit of the move goes.
     flat: usize,
     amounts: Amounts,
@@ -28,8 +78,14 @@ struct Ray {
 impl Ray {
     /// The largest amount that keeps the cell at `index` on the board.
     #[inline]
-    fn max_amount(&self, index: &[usize]) -> usize {
-        self.lowers.iter().map(|&(axis, unit)| index[axis] / unit).min().unwrap_or(0)
+    fn max_amount(&self, index: &[usize; 3]) -> usize {
+        let mut most = usize::MAX;
+        for &(axis, unit) in &self.lowers[..self.lowered] {
+            // Units of 1 are the common case; a division costs tens of cycles.
+            let reach = if unit == 1 { index[axis] } else { index[axis] / unit };
+            most = most.min(reach);
+        }
+        most
     }
 }
 
@@ -47,13 +103,17 @@ struct Split {
 #[derive(Clone, Debug)]
 pub(crate) struct CompiledGame {
     lens: Vec<usize>,
+    lines: Vec<LineKind>,
+    fixed: Vec<FixedMove>,
     rays: Vec<Ray>,
     splits: Vec<Split>,
     take_and_break: Vec<u8>,
 }
 
 impl CompiledGame {
-    pub(crate) fn new(game: &Game, shape: &TableShape) -> CompiledGame {
+    /// Compiles `game` for `shape`. With `use_lines`, unbounded 2-D slides along a row, a column or
+    /// the main diagonal become [`LineKind`]s for the caller to keep, instead of rays to walk.
+    pub(crate) fn new(game: &Game, shape: &TableShape, use_lines: bool) -> CompiledGame {
         let lens = shape.lens();
         let mut strides = vec![1usize; lens.len()];
         for d in (0..lens.len().saturating_sub(1)).rev() {
@@ -62,34 +122,65 @@ impl CompiledGame {
         let longest = lens.iter().copied().max().unwrap_or(0);
         let mut compiled = CompiledGame {
             lens: lens.clone(),
+            lines: Vec::new(),
+            fixed: Vec::new(),
             rays: Vec::new(),
             splits: Vec::new(),
             take_and_break: Vec::new(),
         };
         let ray = |direction: &[Coord], amounts: Amounts| {
-            let lowers: Vec<(usize, usize)> = direction
-                .iter()
-                .enumerate()
-                .filter(|(_, &d)| d < 0)
-                .map(|(a, &d)| (a, (-d) as usize))
-                .collect();
-            let flat = lowers.iter().map(|&(a, unit)| unit * strides[a]).sum();
-            Ray { lowers, flat, amounts }
+            let mut lowers = [(0, 0); 3];
+            let mut lowered = 0;
+            for (axis, &d) in direction.iter().enumerate().filter(|(_, &d)| d < 0) {
+                lowers[lowered] = (axis, (-d) as usize);
+                lowered += 1;
+            }
+            let flat = lowers[..lowered].iter().map(|&(a, unit)| unit * strides[a]).sum();
+            Ray { lowers, lowered, flat, amounts }
+        };
+        let fixed = |direction: &[Coord], amount: usize| {
+            let mut need = [0; 3];
+            let mut back = 0;
+            for (axis, &d) in direction.iter().enumerate() {
+                need[axis] = (-d) as usize * amount;
+                back += need[axis] * strides[axis];
+            }
+            FixedMove { need, back }
         };
         for rule in game.rules() {
             match rule {
                 Rule::Step { offsets } => {
-                    compiled.rays.extend(offsets.iter().map(|o| ray(o, Amounts::List(vec![1]))))
+                    compiled.fixed.extend(offsets.iter().map(|o| fixed(o, 1)))
                 }
                 Rule::Jump { directions, steps } => {
                     let amounts = jump_amounts(steps, longest);
-                    compiled
-                        .rays
-                        .extend(directions.iter().map(|d| ray(d, Amounts::List(amounts.clone()))));
+                    for direction in directions {
+                        if amounts.len() <= FIXED_JUMPS {
+                            compiled.fixed.extend(amounts.iter().map(|&a| fixed(direction, a)));
+                        } else {
+                            let unit = ray(direction, Amounts::UpTo(0)).flat;
+                            let list = amounts.iter().map(|&a| (a, a * unit)).collect();
+                            compiled.rays.push(ray(direction, Amounts::List(list)));
+                        }
+                    }
                 }
                 Rule::Slide { directions, max } => {
                     let bound = max.map_or(longest, |m| (m as usize).min(longest));
-                    compiled.rays.extend(directions.iter().map(|d| ray(d, Amounts::UpTo(bound))));
+                    for direction in directions {
+                        let line = match direction.as_slice() {
+                            [0, -1] => Some(LineKind::Row),
+                            [-1, 0] => Some(LineKind::Column),
+                            [-1, -1] => Some(LineKind::Diagonal),
+                            _ => None,
+                        };
+                        match line.filter(|_| use_lines && max.is_none()) {
+                            Some(line) if !compiled.lines.contains(&line) => {
+                                compiled.lines.push(line)
+                            }
+                            Some(_) => {}
+                            None => compiled.rays.push(ray(direction, Amounts::UpTo(bound))),
+                        }
+                    }
                 }
                 Rule::Split { axis, min_piece, unequal } => {
                     let axis_min = game.axes()[*axis].min;
@@ -120,27 +211,57 @@ impl CompiledGame {
         &self.lens
     }
 
+    /// The lines the caller must keep (empty unless compiled with `use_lines`).
+    pub(crate) fn lines(&self) -> &[LineKind] {
+        &self.lines
+    }
+
     /// The value of the cell at `index` (flat position `flat`), given that every earlier wave is
-    /// final in `values`. `mex` is scratch space, empty on entry and on exit.
+    /// final in `values`. `mex` is scratch space, empty on entry and on exit. Only for games
+    /// compiled without lines.
     #[inline]
-    pub(crate) fn cell_value(
+    pub(crate) fn cell_value<C: Cells + ?Sized>(
         &self,
-        values: &[Nimber],
-        index: &[usize],
+        values: &C,
+        index: &[usize; 3],
         flat: usize,
         mex: &mut MexSet,
     ) -> Nimber {
+        debug_assert!(self.lines.is_empty());
+        let low = self.insert_options(values, index, flat, mex);
+        let value = mex.mex_with_low(low);
+        mex.clear();
+        value
+    }
+
+    /// Adds to `mex` the values of every option of the cell at `index` except those on lines;
+    /// values below 64 go to the returned word instead (see [`MexSet::insert_with_low`]).
+    #[inline]
+    /// `index` has 0 on the axes the table does not have.
+    pub(crate) fn insert_options<C: Cells + ?Sized>(
+        &self,
+        values: &C,
+        index: &[usize; 3],
+        flat: usize,
+        mex: &mut MexSet,
+    ) -> u64 {
+        let mut low = 0u64;
+        for step in &self.fixed {
+            if index[0] >= step.need[0] && index[1] >= step.need[1] && index[2] >= step.need[2] {
+                mex.insert_with_low(&mut low, values.at(flat - step.back));
+            }
+        }
         for ray in &self.rays {
             let reach = ray.max_amount(index);
             match &ray.amounts {
                 Amounts::List(amounts) => {
-                    for &amount in amounts.iter().take_while(|&&a| a <= reach) {
-                        mex.insert(values[flat - amount * ray.flat]);
+                    for &(_, back) in amounts.iter().take_while(|&&(a, _)| a <= reach) {
+                        mex.insert_with_low(&mut low, values.at(flat - back));
                     }
                 }
                 Amounts::UpTo(bound) => {
                     for amount in 1..=reach.min(*bound) {
-                        mex.insert(values[flat - amount * ray.flat]);
+                        mex.insert_with_low(&mut low, values.at(flat - amount * ray.flat));
                     }
                 }
             }
@@ -149,42 +270,50 @@ impl CompiledGame {
             let i = index[split.axis];
             let c = split.axis_min + i as Coord;
             let base = flat - i * split.stride;
-            let at = |size: Coord| values[base + (size - split.axis_min) as usize * split.stride];
+            let at =
+                |size: Coord| values.at(base + (size - split.axis_min) as usize * split.stride);
             for a in split.smallest..=c / 2 {
                 let b = c - a;
                 if b < split.smallest || (split.unequal && a == b) {
                     continue;
                 }
-                mex.insert(at(a) ^ at(b));
+                mex.insert_with_low(&mut low, at(a) ^ at(b));
             }
         }
         if !self.take_and_break.is_empty() {
-            self.take_and_break_options(values, index[0], mex);
+            self.take_and_break_options(values, index[0], mex, &mut low);
         }
-        let value = mex.mex();
-        mex.clear();
-        value
+        low
     }
 
     /// Options of a heap of `n` (heap axes start at 0, so index = size).
-    fn take_and_break_options(&self, values: &[Nimber], n: usize, mex: &mut MexSet) {
+    fn take_and_break_options<C: Cells + ?Sized>(
+        &self,
+        values: &C,
+        n: usize,
+        mex: &mut MexSet,
+        low: &mut u64,
+    ) {
         for (k, &digit) in self.take_and_break.iter().enumerate().take(n + 1) {
             let rest = n - k;
             if digit & 1 != 0 && rest == 0 {
-                mex.insert(Nimber::ZERO);
+                mex.insert_with_low(low, Nimber::ZERO);
             }
             if digit & 2 != 0 && rest >= 1 && k >= 1 {
-                mex.insert(values[rest]);
+                mex.insert_with_low(low, values.at(rest));
             }
             if digit & 4 != 0 {
                 for a in 1..=rest / 2 {
-                    mex.insert(values[a] ^ values[rest - a]);
+                    mex.insert_with_low(low, values.at(a) ^ values.at(rest - a));
                 }
             }
             if digit & 8 != 0 {
                 for a in 1..=rest / 3 {
                     for b in a..=(rest - a) / 2 {
-                        mex.insert(values[a] ^ values[b] ^ values[rest - a - b]);
+                        mex.insert_with_low(
+                            low,
+                            values.at(a) ^ values.at(b) ^ values.at(rest - a - b),
+                        );
                     }
                 }
             }

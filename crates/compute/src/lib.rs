@@ -22,6 +22,8 @@
 
 mod compiled;
 mod reference;
+mod shared;
+mod tiles;
 mod wave;
 
 pub use reference::fill_reference;
@@ -34,9 +36,12 @@ use std::fmt;
 pub enum Engine {
     /// Row-major, options spelt out per cell; single-threaded.
     Reference,
-    /// Compiled move tables, anti-diagonal waves in parallel.
-    #[default]
+    /// Compiled move tables, cell anti-diagonal waves in parallel.
     Waves,
+    /// Compiled move tables, square tiles in anti-diagonal tile-waves in parallel, line
+    /// accumulators for slides: the fast engine.
+    #[default]
+    Tiles,
 }
 
 /// How to fill a table.
@@ -46,6 +51,9 @@ pub struct FillConfig {
     pub engine: Engine,
     /// Worker threads; `None` uses rayon's global pool (one thread per core).
     pub threads: Option<usize>,
+    /// The tile side of [`Engine::Tiles`]; `None` picks one for the cache (64 in 2-D, 16 in
+    /// 3-D). The result does not depend on it.
+    pub tile_side: Option<usize>,
 }
 
 /// Receives progress reports from a fill. Implementations must be cheap: `advance` is called
@@ -81,6 +89,23 @@ impl fmt::Display for FillError {
 
 impl std::error::Error for FillError {}
 
+/// Runs `work` on a pool of `threads` threads, or on rayon's global pool.
+fn on_threads<T: Send>(
+    threads: Option<usize>,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T, FillError> {
+    match threads {
+        None => Ok(work()),
+        Some(threads) => {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| FillError::ThreadPool(e.to_string()))?;
+            Ok(pool.install(work))
+        }
+    }
+}
+
 /// Fills the Grundy table of `game` over `shape` as `config` says.
 ///
 /// The caller checks [`TableShape::value_bytes`] against the memory it is willing to use before
@@ -101,15 +126,12 @@ pub fn fill(
             progress.advance(table.as_slice().len() as u64);
             Ok(table)
         }
-        Engine::Waves => match config.threads {
-            None => Ok(wave::fill_waves(game, shape, progress)),
-            Some(threads) => {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads)
-                    .build()
-                    .map_err(|e| FillError::ThreadPool(e.to_string()))?;
-                Ok(pool.install(|| wave::fill_waves(game, shape, progress)))
-            }
-        },
+        Engine::Waves => on_threads(config.threads, || wave::fill_waves(game, shape, progress)),
+        Engine::Tiles => {
+            let compiled = compiled::CompiledGame::new(game, shape, true);
+            on_threads(config.threads, || {
+                tiles::fill_tiles(&compiled, shape, config.tile_side, progress)
+            })
+        }
     }
 }

@@ -16,7 +16,7 @@ const PARALLEL_WAVE: usize = 64;
 
 /// Fills the table of `game` over `shape` in anti-diagonal waves on the current rayon pool.
 pub(crate) fn fill_waves(game: &Game, shape: &TableShape, progress: &dyn Progress) -> GrundyTable {
-    let compiled = CompiledGame::new(game, shape);
+    let compiled = CompiledGame::new(game, shape, false);
     let mut table = GrundyTable::zeroed(shape.clone());
     let lens = compiled.lens().to_vec();
     let strides: Vec<usize> = (0..lens.len()).map(|d| lens[d + 1..].iter().product()).collect();
@@ -24,20 +24,22 @@ pub(crate) fn fill_waves(game: &Game, shape: &TableShape, progress: &dyn Progres
     let mut wave_values: Vec<Nimber> = Vec::new();
     let mut mex = MexSet::new();
     for d in 0..=last_wave {
-        let cells = wave_cells(&lens, d);
+        let cells = index_tuples(&lens, d);
         let values = table.as_slice();
         let flat_of =
             |index: &[usize; 3]| index.iter().zip(&strides).map(|(i, s)| i * s).sum::<usize>();
         if cells.len() < PARALLEL_WAVE {
             wave_values.clear();
-            wave_values.extend(cells.iter().map(|index| {
-                compiled.cell_value(values, &index[..lens.len()], flat_of(index), &mut mex)
-            }));
+            wave_values.extend(
+                cells
+                    .iter()
+                    .map(|index| compiled.cell_value(values, index, flat_of(index), &mut mex)),
+            );
         } else {
             cells
                 .par_iter()
                 .map_init(MexSet::new, |mex, index| {
-                    compiled.cell_value(values, &index[..lens.len()], flat_of(index), mex)
+                    compiled.cell_value(values, index, flat_of(index), mex)
                 })
                 .collect_into_vec(&mut wave_values);
         }
@@ -50,8 +52,9 @@ pub(crate) fn fill_waves(game: &Game, shape: &TableShape, progress: &dyn Progres
     table
 }
 
-/// The cells (index tuples, unused axes 0) whose indices sum to `d`, in row-major order.
-fn wave_cells(lens: &[usize], d: usize) -> Vec<[usize; 3]> {
+/// The index tuples (unused axes 0) below `lens` whose indices sum to `d`, in row-major order:
+/// the cells of a wave, or the tiles of a tile-wave.
+pub(crate) fn index_tuples(lens: &[usize], d: usize) -> Vec<[usize; 3]> {
     let range =
         |len: usize, rest_max: usize, d: usize| d.saturating_sub(rest_max)..=(len - 1).min(d);
     match lens {
@@ -72,7 +75,8 @@ mod tests {
     fn waves_cover_every_cell_once() {
         for lens in [vec![5], vec![3, 4], vec![4, 1], vec![2, 3, 4], vec![1, 1, 1]] {
             let last: usize = lens.iter().map(|l| l - 1).sum();
-            let mut all: Vec<[usize; 3]> = (0..=last).flat_map(|d| wave_cells(&lens, d)).collect();
+            let mut all: Vec<[usize; 3]> =
+                (0..=last).flat_map(|d| index_tuples(&lens, d)).collect();
             let total: usize = lens.iter().product();
             assert_eq!(all.len(), total, "{lens:?}");
             all.sort();

@@ -29,7 +29,7 @@ pub use error::ModelError;
 pub use game::{
     lookup, parse_spec, to_spec, Axis, Coord, Game, NamedSet, OctalCode, Rule, StepSet,
 };
-pub use mex::{mex, MexSet};
+pub use mex::{mex, mex_of_union, MexSet, PrefixSet};
 pub use nimber::Nimber;
 pub use table::{
     check_position, parse_coords, read_csv, write_csv, CellKind, CsvLayout, CsvReadError,

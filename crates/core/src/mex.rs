@@ -51,6 +51,133 @@ impl MexSet {
     }
 }
 
+impl MexSet {
+    /// Adds `value`, keeping a value below 64 in `low` instead: a local variable of the caller's
+    /// loop, so the common small values cost one register operation rather than a read-modify-
+    /// write through memory. Read the result with [`MexSet::mex_with_low`].
+    #[inline(always)]
+    pub fn insert_with_low(&mut self, low: &mut u64, value: Nimber) {
+        if value.0 < 64 {
+            *low |= 1 << value.0;
+        } else {
+            self.insert(value);
+        }
+    }
+
+    /// The mex of the set together with the small values in `low`.
+    #[inline]
+    pub fn mex_with_low(&self, low: u64) -> Nimber {
+        let first = self.word(0) | low;
+        if first != u64::MAX {
+            return Nimber(first.trailing_ones());
+        }
+        (1..)
+            .find_map(|index| {
+                let word = self.word(index);
+                (word != u64::MAX).then(|| Nimber(index as u32 * 64 + word.trailing_ones()))
+            })
+            .expect("a finite set misses some value")
+    }
+
+    /// The `index`-th word of the bitset (bit b is nimber 64 × index + b).
+    #[inline]
+    pub fn word(&self, index: usize) -> u64 {
+        if index < self.used {
+            self.words[index]
+        } else {
+            0
+        }
+    }
+}
+
+/// A set of nimbers that only grows, keeps its own mex, and forgets the all-ones prefix below
+/// it: the values seen so far on one line of a table (a row, a column, a diagonal).
+///
+/// Its memory is the window between its mex and its largest member, not the largest member.
+#[derive(Clone, Debug, Default)]
+pub struct PrefixSet {
+    /// Words below this index are all ones and are not stored.
+    base: usize,
+    words: Vec<u64>,
+    mex: u32,
+}
+
+impl PrefixSet {
+    /// Stored words that are all ones before the set drops them.
+    const DROP_AFTER: usize = 32;
+
+    /// An empty set.
+    pub const fn new() -> PrefixSet {
+        PrefixSet { base: 0, words: Vec::new(), mex: 0 }
+    }
+
+    /// The smallest nimber not in the set.
+    #[inline]
+    pub fn mex(&self) -> Nimber {
+        Nimber(self.mex)
+    }
+
+    /// The `index`-th word of the bitset, as in [`MexSet::word`].
+    #[inline]
+    pub fn word(&self, index: usize) -> u64 {
+        if index < self.base {
+            u64::MAX
+        } else {
+            self.words.get(index - self.base).copied().unwrap_or(0)
+        }
+    }
+
+    /// Adds `value`.
+    #[inline]
+    pub fn insert(&mut self, value: Nimber) {
+        let word = (value.0 / 64) as usize;
+        if word < self.base {
+            return;
+        }
+        let k = word - self.base;
+        if k >= self.words.len() {
+            self.words.resize(k + 1, 0);
+        }
+        self.words[k] |= 1 << (value.0 % 64);
+        if value.0 == self.mex {
+            loop {
+                let bit = self.mex % 64;
+                let ones = (self.word((self.mex / 64) as usize) >> bit).trailing_ones();
+                self.mex += ones;
+                if bit + ones < 64 {
+                    break;
+                }
+            }
+            let full = (self.mex / 64) as usize - self.base;
+            if full >= Self::DROP_AFTER {
+                self.words.drain(..full);
+                self.base += full;
+            }
+        }
+    }
+}
+
+/// The smallest nimber that is in none of `lines`, not in `local` and not in `low` (values below
+/// 64, as kept by [`MexSet::insert_with_low`]): the mex of a cell whose options are the union of
+/// several lines' values and some others.
+///
+/// The answer is at least every line's own mex, so the scan starts at the largest of them.
+#[inline]
+pub fn mex_of_union(local: &MexSet, low: u64, lines: &[&PrefixSet]) -> Nimber {
+    let start = lines.iter().map(|line| line.mex).max().unwrap_or(0);
+    let mut index = (start / 64) as usize;
+    let mut below_start = (1u64 << (start % 64)) - 1;
+    loop {
+        let own = local.word(index) | if index == 0 { low } else { 0 };
+        let combined = lines.iter().fold(own | below_start, |w, line| w | line.word(index));
+        if combined != u64::MAX {
+            return Nimber(index as u32 * 64 + combined.trailing_ones());
+        }
+        index += 1;
+        below_start = 0;
+    }
+}
+
 /// The minimum excludant of `values`: the smallest nimber that is not among them.
 ///
 /// ```
@@ -97,6 +224,48 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn union_mex_agrees_with_the_plain_mex(
+            lines in prop::collection::vec(prop::collection::vec(0u32..400, 0..300), 0..4),
+            local in prop::collection::vec(0u32..400, 0..50),
+        ) {
+            let mut sets: Vec<PrefixSet> = Vec::new();
+            for line in &lines {
+                let mut set = PrefixSet::new();
+                for &v in line {
+                    set.insert(Nimber(v));
+                }
+                prop_assert_eq!(set.mex(), mex(line.iter().copied().map(Nimber)));
+                sets.push(set);
+            }
+            let mut local_set = MexSet::new();
+            for &v in &local {
+                local_set.insert(Nimber(v));
+            }
+            let refs: Vec<&PrefixSet> = sets.iter().collect();
+            let all = lines.iter().flatten().chain(&local).copied().map(Nimber);
+            prop_assert_eq!(mex_of_union(&local_set, 0, &refs), mex(all.clone()));
+            // The same with the small values kept in a low word.
+            let mut split = MexSet::new();
+            let mut low = 0;
+            for &v in &local {
+                split.insert_with_low(&mut low, Nimber(v));
+            }
+            prop_assert_eq!(mex_of_union(&split, low, &refs), mex(all.clone()));
+            prop_assert_eq!(split.mex_with_low(low), mex(local.iter().copied().map(Nimber)));
+        }
+
+        #[test]
+        fn prefix_sets_drop_their_full_prefix(n in 3000u32..9000) {
+            let mut set = PrefixSet::new();
+            for v in (0..n).rev() {
+                set.insert(Nimber(v));
+            }
+            prop_assert_eq!(set.mex(), Nimber(n));
+            prop_assert!(set.words.len() <= PrefixSet::DROP_AFTER + 1);
+            prop_assert_eq!(set.word(0), u64::MAX);
+        }
+
         #[test]
         fn mex_is_absent_and_everything_below_is_present(values in prop::collection::vec(0u32..300, 0..200)) {
             let m = mex(values.iter().copied().map(Nimber)).0;

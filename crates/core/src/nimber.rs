@@ -4,7 +4,22 @@ use std::fmt;
 use std::ops::{BitXor, BitXorAssign};
 
 /// A Grundy value (nim-value). Sums of games add their nimbers with XOR.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+///
+/// `Pod` and `Zeroable` (it is a plain `u32`) let a table of zeros come straight from zeroed
+/// memory, without writing every cell first.
+#[derive(
+    Copy,
+    Clone,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    bytemuck::Pod,
+    bytemuck::Zeroable,
+)]
 #[repr(transparent)]
 pub struct Nimber(pub u32);
 

@@ -141,7 +141,12 @@ pub struct GrundyTable {
 impl GrundyTable {
     /// A table of zeros. Callers check [`TableShape::value_bytes`] against the memory first.
     pub fn zeroed(shape: TableShape) -> GrundyTable {
-        let values = ArrayD::from_elem(IxDyn(&shape.lens()), Nimber::ZERO);
+        let cells = shape.lens().iter().product();
+        // Zeroed memory from the allocator: the operating system hands out zero pages as they are
+        // first written, instead of the table being written twice.
+        let zeros: Vec<Nimber> = bytemuck::allocation::zeroed_vec(cells);
+        let values = ArrayD::from_shape_vec(IxDyn(&shape.lens()), zeros)
+            .expect("the length matches the shape");
         GrundyTable { shape, values }
     }
 

@@ -35,8 +35,9 @@ pub(crate) struct Args {
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
-    /// The engine: `waves` (parallel, compiled moves) or `reference` (plain, single-threaded).
-    #[arg(long, value_enum, default_value_t = EngineArg::Waves)]
+    /// The engine: `tiles` (parallel tile-waves, line accumulators), `waves` (parallel cell
+    /// waves) or `reference` (plain, single-threaded, the correctness oracle).
+    #[arg(long, value_enum, default_value_t = EngineArg::Tiles)]
     engine: EngineArg,
     /// No progress bar.
     #[arg(long, short)]
@@ -52,6 +53,7 @@ enum Format {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum EngineArg {
+    Tiles,
     Waves,
     Reference,
 }
@@ -79,6 +81,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     }
     let destination = Destination::open(args.out.as_deref())?;
     let engine = match args.engine {
+        EngineArg::Tiles => Engine::Tiles,
         EngineArg::Waves => Engine::Waves,
         EngineArg::Reference => Engine::Reference,
     };

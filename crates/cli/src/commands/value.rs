@@ -56,7 +56,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         (0..game.dims()).map(|d| positions.iter().map(|p| p[d]).max().unwrap()).collect();
     let text: Vec<String> = max.iter().map(Coord::to_string).collect();
     let shape = TableShape::new(&game, &max, &text.join("x"))?;
-    let table = fill_table(&game, &shape, Engine::Waves, args.threads.map(usize::from), args.json)?;
+    let table = fill_table(&game, &shape, Engine::Tiles, args.threads.map(usize::from), args.json)?;
     let components: Vec<Component> = positions
         .into_iter()
         .map(|position| {

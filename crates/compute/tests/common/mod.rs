@@ -4,24 +4,33 @@
 use grundy_compute::{fill, fill_reference, Engine, FillConfig, NoProgress};
 use grundy_core::{Game, GrundyTable, TableShape};
 
-/// Fills `game` up to `max` with every engine path (reference; waves on 1, 2 and 8 threads),
-/// asserts that all the tables are identical, and returns the table.
+/// Fills `game` up to `max` with every engine path (the reference; waves and tiles on 1, 2 and 8
+/// threads), asserts that all the tables are identical, and returns the table.
 pub fn fill_all_ways(game: &Game, max: &[i64]) -> GrundyTable {
     let shape = TableShape::new(game, max, "test").unwrap();
     let reference = fill_reference(game, &shape);
-    for threads in [1, 2, 8] {
-        let config = FillConfig { engine: Engine::Waves, threads: Some(threads) };
-        let waves = fill(game, &shape, &config, &NoProgress).unwrap();
-        assert!(
-            waves == reference,
-            "{} up to {max:?}: the wave fill on {threads} threads differs from the reference",
-            game.name()
-        );
+    let configs = [
+        (Engine::Waves, None),
+        (Engine::Tiles, None),
+        (Engine::Tiles, Some(1)),
+        (Engine::Tiles, Some(3)),
+        (Engine::Tiles, Some(7)),
+    ];
+    for (engine, tile_side) in configs {
+        for threads in [1, 2, 8] {
+            let config = FillConfig { engine, threads: Some(threads), tile_side };
+            let table = fill(game, &shape, &config, &NoProgress).unwrap();
+            assert!(
+                table == reference,
+                "{} up to {max:?}: {engine:?} (tile side {tile_side:?}) on {threads} threads differs from the reference",
+                game.name()
+            );
+        }
     }
     reference
 }
 
-/// Fills `game` up to `max` with the default (wave) engine only.
+/// Fills `game` up to `max` with the default engine only.
 pub fn fill_waves(game: &Game, max: &[i64]) -> GrundyTable {
     let shape = TableShape::new(game, max, "test").unwrap();
     fill(game, &shape, &FillConfig::default(), &NoProgress).unwrap()

@@ -1,0 +1,53 @@
+//! Shared access to a slice that parallel tile tasks write at disjoint places.
+//!
+//! This is the engine's only `unsafe`. The tiled fill must let several tasks write their own
+//! tiles of one table while reading tiles finished in earlier tile-waves. Safe Rust cannot express
+//! "disjoint, irregular parts of one slice, plus reads of other parts"; copying would double the
+//! memory. So the table (and the per-line state) is reached through a raw pointer, under the
+//! contract on [`Shared::get`] and [`Shared::get_mut`], which `tiles.rs` upholds and documents.
+
+use std::marker::PhantomData;
+
+/// A slice whose elements parallel tasks access through a raw pointer.
+pub(crate) struct Shared<'a, T> {
+    ptr: *mut T,
+    len: usize,
+    _borrow: PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: `Shared` only hands out access under the contract of `get` and `get_mut`, which rules
+// out data races; `T: Send` lets values written by one thread be read by another.
+unsafe impl<T: Send> Sync for Shared<'_, T> {}
+unsafe impl<T: Send> Send for Shared<'_, T> {}
+
+impl<'a, T> Shared<'a, T> {
+    /// Shares `slice` for the lifetime of the borrow.
+    pub(crate) fn new(slice: &'a mut [T]) -> Shared<'a, T> {
+        Shared { ptr: slice.as_mut_ptr(), len: slice.len(), _borrow: PhantomData }
+    }
+
+    /// The element at `index`.
+    ///
+    /// # Safety
+    /// No other thread may write `index` while the reference lives, and every write to it by
+    /// another thread must happen-before this call (in the tiled fill: it was written in an
+    /// earlier tile-wave, and rayon's join between waves orders the two).
+    #[inline]
+    pub(crate) unsafe fn get(&self, index: usize) -> &T {
+        assert!(index < self.len);
+        // SAFETY: in bounds (checked above); no concurrent writer, by the caller's contract.
+        unsafe { &*self.ptr.add(index) }
+    }
+
+    /// The element at `index`, to change.
+    ///
+    /// # Safety
+    /// No other thread may read or write `index` while the reference lives.
+    #[inline]
+    #[allow(clippy::mut_from_ref)]
+    pub(crate) unsafe fn get_mut(&self, index: usize) -> &mut T {
+        assert!(index < self.len);
+        // SAFETY: in bounds (checked above); exclusive, by the caller's contract.
+        unsafe { &mut *self.ptr.add(index) }
+    }
+}

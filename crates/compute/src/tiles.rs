@@ -1,0 +1,189 @@
+//! The tiled fill: square tiles in anti-diagonal tile-waves, cells inside a tile in row-major
+//! order, with line accumulators for slides.
+//!
+//! # Order
+//! Tile (I, J) holds the cells whose indices divided by the tile's sides are (I, J); tile-wave D is
+//! every tile with I + J = D (in 3-D, I + J + K = D). No move raises a coordinate, so every option
+//! of a cell lies in a tile that is componentwise at most the cell's own: either an earlier
+//! tile-wave or the same tile, earlier in row-major order. The tiles of one tile-wave therefore
+//! depend only on earlier tile-waves and run in parallel; rayon's join at the end of each
+//! tile-wave orders every write before the reads of later waves.
+//!
+//! # Lines
+//! A slide along a row, a column or the main diagonal reaches every earlier cell of its line, so
+//! instead of reading them the engine keeps each line's values in a [`PrefixSet`]; a cell's value
+//! is the mex of the union of its lines' sets and its other options, and the scan starts at the
+//! largest of the lines' own mexes. Tiles of one tile-wave touch disjoint rows and columns, and
+//! their diagonal ranges are disjoint too: with tiles of h rows and w columns, tile (I, J) covers
+//! i − j in [I·h − J·w − w + 1, I·h − J·w + h − 1], h + w − 1 values, and the next tile of the
+//! same tile-wave, (I + 1, J − 1), starts h + w further on. So lines are updated without locks.
+//!
+//! # Safety
+//! Cells and lines are reached through [`Shared`]. Each task writes only the cells and lines of its
+//! own tile, and reads cells of its own tile written earlier by itself or cells of earlier
+//! tile-waves: the contract of [`Shared::get`] and [`Shared::get_mut`].
+
+use crate::compiled::{CompiledGame, LineKind};
+use crate::shared::Shared;
+use crate::wave::index_tuples;
+use crate::Progress;
+use grundy_core::{mex_of_union, GrundyTable, MexSet, Nimber, PrefixSet, TableShape};
+use rayon::prelude::*;
+
+/// Tile shape for 2-D tables (rows × columns): short, wide tiles. A tile's rows lie one table row
+/// apart in memory, so each costs its own pages and cache sets; few long rows keep the tile's
+/// working set (and its row, column and diagonal line state) in the first cache levels.
+const TILE_2D: [usize; 2] = [TILE_ROWS, TILE_COLS];
+const TILE_ROWS: usize = 16;
+const TILE_COLS: usize = 256;
+
+/// Tile side for 3-D tables (16³ = 4096 cells, as in 2-D).
+const TILE_3D: usize = 16;
+
+/// The line state of a table: one [`PrefixSet`] per row, column and diagonal that the game's
+/// slides need.
+struct LineStore {
+    rows: Vec<PrefixSet>,
+    columns: Vec<PrefixSet>,
+    diagonals: Vec<PrefixSet>,
+}
+
+static EMPTY: PrefixSet = PrefixSet::new();
+
+/// Fills the table of `compiled` over `shape` in tile-waves on the current rayon pool.
+pub(crate) fn fill_tiles(
+    compiled: &CompiledGame,
+    shape: &TableShape,
+    tile_side: Option<usize>,
+    progress: &dyn Progress,
+) -> GrundyTable {
+    let lens = compiled.lens().to_vec();
+    let dims = lens.len();
+    let sides: [usize; 3] = match (tile_side, dims) {
+        (Some(side), _) => [side.max(1); 3],
+        (None, 1) => [lens[0].max(1), 1, 1],
+        (None, 2) => [TILE_2D[0], TILE_2D[1], 1],
+        (None, _) => [TILE_3D; 3],
+    };
+    let tile_counts: Vec<usize> =
+        lens.iter().zip(&sides).map(|(len, side)| len.div_ceil(*side)).collect();
+    let strides: Vec<usize> = (0..dims).map(|d| lens[d + 1..].iter().product()).collect();
+    let sized = |kind: LineKind, len: usize| if compiled.lines().contains(&kind) { len } else { 0 };
+    let (rows, cols) = if dims == 2 { (lens[0], lens[1]) } else { (0, 0) };
+    let mut lines = LineStore {
+        rows: vec![PrefixSet::new(); sized(LineKind::Row, rows)],
+        columns: vec![PrefixSet::new(); sized(LineKind::Column, cols)],
+        diagonals: vec![
+            PrefixSet::new();
+            sized(LineKind::Diagonal, (rows + cols).saturating_sub(1))
+        ],
+    };
+    let mut table = GrundyTable::zeroed(shape.clone());
+    let cells = Shared::new(table.as_mut_slice());
+    let shared_lines = [
+        Shared::new(&mut lines.rows),
+        Shared::new(&mut lines.columns),
+        Shared::new(&mut lines.diagonals),
+    ];
+    let tile = Tile {
+        compiled,
+        lens: &lens,
+        strides: &strides,
+        sides,
+        cells: &cells,
+        lines: &shared_lines,
+    };
+    let last_wave: usize = tile_counts.iter().map(|count| count - 1).sum();
+    for d in 0..=last_wave {
+        let tiles = index_tuples(&tile_counts, d);
+        let done: u64 = tiles
+            .par_iter()
+            .map_init(MexSet::new, |mex, corner| tile.fill(&corner[..dims], mex))
+            .sum();
+        progress.advance(done);
+    }
+    table
+}
+
+/// What every tile task shares.
+struct Tile<'a, 'b> {
+    compiled: &'a CompiledGame,
+    lens: &'a [usize],
+    strides: &'a [usize],
+    sides: [usize; 3],
+    cells: &'a Shared<'b, Nimber>,
+    lines: &'a [Shared<'b, PrefixSet>; 3],
+}
+
+impl Tile<'_, '_> {
+    /// Fills the tile at tile index `corner`, row-major; returns its number of cells.
+    fn fill(&self, corner: &[usize], mex: &mut MexSet) -> u64 {
+        let dims = corner.len();
+        let mut lo = [0usize; 3];
+        let mut hi = [1usize; 3];
+        for d in 0..dims {
+            lo[d] = corner[d] * self.sides[d];
+            hi[d] = (lo[d] + self.sides[d]).min(self.lens[d]);
+        }
+        let mut index = [0usize; 3];
+        // The last axis is the inner loop, with the flat index advancing by one.
+        let last = dims - 1;
+        let mut outer = lo;
+        loop {
+            index[..dims].copy_from_slice(&outer[..dims]);
+            let start: usize = index[..dims].iter().zip(self.strides).map(|(i, s)| i * s).sum();
+            for (flat, j) in (start..).zip(lo[last]..hi[last]) {
+                index[last] = j;
+                let value = self.value(&index, flat, mex);
+                // SAFETY: `flat` is in this task's tile; no other task reads or writes it during
+                // this tile-wave (module docs).
+                unsafe { *self.cells.get_mut(flat) = value };
+            }
+            // Next line of the tile: advance the outer axes, last-but-one fastest.
+            let mut d = last;
+            loop {
+                if d == 0 {
+                    return (0..dims).map(|d| (hi[d] - lo[d]) as u64).product();
+                }
+                d -= 1;
+                outer[d] += 1;
+                if outer[d] < hi[d] {
+                    break;
+                }
+                outer[d] = lo[d];
+            }
+        }
+    }
+
+    #[inline]
+    fn value(&self, index: &[usize; 3], flat: usize, mex: &mut MexSet) -> Nimber {
+        let low = self.compiled.insert_options(self.cells, index, flat, mex);
+        let kinds = self.compiled.lines();
+        let value = if kinds.is_empty() {
+            mex.mex_with_low(low)
+        } else {
+            let (i, j) = (index[0], index[1]);
+            let line_of = |kind: LineKind| match kind {
+                LineKind::Row => (0, i),
+                LineKind::Column => (1, j),
+                LineKind::Diagonal => (2, i + self.lens[1] - 1 - j),
+            };
+            let mut refs = [&EMPTY; 3];
+            for (slot, &kind) in refs.iter_mut().zip(kinds) {
+                let (store, line) = line_of(kind);
+                // SAFETY: the cell's own row, column and diagonal belong to this tile's lines,
+                // which no other task of this tile-wave touches (module docs).
+                *slot = unsafe { self.lines[store].get(line) };
+            }
+            let value = mex_of_union(mex, low, &refs[..kinds.len()]);
+            for &kind in kinds {
+                let (store, line) = line_of(kind);
+                // SAFETY: as above; the shared references in `refs` are no longer used.
+                unsafe { self.lines[store].get_mut(line) }.insert(value);
+            }
+            value
+        };
+        mex.clear();
+        value
+    }
+}
