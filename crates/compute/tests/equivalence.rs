@@ -145,3 +145,41 @@ proptest! {
         }
     }
 }
+
+/// Larger tables than the reference can fill quickly: the tiled engine (default tiles, line
+/// accumulators) against the cell-wave engine (no lines), which walks every slide.
+#[test]
+fn tiles_agree_with_waves_on_larger_tables() {
+    use grundy_compute::{fill, Engine, FillConfig, NoProgress};
+    use grundy_core::TableShape;
+    let cases: &[(&str, &[i64])] = &[
+        ("wythoff", &[700, 650]),
+        ("nim", &[520, 600]),
+        ("kiki", &[900, 1100]),
+        ("cutting", &[300, 280]),
+        ("prime-steps", &[500, 520]),
+        ("wythoff-short-diagonal", &[400, 400]),
+        ("cutting-cuboid", &[40, 36, 33]),
+    ];
+    for (name, max) in cases {
+        let game = lookup(name).unwrap();
+        let shape = TableShape::new(&game, max, "test").unwrap();
+        let waves = fill(
+            &game,
+            &shape,
+            &FillConfig { engine: Engine::Waves, threads: Some(2), tile_side: None },
+            &NoProgress,
+        )
+        .unwrap();
+        for threads in [1, 2, 3] {
+            let tiles = fill(
+                &game,
+                &shape,
+                &FillConfig { engine: Engine::Tiles, threads: Some(threads), tile_side: None },
+                &NoProgress,
+            )
+            .unwrap();
+            assert!(tiles == waves, "{name} {max:?}: tiles on {threads} threads differ from waves");
+        }
+    }
+}
