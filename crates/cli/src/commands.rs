@@ -11,8 +11,8 @@ use crate::progress::Bar;
 use crate::resources::check_memory;
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
-use grundy_compute::{fill, Engine, FillConfig};
-use grundy_core::{parse_coords, read_csv, CellKind, Game, GrundyTable, TableShape};
+use grundy_compute::{fill, planned_width, Engine, FillConfig};
+use grundy_core::{parse_coords, read_csv, CellKind, CellWidth, Game, GrundyTable, TableShape};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -142,7 +142,12 @@ fn fill_table(
     threads: Option<usize>,
     quiet: bool,
 ) -> Result<GrundyTable> {
-    check_memory(shape)?;
+    // The tiled engine stores the narrowest cells its values can need; the others fill u32 cells.
+    let width = match engine {
+        Engine::Tiles => planned_width(game, shape),
+        Engine::Waves | Engine::Reference => CellWidth::U32,
+    };
+    check_memory(shape, width)?;
     let bar = Bar::new(shape.cells() as u64, quiet);
     let table = fill(game, shape, &FillConfig { engine, threads, tile_side: None }, &bar)
         .context("cannot compute the table")?;

@@ -1,11 +1,11 @@
 //! What the machine can give: memory, checked before a table is allocated.
 
 use anyhow::{bail, Result};
-use grundy_core::TableShape;
+use grundy_core::{CellWidth, TableShape};
 
-/// Refuses a table whose values would not fit in the memory available now.
-pub(crate) fn check_memory(shape: &TableShape) -> Result<()> {
-    let needed = shape.value_bytes();
+/// Refuses a table whose values, in cells of `width`, would not fit in the memory available now.
+pub(crate) fn check_memory(shape: &TableShape, width: CellWidth) -> Result<()> {
+    let needed = shape.value_bytes(width);
     if needed > usize::MAX as u128 / 2 {
         bail!(
             "the table has {} cells and needs {needed} bytes, more than this machine can address",
@@ -15,8 +15,9 @@ pub(crate) fn check_memory(shape: &TableShape) -> Result<()> {
     if let Some(available) = available_bytes() {
         if needed > available as u128 {
             bail!(
-                "the table has {} cells and needs {} ({needed} bytes), but only {} ({available} bytes) of memory is available",
+                "the table has {} cells of {} bytes and needs {} ({needed} bytes), but only {} ({available} bytes) of memory is available",
                 shape.cells(),
+                width.bytes(),
                 human_bytes(needed),
                 human_bytes(available as u128),
             );

@@ -5,7 +5,7 @@
 //! beyond bounds arithmetic, so a game stated as data runs as fast as one written by hand.
 
 use crate::shared::Shared;
-use grundy_core::{Coord, Game, MexSet, Nimber, Rule, StepSet, TableShape};
+use grundy_core::{Cell, Coord, Game, MexSet, Nimber, Rule, StepSet, TableShape};
 
 /// Read access to the values of a table being filled.
 pub(crate) trait Cells {
@@ -13,20 +13,20 @@ pub(crate) trait Cells {
     fn at(&self, index: usize) -> Nimber;
 }
 
-impl Cells for [Nimber] {
+impl<C: Cell> Cells for [C] {
     #[inline]
     fn at(&self, index: usize) -> Nimber {
-        self[index]
+        self[index].nimber()
     }
 }
 
-impl Cells for Shared<'_, Nimber> {
+impl<C: Cell> Cells for Shared<'_, C> {
     #[inline]
     fn at(&self, index: usize) -> Nimber {
         // SAFETY: the engines read only cells of earlier (tile-)waves or earlier cells of the
         // task's own tile (see `tiles.rs`), so no thread writes `index` now and its write
         // happened-before this read.
-        unsafe { *self.get(index) }
+        unsafe { *self.get(index) }.nimber()
     }
 }
 
@@ -209,6 +209,44 @@ impl CompiledGame {
 
     pub(crate) fn lens(&self) -> &[usize] {
         &self.lens
+    }
+
+    /// An upper bound on every value of the table: a value is at most the number of options of
+    /// its cell, and this bounds that number (saturating).
+    pub(crate) fn value_bound(&self) -> u64 {
+        let longest = self.lens.iter().copied().max().unwrap_or(0) as u64;
+        let (rows, cols) = match self.lens.as_slice() {
+            [rows, cols] => (*rows as u64, *cols as u64),
+            _ => (0, 0),
+        };
+        let mut bound = self.fixed.len() as u64;
+        for ray in &self.rays {
+            bound += match &ray.amounts {
+                Amounts::List(amounts) => amounts.len() as u64,
+                Amounts::UpTo(most) => *most as u64,
+            };
+        }
+        for line in &self.lines {
+            bound += match line {
+                LineKind::Row => cols,
+                LineKind::Column => rows,
+                LineKind::Diagonal => rows.min(cols),
+            };
+        }
+        for split in &self.splits {
+            bound += (split.axis_min as u64 + self.lens[split.axis] as u64) / 2 + 1;
+        }
+        for (k, &digit) in self.take_and_break.iter().enumerate() {
+            let rest = longest.saturating_sub(k as u64);
+            bound = bound.saturating_add(u64::from(digit & 3 != 0));
+            if digit & 4 != 0 {
+                bound = bound.saturating_add(rest / 2 + 1);
+            }
+            if digit & 8 != 0 {
+                bound = bound.saturating_add(rest.saturating_mul(rest) / 6 + 1);
+            }
+        }
+        bound
     }
 
     /// The lines the caller must keep (empty unless compiled with `use_lines`).

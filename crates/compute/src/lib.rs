@@ -28,7 +28,7 @@ mod wave;
 
 pub use reference::fill_reference;
 
-use grundy_core::{Game, GrundyTable, TableShape};
+use grundy_core::{CellWidth, Game, GrundyTable, TableShape};
 use std::fmt;
 
 /// Which engine fills the table.
@@ -89,6 +89,13 @@ impl fmt::Display for FillError {
 
 impl std::error::Error for FillError {}
 
+/// The widest cells a table of `game` over `shape` can need: its values are bounded by the number
+/// of options of a cell. The engines start narrower and widen only when a value needs it, so this
+/// is what a caller should budget memory for.
+pub fn planned_width(game: &Game, shape: &TableShape) -> CellWidth {
+    CellWidth::for_max(compiled::CompiledGame::new(game, shape, true).value_bound())
+}
+
 /// Runs `work` on a pool of `threads` threads, or on rayon's global pool.
 fn on_threads<T: Send>(
     threads: Option<usize>,
@@ -123,7 +130,7 @@ pub fn fill(
     match config.engine {
         Engine::Reference => {
             let table = fill_reference(game, shape);
-            progress.advance(table.as_slice().len() as u64);
+            progress.advance(table.len() as u64);
             Ok(table)
         }
         Engine::Waves => on_threads(config.threads, || wave::fill_waves(game, shape, progress)),

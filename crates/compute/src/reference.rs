@@ -17,7 +17,7 @@ pub fn fill_reference(game: &Game, shape: &TableShape) -> GrundyTable {
     let mut table = GrundyTable::zeroed(shape.clone());
     let lens = shape.lens();
     let mut index = vec![0usize; lens.len()];
-    for flat in 0..table.as_slice().len() {
+    for flat in 0..table.len() {
         let pos: Vec<Coord> =
             index.iter().zip(game.axes()).map(|(&i, axis)| axis.min + i as Coord).collect();
         let value = mex(game.options(&pos).iter().map(|option| {
@@ -25,7 +25,7 @@ pub fn fill_reference(game: &Game, shape: &TableShape) -> GrundyTable {
                 sum ^ table.get(component).expect("options lie inside the table")
             })
         }));
-        table.as_mut_slice()[flat] = value;
+        table.typed_mut::<u32>().expect("a u32 table")[flat] = value.value();
         for d in (0..index.len()).rev() {
             index[d] += 1;
             if index[d] < lens[d] {
@@ -34,5 +34,5 @@ pub fn fill_reference(game: &Game, shape: &TableShape) -> GrundyTable {
             index[d] = 0;
         }
     }
-    table
+    table.narrowed()
 }

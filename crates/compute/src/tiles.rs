@@ -23,12 +23,15 @@
 //! own tile, and reads cells of its own tile written earlier by itself or cells of earlier
 //! tile-waves: the contract of [`Shared::get`] and [`Shared::get_mut`].
 
-use crate::compiled::{CompiledGame, LineKind};
+use crate::compiled::{Cells, CompiledGame, LineKind};
 use crate::shared::Shared;
 use crate::wave::index_tuples;
 use crate::Progress;
-use grundy_core::{mex_of_union, GrundyTable, MexSet, Nimber, PrefixSet, TableShape};
+use grundy_core::{
+    mex_of_union, Cell, CellWidth, GrundyTable, MexSet, Nimber, PrefixSet, TableShape,
+};
 use rayon::prelude::*;
+use std::cell::RefCell;
 
 /// Tile shape for 2-D tables (rows × columns): short, wide tiles. A tile's rows lie one table row
 /// apart in memory, so each costs its own pages and cache sets; few long rows keep the tile's
@@ -78,72 +81,143 @@ pub(crate) fn fill_tiles(
             sized(LineKind::Diagonal, (rows + cols).saturating_sub(1))
         ],
     };
-    let mut table = GrundyTable::zeroed(shape.clone());
-    let cells = Shared::new(table.as_mut_slice());
+    // Cells start as bytes and widen when a value outgrows them: most games' values are small.
+    let mut table = GrundyTable::zeroed_with(shape.clone(), CellWidth::U8);
+    let last_wave: usize = tile_counts.iter().map(|count| count - 1).sum();
+    for d in 0..=last_wave {
+        let tiles = index_tuples(&tile_counts, d);
+        let layout = Layout { compiled, lens: &lens, strides: &strides, sides };
+        let (cells, overflow) = match table.width() {
+            CellWidth::U8 => wave::<u8>(&layout, &mut table, &mut lines, &tiles),
+            CellWidth::U16 => wave::<u16>(&layout, &mut table, &mut lines, &tiles),
+            CellWidth::U32 => wave::<u32>(&layout, &mut table, &mut lines, &tiles),
+        };
+        if !overflow.is_empty() {
+            // Some values outgrew the cells: widen the table and put them in.
+            let max = overflow.iter().map(|(_, v)| v.value()).max().unwrap_or(0);
+            let wider = table
+                .width()
+                .wider()
+                .expect("u32 cells hold every nimber")
+                .max(CellWidth::for_max(max.into()));
+            table = table.widened(wider);
+            for (flat, value) in overflow {
+                table.set_flat(flat, value);
+            }
+        }
+        progress.advance(cells);
+    }
+    table
+}
+
+/// Runs the tiles of one tile-wave in parallel with cells of type `C`. Returns the number of
+/// cells and the values that did not fit in `C` (their cells hold `C::MAX` until the caller
+/// widens the table).
+fn wave<C: Cell>(
+    layout: &Layout<'_>,
+    table: &mut GrundyTable,
+    lines: &mut LineStore,
+    tiles: &[[usize; 3]],
+) -> (u64, Vec<(usize, Nimber)>) {
+    let dims = layout.lens.len();
+    let cells = Shared::new(table.typed_mut::<C>().expect("the table's width"));
     let shared_lines = [
         Shared::new(&mut lines.rows),
         Shared::new(&mut lines.columns),
         Shared::new(&mut lines.diagonals),
     ];
-    let tile = Tile {
-        compiled,
-        lens: &lens,
-        strides: &strides,
-        sides,
-        cells: &cells,
-        lines: &shared_lines,
-    };
-    let last_wave: usize = tile_counts.iter().map(|count| count - 1).sum();
-    for d in 0..=last_wave {
-        let tiles = index_tuples(&tile_counts, d);
-        let done: u64 = tiles
-            .par_iter()
-            .map_init(MexSet::new, |mex, corner| tile.fill(&corner[..dims], mex))
-            .sum();
-        progress.advance(done);
-    }
-    table
+    let tile = Tile { layout, cells: &cells, lines: &shared_lines };
+    tiles.par_iter().map_init(MexSet::new, |mex, corner| tile.fill(&corner[..dims], mex)).reduce(
+        || (0, Vec::new()),
+        |(a, mut va), (b, vb)| {
+            va.extend(vb);
+            (a + b, va)
+        },
+    )
 }
 
-/// What every tile task shares.
-struct Tile<'a, 'b> {
+/// A tile's view of the table: the shared cells, plus the values of its own cells that did not
+/// fit in `C` (stored there as `C::MAX`).
+struct TileCells<'a, 'b, C> {
+    shared: &'a Shared<'b, C>,
+    overflow: &'a RefCell<Vec<(usize, Nimber)>>,
+}
+
+impl<C: Cell> Cells for TileCells<'_, '_, C> {
+    #[inline]
+    fn at(&self, index: usize) -> Nimber {
+        // SAFETY: as for `Shared<C>`: cells of earlier tile-waves or earlier cells of this tile.
+        let cell = unsafe { *self.shared.get(index) };
+        if cell == C::MAX {
+            // Only this tile's own cells can hold an overflowed value during the tile-wave.
+            if let Some(&(_, value)) =
+                self.overflow.borrow().iter().rev().find(|(flat, _)| *flat == index)
+            {
+                return value;
+            }
+        }
+        cell.nimber()
+    }
+}
+
+/// The shape of the work, the same for every tile-wave.
+struct Layout<'a> {
     compiled: &'a CompiledGame,
     lens: &'a [usize],
     strides: &'a [usize],
     sides: [usize; 3],
-    cells: &'a Shared<'b, Nimber>,
+}
+
+/// What every tile task of one tile-wave shares.
+struct Tile<'a, 'b, C> {
+    layout: &'a Layout<'a>,
+    cells: &'a Shared<'b, C>,
     lines: &'a [Shared<'b, PrefixSet>; 3],
 }
 
-impl Tile<'_, '_> {
-    /// Fills the tile at tile index `corner`, row-major; returns its number of cells.
-    fn fill(&self, corner: &[usize], mex: &mut MexSet) -> u64 {
+impl<C: Cell> Tile<'_, '_, C> {
+    /// Fills the tile at tile index `corner`, row-major; returns its number of cells and the
+    /// values that did not fit in `C`.
+    fn fill(&self, corner: &[usize], mex: &mut MexSet) -> (u64, Vec<(usize, Nimber)>) {
+        let Layout { lens, strides, sides, .. } = *self.layout;
         let dims = corner.len();
         let mut lo = [0usize; 3];
         let mut hi = [1usize; 3];
         for d in 0..dims {
-            lo[d] = corner[d] * self.sides[d];
-            hi[d] = (lo[d] + self.sides[d]).min(self.lens[d]);
+            lo[d] = corner[d] * sides[d];
+            hi[d] = (lo[d] + sides[d]).min(lens[d]);
         }
+        let overflow = RefCell::new(Vec::new());
+        let reader = TileCells { shared: self.cells, overflow: &overflow };
         let mut index = [0usize; 3];
         // The last axis is the inner loop, with the flat index advancing by one.
         let last = dims - 1;
         let mut outer = lo;
         loop {
             index[..dims].copy_from_slice(&outer[..dims]);
-            let start: usize = index[..dims].iter().zip(self.strides).map(|(i, s)| i * s).sum();
+            let start: usize = index[..dims].iter().zip(strides).map(|(i, s)| i * s).sum();
             for (flat, j) in (start..).zip(lo[last]..hi[last]) {
                 index[last] = j;
-                let value = self.value(&index, flat, mex);
+                let value = self.value(&reader, &index, flat, mex);
+                let cell = match C::from_nimber(value) {
+                    Some(cell) if cell != C::MAX => cell,
+                    _ => {
+                        overflow.borrow_mut().push((flat, value));
+                        C::MAX
+                    }
+                };
                 // SAFETY: `flat` is in this task's tile; no other task reads or writes it during
                 // this tile-wave (module docs).
-                unsafe { *self.cells.get_mut(flat) = value };
+                unsafe { *self.cells.get_mut(flat) = cell };
             }
             // Next line of the tile: advance the outer axes, last-but-one fastest.
             let mut d = last;
             loop {
                 if d == 0 {
-                    return (0..dims).map(|d| (hi[d] - lo[d]) as u64).product();
+                    return (
+                        (0..dims).map(|d| (hi[d] - lo[d]) as u64).product(),
+                        overflow.into_inner(),
+                    );
                 }
                 d -= 1;
                 outer[d] += 1;
@@ -156,9 +230,16 @@ impl Tile<'_, '_> {
     }
 
     #[inline]
-    fn value(&self, index: &[usize; 3], flat: usize, mex: &mut MexSet) -> Nimber {
-        let low = self.compiled.insert_options(self.cells, index, flat, mex);
-        let kinds = self.compiled.lines();
+    fn value(
+        &self,
+        cells: &TileCells<'_, '_, C>,
+        index: &[usize; 3],
+        flat: usize,
+        mex: &mut MexSet,
+    ) -> Nimber {
+        let compiled = self.layout.compiled;
+        let low = compiled.insert_options(cells, index, flat, mex);
+        let kinds = compiled.lines();
         let value = if kinds.is_empty() {
             mex.mex_with_low(low)
         } else {
@@ -166,7 +247,7 @@ impl Tile<'_, '_> {
             let line_of = |kind: LineKind| match kind {
                 LineKind::Row => (0, i),
                 LineKind::Column => (1, j),
-                LineKind::Diagonal => (2, i + self.lens[1] - 1 - j),
+                LineKind::Diagonal => (2, i + self.layout.lens[1] - 1 - j),
             };
             let mut refs = [&EMPTY; 3];
             for (slot, &kind) in refs.iter_mut().zip(kinds) {

@@ -25,7 +25,7 @@ pub(crate) fn fill_waves(game: &Game, shape: &TableShape, progress: &dyn Progres
     let mut mex = MexSet::new();
     for d in 0..=last_wave {
         let cells = index_tuples(&lens, d);
-        let values = table.as_slice();
+        let values = table.typed::<u32>().expect("a u32 table");
         let flat_of =
             |index: &[usize; 3]| index.iter().zip(&strides).map(|(i, s)| i * s).sum::<usize>();
         if cells.len() < PARALLEL_WAVE {
@@ -43,13 +43,13 @@ pub(crate) fn fill_waves(game: &Game, shape: &TableShape, progress: &dyn Progres
                 })
                 .collect_into_vec(&mut wave_values);
         }
-        let slice = table.as_mut_slice();
+        let slice = table.typed_mut::<u32>().expect("a u32 table");
         for (index, &value) in cells.iter().zip(&wave_values) {
-            slice[flat_of(index)] = value;
+            slice[flat_of(index)] = value.value();
         }
         progress.advance(cells.len() as u64);
     }
-    table
+    table.narrowed()
 }
 
 /// The index tuples (unused axes 0) below `lens` whose indices sum to `d`, in row-major order:

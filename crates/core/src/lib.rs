@@ -3,7 +3,8 @@
 //! - [`Game`] holds a game's axes and its move [`Rule`]s; [`lookup`] finds catalog games by name,
 //!   and [`Game::options`] spells out the moves of one position the plain way.
 //! - [`Nimber`] is a Grundy value and [`mex`] / [`MexSet`] the one place the mex is computed.
-//! - [`GrundyTable`] holds the values of a box of positions ([`TableShape`]) in an ndarray, and
+//! - [`GrundyTable`] holds the values of a box of positions ([`TableShape`]) in an ndarray of the
+//!   narrowest cell type that holds them ([`CellWidth`]), and
 //!   [`write_csv`] writes it to any `impl Write`.
 //!
 //! This crate knows no threads and no files: the engines live in `grundy-compute`, the command
@@ -32,6 +33,6 @@ pub use game::{
 pub use mex::{mex, mex_of_union, MexSet, PrefixSet};
 pub use nimber::Nimber;
 pub use table::{
-    check_position, parse_coords, read_csv, write_csv, CellKind, CsvLayout, CsvReadError,
-    GrundyTable, TableShape, TableStats,
+    check_position, parse_coords, read_csv, write_csv, Cell, CellKind, CellSlice, CellWidth,
+    CsvLayout, CsvReadError, GrundyTable, TableShape, TableStats,
 };

@@ -1,7 +1,9 @@
 //! The Grundy table: one nimber per position of a box of positions.
 
+mod cells;
 mod csv;
 
+pub use self::cells::{Cell, CellSlice, CellWidth, Store};
 pub use self::csv::{read_csv, write_csv, CellKind, CsvLayout, CsvReadError};
 
 use crate::game::{Axis, Coord, Game};
@@ -62,9 +64,9 @@ impl TableShape {
         self.lens().iter().map(|&len| len as u128).product()
     }
 
-    /// The bytes the table's values take in memory.
-    pub fn value_bytes(&self) -> u128 {
-        self.cells() * std::mem::size_of::<Nimber>() as u128
+    /// The bytes the table's values take in memory with cells of `width`.
+    pub fn value_bytes(&self, width: CellWidth) -> u128 {
+        self.cells() * width.bytes() as u128
     }
 }
 
@@ -131,23 +133,106 @@ pub struct TableStats {
     pub p_positions: u64,
 }
 
-/// A Grundy table: the nimber of every position of a [`TableShape`], stored row-major.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A Grundy table: the nimber of every position of a [`TableShape`], stored row-major in an
+/// ndarray of the narrowest cell type that holds its values ([`CellWidth`]).
+#[derive(Clone, Debug)]
 pub struct GrundyTable {
     shape: TableShape,
-    values: ArrayD<Nimber>,
+    store: Store,
 }
 
+impl PartialEq for GrundyTable {
+    /// Equal shapes and equal values, whatever the cell widths.
+    fn eq(&self, other: &GrundyTable) -> bool {
+        let (a, b) = (self.cells(), other.cells());
+        self.shape == other.shape
+            && a.len() == b.len()
+            && (0..a.len()).all(|i| a.get(i) == b.get(i))
+    }
+}
+
+impl Eq for GrundyTable {}
+
 impl GrundyTable {
-    /// A table of zeros. Callers check [`TableShape::value_bytes`] against the memory first.
+    /// A table of zeros in `u32` cells. Callers check the memory first.
     pub fn zeroed(shape: TableShape) -> GrundyTable {
+        GrundyTable::zeroed_with(shape, CellWidth::U32)
+    }
+
+    /// A table of zeros in cells of `width`.
+    pub fn zeroed_with(shape: TableShape, width: CellWidth) -> GrundyTable {
+        match width {
+            CellWidth::U8 => GrundyTable::zeroed_of::<u8>(shape),
+            CellWidth::U16 => GrundyTable::zeroed_of::<u16>(shape),
+            CellWidth::U32 => GrundyTable::zeroed_of::<u32>(shape),
+        }
+    }
+
+    fn zeroed_of<C: Cell>(shape: TableShape) -> GrundyTable {
         let cells = shape.lens().iter().product();
         // Zeroed memory from the allocator: the operating system hands out zero pages as they are
         // first written, instead of the table being written twice.
-        let zeros: Vec<Nimber> = bytemuck::allocation::zeroed_vec(cells);
-        let values = ArrayD::from_shape_vec(IxDyn(&shape.lens()), zeros)
+        let zeros: Vec<C> = bytemuck::allocation::zeroed_vec(cells);
+        GrundyTable::from_vec(shape, zeros)
+    }
+
+    /// A table holding `values` (row-major).
+    ///
+    /// # Panics
+    /// If the number of values does not match the shape.
+    pub fn from_vec<C: Cell>(shape: TableShape, values: Vec<C>) -> GrundyTable {
+        let array = ArrayD::from_shape_vec(IxDyn(&shape.lens()), values)
             .expect("the length matches the shape");
-        GrundyTable { shape, values }
+        GrundyTable { shape, store: C::wrap(array) }
+    }
+
+    /// A table holding `values` (row-major) in the narrowest width that holds them.
+    pub fn from_nimbers(shape: TableShape, values: &[Nimber]) -> GrundyTable {
+        let max = values.iter().map(|v| v.0).max().unwrap_or(0);
+        fn narrow<C: Cell>(shape: TableShape, values: &[Nimber]) -> GrundyTable {
+            let cells = values
+                .iter()
+                .map(|&v| C::from_nimber(v).expect("the width holds the maximum"))
+                .collect();
+            GrundyTable::from_vec::<C>(shape, cells)
+        }
+        match CellWidth::for_max(max.into()) {
+            CellWidth::U8 => narrow::<u8>(shape, values),
+            CellWidth::U16 => narrow::<u16>(shape, values),
+            CellWidth::U32 => narrow::<u32>(shape, values),
+        }
+    }
+
+    /// The same values in the narrowest width that holds them.
+    pub fn narrowed(self) -> GrundyTable {
+        let width = CellWidth::for_max(self.stats().max.into());
+        if width == self.width() {
+            self
+        } else {
+            GrundyTable::from_nimbers(self.shape.clone(), &self.to_nimbers())
+        }
+    }
+
+    /// The same values in cells of `width`, which must be at least as wide as the current one.
+    ///
+    /// # Panics
+    /// If `width` is narrower than the table's.
+    pub fn widened(self, width: CellWidth) -> GrundyTable {
+        assert!(width >= self.width(), "widening to a narrower width");
+        if width == self.width() {
+            return self;
+        }
+        let cells = self.cells();
+        fn copy<C: Cell>(shape: TableShape, cells: CellSlice<'_>) -> GrundyTable {
+            let values =
+                (0..cells.len()).map(|i| C::from_nimber(cells.get(i)).expect("wider")).collect();
+            GrundyTable::from_vec::<C>(shape, values)
+        }
+        match width {
+            CellWidth::U8 => unreachable!("nothing is narrower than u8"),
+            CellWidth::U16 => copy::<u16>(self.shape.clone(), cells),
+            CellWidth::U32 => copy::<u32>(self.shape.clone(), cells),
+        }
     }
 
     /// The table's box.
@@ -160,20 +245,68 @@ impl GrundyTable {
         &self.shape.axes
     }
 
-    /// The values as an n-dimensional array, indexed from 0 on each axis (index = coordinate −
-    /// the axis' smallest coordinate).
-    pub fn values(&self) -> &ArrayD<Nimber> {
-        &self.values
+    /// The width of the cells.
+    pub fn width(&self) -> CellWidth {
+        match self.store {
+            Store::U8(_) => CellWidth::U8,
+            Store::U16(_) => CellWidth::U16,
+            Store::U32(_) => CellWidth::U32,
+        }
     }
 
-    /// The values in row-major order.
-    pub fn as_slice(&self) -> &[Nimber] {
-        self.values.as_slice().expect("tables are stored in standard layout")
+    /// The number of cells.
+    pub fn len(&self) -> usize {
+        self.cells().len()
     }
 
-    /// The values in row-major order, for the engines that fill them.
-    pub fn as_mut_slice(&mut self) -> &mut [Nimber] {
-        self.values.as_slice_mut().expect("tables are stored in standard layout")
+    /// Whether the table has no cells (never: every axis has at least one coordinate).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The values in row-major order, in their stored width.
+    pub fn cells(&self) -> CellSlice<'_> {
+        match &self.store {
+            Store::U8(a) => CellSlice::U8(a.as_slice().expect("standard layout")),
+            Store::U16(a) => CellSlice::U16(a.as_slice().expect("standard layout")),
+            Store::U32(a) => CellSlice::U32(a.as_slice().expect("standard layout")),
+        }
+    }
+
+    /// The values in row-major order as cells of type `C`, if that is the stored width.
+    pub fn typed_mut<C: Cell>(&mut self) -> Option<&mut [C]> {
+        C::slice_mut(&mut self.store)
+    }
+
+    /// The values in row-major order as cells of type `C`, if that is the stored width.
+    pub fn typed<C: Cell>(&self) -> Option<&[C]> {
+        C::slice(&self.store)
+    }
+
+    /// The value at flat (row-major) index `index`.
+    pub fn get_flat(&self, index: usize) -> Nimber {
+        self.cells().get(index)
+    }
+
+    /// Sets the value at flat index `index`.
+    ///
+    /// # Panics
+    /// If `value` does not fit the table's cells (widen first).
+    pub fn set_flat(&mut self, index: usize, value: Nimber) {
+        fn set<C: Cell>(cells: &mut [C], index: usize, value: Nimber) {
+            cells[index] = C::from_nimber(value).expect("the value fits the cells");
+        }
+        match self.width() {
+            CellWidth::U8 => set::<u8>(self.typed_mut().unwrap(), index, value),
+            CellWidth::U16 => set::<u16>(self.typed_mut().unwrap(), index, value),
+            CellWidth::U32 => set::<u32>(self.typed_mut().unwrap(), index, value),
+        }
+    }
+
+    /// Every value in row-major order, as nimbers.
+    pub fn to_nimbers(&self) -> Vec<Nimber> {
+        let cells = self.cells();
+        (0..cells.len()).map(|i| cells.get(i)).collect()
     }
 
     /// The value at the position `pos` (coordinates, not indices), if it lies in the table.
@@ -181,25 +314,33 @@ impl GrundyTable {
         if pos.len() != self.shape.axes.len() {
             return None;
         }
-        let mut index = Vec::with_capacity(pos.len());
-        for ((&c, axis), &max) in pos.iter().zip(&self.shape.axes).zip(&self.shape.max) {
+        let lens = self.shape.lens();
+        let mut flat = 0;
+        for (((&c, axis), &max), &len) in
+            pos.iter().zip(&self.shape.axes).zip(&self.shape.max).zip(&lens)
+        {
             if c < axis.min || c > max {
                 return None;
             }
-            index.push((c - axis.min) as usize);
+            flat = flat * len + (c - axis.min) as usize;
         }
-        self.values.get(IxDyn(&index)).copied()
+        Some(self.get_flat(flat))
     }
 
     /// Cell count, sum, maximum and number of P-positions.
     pub fn stats(&self) -> TableStats {
-        let values = self.as_slice();
-        TableStats {
-            cells: values.len() as u64,
-            sum: values.iter().map(|v| u64::from(v.0)).sum(),
-            max: values.iter().map(|v| v.0).max().unwrap_or(0),
-            p_positions: values.iter().filter(|v| v.is_p()).count() as u64,
+        fn stats<C: Cell>(values: &[C]) -> TableStats {
+            let mut stats =
+                TableStats { cells: values.len() as u64, sum: 0, max: 0, p_positions: 0 };
+            for &v in values {
+                let v: u32 = v.into();
+                stats.sum += u64::from(v);
+                stats.max = stats.max.max(v);
+                stats.p_positions += u64::from(v == 0);
+            }
+            stats
         }
+        crate::with_cells!(self.cells(), |values| stats(values))
     }
 }
 
@@ -223,7 +364,8 @@ mod tests {
         let cutting = lookup("cutting").unwrap();
         let shape = TableShape::new(&cutting, &[200, 200], "200x200").unwrap();
         assert_eq!(shape.lens(), vec![199, 199]);
-        assert_eq!(shape.value_bytes(), 199 * 199 * 4);
+        assert_eq!(shape.value_bytes(CellWidth::U32), 199 * 199 * 4);
+        assert_eq!(shape.value_bytes(CellWidth::U8), 199 * 199);
         let err = TableShape::new(&cutting, &[1, 5], "1x5").unwrap_err().to_string();
         assert_eq!(err, "size 1x5 does not fit game `cutting`: axis `w` starts at 2");
         let err = TableShape::new(&cutting, &[5], "5").unwrap_err().to_string();
@@ -234,10 +376,28 @@ mod tests {
     fn get_uses_coordinates() {
         let kiki = lookup("kiki").unwrap();
         let mut table = GrundyTable::zeroed(TableShape::new(&kiki, &[3, 4], "3x4").unwrap());
-        table.as_mut_slice()[4 + 1] = Nimber(7); // index (1, 1) is position (2, 2)
+        table.typed_mut::<u32>().unwrap()[4 + 1] = 7; // index (1, 1) is position (2, 2)
         assert_eq!(table.get(&[2, 2]), Some(Nimber(7)));
         assert_eq!(table.get(&[0, 2]), None);
         assert_eq!(table.get(&[3, 5]), None);
         assert_eq!(table.stats().p_positions, 11);
+    }
+
+    #[test]
+    fn widths_change_storage_not_values() {
+        let kiki = lookup("kiki").unwrap();
+        let shape = TableShape::new(&kiki, &[3, 4], "3x4").unwrap();
+        let values: Vec<Nimber> = (0..12).map(|v| Nimber(v * 20)).collect();
+        let table = GrundyTable::from_nimbers(shape.clone(), &values);
+        assert_eq!(table.width(), CellWidth::U8);
+        let wide = table.clone().widened(CellWidth::U32);
+        assert_eq!(wide.width(), CellWidth::U32);
+        assert_eq!(wide, table);
+        assert_eq!(wide.clone().narrowed().width(), CellWidth::U8);
+        assert_eq!(wide.to_nimbers(), values);
+        let big = GrundyTable::from_nimbers(shape, &[Nimber(300); 12]);
+        assert_eq!(big.width(), CellWidth::U16);
+        assert_eq!(CellWidth::for_max(70_000), CellWidth::U32);
+        assert_eq!(u8::from_nimber(Nimber(256)), None);
     }
 }

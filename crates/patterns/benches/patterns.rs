@@ -27,8 +27,7 @@ fn boards(c: &mut Criterion) {
             b.iter(|| black_box(analyze(&t, CellKind::Values, Some(&game), name).unwrap()))
         });
     }
-    let kayles: Vec<u32> =
-        table("kayles", &[100_000]).as_slice().iter().map(|v| v.value()).collect();
+    let kayles: Vec<u32> = table("kayles", &[100_000]).cells().to_u32_vec();
     group.bench_function("kayles-sequence-100001", |b| b.iter(|| black_box(find_period(&kayles))));
     group.finish();
 }

@@ -165,7 +165,7 @@ pub fn analyze(
 ) -> Result<Report, AnalysisError> {
     let axes = table.axes();
     let max = table.shape().max();
-    let values: Vec<u32> = table.as_slice().iter().map(|v| v.value()).collect();
+    let values: Vec<u32> = table.cells().to_u32_vec();
     match axes.len() {
         1 => {
             let found = find_period(&values);

@@ -3,7 +3,7 @@
 
 use crate::certificate::{prove_periodic, reach, Certificate, PeriodicClaim};
 use crate::expr::{lcm, EvalError, Expr, ExprError, Type};
-use grundy_core::{CellKind, Coord, Game, GrundyTable};
+use grundy_core::{Cell, CellKind, Coord, Game, GrundyTable};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt;
@@ -198,48 +198,9 @@ pub fn check(
             conjecture.kind.option()
         )));
     }
-    let lens = table.shape().lens();
-    let axes = table.axes();
-    let row_len = *lens.last().unwrap();
-    let values = table.as_slice();
-    let coords_of = |flat: usize| -> Vec<Coord> {
-        let mut rest = flat;
-        let mut pos = vec![0; lens.len()];
-        for d in (0..lens.len()).rev() {
-            pos[d] = axes[d].min + (rest % lens[d]) as Coord;
-            rest /= lens[d];
-        }
-        pos
-    };
-    // One row (the last axis) per task; each keeps its first `show` counterexamples, so merging in
-    // row order gives the first ones of the table.
-    let rows: Vec<(u64, Vec<Counterexample>)> = values
-        .par_chunks(row_len)
-        .enumerate()
-        .map(|(row, cells)| {
-            let mut slots = vec![0i64; conjecture.variables.names.len()];
-            let mut pos = coords_of(row * row_len);
-            let mut count = 0u64;
-            let mut found = Vec::new();
-            for (offset, value) in cells.iter().enumerate() {
-                *pos.last_mut().unwrap() = axes[lens.len() - 1].min + offset as Coord;
-                conjecture.variables.fill(&mut slots, &pos, i64::from(value.value()));
-                let verdict =
-                    judge(conjecture, &slots, value.value()).map_err(|e| eval_error(&pos, e))?;
-                if let Some(claimed) = verdict {
-                    count += 1;
-                    if found.len() < show {
-                        found.push(Counterexample {
-                            position: pos.clone(),
-                            value: value.value(),
-                            claimed,
-                        });
-                    }
-                }
-            }
-            Ok((count, found))
-        })
-        .collect::<Result<_, CheckError>>()?;
+    let rows = grundy_core::with_cells!(table.cells(), |values| check_rows(
+        table, values, conjecture, show
+    ))?;
     let disagreements = rows.iter().map(|(count, _)| count).sum();
     let counterexamples = rows.into_iter().flat_map(|(_, found)| found).take(show).collect();
     let certificate = if disagreements > 0 {
@@ -252,7 +213,7 @@ pub fn check(
         size: table.shape().max().to_vec(),
         claim: conjecture.kind,
         expression: conjecture.expr.text().to_string(),
-        cells: values.len() as u64,
+        cells: table.len() as u64,
         disagreements,
         counterexamples,
         verdict: if disagreements == 0 { "agrees" } else { "disagrees" },
@@ -260,6 +221,51 @@ pub fn check(
         argument: certificate.argument,
         checked_box: certificate.checked_box,
     })
+}
+
+/// Checks every row (the last axis) of `values` in parallel. Each row keeps its first `show`
+/// counterexamples, so merging in row order gives the first ones of the table.
+fn check_rows<C: Cell>(
+    table: &GrundyTable,
+    values: &[C],
+    conjecture: &Conjecture,
+    show: usize,
+) -> Result<Vec<(u64, Vec<Counterexample>)>, CheckError> {
+    let lens = table.shape().lens();
+    let axes = table.axes();
+    let row_len = *lens.last().unwrap();
+    let coords_of = |flat: usize| -> Vec<Coord> {
+        let mut rest = flat;
+        let mut pos = vec![0; lens.len()];
+        for d in (0..lens.len()).rev() {
+            pos[d] = axes[d].min + (rest % lens[d]) as Coord;
+            rest /= lens[d];
+        }
+        pos
+    };
+    values
+        .par_chunks(row_len)
+        .enumerate()
+        .map(|(row, cells)| {
+            let mut slots = vec![0i64; conjecture.variables.names.len()];
+            let mut pos = coords_of(row * row_len);
+            let mut count = 0u64;
+            let mut found = Vec::new();
+            for (offset, &cell) in cells.iter().enumerate() {
+                let value: u32 = cell.into();
+                *pos.last_mut().unwrap() = axes[lens.len() - 1].min + offset as Coord;
+                conjecture.variables.fill(&mut slots, &pos, i64::from(value));
+                let verdict = judge(conjecture, &slots, value).map_err(|e| eval_error(&pos, e))?;
+                if let Some(claimed) = verdict {
+                    count += 1;
+                    if found.len() < show {
+                        found.push(Counterexample { position: pos.clone(), value, claimed });
+                    }
+                }
+            }
+            Ok((count, found))
+        })
+        .collect()
 }
 
 fn eval_error(pos: &[Coord], error: EvalError) -> CheckError {

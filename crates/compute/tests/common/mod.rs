@@ -38,5 +38,5 @@ pub fn fill_waves(game: &Game, max: &[i64]) -> GrundyTable {
 
 /// The values of a 1-D table, as plain integers.
 pub fn sequence(table: &GrundyTable) -> Vec<u32> {
-    table.as_slice().iter().map(|v| v.value()).collect()
+    table.cells().to_u32_vec()
 }

@@ -31,7 +31,7 @@ pub fn write_csv<W: Write>(
     let mut writer = ::csv::WriterBuilder::new().has_headers(false).from_writer(out);
     let axes = table.axes();
     let lens = table.shape().lens();
-    let values = table.as_slice();
+    let values = table.cells();
     let mut number = itoa::Buffer::new();
     let mut cell = |writer: &mut ::csv::Writer<W>, value: Nimber| -> io::Result<()> {
         let text: &[u8] = match (outcome, value.is_p()) {
@@ -52,8 +52,8 @@ pub fn write_csv<W: Write>(
         writer.write_record(None::<&[u8]>).map_err(into_io)?;
         for r in 0..rows {
             writer.write_field(coordinate.format(axes[0].min + r as i64)).map_err(into_io)?;
-            for &value in &values[r * cols..(r + 1) * cols] {
-                cell(&mut writer, value)?;
+            for flat in r * cols..(r + 1) * cols {
+                cell(&mut writer, values.get(flat))?;
             }
             writer.write_record(None::<&[u8]>).map_err(into_io)?;
         }
@@ -66,7 +66,8 @@ pub fn write_csv<W: Write>(
         }
         writer.write_record(axes.iter().map(|a| a.name.as_str()).chain(["g"])).map_err(into_io)?;
         let mut index = vec![0usize; axes.len()];
-        for &value in values {
+        for flat in 0..values.len() {
+            let value = values.get(flat);
             for (axis, &i) in axes.iter().zip(&index) {
                 writer.write_field(coordinate.format(axis.min + i as i64)).map_err(into_io)?;
             }
@@ -230,8 +231,7 @@ pub fn read_csv<R: Read>(input: R) -> Result<(GrundyTable, CellKind), CsvReadErr
         let axes = names.iter().zip(&min).map(|(n, &m)| Axis::new(n, m)).collect();
         (axes, max, values)
     };
-    let mut table = GrundyTable::zeroed(TableShape::from_axes(axes, max));
-    table.as_mut_slice().copy_from_slice(&values);
+    let table = GrundyTable::from_nimbers(TableShape::from_axes(axes, max), &values);
     Ok((table, cells.kind.unwrap_or(CellKind::Values)))
 }
 
@@ -326,11 +326,9 @@ mod tests {
 
     fn sample(game: &str, max: &[i64]) -> GrundyTable {
         let game = lookup(game).unwrap();
-        let mut table = GrundyTable::zeroed(TableShape::new(&game, max, "").unwrap());
-        for (i, v) in table.as_mut_slice().iter_mut().enumerate() {
-            *v = Nimber(i as u32 % 3);
-        }
-        table
+        let shape = TableShape::new(&game, max, "").unwrap();
+        let values: Vec<Nimber> = (0..shape.cells() as u32).map(|i| Nimber(i % 3)).collect();
+        GrundyTable::from_nimbers(shape, &values)
     }
 
     fn csv(table: &GrundyTable, layout: CsvLayout, outcome: bool) -> String {
@@ -368,7 +366,7 @@ mod tests {
                 let (outcomes, kind) = read_csv(csv(&table, layout, true).as_bytes()).unwrap();
                 assert_eq!(kind, CellKind::Outcomes);
                 let mask =
-                    |t: &GrundyTable| t.as_slice().iter().map(|v| v.is_p()).collect::<Vec<_>>();
+                    |t: &GrundyTable| t.to_nimbers().iter().map(|v| v.is_p()).collect::<Vec<_>>();
                 assert_eq!(mask(&outcomes), mask(&table));
             }
         }
