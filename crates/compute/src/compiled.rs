@@ -211,6 +211,45 @@ impl CompiledGame {
         &self.lens
     }
 
+    /// Whether swapping the two axes maps the moves onto themselves, on a square 2-D table whose
+    /// axes start at the same coordinate: then T(i, j) = T(j, i).
+    pub(crate) fn is_symmetric(&self, shape: &TableShape) -> bool {
+        let axes = shape.axes();
+        if self.lens.len() != 2 || self.lens[0] != self.lens[1] || axes[0].min != axes[1].min {
+            return false;
+        }
+        let mut fixed: Vec<[usize; 2]> =
+            self.fixed.iter().map(|m| [m.need[0], m.need[1]]).collect();
+        let mut fixed_swapped: Vec<[usize; 2]> = fixed.iter().map(|[a, b]| [*b, *a]).collect();
+        fixed.sort_unstable();
+        fixed_swapped.sort_unstable();
+        let ray_key = |ray: &Ray, swap: bool| {
+            let mut units = [0usize; 2];
+            for &(axis, unit) in &ray.lowers[..ray.lowered] {
+                units[if swap { 1 - axis } else { axis }] = unit;
+            }
+            let amounts: Vec<usize> = match &ray.amounts {
+                Amounts::List(list) => list.iter().map(|(a, _)| *a).collect(),
+                Amounts::UpTo(most) => vec![usize::MAX, *most],
+            };
+            (units, amounts)
+        };
+        let mut rays: Vec<_> = self.rays.iter().map(|r| ray_key(r, false)).collect();
+        let mut rays_swapped: Vec<_> = self.rays.iter().map(|r| ray_key(r, true)).collect();
+        rays.sort_unstable();
+        rays_swapped.sort_unstable();
+        let mut splits: Vec<_> =
+            self.splits.iter().map(|s| (s.axis, s.smallest, s.unequal)).collect();
+        let mut splits_swapped: Vec<_> =
+            self.splits.iter().map(|s| (1 - s.axis, s.smallest, s.unequal)).collect();
+        splits.sort_unstable();
+        splits_swapped.sort_unstable();
+        fixed == fixed_swapped
+            && rays == rays_swapped
+            && splits == splits_swapped
+            && self.lines.contains(&LineKind::Row) == self.lines.contains(&LineKind::Column)
+    }
+
     /// An upper bound on every value of the table: a value is at most the number of options of
     /// its cell, and this bounds that number (saturating).
     pub(crate) fn value_bound(&self) -> u64 {
@@ -361,4 +400,44 @@ impl CompiledGame {
 
 fn jump_amounts(steps: &StepSet, longest: usize) -> Vec<usize> {
     steps.up_to(longest as u64).into_iter().map(|a| a as usize).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_core::{lookup, parse_spec};
+
+    fn symmetric(game: &Game, max: &[i64]) -> bool {
+        let shape = TableShape::new(game, max, "test").unwrap();
+        CompiledGame::new(game, &shape, true).is_symmetric(&shape)
+    }
+
+    #[test]
+    fn symmetry_is_detected_from_the_moves() {
+        for name in [
+            "kiki",
+            "wythoff",
+            "nim",
+            "cutting",
+            "prime-steps",
+            "wythoff-short-diagonal",
+            "fibonacci-rook",
+        ] {
+            assert!(symmetric(&lookup(name).unwrap(), &[50, 50]), "{name}");
+            assert!(!symmetric(&lookup(name).unwrap(), &[50, 49]), "{name} on a non-square table");
+        }
+        let lopsided = parse_spec(
+            "name = \"l\"\naxes = [{ name = \"a\" }, { name = \"b\" }]\n[[rules]]\nkind = \"step\"\noffsets = [[-1, 0], [0, -2]]\n",
+            "l.toml",
+        )
+        .unwrap();
+        assert!(!symmetric(&lopsided, &[20, 20]));
+        let shifted = parse_spec(
+            "name = \"s\"\naxes = [{ name = \"a\", min = 1 }, { name = \"b\" }]\n[[rules]]\nkind = \"step\"\noffsets = [[-1, 0], [0, -1]]\n",
+            "s.toml",
+        )
+        .unwrap();
+        assert!(!symmetric(&shifted, &[20, 19]));
+        assert!(!symmetric(&lookup("kayles").unwrap(), &[20]));
+    }
 }

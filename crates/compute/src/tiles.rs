@@ -18,6 +18,16 @@
 //! i − j in [I·h − J·w − w + 1, I·h − J·w + h − 1], h + w − 1 values, and the next tile of the
 //! same tile-wave, (I + 1, J − 1), starts h + w further on. So lines are updated without locks.
 //!
+//! # Symmetry
+//! When the moves are symmetric in the two axes on a square table, T(i, j) = T(j, i): only the
+//! tiles with I ≥ J are computed (on the diagonal tiles, the cells with i ≥ j), and each cell is
+//! also written at its mirror (j, i), so every option a computed cell reads, on either side of
+//! the diagonal, is final. The tiles are square then, and the mirror of tile (I, J) is (J, I): in
+//! the same tile-wave, never computed, and read by no other tile of it. Computed cells use only
+//! their row, their column and a diagonal i − j ≥ 0; the mirror (j, i) of a computed cell is the
+//! only one of its column i that is never computed, so its value goes into column i's set (column
+//! i lies in the tile's own row band, which no other tile of the tile-wave touches).
+//!
 //! # Safety
 //! Cells and lines are reached through [`Shared`]. Each task writes only the cells and lines of its
 //! own tile, and reads cells of its own tile written earlier by itself or cells of earlier
@@ -39,6 +49,9 @@ use std::cell::RefCell;
 const TILE_2D: [usize; 2] = [TILE_ROWS, TILE_COLS];
 const TILE_ROWS: usize = 16;
 const TILE_COLS: usize = 256;
+
+/// Tile side for symmetric 2-D tables, whose tiles must be square to be mirrored.
+const TILE_SQUARE: usize = 64;
 
 /// Tile side for 3-D tables (16³ = 4096 cells, as in 2-D).
 const TILE_3D: usize = 16;
@@ -62,9 +75,12 @@ pub(crate) fn fill_tiles(
 ) -> GrundyTable {
     let lens = compiled.lens().to_vec();
     let dims = lens.len();
+    let symmetric = compiled.is_symmetric(shape);
     let sides: [usize; 3] = match (tile_side, dims) {
         (Some(side), _) => [side.max(1); 3],
         (None, 1) => [lens[0].max(1), 1, 1],
+        // Mirroring needs square tiles.
+        (None, 2) if symmetric => [TILE_SQUARE, TILE_SQUARE, 1],
         (None, 2) => [TILE_2D[0], TILE_2D[1], 1],
         (None, _) => [TILE_3D; 3],
     };
@@ -85,8 +101,11 @@ pub(crate) fn fill_tiles(
     let mut table = GrundyTable::zeroed_with(shape.clone(), CellWidth::U8);
     let last_wave: usize = tile_counts.iter().map(|count| count - 1).sum();
     for d in 0..=last_wave {
-        let tiles = index_tuples(&tile_counts, d);
-        let layout = Layout { compiled, lens: &lens, strides: &strides, sides };
+        let mut tiles = index_tuples(&tile_counts, d);
+        if symmetric {
+            tiles.retain(|tile| tile[0] >= tile[1]);
+        }
+        let layout = Layout { compiled, lens: &lens, strides: &strides, sides, symmetric };
         let (cells, overflow) = match table.width() {
             CellWidth::U8 => wave::<u8>(&layout, &mut table, &mut lines, &tiles),
             CellWidth::U16 => wave::<u16>(&layout, &mut table, &mut lines, &tiles),
@@ -166,6 +185,8 @@ struct Layout<'a> {
     lens: &'a [usize],
     strides: &'a [usize],
     sides: [usize; 3],
+    /// Compute the cells with i ≥ j only and mirror them (module docs).
+    symmetric: bool,
 }
 
 /// What every tile task of one tile-wave shares.
@@ -179,7 +200,7 @@ impl<C: Cell> Tile<'_, '_, C> {
     /// Fills the tile at tile index `corner`, row-major; returns its number of cells and the
     /// values that did not fit in `C`.
     fn fill(&self, corner: &[usize], mex: &mut MexSet) -> (u64, Vec<(usize, Nimber)>) {
-        let Layout { lens, strides, sides, .. } = *self.layout;
+        let Layout { lens, strides, sides, symmetric, .. } = *self.layout;
         let dims = corner.len();
         let mut lo = [0usize; 3];
         let mut hi = [1usize; 3];
@@ -193,31 +214,44 @@ impl<C: Cell> Tile<'_, '_, C> {
         // The last axis is the inner loop, with the flat index advancing by one.
         let last = dims - 1;
         let mut outer = lo;
+        let mut count = 0;
         loop {
             index[..dims].copy_from_slice(&outer[..dims]);
             let start: usize = index[..dims].iter().zip(strides).map(|(i, s)| i * s).sum();
-            for (flat, j) in (start..).zip(lo[last]..hi[last]) {
+            // With symmetry, only the cells on or below the diagonal (j ≤ i).
+            let end = if symmetric { hi[last].min(index[0] + 1) } else { hi[last] };
+            for (flat, j) in (start..).zip(lo[last]..end) {
                 index[last] = j;
                 let value = self.value(&reader, &index, flat, mex);
+                let mirror = (symmetric && j != index[0]).then(|| j * lens[1] + index[0]);
                 let cell = match C::from_nimber(value) {
                     Some(cell) if cell != C::MAX => cell,
                     _ => {
                         overflow.borrow_mut().push((flat, value));
+                        overflow.borrow_mut().extend(mirror.map(|m| (m, value)));
                         C::MAX
                     }
                 };
                 // SAFETY: `flat` is in this task's tile; no other task reads or writes it during
                 // this tile-wave (module docs).
                 unsafe { *self.cells.get_mut(flat) = cell };
+                count += 1;
+                if let Some(mirror) = mirror {
+                    // SAFETY: the mirror lies in tile (J, I), which no task of this tile-wave
+                    // computes or reads (module docs, Symmetry).
+                    unsafe { *self.cells.get_mut(mirror) = cell };
+                    count += 1;
+                    if self.layout.compiled.lines().contains(&LineKind::Column) {
+                        // SAFETY: column i is in this tile's row band (module docs, Symmetry).
+                        unsafe { self.lines[1].get_mut(index[0]) }.insert(value);
+                    }
+                }
             }
             // Next line of the tile: advance the outer axes, last-but-one fastest.
             let mut d = last;
             loop {
                 if d == 0 {
-                    return (
-                        (0..dims).map(|d| (hi[d] - lo[d]) as u64).product(),
-                        overflow.into_inner(),
-                    );
+                    return (count, overflow.into_inner());
                 }
                 d -= 1;
                 outer[d] += 1;

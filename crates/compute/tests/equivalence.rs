@@ -158,6 +158,13 @@ fn tiles_agree_with_waves_on_larger_tables() {
         ("kiki", &[900, 1100]),
         ("cutting", &[300, 280]),
         ("prime-steps", &[500, 520]),
+        // Square tables of symmetric games take the mirrored path.
+        ("wythoff", &[600, 600]),
+        ("nim", &[513, 513]),
+        ("kiki", &[700, 700]),
+        ("cutting", &[301, 301]),
+        ("prime-steps", &[450, 450]),
+        ("fibonacci-rook", &[300, 300]),
         ("wythoff-short-diagonal", &[400, 400]),
         ("cutting-cuboid", &[40, 36, 33]),
     ];

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Times the issue-6 workloads with the release binary and prints a Markdown table: workload, size,
+# seconds, cells per second, peak memory (from /usr/bin/time -v), and, where the reference fill is
+# run beside it, the speed-up over the reference of the same binary.
+#
+#   scripts/bench.sh            # the full table (takes several minutes)
+#   scripts/bench.sh --quick    # smaller sizes, for a smoke run
+#   REFERENCE=1 scripts/bench.sh  # also time the reference fill on the reference sizes (slow)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+command -v /usr/bin/time >/dev/null || { echo "bench.sh needs /usr/bin/time (Debian package: time)" >&2; exit 2; }
+cargo build --release -q -p grundy-cli
+bin=target/release/grundy
+
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+
+# workload, size, threads
+if [ "$quick" = 1 ]; then
+  runs=("kiki 4000x4000 2" "wythoff 2048x2048 2" "nim 2048x2048 2" "cutting 500x500 2" "prime-steps 1000x1000 2")
+else
+  runs=(
+    "kiki 20000x20000 2"
+    "wythoff 16384x16384 2"
+    "nim 16384x16384 2"
+    "cutting 4000x4000 2" "cutting 4000x4000 1"
+    "prime-steps 4000x4000 2" "prime-steps 4000x4000 1"
+    "wythoff 2048x2048 2"
+  )
+fi
+
+measure() { # game size threads engine -> "seconds peak_kib cells"
+  local out err
+  err=$(mktemp)
+  out=$(/usr/bin/time -v "$bin" compute "$1" --size "$2" --threads "$3" --engine "$4" --format summary --quiet 2>"$err")
+  local secs cells peak
+  secs=$(printf '%s' "$out" | sed -E 's/.*"seconds":([0-9.eE+-]+).*/\1/')
+  cells=$(printf '%s' "$out" | sed -E 's/.*"cells":([0-9]+).*/\1/')
+  peak=$(sed -nE 's/.*Maximum resident set size \(kbytes\): ([0-9]+).*/\1/p' "$err")
+  rm -f "$err"
+  echo "$secs $peak $cells"
+}
+
+echo "| workload | threads | seconds | cells/s | peak memory (MiB) | speed-up over reference |"
+echo "|---|---|---|---|---|---|"
+for run in "${runs[@]}"; do
+  read -r game size threads <<<"$run"
+  read -r secs peak cells < <(measure "$game" "$size" "$threads" tiles)
+  rate=$(awk -v c="$cells" -v s="$secs" 'BEGIN { printf "%.3g", c / s }')
+  mib=$(awk -v k="$peak" 'BEGIN { printf "%.0f", k / 1024 }')
+  speedup="-"
+  if [ "${REFERENCE:-0}" = 1 ] && [ "$game $size" = "wythoff 2048x2048" ]; then
+    read -r rsecs _ _ < <(measure "$game" "$size" 1 reference)
+    speedup=$(awk -v r="$rsecs" -v s="$secs" 'BEGIN { printf "%.0fx (reference %.0f s)", r / s, r }')
+  fi
+  echo "| \`$game --size $size\` | $threads | $secs | $rate | $mib | $speedup |"
+done
