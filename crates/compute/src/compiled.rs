@@ -73,6 +73,8 @@ struct Ray {
     /// How far back in the flat array one unit of the move goes.
     flat: usize,
     amounts: Amounts,
+    /// Read through the mirror cell (see [`CompiledGame::transposing_columns`]).
+    transposed: bool,
 }
 
 impl Ray {
@@ -97,6 +99,8 @@ struct Split {
     smallest: Coord,
     unequal: bool,
     stride: usize,
+    /// Read through the mirror cell (see [`CompiledGame::transposing_columns`]).
+    transposed: bool,
 }
 
 /// A game's rules compiled against one table shape.
@@ -136,7 +140,7 @@ impl CompiledGame {
                 lowered += 1;
             }
             let flat = lowers[..lowered].iter().map(|&(a, unit)| unit * strides[a]).sum();
-            Ray { lowers, lowered, flat, amounts }
+            Ray { lowers, lowered, flat, amounts, transposed: false }
         };
         let fixed = |direction: &[Coord], amount: usize| {
             let mut need = [0; 3];
@@ -190,6 +194,7 @@ impl CompiledGame {
                         smallest: (*min_piece).max(axis_min),
                         unequal: *unequal,
                         stride: strides[*axis],
+                        transposed: false,
                     });
                 }
                 Rule::TakeAndBreak { code } => {
@@ -209,6 +214,34 @@ impl CompiledGame {
 
     pub(crate) fn lens(&self) -> &[usize] {
         &self.lens
+    }
+
+    /// The same moves, with those that walk down a column (rays along (−k, 0), splits of the first
+    /// axis) reading the mirror row instead: on a symmetric table T(i, j) = T(j, i), so column j
+    /// up to row i is row j up to column i, which lies contiguous in memory. Only for tables the
+    /// engine fills symmetrically, where every mirror cell an option needs is written.
+    pub(crate) fn transposing_columns(mut self) -> CompiledGame {
+        let cols = self.lens[1];
+        for ray in &mut self.rays {
+            if ray.lowered == 1 && ray.lowers[0].0 == 0 {
+                let unit = ray.lowers[0].1;
+                ray.transposed = true;
+                ray.flat = unit;
+                if let Amounts::List(list) = &mut ray.amounts {
+                    for (amount, back) in list.iter_mut() {
+                        *back = *amount * unit;
+                    }
+                }
+            }
+        }
+        for split in &mut self.splits {
+            if split.axis == 0 {
+                split.transposed = true;
+                split.stride = 1;
+            }
+        }
+        debug_assert_eq!(cols, self.lens[0]);
+        self
     }
 
     /// Whether swapping the two axes maps the moves onto themselves, on a square 2-D table whose
@@ -328,17 +361,20 @@ impl CompiledGame {
                 mex.insert_with_low(&mut low, values.at(flat - step.back));
             }
         }
+        // The mirror cell (j, i) of a 2-D cell (i, j), for moves read through it.
+        let mirror = || index[1] * self.lens[0] + index[0];
         for ray in &self.rays {
             let reach = ray.max_amount(index);
+            let from = if ray.transposed { mirror() } else { flat };
             match &ray.amounts {
                 Amounts::List(amounts) => {
                     for &(_, back) in amounts.iter().take_while(|&&(a, _)| a <= reach) {
-                        mex.insert_with_low(&mut low, values.at(flat - back));
+                        mex.insert_with_low(&mut low, values.at(from - back));
                     }
                 }
                 Amounts::UpTo(bound) => {
                     for amount in 1..=reach.min(*bound) {
-                        mex.insert_with_low(&mut low, values.at(flat - amount * ray.flat));
+                        mex.insert_with_low(&mut low, values.at(from - amount * ray.flat));
                     }
                 }
             }
@@ -346,7 +382,7 @@ impl CompiledGame {
         for split in &self.splits {
             let i = index[split.axis];
             let c = split.axis_min + i as Coord;
-            let base = flat - i * split.stride;
+            let base = if split.transposed { mirror() } else { flat } - i * split.stride;
             let at =
                 |size: Coord| values.at(base + (size - split.axis_min) as usize * split.stride);
             for a in split.smallest..=c / 2 {

@@ -76,6 +76,14 @@ pub(crate) fn fill_tiles(
     let lens = compiled.lens().to_vec();
     let dims = lens.len();
     let symmetric = compiled.is_symmetric(shape);
+    // A symmetric fill writes every mirror cell, so column moves can read rows instead.
+    let transposed;
+    let compiled = if symmetric {
+        transposed = compiled.clone().transposing_columns();
+        &transposed
+    } else {
+        compiled
+    };
     let sides: [usize; 3] = match (tile_side, dims) {
         (Some(side), _) => [side.max(1); 3],
         (None, 1) => [lens[0].max(1), 1, 1],
