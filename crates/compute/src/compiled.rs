@@ -4,29 +4,32 @@
 //! amounts it may be taken by; a split becomes an axis stride. Nothing is interpreted per cell
 //! beyond bounds arithmetic, so a game stated as data runs as fast as one written by hand.
 
-use crate::shared::Shared;
-use grundy_core::{Cell, Coord, Game, MexSet, Nimber, Rule, StepSet, TableShape};
+use grundy_core::{Cell, CellWidth, Coord, Game, MexSet, Nimber, Rule, StepSet, TableShape};
 
 /// Read access to the values of a table being filled.
 pub(crate) trait Cells {
+    /// The stored cell type.
+    type Cell: Cell;
+
     /// The value at flat index `index`, which must be final.
     fn at(&self, index: usize) -> Nimber;
+
+    /// The `len` cells from flat index `start` as one slice, all final, when every stored cell
+    /// there is its value; `None` sends the caller to [`Cells::at`].
+    fn run(&self, start: usize, len: usize) -> Option<&[Self::Cell]>;
 }
 
 impl<C: Cell> Cells for [C] {
+    type Cell = C;
+
     #[inline]
     fn at(&self, index: usize) -> Nimber {
         self[index].nimber()
     }
-}
 
-impl<C: Cell> Cells for Shared<'_, C> {
     #[inline]
-    fn at(&self, index: usize) -> Nimber {
-        // SAFETY: the engines read only cells of earlier (tile-)waves or earlier cells of the
-        // task's own tile (see `tiles.rs`), so no thread writes `index` now and its write
-        // happened-before this read.
-        unsafe { *self.get(index) }.nimber()
+    fn run(&self, start: usize, len: usize) -> Option<&[C]> {
+        Some(&self[start..start + len])
     }
 }
 
@@ -383,6 +386,16 @@ impl CompiledGame {
             let i = index[split.axis];
             let c = split.axis_min + i as Coord;
             let base = if split.transposed { mirror() } else { flat } - i * split.stride;
+            if split.stride == 1 && c / 2 >= split.smallest {
+                // The pieces lie in one contiguous run: XOR it with itself reversed.
+                let first = (split.smallest - split.axis_min) as usize;
+                let len = (c - 2 * split.smallest + 1) as usize;
+                if let Some(run) = values.run(base + first, len) {
+                    let pairs = if split.unequal { len / 2 } else { len.div_ceil(2) };
+                    xor_pairs(run, pairs, &mut low, mex);
+                    continue;
+                }
+            }
             let at =
                 |size: Coord| values.at(base + (size - split.axis_min) as usize * split.stride);
             for a in split.smallest..=c / 2 {
@@ -431,6 +444,36 @@ impl CompiledGame {
                 }
             }
         }
+    }
+}
+
+/// Adds `run[k] ^ run[len − 1 − k]` for k < `pairs`: the options of a split whose pieces are
+/// read from one contiguous run.
+#[inline]
+fn xor_pairs<C: Cell>(run: &[C], pairs: usize, low: &mut u64, mex: &mut MexSet) {
+    let mut k = 0;
+    if let (CellWidth::U8, Ok(bytes)) = (C::WIDTH, bytemuck::try_cast_slice::<C, u8>(run)) {
+        // Byte cells: eight pairs per step, XORed as one word against the reversed tail.
+        let n = bytes.len();
+        while k + 8 <= pairs {
+            let head = u64::from_le_bytes(bytes[k..k + 8].try_into().expect("eight bytes"));
+            let tail = u64::from_le_bytes(bytes[n - 8 - k..n - k].try_into().expect("eight bytes"));
+            let xors = head ^ tail.swap_bytes();
+            if xors & 0xC0C0_C0C0_C0C0_C0C0 == 0 {
+                // Every XOR is below 64: they all go to the low word.
+                for byte in xors.to_le_bytes() {
+                    *low |= 1 << byte;
+                }
+            } else {
+                for byte in xors.to_le_bytes() {
+                    mex.insert_with_low(low, Nimber(byte.into()));
+                }
+            }
+            k += 8;
+        }
+    }
+    for (&a, &b) in run[k..].iter().zip(run.iter().rev().skip(k)).take(pairs - k) {
+        mex.insert_with_low(low, Nimber(a.into() ^ b.into()));
     }
 }
 

@@ -39,6 +39,17 @@ impl<'a, T> Shared<'a, T> {
         unsafe { &*self.ptr.add(index) }
     }
 
+    /// The `len` elements from `start`, as a slice.
+    ///
+    /// # Safety
+    /// As for [`Shared::get`], for every element of the range, while the slice lives.
+    #[inline]
+    pub(crate) unsafe fn slice(&self, start: usize, len: usize) -> &[T] {
+        assert!(start + len <= self.len);
+        // SAFETY: in bounds (checked above); no concurrent writer, by the caller's contract.
+        unsafe { std::slice::from_raw_parts(self.ptr.add(start), len) }
+    }
+
     /// The element at `index`, to change.
     ///
     /// # Safety

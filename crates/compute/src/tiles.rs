@@ -171,19 +171,43 @@ struct TileCells<'a, 'b, C> {
 }
 
 impl<C: Cell> Cells for TileCells<'_, '_, C> {
-    #[inline]
+    type Cell = C;
+
+    #[inline(always)]
     fn at(&self, index: usize) -> Nimber {
-        // SAFETY: as for `Shared<C>`: cells of earlier tile-waves or earlier cells of this tile.
+        // SAFETY: cells of earlier tile-waves or earlier cells of this tile (module docs).
         let cell = unsafe { *self.shared.get(index) };
         if cell == C::MAX {
-            // Only this tile's own cells can hold an overflowed value during the tile-wave.
-            if let Some(&(_, value)) =
-                self.overflow.borrow().iter().rev().find(|(flat, _)| *flat == index)
-            {
-                return value;
-            }
+            return self.overflowed(index, cell);
         }
         cell.nimber()
+    }
+
+    #[inline]
+    fn run(&self, start: usize, len: usize) -> Option<&[C]> {
+        // A cell holding C::MAX may stand for an overflowed value: only without any may the
+        // cells be read as they are stored.
+        if !self.overflow.borrow().is_empty() {
+            return None;
+        }
+        // SAFETY: the callers ask for the cells of options, all final and written by no task of
+        // this tile-wave but this one, which does not write while the slice lives (module docs).
+        Some(unsafe { self.shared.slice(start, len) })
+    }
+}
+
+impl<C: Cell> TileCells<'_, '_, C> {
+    /// The value of a cell that holds `C::MAX`: an overflowed value of this tile's own (only
+    /// this tile's cells can hold one during the tile-wave), or `C::MAX` itself.
+    #[cold]
+    #[inline(never)]
+    fn overflowed(&self, index: usize, cell: C) -> Nimber {
+        let overflow = self.overflow.borrow();
+        overflow
+            .iter()
+            .rev()
+            .find(|(flat, _)| *flat == index)
+            .map_or(cell.nimber(), |&(_, value)| value)
     }
 }
 
