@@ -369,6 +369,28 @@ impl CompiledGame {
         for ray in &self.rays {
             let reach = ray.max_amount(index);
             let from = if ray.transposed { mirror() } else { flat };
+            if ray.flat == 1 && reach > 0 {
+                // Every option lies in the run of `reach` cells just before this one.
+                let most = match &ray.amounts {
+                    Amounts::List(_) => reach,
+                    Amounts::UpTo(bound) => reach.min(*bound),
+                };
+                if let Some(run) = values.run(from - most, most) {
+                    match &ray.amounts {
+                        Amounts::List(amounts) => {
+                            for &(_, back) in amounts.iter().take_while(|&&(a, _)| a <= reach) {
+                                mex.insert_with_low(&mut low, run[most - back].nimber());
+                            }
+                        }
+                        Amounts::UpTo(_) => {
+                            for &cell in run {
+                                mex.insert_with_low(&mut low, cell.nimber());
+                            }
+                        }
+                    }
+                    continue;
+                }
+            }
             match &ray.amounts {
                 Amounts::List(amounts) => {
                     for &(_, back) in amounts.iter().take_while(|&&(a, _)| a <= reach) {
