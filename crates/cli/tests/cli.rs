@@ -36,12 +36,23 @@ fn compute_summary_is_json() {
 
 #[test]
 fn every_thread_count_and_engine_writes_the_same_table() {
-    let reference = stdout_of(&["compute", "wythoff", "--size", "60x50", "--engine", "reference"]);
-    for threads in ["1", "2", "8"] {
-        assert_eq!(
-            stdout_of(&["compute", "wythoff", "--size", "60x50", "--threads", threads]),
-            reference
-        );
+    // 300x300: values outgrow byte cells, and the square table is mirrored.
+    let reference =
+        stdout_of(&["compute", "wythoff", "--size", "300x300", "--engine", "reference"]);
+    for engine in ["tiles", "waves"] {
+        for threads in ["1", "2", "8"] {
+            let args = [
+                "compute",
+                "wythoff",
+                "--size",
+                "300x300",
+                "--threads",
+                threads,
+                "--engine",
+                engine,
+            ];
+            assert_eq!(stdout_of(&args), reference, "{engine} on {threads} threads");
+        }
     }
 }
 
