@@ -3,6 +3,7 @@
 //! It is deliberately plain and shares nothing with the compiled engine but the game model and
 //! `mex`, so that agreement between the two means something.
 
+use grundy_core::table::advance_row_major;
 use grundy_core::{mex, Coord, Game, GrundyTable, Nimber, TableShape};
 
 /// Fills the table of `game` over `shape` sequentially, in row-major order.
@@ -26,13 +27,7 @@ pub fn fill_reference(game: &Game, shape: &TableShape) -> GrundyTable {
             })
         }));
         table.typed_mut::<u32>().expect("a u32 table")[flat] = value.value();
-        for d in (0..index.len()).rev() {
-            index[d] += 1;
-            if index[d] < lens[d] {
-                break;
-            }
-            index[d] = 0;
-        }
+        advance_row_major(&mut index, &lens);
     }
     table.narrowed()
 }

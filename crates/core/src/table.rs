@@ -120,6 +120,18 @@ pub fn check_position(game: &Game, pos: &[Coord], text: &str) -> Result<(), Mode
     })
 }
 
+/// Moves `index` to the next cell in row-major order (last axis fastest) within `lens`, wrapping
+/// to all zeros after the last cell.
+pub fn advance_row_major(index: &mut [usize], lens: &[usize]) {
+    for d in (0..index.len()).rev() {
+        index[d] += 1;
+        if index[d] < lens[d] {
+            return;
+        }
+        index[d] = 0;
+    }
+}
+
 /// Sums that describe a table without listing it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TableStats {

@@ -73,14 +73,7 @@ pub fn write_csv<W: Write>(
             }
             cell(&mut writer, value)?;
             writer.write_record(None::<&[u8]>).map_err(into_io)?;
-            // Advance the row-major index, last axis fastest.
-            for d in (0..index.len()).rev() {
-                index[d] += 1;
-                if index[d] < lens[d] {
-                    break;
-                }
-                index[d] = 0;
-            }
+            super::advance_row_major(&mut index, &lens);
         }
     }
     writer.flush()
