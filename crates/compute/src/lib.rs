@@ -1,13 +1,16 @@
-//! Filling Grundy tables: a plain reference fill and a parallel anti-diagonal wave fill.
+//! Filling Grundy tables: a plain reference fill and two parallel anti-diagonal engines.
 //!
 //! - [`fill_reference`] walks the table in row-major order and spells out each cell's options with
 //!   [`Game::options`]: slow, obviously right, the oracle for everything else.
 //! - [`fill`] with [`Engine::Waves`] compiles the rules into flat move tables and computes each
 //!   anti-diagonal wave (cells with equal index sum) in parallel with rayon.
+//! - [`fill`] with [`Engine::Tiles`] (the default) runs anti-diagonal waves of tiles in parallel,
+//!   keeps line accumulators for slides, stores the narrowest cells that hold the values and
+//!   mirrors symmetric games: the fast engine.
 //!
 //! # Determinism
-//! Every engine returns a bit-identical table for every thread count: a cell's value depends only
-//! on earlier waves, and each wave is written back in a fixed order.
+//! Every engine returns the same values for every thread count and tile side: a cell's value
+//! depends only on earlier (tile-)waves and earlier cells of its own tile, never on timing.
 //!
 //! ```
 //! use grundy_compute::{fill, Engine, FillConfig, NoProgress};
