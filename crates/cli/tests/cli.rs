@@ -226,3 +226,40 @@ fn a_closed_pipe_is_not_an_error() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     assert!(output.stderr.is_empty());
 }
+
+#[test]
+fn streaming_writes_the_same_tables() {
+    for (game, size) in
+        [("kiki", "120x75"), ("wythoff", "90x130"), ("wythoff-short-diagonal", "64x64")]
+    {
+        for format in ["grid", "long"] {
+            let whole =
+                stdout_of(&["compute", game, "--size", size, "--format", format, "--outcome"]);
+            let streamed = stdout_of(&[
+                "compute",
+                game,
+                "--size",
+                size,
+                "--format",
+                format,
+                "--outcome",
+                "--stream",
+            ]);
+            assert_eq!(streamed, whole, "{game} {format}");
+        }
+        let summary = |extra: &[&str]| {
+            let mut args = vec!["compute", game, "--size", size, "--format", "summary"];
+            args.extend_from_slice(extra);
+            let mut json: serde_json::Value = serde_json::from_str(&stdout_of(&args)).unwrap();
+            json.as_object_mut().unwrap().remove("seconds");
+            json
+        };
+        assert_eq!(summary(&["--stream"]), summary(&[]), "{game}");
+    }
+    let output =
+        grundy().args(["compute", "cutting", "--size", "30x30", "--stream"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains(
+        "cannot stream cutting: the moves of `cutting` reach back through whole columns"
+    ));
+}

@@ -33,6 +33,24 @@ impl<C: Cell> Cells for [C] {
     }
 }
 
+impl LineKind {
+    /// Which line store (rows 0, columns 1, diagonals 2) holds lines of this kind.
+    pub(crate) fn store(self) -> usize {
+        self.locate(0, 0, 1).0
+    }
+
+    /// Which line store (rows 0, columns 1, diagonals 2) and which line in it the cell (i, j) of
+    /// a table with `cols` columns lies on.
+    #[inline]
+    pub(crate) fn locate(self, i: usize, j: usize, cols: usize) -> (usize, usize) {
+        match self {
+            LineKind::Row => (0, i),
+            LineKind::Column => (1, j),
+            LineKind::Diagonal => (2, i + cols - 1 - j),
+        }
+    }
+}
+
 /// A line along which a slide reaches every earlier cell: its values so far are kept in a
 /// [`grundy_core::PrefixSet`] instead of being read one by one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -245,6 +263,30 @@ impl CompiledGame {
         }
         debug_assert_eq!(cols, self.lens[0]);
         self
+    }
+
+    /// How many earlier rows a 2-D cell's options reach back (moves on lines need none), or
+    /// `None` when some move reaches the whole column (splits of the first axis, take-and-break)
+    /// or when the table is not 2-D: what a row-by-row fill must keep.
+    pub(crate) fn rows_needed(&self) -> Option<usize> {
+        if self.lens.len() != 2
+            || !self.take_and_break.is_empty()
+            || self.splits.iter().any(|s| s.axis == 0)
+        {
+            return None;
+        }
+        let mut rows = self.fixed.iter().map(|m| m.need[0]).max().unwrap_or(0);
+        for ray in &self.rays {
+            if let Some(&(_, unit)) = ray.lowers[..ray.lowered].iter().find(|(axis, _)| *axis == 0)
+            {
+                let most = match &ray.amounts {
+                    Amounts::List(list) => list.last().map_or(0, |(a, _)| *a),
+                    Amounts::UpTo(bound) => *bound,
+                };
+                rows = rows.max(most * unit);
+            }
+        }
+        Some(rows)
     }
 
     /// Whether swapping the two axes maps the moves onto themselves, on a square 2-D table whose

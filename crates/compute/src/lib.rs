@@ -26,10 +26,12 @@
 mod compiled;
 mod reference;
 mod shared;
+mod stream;
 mod tiles;
 mod wave;
 
 pub use reference::fill_reference;
+pub use stream::{stream_rows, streaming_rows};
 
 use grundy_core::{CellWidth, Game, GrundyTable, TableShape};
 use std::fmt;

@@ -309,12 +309,8 @@ impl<C: Cell> Tile<'_, '_, C> {
         let value = if kinds.is_empty() {
             mex.mex_with_low(low)
         } else {
-            let (i, j) = (index[0], index[1]);
-            let line_of = |kind: LineKind| match kind {
-                LineKind::Row => (0, i),
-                LineKind::Column => (1, j),
-                LineKind::Diagonal => (2, i + self.layout.lens[1] - 1 - j),
-            };
+            let (i, j, cols) = (index[0], index[1], self.layout.lens[1]);
+            let line_of = |kind: LineKind| kind.locate(i, j, cols);
             let mut refs = [&EMPTY; 3];
             for (slot, &kind) in refs.iter_mut().zip(kinds) {
                 let (store, line) = line_of(kind);

@@ -189,3 +189,39 @@ fn tiles_agree_with_waves_on_larger_tables() {
         }
     }
 }
+
+/// The row-by-row streaming fill gives the rows of the tiled table, and refuses games whose moves
+/// reach whole columns.
+#[test]
+fn streamed_rows_are_the_tables_rows() {
+    use grundy_compute::{fill, stream_rows, streaming_rows, FillConfig, NoProgress};
+    use grundy_core::TableShape;
+    let cases: &[(&str, &[i64], usize)] = &[
+        ("kiki", &[300, 257], 2),
+        ("wythoff", &[400, 380], 1),
+        ("nim", &[300, 300], 1),
+        ("wythoff-short-diagonal", &[200, 230], 3),
+        // Jumps by primes up to 113 (the longest axis has 120 cells): a ring of 114 rows.
+        ("prime-steps", &[120, 90], 114),
+    ];
+    for &(name, max, kept) in cases {
+        let game = lookup(name).unwrap();
+        let shape = TableShape::new(&game, max, "test").unwrap();
+        assert_eq!(streaming_rows(&game, &shape), Ok(kept), "{name}");
+        let table = fill(&game, &shape, &FillConfig::default(), &NoProgress).unwrap();
+        let mut streamed = Vec::new();
+        stream_rows(&game, &shape, |row| {
+            streamed.extend(row.iter().map(|&v| grundy_core::Nimber(v)));
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+        assert_eq!(streamed, table.to_nimbers(), "{name}");
+    }
+    for (name, max) in
+        [("cutting", &[30i64, 30][..]), ("kayles", &[40]), ("cutting-cuboid", &[5, 5, 5])]
+    {
+        let game = lookup(name).unwrap();
+        let shape = TableShape::new(&game, max, "test").unwrap();
+        assert!(streaming_rows(&game, &shape).is_err(), "{name} should not stream");
+    }
+}

@@ -4,7 +4,7 @@ mod cells;
 mod csv;
 
 pub use self::cells::{Cell, CellSlice, CellWidth, Store};
-pub use self::csv::{read_csv, write_csv, CellKind, CsvLayout, CsvReadError};
+pub use self::csv::{read_csv, write_csv, CellKind, CsvLayout, CsvReadError, CsvRows};
 
 use crate::game::{Axis, Coord, Game};
 use crate::{ModelError, Nimber};

@@ -1,10 +1,14 @@
 use super::{fill_table, load_game};
 use crate::output::write_json_line;
 use crate::output::Destination;
+use crate::progress::Bar;
+use crate::resources::check_memory;
+use anyhow::anyhow;
 use anyhow::{bail, Result};
 use clap::ValueEnum;
-use grundy_compute::Engine;
-use grundy_core::{parse_coords, write_csv, CsvLayout, TableShape};
+use grundy_compute::{planned_width, stream_rows, streaming_rows, Engine, Progress};
+use grundy_core::table::CsvRows;
+use grundy_core::{parse_coords, write_csv, CellWidth, CsvLayout, Game, TableShape, TableStats};
 use serde::Serialize;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,6 +43,11 @@ pub(crate) struct Args {
     /// waves) or `reference` (plain, single-threaded, the correctness oracle).
     #[arg(long, value_enum, default_value_t = EngineArg::Tiles)]
     engine: EngineArg,
+    /// Compute row by row, keeping only the rows the moves reach back (2-D games whose moves do
+    /// not run down whole columns): for tables larger than memory. Used by itself when the table
+    /// would not fit in memory.
+    #[arg(long)]
+    stream: bool,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -80,6 +89,19 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         bail!("--outcome applies to the grid and long formats, not to --format summary");
     }
     let destination = Destination::open(args.out.as_deref())?;
+    let fits = check_memory(&shape, planned_width(&game, &shape));
+    let stream = match (args.stream, fits) {
+        (true, _) => true,
+        (false, Ok(())) => false,
+        // Too large for memory: stream if the game allows it, else say why it cannot fit.
+        (false, Err(too_large)) => {
+            streaming_rows(&game, &shape).map_err(|_| too_large)?;
+            true
+        }
+    };
+    if stream {
+        return run_streaming(&args, &game, &shape, &max, destination);
+    }
     let engine = match args.engine {
         EngineArg::Tiles => Engine::Tiles,
         EngineArg::Waves => Engine::Waves,
@@ -108,5 +130,69 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             destination.write_with(|out| write_csv(&table, layout, args.outcome, out))?
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `compute --stream`: the table row by row, each row written (or summed up) as soon as it is
+/// final.
+fn run_streaming(
+    args: &Args,
+    game: &Game,
+    shape: &TableShape,
+    max: &[i64],
+    destination: Destination,
+) -> Result<ExitCode> {
+    let kept = streaming_rows(game, shape)
+        .map_err(|why| anyhow!("cannot stream {}: {why}", game.name()))?;
+    let lens = shape.lens();
+    // The ring of kept rows is what the stream needs beyond the line sets.
+    check_memory(
+        &TableShape::from_axes(
+            shape.axes().to_vec(),
+            vec![shape.axes()[0].min + kept as i64 - 1, max[1]],
+        ),
+        CellWidth::U32,
+    )?;
+    let bar = Bar::new(shape.cells() as u64, args.quiet);
+    let start = Instant::now();
+    match args.format {
+        Format::Summary => {
+            let mut stats = TableStats { cells: 0, sum: 0, max: 0, p_positions: 0 };
+            stream_rows(game, shape, |row| {
+                for &v in row {
+                    stats.cells += 1;
+                    stats.sum += u64::from(v);
+                    stats.max = stats.max.max(v);
+                    stats.p_positions += u64::from(v == 0);
+                }
+                bar.advance(row.len() as u64);
+                Ok::<(), std::convert::Infallible>(())
+            })
+            .unwrap_or_else(|never| match never {});
+            let summary = Summary {
+                game: game.name(),
+                size: max,
+                cells: stats.cells,
+                sum: stats.sum,
+                max: stats.max,
+                p_positions: stats.p_positions,
+                seconds: start.elapsed().as_secs_f64(),
+            };
+            destination.write_with(|out| write_json_line(out, &summary))?
+        }
+        Format::Grid | Format::Long => {
+            let layout =
+                if args.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
+            destination.write_with(|out| {
+                let mut rows = CsvRows::new(shape.axes(), &lens, layout, args.outcome, out)?;
+                stream_rows(game, shape, |row| {
+                    bar.advance(row.len() as u64);
+                    rows.write_row(row)
+                })?;
+                rows.finish()
+            })?
+        }
+    }
+    bar.finish();
     Ok(ExitCode::SUCCESS)
 }

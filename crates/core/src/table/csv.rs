@@ -28,55 +28,122 @@ pub fn write_csv<W: Write>(
     outcome: bool,
     out: W,
 ) -> io::Result<()> {
-    let mut writer = ::csv::WriterBuilder::new().has_headers(false).from_writer(out);
-    let axes = table.axes();
     let lens = table.shape().lens();
-    let values = table.cells();
-    let mut number = itoa::Buffer::new();
-    let mut cell = |writer: &mut ::csv::Writer<W>, value: Nimber| -> io::Result<()> {
-        let text: &[u8] = match (outcome, value.is_p()) {
-            (true, true) => b"P",
-            (true, false) => b"N",
-            (false, _) => number.format(value.0).as_bytes(),
-        };
-        writer.write_field(text).map_err(into_io)
-    };
-    let mut coordinate = itoa::Buffer::new();
-    if layout == CsvLayout::Grid && axes.len() == 2 {
-        let (rows, cols) = (lens[0], lens[1]);
-        let header = format!("{}\\{}", axes[0].name, axes[1].name);
-        writer.write_field(header).map_err(into_io)?;
-        for c in 0..cols {
-            writer.write_field(coordinate.format(axes[1].min + c as i64)).map_err(into_io)?;
-        }
-        writer.write_record(None::<&[u8]>).map_err(into_io)?;
-        for r in 0..rows {
-            writer.write_field(coordinate.format(axes[0].min + r as i64)).map_err(into_io)?;
-            for flat in r * cols..(r + 1) * cols {
-                cell(&mut writer, values.get(flat))?;
-            }
-            writer.write_record(None::<&[u8]>).map_err(into_io)?;
-        }
-    } else {
-        if layout == CsvLayout::Grid && axes.len() == 3 {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "a 3-D table has no grid layout; use the long layout",
-            ));
-        }
-        writer.write_record(axes.iter().map(|a| a.name.as_str()).chain(["g"])).map_err(into_io)?;
-        let mut index = vec![0usize; axes.len()];
-        for flat in 0..values.len() {
-            let value = values.get(flat);
-            for (axis, &i) in axes.iter().zip(&index) {
-                writer.write_field(coordinate.format(axis.min + i as i64)).map_err(into_io)?;
-            }
-            cell(&mut writer, value)?;
-            writer.write_record(None::<&[u8]>).map_err(into_io)?;
-            super::advance_row_major(&mut index, &lens);
-        }
+    let mut rows = CsvRows::new(table.axes(), &lens, layout, outcome, out)?;
+    let cells = table.cells();
+    let row_len = *lens.last().expect("tables have axes");
+    let mut row = Vec::with_capacity(row_len);
+    for start in (0..cells.len()).step_by(row_len) {
+        row.clear();
+        row.extend((start..start + row_len).map(|flat| cells.get(flat).value()));
+        rows.write_row(&row)?;
     }
-    writer.flush()
+    rows.finish()
+}
+
+/// Writes a table as CSV one row at a time (the values along the last axis, in row-major order),
+/// so that a table can be written while it is being computed; [`write_csv`] writes a whole table
+/// through it.
+pub struct CsvRows<W: Write> {
+    writer: ::csv::Writer<W>,
+    axes: Vec<crate::game::Axis>,
+    lens: Vec<usize>,
+    layout: CsvLayout,
+    outcome: bool,
+    /// The indices of the next row on every axis but the last.
+    outer: Vec<usize>,
+}
+
+impl<W: Write> CsvRows<W> {
+    /// Writes the header for a table with `axes` and `lens` to `out`.
+    ///
+    /// # Errors
+    /// An I/O error, or `InvalidInput` for the grid layout of a 3-D table.
+    pub fn new(
+        axes: &[crate::game::Axis],
+        lens: &[usize],
+        layout: CsvLayout,
+        outcome: bool,
+        out: W,
+    ) -> io::Result<CsvRows<W>> {
+        let mut writer = ::csv::WriterBuilder::new().has_headers(false).from_writer(out);
+        let layout = if axes.len() == 1 { CsvLayout::Long } else { layout };
+        match (layout, axes.len()) {
+            (CsvLayout::Grid, 3) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    "a 3-D table has no grid layout; use the long layout",
+                ))
+            }
+            (CsvLayout::Grid, _) => {
+                let mut coordinate = itoa::Buffer::new();
+                writer
+                    .write_field(format!("{}\\{}", axes[0].name, axes[1].name))
+                    .map_err(into_io)?;
+                for c in 0..lens[1] {
+                    writer
+                        .write_field(coordinate.format(axes[1].min + c as i64))
+                        .map_err(into_io)?;
+                }
+                writer.write_record(None::<&[u8]>).map_err(into_io)?;
+            }
+            (CsvLayout::Long, _) => {
+                writer
+                    .write_record(axes.iter().map(|a| a.name.as_str()).chain(["g"]))
+                    .map_err(into_io)?;
+            }
+        }
+        let outer = vec![0; axes.len() - 1];
+        Ok(CsvRows { writer, axes: axes.to_vec(), lens: lens.to_vec(), layout, outcome, outer })
+    }
+
+    /// Writes the next row: the values along the last axis.
+    pub fn write_row(&mut self, values: &[u32]) -> io::Result<()> {
+        let mut number = itoa::Buffer::new();
+        let mut coordinate = itoa::Buffer::new();
+        let last = self.axes.len() - 1;
+        let outcome = self.outcome;
+        let cell = |writer: &mut ::csv::Writer<W>, number: &mut itoa::Buffer, value: u32| {
+            let text: &[u8] = match (outcome, value == 0) {
+                (true, true) => b"P",
+                (true, false) => b"N",
+                (false, _) => number.format(value).as_bytes(),
+            };
+            writer.write_field(text).map_err(into_io)
+        };
+        match self.layout {
+            CsvLayout::Grid => {
+                self.writer
+                    .write_field(coordinate.format(self.axes[0].min + self.outer[0] as i64))
+                    .map_err(into_io)?;
+                for &value in values {
+                    cell(&mut self.writer, &mut number, value)?;
+                }
+                self.writer.write_record(None::<&[u8]>).map_err(into_io)?;
+            }
+            CsvLayout::Long => {
+                for (j, &value) in values.iter().enumerate() {
+                    for (axis, &i) in self.axes[..last].iter().zip(&self.outer) {
+                        self.writer
+                            .write_field(coordinate.format(axis.min + i as i64))
+                            .map_err(into_io)?;
+                    }
+                    self.writer
+                        .write_field(coordinate.format(self.axes[last].min + j as i64))
+                        .map_err(into_io)?;
+                    cell(&mut self.writer, &mut number, value)?;
+                    self.writer.write_record(None::<&[u8]>).map_err(into_io)?;
+                }
+            }
+        }
+        super::advance_row_major(&mut self.outer, &self.lens[..last]);
+        Ok(())
+    }
+
+    /// Flushes what is buffered.
+    pub fn finish(mut self) -> io::Result<()> {
+        self.writer.flush()
+    }
 }
 
 /// What the cells of a table read from CSV hold.
