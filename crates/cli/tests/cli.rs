@@ -170,7 +170,11 @@ fn bad_input_is_one_line_and_exit_code_2() {
         (&["compute", "kiki", "--size", "5"], "write it as RxC"),
         (&["compute", "kayles", "--size", "5x5"], "write it as N"),
         (&["compute", "kiki", "--size", "2000000000x2000000000"], "needs"),
-        (&["compute", "kiki", "--size", "200000x200000"], "of memory is available"),
+        (
+            &["compute", "kiki", "--size", "200000x200000"],
+            "of memory is available; --stream computes it row by row",
+        ),
+        (&["compute", "cutting", "--size", "300000x300000"], "of memory is available"),
         (&["compute", "kiki", "--size", "5x5", "--format", "xml"], "invalid value 'xml'"),
         (&["compute", "kiki", "--size", "5x5", "--threads", "0"], "--threads"),
         (

@@ -44,8 +44,7 @@ pub(crate) struct Args {
     #[arg(long, value_enum, default_value_t = EngineArg::Tiles)]
     engine: EngineArg,
     /// Compute row by row, keeping only the rows the moves reach back (2-D games whose moves do
-    /// not run down whole columns): for tables larger than memory. Used by itself when the table
-    /// would not fit in memory.
+    /// not run down whole columns): for tables larger than memory.
     #[arg(long)]
     stream: bool,
     /// No progress bar.
@@ -89,18 +88,15 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         bail!("--outcome applies to the grid and long formats, not to --format summary");
     }
     let destination = Destination::open(args.out.as_deref())?;
-    let fits = check_memory(&shape, planned_width(&game, &shape));
-    let stream = match (args.stream, fits) {
-        (true, _) => true,
-        (false, Ok(())) => false,
-        // Too large for memory: stream if the game allows it, else say why it cannot fit.
-        (false, Err(too_large)) => {
-            streaming_rows(&game, &shape).map_err(|_| too_large)?;
-            true
-        }
-    };
-    if stream {
+    if args.stream {
         return run_streaming(&args, &game, &shape, &max, destination);
+    }
+    if let Err(too_large) = check_memory(&shape, planned_width(&game, &shape)) {
+        // Refused before anything is allocated; say when --stream would do it.
+        if streaming_rows(&game, &shape).is_ok() {
+            bail!("{too_large:#}; --stream computes it row by row in little memory");
+        }
+        return Err(too_large);
     }
     let engine = match args.engine {
         EngineArg::Tiles => Engine::Tiles,
