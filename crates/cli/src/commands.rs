@@ -83,6 +83,21 @@ pub(crate) struct TableArgs {
 }
 
 impl TableArgs {
+    /// The game and the shape to stream, for `--stream`: a game (not a CSV table) and a size.
+    fn streamed(&self) -> Result<(Game, TableShape)> {
+        if self.source.ends_with(".csv") {
+            bail!("--stream computes a game; {} is a table to read", self.source);
+        }
+        let game = load_game(&self.source)?;
+        let Some(size) = self.size.as_deref() else {
+            bail!("--size is needed to compute {}", self.source)
+        };
+        let shape = TableShape::new(&game, &parse_coords(size, "size")?, size)?;
+        grundy_compute::streaming_rows(&game, &shape)
+            .map_err(|why| anyhow::anyhow!("cannot stream {}: {why}", game.name()))?;
+        Ok((game, shape))
+    }
+
     fn threads(&self) -> Option<usize> {
         self.threads.map(usize::from)
     }

@@ -188,3 +188,37 @@ fn bad_expressions_exit_with_code_2_and_say_where() {
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn a_streamed_check_reports_what_the_whole_table_does() {
+    let cases: &[(&[&str], i32)] = &[
+        (&["kiki", "--size", "300x200", "--p-set", "n % 2 == 1 && m % 2 == 1"], 0),
+        (&["kiki", "--size", "90x70", "--p-set", "n % 2 == 0", "--show", "4"], 1),
+        (&["wythoff", "--size", "200x150", "--holds", "g <= a + b"], 0),
+        (&["wythoff", "--size", "60x60", "--values", "xor(a, b)", "--show", "3"], 1),
+        (
+            &[
+                "kiki",
+                "--size",
+                "50x50",
+                "--p-set",
+                "(n + 1) % 2 == 0 && (m + 1) % 2 == 0",
+                "--period",
+                "2x2",
+            ],
+            0,
+        ),
+    ];
+    for (args, code) in cases {
+        let whole = check(args, *code);
+        let mut streamed_args = args.to_vec();
+        streamed_args.push("--stream");
+        assert_eq!(check(&streamed_args, *code), whole, "{args:?}");
+    }
+    let output = grundy()
+        .args(["check", "cutting", "--size", "20x20", "--p-set", "true", "--stream"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot stream cutting"));
+}

@@ -3,7 +3,7 @@
 
 use crate::certificate::{prove_periodic, reach, Certificate, PeriodicClaim};
 use crate::expr::{lcm, EvalError, Expr, ExprError, Type};
-use grundy_core::{Cell, CellKind, Coord, Game, GrundyTable};
+use grundy_core::{Axis, Cell, CellKind, Coord, Game, GrundyTable, TableShape};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt;
@@ -203,24 +203,107 @@ pub fn check(
     ))?;
     let disagreements = rows.iter().map(|(count, _)| count).sum();
     let counterexamples = rows.into_iter().flat_map(|(_, found)| found).take(show).collect();
+    Ok(report(
+        table.shape(),
+        game,
+        name,
+        conjecture,
+        period,
+        table.len() as u64,
+        disagreements,
+        counterexamples,
+    ))
+}
+
+/// The report of a finished check, with the proof attempted when the claim agreed.
+#[allow(clippy::too_many_arguments)]
+fn report(
+    shape: &TableShape,
+    game: Option<&Game>,
+    name: &str,
+    conjecture: &Conjecture,
+    period: Option<&[u64]>,
+    cells: u64,
+    disagreements: u64,
+    counterexamples: Vec<Counterexample>,
+) -> CheckReport {
     let certificate = if disagreements > 0 {
         Certificate::none("the claim disagrees with the table")
     } else {
-        prove(table, game, conjecture, period)
+        prove(shape, game, conjecture, period)
     };
-    Ok(CheckReport {
+    CheckReport {
         game: name.to_string(),
-        size: table.shape().max().to_vec(),
+        size: shape.max().to_vec(),
         claim: conjecture.kind,
         expression: conjecture.expr.text().to_string(),
-        cells: table.len() as u64,
+        cells,
         disagreements,
         counterexamples,
         verdict: if disagreements == 0 { "agrees" } else { "disagrees" },
         proved: certificate.proved,
         argument: certificate.argument,
         checked_box: certificate.checked_box,
-    })
+    }
+}
+
+/// A check fed one row at a time (the values along the last axis, in row-major order), for a
+/// table that is streamed rather than held in memory.
+pub struct RowChecker<'a> {
+    conjecture: &'a Conjecture,
+    shape: TableShape,
+    show: usize,
+    next_row: usize,
+    cells: u64,
+    disagreements: u64,
+    counterexamples: Vec<Counterexample>,
+}
+
+impl<'a> RowChecker<'a> {
+    /// A checker for a table of `shape`, keeping the first `show` counterexamples.
+    pub fn new(conjecture: &'a Conjecture, shape: &TableShape, show: usize) -> RowChecker<'a> {
+        RowChecker {
+            conjecture,
+            shape: shape.clone(),
+            show,
+            next_row: 0,
+            cells: 0,
+            disagreements: 0,
+            counterexamples: Vec::new(),
+        }
+    }
+
+    /// Checks the next row.
+    pub fn feed(&mut self, row: &[u32]) -> Result<(), CheckError> {
+        let wanted = self.show - self.counterexamples.len();
+        let (count, found) = check_row(
+            self.conjecture,
+            self.shape.axes(),
+            &self.shape.lens(),
+            self.next_row,
+            row.iter().copied(),
+            wanted,
+        )?;
+        self.next_row += 1;
+        self.cells += row.len() as u64;
+        self.disagreements += count;
+        self.counterexamples.extend(found);
+        Ok(())
+    }
+
+    /// The report, with the proof attempted for `game` when the claim agreed.
+    pub fn finish(self, game: &Game, name: &str, period: Option<&[u64]>) -> CheckReport {
+        report(
+            &self.shape,
+            Some(game),
+            name,
+            self.conjecture,
+            period,
+            self.cells,
+            self.disagreements,
+            self.counterexamples,
+        )
+    }
 }
 
 /// Checks every row (the last axis) of `values` in parallel. Each row keeps its first `show`
@@ -232,40 +315,48 @@ fn check_rows<C: Cell>(
     show: usize,
 ) -> Result<Vec<(u64, Vec<Counterexample>)>, CheckError> {
     let lens = table.shape().lens();
-    let axes = table.axes();
     let row_len = *lens.last().unwrap();
-    let coords_of = |flat: usize| -> Vec<Coord> {
-        let mut rest = flat;
-        let mut pos = vec![0; lens.len()];
-        for d in (0..lens.len()).rev() {
-            pos[d] = axes[d].min + (rest % lens[d]) as Coord;
-            rest /= lens[d];
-        }
-        pos
-    };
     values
         .par_chunks(row_len)
         .enumerate()
         .map(|(row, cells)| {
-            let mut slots = vec![0i64; conjecture.variables.names.len()];
-            let mut pos = coords_of(row * row_len);
-            let mut count = 0u64;
-            let mut found = Vec::new();
-            for (offset, &cell) in cells.iter().enumerate() {
-                let value: u32 = cell.into();
-                *pos.last_mut().unwrap() = axes[lens.len() - 1].min + offset as Coord;
-                conjecture.variables.fill(&mut slots, &pos, i64::from(value));
-                let verdict = judge(conjecture, &slots, value).map_err(|e| eval_error(&pos, e))?;
-                if let Some(claimed) = verdict {
-                    count += 1;
-                    if found.len() < show {
-                        found.push(Counterexample { position: pos.clone(), value, claimed });
-                    }
-                }
-            }
-            Ok((count, found))
+            check_row(conjecture, table.axes(), &lens, row, cells.iter().map(|&c| c.into()), show)
         })
         .collect()
+}
+
+/// Checks row number `row` (counted in row-major order over all axes but the last): the number
+/// of disagreements and the first `show` counterexamples.
+fn check_row(
+    conjecture: &Conjecture,
+    axes: &[Axis],
+    lens: &[usize],
+    row: usize,
+    cells: impl Iterator<Item = u32>,
+    show: usize,
+) -> Result<(u64, Vec<Counterexample>), CheckError> {
+    let dims = lens.len();
+    let mut pos = vec![0; dims];
+    let mut rest = row;
+    for d in (0..dims - 1).rev() {
+        pos[d] = axes[d].min + (rest % lens[d]) as Coord;
+        rest /= lens[d];
+    }
+    let mut slots = vec![0i64; conjecture.variables.names.len()];
+    let mut count = 0u64;
+    let mut found = Vec::new();
+    for (offset, value) in cells.enumerate() {
+        pos[dims - 1] = axes[dims - 1].min + offset as Coord;
+        conjecture.variables.fill(&mut slots, &pos, i64::from(value));
+        let verdict = judge(conjecture, &slots, value).map_err(|e| eval_error(&pos, e))?;
+        if let Some(claimed) = verdict {
+            count += 1;
+            if found.len() < show {
+                found.push(Counterexample { position: pos.clone(), value, claimed });
+            }
+        }
+    }
+    Ok((count, found))
 }
 
 fn eval_error(pos: &[Coord], error: EvalError) -> CheckError {
@@ -295,7 +386,7 @@ fn judge(conjecture: &Conjecture, slots: &[i64], value: u32) -> Result<Option<Cl
 
 /// Tries to prove an agreeing claim for every board.
 fn prove(
-    table: &GrundyTable,
+    shape: &TableShape,
     game: Option<&Game>,
     conjecture: &Conjecture,
     period: Option<&[u64]>,
@@ -313,7 +404,7 @@ fn prove(
     }
     let dims = game.dims();
     let (periods, how) = match period {
-        Some(period) => match repeats_on_table(table, conjecture, period) {
+        Some(period) => match repeats_on_table(shape, conjecture, period) {
             Ok(()) => (period.to_vec(), "as stated with --period, and checked on the table"),
             Err(why) => return Certificate::none(why),
         },
@@ -348,13 +439,13 @@ fn prove(
 
 /// Checks on the table that the expression repeats with `period` along every axis.
 fn repeats_on_table(
-    table: &GrundyTable,
+    shape: &TableShape,
     conjecture: &Conjecture,
     period: &[u64],
 ) -> Result<(), String> {
-    let axes = table.axes();
-    let max = table.shape().max();
-    let lens = table.shape().lens();
+    let axes = shape.axes();
+    let max = shape.max();
+    let lens = shape.lens();
     let mut slots = vec![0; conjecture.variables.names.len()];
     let mut pos: Vec<Coord> = axes.iter().map(|a| a.min).collect();
     let shown = period.iter().map(u64::to_string).collect::<Vec<_>>().join("x");

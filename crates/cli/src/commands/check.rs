@@ -1,7 +1,8 @@
 use super::TableArgs;
 use crate::output::write_json_line;
 use anyhow::{bail, Result};
-use grundy_patterns::conjecture::{check, CheckReport, ClaimKind, Conjecture};
+use grundy_compute::stream_rows;
+use grundy_patterns::conjecture::{check, CheckReport, ClaimKind, Conjecture, RowChecker};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -36,6 +37,10 @@ pub(crate) struct Args {
     /// How many counterexamples to list.
     #[arg(long, default_value_t = 10, value_name = "K")]
     show: usize,
+    /// Compute the game row by row and check each row as it is final, for tables larger than
+    /// memory (2-D games whose moves do not run down whole columns).
+    #[arg(long)]
+    stream: bool,
     /// Print a JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -51,6 +56,17 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         (_, _, Some(e)) => (ClaimKind::Holds, e),
         _ => unreachable!("clap requires one claim"),
     };
+    if args.stream {
+        let (game, shape) = args.table.streamed()?;
+        let axis_names: Vec<&str> = shape.axes().iter().map(|a| a.name.as_str()).collect();
+        let conjecture = Conjecture::parse(kind, text, &axis_names)?;
+        let period =
+            args.period.as_deref().map(|p| parse_period(p, axis_names.len())).transpose()?;
+        let mut checker = RowChecker::new(&conjecture, &shape, args.show);
+        stream_rows(&game, &shape, |row| checker.feed(row))?;
+        let report = checker.finish(&game, game.name(), period.as_deref());
+        return print(&args, &report, &axis_names);
+    }
     let threads = args.table.threads();
     let loaded = args.table.load(args.json)?;
     let axis_names: Vec<&str> = loaded.table.axes().iter().map(|a| a.name.as_str()).collect();
@@ -72,11 +88,16 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         Some(n) => rayon::ThreadPoolBuilder::new().num_threads(n).build()?.install(run)?,
         None => run()?,
     };
+    print(&args, &report, &axis_names)
+}
+
+/// Prints `report` as text or JSON; the exit code says whether the claim agreed.
+fn print(args: &Args, report: &CheckReport, axis_names: &[&str]) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     if args.json {
-        write_json_line(&mut out, &report)?;
+        write_json_line(&mut out, report)?;
     } else {
-        print_report(&mut out, &report, &axis_names)?;
+        print_report(&mut out, report, axis_names)?;
     }
     Ok(if report.disagreements == 0 { ExitCode::SUCCESS } else { ExitCode::from(EXIT_DISAGREES) })
 }
