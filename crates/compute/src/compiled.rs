@@ -4,7 +4,9 @@
 //! amounts it may be taken by; a split becomes an axis stride. Nothing is interpreted per cell
 //! beyond bounds arithmetic, so a game stated as data runs as fast as one written by hand.
 
-use grundy_core::{Cell, CellWidth, Coord, Game, MexSet, Nimber, Rule, StepSet, TableShape};
+use grundy_core::{
+    Cell, CellWidth, Coord, Game, MexSet, Nimber, PrefixSet, Rule, StepSet, TableShape,
+};
 
 /// Read access to the values of a table being filled.
 pub(crate) trait Cells {
@@ -32,6 +34,9 @@ impl<C: Cell> Cells for [C] {
         Some(&self[start..start + len])
     }
 }
+
+/// An empty line set, to fill the unused slots of a fixed array of line references.
+pub(crate) static NO_LINE: PrefixSet = PrefixSet::new();
 
 impl LineKind {
     /// Which line store (rows 0, columns 1, diagonals 2) holds lines of this kind.

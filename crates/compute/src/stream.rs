@@ -2,7 +2,7 @@
 //! line accumulators, for tables larger than memory. Each finished row goes to a sink (a CSV
 //! writer, a summary) and is forgotten.
 
-use crate::compiled::{Cells, CompiledGame};
+use crate::compiled::{Cells, CompiledGame, NO_LINE};
 use grundy_core::{mex_of_union, Game, MexSet, Nimber, PrefixSet, TableShape};
 
 /// The rows a row-by-row fill of `game` over `shape` keeps, or why it cannot stream.
@@ -20,8 +20,6 @@ pub fn streaming_rows(game: &Game, shape: &TableShape) -> Result<usize, String> 
         )),
     }
 }
-
-static EMPTY: PrefixSet = PrefixSet::new();
 
 /// The last rows of the table, in a ring.
 struct Ring {
@@ -91,7 +89,7 @@ pub fn stream_rows<E>(
                     *spot = (store, if store == 0 { 0 } else { line });
                 }
                 let spots = &spots[..kinds.len()];
-                let mut refs = [&EMPTY; 3];
+                let mut refs = [&NO_LINE; 3];
                 for (slot, &(store, line)) in refs.iter_mut().zip(spots) {
                     *slot = &lines[store][line];
                 }

@@ -33,7 +33,7 @@
 //! own tile, and reads cells of its own tile written earlier by itself or cells of earlier
 //! tile-waves: the contract of [`Shared::get`] and [`Shared::get_mut`].
 
-use crate::compiled::{Cells, CompiledGame, LineKind};
+use crate::compiled::{Cells, CompiledGame, LineKind, NO_LINE};
 use crate::shared::Shared;
 use crate::wave::index_tuples;
 use crate::Progress;
@@ -63,8 +63,6 @@ struct LineStore {
     columns: Vec<PrefixSet>,
     diagonals: Vec<PrefixSet>,
 }
-
-static EMPTY: PrefixSet = PrefixSet::new();
 
 /// Fills the table of `compiled` over `shape` in tile-waves on the current rayon pool.
 pub(crate) fn fill_tiles(
@@ -311,7 +309,7 @@ impl<C: Cell> Tile<'_, '_, C> {
         } else {
             let (i, j, cols) = (index[0], index[1], self.layout.lens[1]);
             let line_of = |kind: LineKind| kind.locate(i, j, cols);
-            let mut refs = [&EMPTY; 3];
+            let mut refs = [&NO_LINE; 3];
             for (slot, &kind) in refs.iter_mut().zip(kinds) {
                 let (store, line) = line_of(kind);
                 // SAFETY: the cell's own row, column and diagonal belong to this tile's lines,

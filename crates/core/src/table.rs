@@ -326,15 +326,13 @@ impl GrundyTable {
         if pos.len() != self.shape.axes.len() {
             return None;
         }
-        let lens = self.shape.lens();
+        // No `lens()` here: this runs for every option the reference fill reads.
         let mut flat = 0;
-        for (((&c, axis), &max), &len) in
-            pos.iter().zip(&self.shape.axes).zip(&self.shape.max).zip(&lens)
-        {
+        for ((&c, axis), &max) in pos.iter().zip(&self.shape.axes).zip(&self.shape.max) {
             if c < axis.min || c > max {
                 return None;
             }
-            flat = flat * len + (c - axis.min) as usize;
+            flat = flat * (max - axis.min + 1) as usize + (c - axis.min) as usize;
         }
         Some(self.get_flat(flat))
     }

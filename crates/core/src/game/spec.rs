@@ -21,7 +21,7 @@
 //!
 //! Every error names the rule (counted from 1) and the field, and fits on one line.
 
-use super::{Axis, Coord, Game, NamedSet, OctalCode, Rule, StepBase, StepSet};
+use super::{Axis, Coord, Game, NamedSet, OctalCode, Rule, StepSet};
 use crate::ModelError;
 use std::fmt::Write as _;
 use toml::{Table, Value};
@@ -333,13 +333,6 @@ pub fn to_spec(game: &Game) -> String {
         };
     }
     out
-}
-
-impl StepSet {
-    /// Whether the set is finite (so the moves it drives have a bounded reach).
-    pub fn is_finite(&self) -> bool {
-        !matches!(self.base(), StepBase::Named(_))
-    }
 }
 
 #[cfg(test)]
