@@ -7,6 +7,8 @@
 //! - [`fill`] with [`Engine::Tiles`] (the default) runs anti-diagonal waves of tiles in parallel,
 //!   keeps line accumulators for slides, stores the narrowest cells that hold the values and
 //!   mirrors symmetric games: the fast engine.
+//! - [`fill_resumable`] runs the tiled engine so that it can stop between tile-waves and go on
+//!   later from the partial table: what checkpoints are made of.
 //!
 //! # Determinism
 //! Every engine returns the same values for every thread count and tile side: a cell's value
@@ -82,12 +84,15 @@ impl Progress for NoProgress {
 pub enum FillError {
     /// The thread pool could not be built.
     ThreadPool(String),
+    /// A partial table to resume from does not fit the fill.
+    Resume(String),
 }
 
 impl fmt::Display for FillError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FillError::ThreadPool(reason) => write!(f, "cannot start the worker threads: {reason}"),
+            FillError::Resume(reason) => write!(f, "cannot resume: {reason}"),
         }
     }
 }
@@ -141,9 +146,103 @@ pub fn fill(
         Engine::Waves => on_threads(config.threads, || wave::fill_waves(game, shape, progress)),
         Engine::Tiles => {
             let compiled = compiled::CompiledGame::new(game, shape, true);
+            let sides = tiles::tile_sides(&compiled, shape, config.tile_side, false);
             on_threads(config.threads, || {
-                tiles::fill_tiles(&compiled, shape, config.tile_side, progress)
+                tiles::fill_tiles(&compiled, shape, sides, None, progress, &mut |_, _| {
+                    Control::Continue
+                })
+                .0
             })
         }
     }
+}
+
+/// What a resumable fill does after a tile-wave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// Go on with the next tile-wave.
+    Continue,
+    /// Stop here and return the partial table.
+    Stop,
+}
+
+/// Where a resumable fill stands: its table is final in the first `done` of `total` tile-waves
+/// of tiles with sides `tile_sides`. Together with the table, this is all a fill needs to go on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WaveMark {
+    /// Tile-waves whose cells are final.
+    pub done: usize,
+    /// Tile-waves of the whole table.
+    pub total: usize,
+    /// The sides of the tiles (1 on the axes a table does not have).
+    pub tile_sides: [usize; 3],
+}
+
+impl WaveMark {
+    /// Whether every tile-wave is final.
+    pub fn is_complete(&self) -> bool {
+        self.done == self.total
+    }
+}
+
+/// The tile-waves a resumable fill of `game` over `shape` will run (none done yet): what a
+/// checkpoint written by it will record. `config.tile_side` chooses the tiles as in [`fill`],
+/// except that heap games are cut into tiles too, so that there is something to resume between.
+pub fn plan_waves(game: &Game, shape: &TableShape, config: &FillConfig) -> WaveMark {
+    let compiled = compiled::CompiledGame::new(game, shape, true);
+    let tile_sides = tiles::tile_sides(&compiled, shape, config.tile_side, true);
+    WaveMark { done: 0, total: tiles::wave_count(&shape.lens(), tile_sides), tile_sides }
+}
+
+/// Fills the table of `game` over `shape` with the tiled engine, resumably: after every tile-wave
+/// but the last, `after_wave` sees the table (final in the waves the mark counts as done) and may
+/// save it, or stop the fill. With `start`, a table and mark that an earlier call's `after_wave`
+/// saw (or returned), the fill goes on from there, and the table it returns is identical to one
+/// filled in a single call. Returns the table and its mark: complete, unless `after_wave` stopped.
+///
+/// `config.engine` is ignored (only tile-waves have a resumable order); `config.threads` is used.
+///
+/// # Errors
+/// The thread pool could not be built, or `start` does not fit `game` and `shape`: another shape,
+/// a mark with another number of tile-waves, or more done than there are.
+pub fn fill_resumable(
+    game: &Game,
+    shape: &TableShape,
+    config: &FillConfig,
+    start: Option<(GrundyTable, WaveMark)>,
+    progress: &dyn Progress,
+    after_wave: &mut (dyn FnMut(&GrundyTable, WaveMark) -> Control + Send),
+) -> Result<(GrundyTable, WaveMark), FillError> {
+    assert_eq!(game.axes(), shape.axes(), "the shape belongs to another game");
+    let compiled = compiled::CompiledGame::new(game, shape, true);
+    let mut mark = plan_waves(game, shape, config);
+    let start = match start {
+        None => None,
+        Some((table, from)) => {
+            if table.shape().lens() != shape.lens() {
+                return Err(FillError::Resume(format!(
+                    "the partial table has size {:?}, not {:?}",
+                    table.shape().lens(),
+                    shape.lens()
+                )));
+            }
+            let total = tiles::wave_count(&shape.lens(), from.tile_sides);
+            if from.total != total || from.done > total || from.tile_sides.contains(&0) {
+                return Err(FillError::Resume(format!(
+                    "the mark says {} of {} tile-waves of tiles {:?}, but such tiles make {total}",
+                    from.done, from.total, from.tile_sides
+                )));
+            }
+            mark = WaveMark { done: from.done, ..from };
+            Some((table, from.done))
+        }
+    };
+    let WaveMark { total, tile_sides, .. } = mark;
+    on_threads(config.threads, || {
+        let (table, done) =
+            tiles::fill_tiles(&compiled, shape, tile_sides, start, progress, &mut |table, done| {
+                after_wave(table, WaveMark { done, total, tile_sides })
+            });
+        (table, WaveMark { done, total, tile_sides })
+    })
 }

@@ -36,7 +36,7 @@
 use crate::compiled::{Cells, CompiledGame, LineKind, NO_LINE};
 use crate::shared::Shared;
 use crate::wave::index_tuples;
-use crate::Progress;
+use crate::{Control, Progress};
 use grundy_core::{
     mex_of_union, Cell, CellWidth, GrundyTable, MexSet, Nimber, PrefixSet, TableShape,
 };
@@ -64,13 +64,46 @@ struct LineStore {
     diagonals: Vec<PrefixSet>,
 }
 
-/// Fills the table of `compiled` over `shape` in tile-waves on the current rayon pool.
-pub(crate) fn fill_tiles(
+/// Tile side for heap games that are filled resumably: a whole heap game is one tile (its cells
+/// depend on each other in order), which would leave nothing between waves to checkpoint.
+const TILE_1D_RESUMABLE: usize = 1024;
+
+/// The tile sides the fill of `compiled` over `shape` uses: `tile_side` if given, else the
+/// defaults above. `resumable` fills split heap games into several tiles.
+pub(crate) fn tile_sides(
     compiled: &CompiledGame,
     shape: &TableShape,
     tile_side: Option<usize>,
+    resumable: bool,
+) -> [usize; 3] {
+    match (tile_side, compiled.lens().len()) {
+        (Some(side), _) => [side.max(1); 3],
+        (None, 1) if resumable => [TILE_1D_RESUMABLE, 1, 1],
+        (None, 1) => [compiled.lens()[0].max(1), 1, 1],
+        // Mirroring needs square tiles.
+        (None, 2) if compiled.is_symmetric(shape) => [TILE_SQUARE, TILE_SQUARE, 1],
+        (None, 2) => [TILE_2D[0], TILE_2D[1], 1],
+        (None, _) => [TILE_3D; 3],
+    }
+}
+
+/// The number of tile-waves of a table with `lens` cut into tiles of `sides`.
+pub(crate) fn wave_count(lens: &[usize], sides: [usize; 3]) -> usize {
+    lens.iter().zip(&sides).map(|(len, side)| len.div_ceil(*side) - 1).sum::<usize>() + 1
+}
+
+/// Fills the table of `compiled` over `shape` in tile-waves of tiles with `sides` on the current
+/// rayon pool. With `start`, a table whose first tile-waves are final (as `after_wave` saw it), the
+/// fill goes on from there. After each tile-wave, `after_wave` sees the table and the number of
+/// final tile-waves, and may stop the fill. Returns the table and its number of final tile-waves.
+pub(crate) fn fill_tiles(
+    compiled: &CompiledGame,
+    shape: &TableShape,
+    sides: [usize; 3],
+    start: Option<(GrundyTable, usize)>,
     progress: &dyn Progress,
-) -> GrundyTable {
+    after_wave: &mut dyn FnMut(&GrundyTable, usize) -> Control,
+) -> (GrundyTable, usize) {
     let lens = compiled.lens().to_vec();
     let dims = lens.len();
     let symmetric = compiled.is_symmetric(shape);
@@ -81,14 +114,6 @@ pub(crate) fn fill_tiles(
         &transposed
     } else {
         compiled
-    };
-    let sides: [usize; 3] = match (tile_side, dims) {
-        (Some(side), _) => [side.max(1); 3],
-        (None, 1) => [lens[0].max(1), 1, 1],
-        // Mirroring needs square tiles.
-        (None, 2) if symmetric => [TILE_SQUARE, TILE_SQUARE, 1],
-        (None, 2) => [TILE_2D[0], TILE_2D[1], 1],
-        (None, _) => [TILE_3D; 3],
     };
     let tile_counts: Vec<usize> =
         lens.iter().zip(&sides).map(|(len, side)| len.div_ceil(*side)).collect();
@@ -103,15 +128,23 @@ pub(crate) fn fill_tiles(
             sized(LineKind::Diagonal, (rows + cols).saturating_sub(1))
         ],
     };
-    // Cells start as bytes and widen when a value outgrows them: most games' values are small.
-    let mut table = GrundyTable::zeroed_with(shape.clone(), CellWidth::U8);
-    let last_wave: usize = tile_counts.iter().map(|count| count - 1).sum();
-    for d in 0..=last_wave {
+    let layout = Layout { compiled, lens: &lens, strides: &strides, sides, symmetric };
+    let waves = wave_count(&lens, sides);
+    let (mut table, first_wave) = match start {
+        Some((table, done)) => {
+            let cells = restore_lines(&layout, &table, &mut lines, &tile_counts, done);
+            progress.advance(cells);
+            (table, done)
+        }
+        // Cells start as bytes and widen when a value outgrows them: most games' values are
+        // small.
+        None => (GrundyTable::zeroed_with(shape.clone(), CellWidth::U8), 0),
+    };
+    for d in first_wave..waves {
         let mut tiles = index_tuples(&tile_counts, d);
         if symmetric {
             tiles.retain(|tile| tile[0] >= tile[1]);
         }
-        let layout = Layout { compiled, lens: &lens, strides: &strides, sides, symmetric };
         let (cells, overflow) = match table.width() {
             CellWidth::U8 => wave::<u8>(&layout, &mut table, &mut lines, &tiles),
             CellWidth::U16 => wave::<u16>(&layout, &mut table, &mut lines, &tiles),
@@ -131,8 +164,62 @@ pub(crate) fn fill_tiles(
             }
         }
         progress.advance(cells);
+        if d + 1 < waves && after_wave(&table, d + 1) == Control::Stop {
+            return (table, d + 1);
+        }
     }
-    table
+    (table, waves)
+}
+
+/// Puts the values of the first `done` tile-waves of `table` into `lines`, as the fill that
+/// computed them left them (a [`PrefixSet`] is a set: the order of insertion does not matter).
+/// Returns the number of those cells.
+fn restore_lines(
+    layout: &Layout<'_>,
+    table: &GrundyTable,
+    lines: &mut LineStore,
+    tile_counts: &[usize],
+    done: usize,
+) -> u64 {
+    let Layout { compiled, lens, sides, symmetric, .. } = *layout;
+    let kinds = compiled.lines();
+    let mut count = 0;
+    for d in 0..done {
+        for tile in index_tuples(tile_counts, d) {
+            let span = |axis: usize| {
+                let lo = tile[axis] * sides[axis];
+                lo..(lo + sides[axis]).min(lens.get(axis).copied().unwrap_or(1))
+            };
+            let tile_cells = span(0).len() * span(1).len() * span(2).len();
+            count += tile_cells as u64;
+            if kinds.is_empty() {
+                continue;
+            }
+            // Lines exist in 2-D tables only.
+            for i in span(0) {
+                for j in span(1) {
+                    let value = table.get_flat(i * lens[1] + j);
+                    if symmetric && i < j {
+                        // A mirror cell: the fill put its value into its column only.
+                        if kinds.contains(&LineKind::Column) {
+                            lines.columns[j].insert(value);
+                        }
+                        continue;
+                    }
+                    for &kind in kinds {
+                        let (store, line) = kind.locate(i, j, lens[1]);
+                        let sets = match store {
+                            0 => &mut lines.rows,
+                            1 => &mut lines.columns,
+                            _ => &mut lines.diagonals,
+                        };
+                        sets[line].insert(value);
+                    }
+                }
+            }
+        }
+    }
+    count
 }
 
 /// Runs the tiles of one tile-wave in parallel with cells of type `C`. Returns the number of

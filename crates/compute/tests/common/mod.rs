@@ -1,11 +1,14 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code, unreachable_pub)]
 
-use grundy_compute::{fill, fill_reference, Engine, FillConfig, NoProgress};
+use grundy_compute::{
+    fill, fill_reference, fill_resumable, Control, Engine, FillConfig, NoProgress, WaveMark,
+};
 use grundy_core::{Game, GrundyTable, TableShape};
 
 /// Fills `game` up to `max` with every engine path (the reference; waves and tiles on 1, 2 and 8
-/// threads), asserts that all the tables are identical, and returns the table.
+/// threads; resumable fills stopped after every tile-wave), asserts that all the tables are
+/// identical, and returns the table.
 pub fn fill_all_ways(game: &Game, max: &[i64]) -> GrundyTable {
     let shape = TableShape::new(game, max, "test").unwrap();
     let reference = fill_reference(game, &shape);
@@ -27,7 +30,44 @@ pub fn fill_all_ways(game: &Game, max: &[i64]) -> GrundyTable {
             );
         }
     }
+    for tile_side in [None, Some(3)] {
+        for threads in [1, 2] {
+            let config = FillConfig { engine: Engine::Tiles, threads: Some(threads), tile_side };
+            let table = fill_stopping_after_every_wave(game, &shape, &config);
+            assert!(
+                table == reference,
+                "{} up to {max:?}: resumed fill (tile side {tile_side:?}) on {threads} threads differs from the reference",
+                game.name()
+            );
+        }
+    }
     reference
+}
+
+/// Fills resumably, stopping after every tile-wave and resuming from a copy of the partial table
+/// (in the narrowest cells that hold its values), until the table is complete.
+pub fn fill_stopping_after_every_wave(
+    game: &Game,
+    shape: &TableShape,
+    config: &FillConfig,
+) -> GrundyTable {
+    let mut start: Option<(GrundyTable, WaveMark)> = None;
+    let mut stops = 0;
+    loop {
+        let (table, mark) =
+            fill_resumable(game, shape, config, start.take(), &NoProgress, &mut |_, _| {
+                Control::Stop
+            })
+            .unwrap();
+        if mark.is_complete() {
+            assert_eq!(stops + 1, mark.total, "one stop after every tile-wave but the last");
+            return table;
+        }
+        stops += 1;
+        assert_eq!(mark.done, stops);
+        let copy = GrundyTable::from_nimbers(shape.clone(), &table.to_nimbers());
+        start = Some((copy, mark));
+    }
 }
 
 /// Fills `game` up to `max` with the default engine only.
