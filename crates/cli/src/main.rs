@@ -3,6 +3,7 @@
 //! This crate is the only one that touches files, terminals and exit codes. Exit codes: 0 for
 //! success, 2 for bad input or a failure (one line on standard error).
 
+mod checkpoint;
 mod commands;
 mod output;
 mod progress;

@@ -14,9 +14,11 @@ pub(crate) enum Destination {
 }
 
 impl Destination {
-    /// Standard output when `path` is `None`; otherwise a temporary file beside `path`.
+    /// Standard output when `path` is `None` or `-`; otherwise a temporary file beside `path`.
     pub(crate) fn open(path: Option<&Path>) -> Result<Destination> {
-        let Some(path) = path else { return Ok(Destination::Stdout) };
+        let Some(path) = path.filter(|path| *path != Path::new("-")) else {
+            return Ok(Destination::Stdout);
+        };
         if path.is_dir() {
             bail!("cannot write {}: it is a directory", path.display());
         }
@@ -47,18 +49,33 @@ impl Destination {
                     .and_then(|()| out.flush())
                     .context("cannot write to standard output")
             }
-            Destination::File { temp, path } => {
-                let context = || format!("cannot write {}", path.display());
-                let mut out = BufWriter::with_capacity(1 << 16, temp);
-                write(&mut out).and_then(|()| out.flush()).with_context(context)?;
-                let temp = out.into_inner().map_err(|e| e.into_error()).with_context(context)?;
-                temp.as_file().sync_all().with_context(context)?;
-                temp.persist(&path).map_err(|e| e.error).with_context(context)?;
-                // Keep the permissions a plain create would give, not the temporary file's 0600.
-                set_default_permissions(&path);
-                Ok(())
-            }
+            Destination::File { .. } => self.write_file_with(|file| {
+                let mut out = BufWriter::with_capacity(1 << 16, file);
+                write(&mut out)?;
+                out.flush()
+            }),
         }
+    }
+
+    /// Runs `write` on the temporary file itself (for formats that seek back), then syncs it and
+    /// renames it over the target.
+    ///
+    /// # Panics
+    /// On standard output, which cannot seek: callers pass a file path.
+    pub(crate) fn write_file_with(
+        self,
+        write: impl FnOnce(&mut fs::File) -> io::Result<()>,
+    ) -> Result<()> {
+        let Destination::File { mut temp, path } = self else {
+            panic!("write_file_with needs a file destination");
+        };
+        let context = || format!("cannot write {}", path.display());
+        write(temp.as_file_mut()).with_context(context)?;
+        temp.as_file().sync_all().with_context(context)?;
+        temp.persist(&path).map_err(|e| e.error).with_context(context)?;
+        // Keep the permissions a plain create would give, not the temporary file's 0600.
+        set_default_permissions(&path);
+        Ok(())
     }
 }
 

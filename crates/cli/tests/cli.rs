@@ -267,3 +267,48 @@ fn streaming_writes_the_same_tables() {
         "cannot stream cutting: the moves of `cutting` reach back through whole columns"
     ));
 }
+
+#[test]
+fn compute_writes_numpy_arrays_with_the_cells_integer_type() {
+    let dir = tempfile::tempdir().unwrap();
+    for (game, size, descriptor, shape) in [
+        ("kiki", "3x4", "'descr': '|u1'", "'shape': (3, 4)"),
+        ("wythoff", "299x299", "'descr': '<u2'", "'shape': (300, 300)"),
+        ("kayles", "10", "'descr': '|u1'", "'shape': (11,)"),
+        ("cutting-cuboid", "3x3x4", "'descr': '|u1'", "'shape': (2, 2, 3)"),
+    ] {
+        let out = dir.path().join(format!("{game}.npy"));
+        grundy()
+            .args(["compute", game, "--size", size, "--format", "npy", "--out"])
+            .arg(&out)
+            .assert()
+            .success();
+        let bytes = fs::read(&out).unwrap();
+        assert_eq!(&bytes[..6], b"\x93NUMPY", "{game}");
+        let header = String::from_utf8_lossy(&bytes[10..bytes.len().min(128)]).into_owned();
+        assert!(header.contains(descriptor), "{game}: {header}");
+        assert!(header.contains("'fortran_order': False"), "{game}: {header}");
+        assert!(header.contains(shape), "{game}: {header}");
+    }
+    // The data follows the header in row-major order: kiki 3x4's first row is 0 1 0 1.
+    let bytes = fs::read(dir.path().join("kiki.npy")).unwrap();
+    assert_eq!(&bytes[bytes.len() - 12..], &[0, 1, 0, 1, 1, 2, 3, 2, 0, 3, 0, 1]);
+}
+
+#[test]
+fn compute_writes_oeis_b_files_for_heap_games() {
+    // A002186 (Kayles) starts 0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6.
+    let bfile = stdout_of(&["compute", "kayles", "--size", "11", "--format", "bfile"]);
+    let expected: String = [0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]
+        .iter()
+        .enumerate()
+        .map(|(n, v)| format!("{n} {v}\n"))
+        .collect();
+    assert_eq!(bfile, expected);
+    // `--out -` is standard output.
+    assert_eq!(
+        stdout_of(&["compute", "kayles", "--size", "11", "--format", "bfile", "--out", "-"]),
+        expected
+    );
+    assert!(!std::path::Path::new("-").exists());
+}

@@ -1,10 +1,14 @@
 //! The Grundy table: one nimber per position of a box of positions.
 
+mod bfile;
 mod cells;
 mod csv;
+mod npy;
 
+pub use self::bfile::write_bfile;
 pub use self::cells::{Cell, CellSlice, CellWidth, Store};
 pub use self::csv::{read_csv, write_csv, CellKind, CsvLayout, CsvReadError, CsvRows};
+pub use self::npy::{read_npy, write_npy, NpyError};
 
 use crate::game::{Axis, Coord, Game};
 use crate::{ModelError, Nimber};

@@ -1,18 +1,33 @@
 use super::{fill_table, load_game};
+use crate::checkpoint::Checkpoint;
 use crate::output::write_json_line;
 use crate::output::Destination;
 use crate::progress::Bar;
 use crate::resources::check_memory;
-use anyhow::anyhow;
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
-use grundy_compute::{planned_width, stream_rows, streaming_rows, Engine, Progress};
+use grundy_compute::{
+    fill_resumable, planned_width, stream_rows, streaming_rows, Control, Engine, FillConfig,
+    Progress, WaveMark,
+};
 use grundy_core::table::CsvRows;
-use grundy_core::{parse_coords, write_csv, CellWidth, CsvLayout, Game, TableShape, TableStats};
+use grundy_core::{
+    parse_coords, write_bfile, write_csv, write_npy, CellWidth, CsvLayout, Game, GrundyTable,
+    TableShape, TableStats,
+};
 use serde::Serialize;
-use std::path::PathBuf;
+use std::io;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Exit code of a run stopped by SIGINT or SIGTERM after saving its checkpoint (128 + SIGINT, as
+/// shells report an interrupted command).
+const EXIT_INTERRUPTED: u8 = 130;
+
+/// Set by the SIGINT/SIGTERM handler of a checkpointed run; read between tile-waves.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Compute the Grundy table of GAME over every position up to SIZE.
 ///
@@ -29,11 +44,12 @@ pub(crate) struct Args {
     /// Write to this file (atomically) instead of standard output.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// `grid`: one CSV row per row coordinate; `long`: one CSV line per cell; `summary`: a JSON
-    /// object with cells, sum, max, p_positions and seconds.
+    /// `grid`: one CSV row per row coordinate; `long`: one CSV line per cell; `npy`: a numpy
+    /// array with the cells' integer type (uint8/16/32); `bfile`: an OEIS b-file, `n value` per
+    /// line (heap games); `summary`: a JSON object with cells, sum, max, p_positions and seconds.
     #[arg(long, value_enum, default_value_t = Format::Grid)]
     format: Format,
-    /// Write P (value 0, the player to move loses) or N instead of the values.
+    /// Write P (value 0, the player to move loses) or N instead of the values (grid and long).
     #[arg(long)]
     outcome: bool,
     /// Worker threads (default: one per core).
@@ -47,6 +63,14 @@ pub(crate) struct Args {
     /// not run down whole columns): for tables larger than memory.
     #[arg(long)]
     stream: bool,
+    /// Save the finished tile-waves to FILE every --checkpoint-every seconds and on Ctrl-C
+    /// (SIGINT/SIGTERM, which then stops the run); run the same command again to resume from it.
+    /// Deleted once the table is written.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoint saves (0: after every tile-wave).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint")]
+    checkpoint_every: u64,
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
@@ -56,6 +80,8 @@ pub(crate) struct Args {
 enum Format {
     Grid,
     Long,
+    Npy,
+    Bfile,
     Summary,
 }
 
@@ -84,8 +110,32 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     if args.format == Format::Grid && game.dims() == 3 {
         bail!("a 3-D table has no grid format; use --format long");
     }
-    if args.format == Format::Summary && args.outcome {
-        bail!("--outcome applies to the grid and long formats, not to --format summary");
+    if args.outcome && !matches!(args.format, Format::Grid | Format::Long) {
+        bail!(
+            "--outcome applies to the grid and long formats, not to --format {}",
+            args.format.name()
+        );
+    }
+    if args.format == Format::Bfile && game.dims() != 1 {
+        bail!(
+            "--format bfile writes a sequence, but {} has {} axes; use grid, long or npy",
+            game.name(),
+            game.dims()
+        );
+    }
+    if args.checkpoint.is_some() {
+        if args.stream {
+            bail!("--checkpoint and --stream cannot be combined: a streamed table is not kept");
+        }
+        if args.engine != EngineArg::Tiles {
+            bail!("--checkpoint needs the tiles engine (tile-waves are what it saves)");
+        }
+    }
+    if args.checkpoint.as_deref().is_some_and(|path| path == Path::new("-") || path.is_dir()) {
+        bail!("--checkpoint needs a file path");
+    }
+    if args.stream && args.format == Format::Npy {
+        bail!("--format npy cannot be streamed; use grid or long with --stream");
     }
     let destination = Destination::open(args.out.as_deref())?;
     if args.stream {
@@ -104,29 +154,131 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         EngineArg::Reference => Engine::Reference,
     };
     let start = Instant::now();
-    let table = fill_table(&game, &shape, engine, args.threads.map(usize::from), args.quiet)?;
+    let checkpoint = args.checkpoint.as_deref().map(|path| Checkpoint::new(path, &game, &max));
+    let table = match &checkpoint {
+        None => fill_table(&game, &shape, engine, args.threads.map(usize::from), args.quiet)?,
+        Some(checkpoint) => match fill_checkpointed(&args, &game, &shape, checkpoint)? {
+            Some(table) => table,
+            None => return Ok(ExitCode::from(EXIT_INTERRUPTED)),
+        },
+    };
     let seconds = start.elapsed().as_secs_f64();
+    let written = write_table(&args, &game, &max, &table, seconds, destination);
+    if let Some(checkpoint) = &checkpoint {
+        if let Err(err) = written {
+            // Keep the finished table: the next run writes it without computing anything.
+            let total = grundy_compute::plan_waves(&game, &shape, &FillConfig::default());
+            let saved = checkpoint.save(&table, WaveMark { done: total.total, ..total });
+            return Err(match saved {
+                Ok(()) => err.context(format!(
+                    "the finished table is saved in checkpoint {}",
+                    checkpoint.path().display()
+                )),
+                Err(_) => err,
+            });
+        }
+        checkpoint.remove()?;
+    }
+    written?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Writes the finished `table` to `destination` in the format `args` asks for.
+fn write_table(
+    args: &Args,
+    game: &Game,
+    max: &[i64],
+    table: &GrundyTable,
+    seconds: f64,
+    destination: Destination,
+) -> Result<()> {
     match args.format {
         Format::Summary => {
             let stats = table.stats();
             let summary = Summary {
                 game: game.name(),
-                size: &max,
+                size: max,
                 cells: stats.cells,
                 sum: stats.sum,
                 max: stats.max,
                 p_positions: stats.p_positions,
                 seconds,
             };
-            destination.write_with(|out| write_json_line(out, &summary))?
+            destination.write_with(|out| write_json_line(out, &summary))
         }
         Format::Grid | Format::Long => {
             let layout =
                 if args.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
-            destination.write_with(|out| write_csv(&table, layout, args.outcome, out))?
+            destination.write_with(|out| write_csv(table, layout, args.outcome, out))
+        }
+        Format::Npy => {
+            destination.write_with(|out| write_npy(table, out).map_err(io::Error::other))
+        }
+        Format::Bfile => destination.write_with(|out| write_bfile(table, out)),
+    }
+}
+
+/// `compute --checkpoint`: fills resumably, from the checkpoint if there is one, saving every
+/// `--checkpoint-every` seconds and when interrupted. Returns `None` when a signal stopped the
+/// run (after saving and saying so).
+fn fill_checkpointed(
+    args: &Args,
+    game: &Game,
+    shape: &TableShape,
+    checkpoint: &Checkpoint<'_>,
+) -> Result<Option<GrundyTable>> {
+    let config = FillConfig {
+        engine: Engine::Tiles,
+        threads: args.threads.map(usize::from),
+        tile_side: None,
+    };
+    let start = checkpoint.load(shape)?;
+    if let Some((_, mark)) = &start {
+        if !args.quiet {
+            eprintln!(
+                "grundy: resuming from checkpoint {} ({} of {} tile-waves done)",
+                checkpoint.path().display(),
+                mark.done,
+                mark.total
+            );
         }
     }
-    Ok(ExitCode::SUCCESS)
+    // Handled from here on: a signal now stops the run at the next tile-wave, after saving.
+    ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst))
+        .context("cannot handle Ctrl-C for --checkpoint")?;
+    let every = Duration::from_secs(args.checkpoint_every);
+    let mut last_save = Instant::now();
+    let mut saved: Result<()> = Ok(());
+    let mut stopped = false;
+    let bar = Bar::new(shape.cells() as u64, args.quiet);
+    let (table, mark) = fill_resumable(game, shape, &config, start, &bar, &mut |table, mark| {
+        let interrupted = INTERRUPTED.load(Ordering::SeqCst);
+        if interrupted || last_save.elapsed() >= every {
+            if let Err(err) = checkpoint.save(table, mark) {
+                saved = Err(err);
+                return Control::Stop;
+            }
+            last_save = Instant::now();
+        }
+        if interrupted {
+            stopped = true;
+            return Control::Stop;
+        }
+        Control::Continue
+    })
+    .context("cannot compute the table")?;
+    bar.finish();
+    saved?;
+    if stopped {
+        eprintln!(
+            "grundy: interrupted; saved {} of {} tile-waves to checkpoint {}; run the same command again to resume",
+            mark.done,
+            mark.total,
+            checkpoint.path().display()
+        );
+        return Ok(None);
+    }
+    Ok(Some(table))
 }
 
 /// `compute --stream`: the table row by row, each row written (or summed up) as soon as it is
@@ -176,6 +328,8 @@ fn run_streaming(
             };
             destination.write_with(|out| write_json_line(out, &summary))?
         }
+        // Only 2-D games stream, and bfile is for heap games.
+        Format::Npy | Format::Bfile => unreachable!("refused before streaming"),
         Format::Grid | Format::Long => {
             let layout =
                 if args.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
@@ -191,4 +345,16 @@ fn run_streaming(
     }
     bar.finish();
     Ok(ExitCode::SUCCESS)
+}
+
+impl Format {
+    fn name(self) -> &'static str {
+        match self {
+            Format::Grid => "grid",
+            Format::Long => "long",
+            Format::Npy => "npy",
+            Format::Bfile => "bfile",
+            Format::Summary => "summary",
+        }
+    }
 }

@@ -1,0 +1,221 @@
+//! `compute --checkpoint`: runs interrupted by SIGINT or killed outright resume to the table an
+//! uninterrupted run writes, and checkpoints of other games, other sizes or damaged ones are
+//! refused without being touched.
+
+mod common;
+
+use common::grundy;
+use std::fs;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Long enough (with a save after every tile-wave) to be interrupted half-way on any machine.
+const GAME: &str = "wythoff";
+const SIZE: &str = "3000x3000";
+
+fn compute_args<'a>(out: &'a str, checkpoint: &'a str, every: &'a str) -> Vec<&'a str> {
+    vec![
+        "compute",
+        GAME,
+        "--size",
+        SIZE,
+        "--format",
+        "npy",
+        "--out",
+        out,
+        "--checkpoint",
+        checkpoint,
+        "--checkpoint-every",
+        every,
+    ]
+}
+
+/// Starts a checkpointed run in the background.
+fn spawn(out: &Path, checkpoint: &Path) -> Child {
+    Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(compute_args(out.to_str().unwrap(), checkpoint.to_str().unwrap(), "0"))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until the run has saved a checkpoint (the file appears only complete, by rename).
+fn wait_for(checkpoint: &Path, child: &mut Child) {
+    let start = Instant::now();
+    while !checkpoint.exists() {
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before its first checkpoint");
+        assert!(start.elapsed() < Duration::from_secs(120), "no checkpoint after two minutes");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn signal(child: &Child, name: &str) {
+    let status =
+        Command::new("kill").args([name, &child.id().to_string()]).status().expect("kill runs");
+    assert!(status.success());
+}
+
+/// The table of an uninterrupted run.
+fn uninterrupted(dir: &Path) -> Vec<u8> {
+    let out = dir.join("full.npy");
+    grundy()
+        .args(["compute", GAME, "--size", SIZE, "--format", "npy", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    fs::read(out).unwrap()
+}
+
+/// Resumes from `checkpoint` and returns the table written; the checkpoint is gone afterwards.
+fn resume(dir: &Path, checkpoint: &Path) -> Vec<u8> {
+    let out = dir.join("resumed.npy");
+    let output = grundy()
+        .args(compute_args(out.to_str().unwrap(), checkpoint.to_str().unwrap(), "3600"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(stderr.starts_with("grundy: resuming from checkpoint"), "{stderr}");
+    assert!(!stderr.contains(" 0 of "), "the checkpoint held finished tile-waves: {stderr}");
+    assert!(!checkpoint.exists(), "the checkpoint is deleted once the table is written");
+    fs::read(out).unwrap()
+}
+
+#[test]
+fn sigint_saves_and_the_resumed_table_is_identical() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("wythoff.ckpt");
+    let out = dir.path().join("interrupted.npy");
+    let mut child = spawn(&out, &checkpoint);
+    wait_for(&checkpoint, &mut child);
+    signal(&child, "-INT");
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted; saved"), "{stderr}");
+    assert!(stderr.contains("run the same command again to resume"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!out.exists(), "an interrupted run writes no table");
+    assert!(checkpoint.exists());
+
+    refusals(dir.path(), &checkpoint);
+
+    assert!(resume(dir.path(), &checkpoint) == uninterrupted(dir.path()));
+}
+
+#[test]
+fn kill_9_loses_only_the_waves_since_the_last_save() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("wythoff.ckpt");
+    let mut child = spawn(&dir.path().join("killed.npy"), &checkpoint);
+    wait_for(&checkpoint, &mut child);
+    signal(&child, "-KILL");
+    child.wait().unwrap();
+    assert!(resume(dir.path(), &checkpoint) == uninterrupted(dir.path()));
+}
+
+/// Checkpoints that are not this run's are refused with one line, exit code 2, and left as they
+/// are.
+fn refusals(dir: &Path, checkpoint: &Path) {
+    let saved = fs::read(checkpoint).unwrap();
+    let refused = |args: &[&str], file: &Path, expected: &str| {
+        let output = grundy().args(args).arg("--checkpoint").arg(file).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: expected {expected:?} in {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    };
+    let out = dir.join("other.csv");
+    let out = out.to_str().unwrap();
+    refused(
+        &["compute", "nim", "--size", SIZE, "--out", out],
+        checkpoint,
+        "belongs to wythoff up to 3000x3000, not to nim up to 3000x3000",
+    );
+    refused(
+        &["compute", GAME, "--size", "3000x2999", "--out", out],
+        checkpoint,
+        "not to wythoff up to 3000x2999",
+    );
+    // A spec file that calls itself wythoff but has other rules.
+    let spec = dir.join("short-wythoff.toml");
+    fs::write(
+        &spec,
+        "name = \"wythoff\"\naxes = [{ name = \"a\", min = 0 }, { name = \"b\", min = 0 }]\n\
+         [[rules]]\nkind = \"slide\"\ndirections = [[-1, 0], [0, -1], [-1, -1]]\nmax = 3\n",
+    )
+    .unwrap();
+    refused(
+        &["compute", spec.to_str().unwrap(), "--size", SIZE, "--out", out],
+        checkpoint,
+        "belongs to wythoff",
+    );
+    assert!(fs::read(checkpoint).unwrap() == saved, "a refused checkpoint is left as it was");
+
+    let args = ["compute", GAME, "--size", SIZE, "--out", out];
+    let damaged = dir.join("damaged.ckpt");
+    for at in [13, 40, saved.len() / 2, saved.len() - 1] {
+        let mut bytes = saved.clone();
+        bytes[at] ^= 0x10;
+        fs::write(&damaged, &bytes).unwrap();
+        refused(&args, &damaged, "is damaged (checksum");
+    }
+    fs::write(&damaged, &saved[..saved.len() - 100]).unwrap();
+    refused(&args, &damaged, "is damaged (checksum");
+    fs::write(&damaged, "n,g\n0,0\n").unwrap();
+    refused(&args, &damaged, "not a grundy checkpoint");
+    fs::write(&damaged, "GRUNDYCP").unwrap();
+    refused(&args, &damaged, "too short");
+    let mut future = saved.clone();
+    future[8] = 9;
+    fs::write(&damaged, &future).unwrap();
+    refused(&args, &damaged, "format version 9");
+    assert!(!Path::new(out).exists(), "no run wrote a table");
+}
+
+#[test]
+fn checkpoint_options_that_cannot_work_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("c");
+    let ckpt = ckpt.to_str().unwrap();
+    for (args, expected) in [
+        (
+            vec!["compute", "kiki", "--size", "9x9", "--checkpoint", ckpt, "--stream"],
+            "cannot be combined",
+        ),
+        (
+            vec!["compute", "kiki", "--size", "9x9", "--checkpoint", ckpt, "--engine", "waves"],
+            "needs the tiles engine",
+        ),
+        (vec!["compute", "kiki", "--size", "9x9", "--checkpoint", "-"], "needs a file path"),
+        (vec!["compute", "kiki", "--size", "9x9", "--checkpoint-every", "5"], "--checkpoint"),
+    ] {
+        let output = grundy().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn a_finished_heap_game_run_leaves_no_checkpoint_and_the_same_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("kayles.ckpt");
+    let plain = common::stdout_of(&["compute", "kayles", "--size", "5000", "--format", "bfile"]);
+    let checkpointed = common::stdout_of(&[
+        "compute",
+        "kayles",
+        "--size",
+        "5000",
+        "--format",
+        "bfile",
+        "--checkpoint",
+        ckpt.to_str().unwrap(),
+        "--checkpoint-every",
+        "0",
+    ]);
+    assert_eq!(plain, checkpointed);
+    assert!(!ckpt.exists());
+}
