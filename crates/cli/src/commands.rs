@@ -4,6 +4,7 @@ mod check;
 mod compute;
 mod games;
 mod patterns;
+mod plot;
 mod show;
 mod value;
 
@@ -24,6 +25,8 @@ pub(crate) enum Command {
     Value(value::Args),
     /// Find the laws behind a table: periods, outcome rules, rows, columns and diagonals.
     Patterns(patterns::Args),
+    /// Draw a table as a PNG heatmap (values or P/N mask) or a heap game's sequence.
+    Plot(plot::Args),
     /// Test a closed-form conjecture against a table: agreement, counterexamples, a proof.
     Check(check::Args),
     /// List the catalog games.
@@ -37,6 +40,7 @@ pub(crate) fn run(command: Command) -> Result<ExitCode> {
         Command::Compute(args) => compute::run(args),
         Command::Value(args) => value::run(args),
         Command::Patterns(args) => patterns::run(args),
+        Command::Plot(args) => plot::run(args),
         Command::Check(args) => check::run(args),
         Command::Games(args) => games::run(args),
         Command::Show(args) => show::run(args),
@@ -85,7 +89,7 @@ pub(crate) struct TableArgs {
 impl TableArgs {
     /// The game and the shape to stream, for `--stream`: a game (not a CSV table) and a size.
     fn streamed(&self) -> Result<(Game, TableShape)> {
-        if self.source.ends_with(".csv") {
+        if is_csv_table(&self.source) {
             bail!("--stream computes a game; {} is a table to read", self.source);
         }
         let game = load_game(&self.source)?;
@@ -116,21 +120,31 @@ struct LoadedTable {
     name: String,
 }
 
-/// Loads the table that `source` names: a `.csv` file (then `size` must be absent), or a game
-/// computed up to `size`.
+/// Whether `source` names a CSV table (plain or gzip-compressed) rather than a game.
+fn is_csv_table(source: &str) -> bool {
+    source.ends_with(".csv") || source.ends_with(".csv.gz")
+}
+
+/// Loads the table that `source` names: a `.csv` or `.csv.gz` file (then `size` must be absent),
+/// or a game computed up to `size`.
 fn load_table(
     source: &str,
     size: Option<&str>,
     threads: Option<usize>,
     quiet: bool,
 ) -> Result<LoadedTable> {
-    if source.ends_with(".csv") {
+    if is_csv_table(source) {
         if size.is_some() {
             bail!("--size applies to games; {source} is a table that is read as it is");
         }
         let file = std::fs::File::open(source).with_context(|| format!("cannot read {source}"))?;
-        let (table, kind) = read_csv(std::io::BufReader::new(file))
-            .with_context(|| format!("cannot read {source}"))?;
+        let file = std::io::BufReader::new(file);
+        let read = if source.ends_with(".gz") {
+            read_csv(flate2::bufread::MultiGzDecoder::new(file))
+        } else {
+            read_csv(file)
+        };
+        let (table, kind) = read.with_context(|| format!("cannot read {source}"))?;
         return Ok(LoadedTable { table, kind, game: None, name: source.to_string() });
     }
     let game = load_game(source)?;

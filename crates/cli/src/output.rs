@@ -1,5 +1,6 @@
 //! Where results go: standard output, or a file written under a temporary name and renamed into
-//! place when complete, so a failed or interrupted run never leaves a partial file.
+//! place when complete, so a failed or interrupted run never leaves a partial file. A path ending
+//! in `.gz` is written gzip-compressed.
 
 use anyhow::{bail, Context, Result};
 use std::fs;
@@ -11,6 +12,11 @@ use tempfile::NamedTempFile;
 pub(crate) enum Destination {
     Stdout,
     File { temp: NamedTempFile, path: PathBuf },
+}
+
+/// Whether `path` asks for gzip compression (it ends in `.gz`).
+fn gzipped(path: &Path) -> bool {
+    path.extension().is_some_and(|ext| ext == "gz")
 }
 
 impl Destination {
@@ -49,6 +55,14 @@ impl Destination {
                     .and_then(|()| out.flush())
                     .context("cannot write to standard output")
             }
+            Destination::File { ref path, .. } if gzipped(path) => self.write_file_with(|file| {
+                // No name and no time in the gzip header: the same table gives the same bytes.
+                let gz = flate2::GzBuilder::new().write(file, flate2::Compression::default());
+                let mut out = BufWriter::with_capacity(1 << 16, gz);
+                write(&mut out)?;
+                out.into_inner().map_err(|e| e.into_error())?.finish()?;
+                Ok(())
+            }),
             Destination::File { .. } => self.write_file_with(|file| {
                 let mut out = BufWriter::with_capacity(1 << 16, file);
                 write(&mut out)?;

@@ -183,7 +183,15 @@ impl Expr {
     /// order).
     pub fn parse(text: &str, names: &[&str]) -> Result<Expr, ExprError> {
         let tokens = lex(text)?;
-        let mut parser = Parser { text, tokens, at: 0, names, used: vec![false; names.len()] };
+        if let Some(token) = tokens.get(MAX_TOKENS) {
+            return Err(ExprError {
+                expression: text.to_string(),
+                column: Some(text[..token.start].chars().count() + 1),
+                message: format!("the expression is too long (more than {MAX_TOKENS} tokens)"),
+            });
+        }
+        let mut parser =
+            Parser { text, tokens, at: 0, names, used: vec![false; names.len()], depth: 0 };
         let (root, ty) = parser.expression()?;
         if let Some(token) = parser.tokens.get(parser.at) {
             return Err(parser.error(token.start, format!("unexpected `{}`", token.text(text))));
@@ -419,6 +427,15 @@ impl Token {
     }
 }
 
+/// The most tokens an expression may have. Evaluation recurses along the syntax tree, whose depth
+/// grows with the number of operators, on worker threads with small stacks; real claims are far
+/// shorter.
+const MAX_TOKENS: usize = 1000;
+
+/// The deepest nesting of parentheses, calls and prefix operators the parser accepts (it recurses
+/// once per level).
+const MAX_DEPTH: usize = 64;
+
 const OPERATORS: [&str; 19] = [
     "&&", "||", "==", "!=", "<=", ">=", "<", ">", "!", "+", "-", "*", "/", "%", "(", ")", ",", "&",
     "|",
@@ -490,9 +507,26 @@ struct Parser<'a> {
     at: usize,
     names: &'a [&'a str],
     used: Vec<bool>,
+    /// Nesting levels entered so far (see [`MAX_DEPTH`]).
+    depth: usize,
 }
 
 impl Parser<'_> {
+    /// Runs `parse` one nesting level deeper, refusing more than [`MAX_DEPTH`] levels.
+    fn nested<T>(
+        &mut self,
+        parse: impl FnOnce(&mut Self) -> Result<T, ExprError>,
+    ) -> Result<T, ExprError> {
+        if self.depth >= MAX_DEPTH {
+            let at = self.position();
+            return Err(self.error(at, format!("nested too deeply (more than {MAX_DEPTH} levels)")));
+        }
+        self.depth += 1;
+        let parsed = parse(self);
+        self.depth -= 1;
+        parsed
+    }
+
     fn error(&self, at: usize, message: String) -> ExprError {
         ExprError {
             expression: self.text.to_string(),
@@ -540,7 +574,7 @@ impl Parser<'_> {
     }
 
     fn expression(&mut self) -> Result<(Node, Type), ExprError> {
-        self.logic(0)
+        self.nested(|parser| parser.logic(0))
     }
 
     /// `||` (level 0) and `&&` (level 1).
@@ -620,12 +654,12 @@ impl Parser<'_> {
     fn unary(&mut self) -> Result<(Node, Type), ExprError> {
         let at = self.position();
         if self.eat("-") {
-            let (inner, ty) = self.unary()?;
+            let (inner, ty) = self.nested(Self::unary)?;
             self.expect_type(at, ty, &[Type::Int, Type::Real], "`-`")?;
             return Ok((Node::Neg(Box::new(inner)), ty));
         }
         if self.eat("!") {
-            let (inner, ty) = self.unary()?;
+            let (inner, ty) = self.nested(Self::unary)?;
             self.expect_type(at, ty, &[Type::Bool], "`!`")?;
             return Ok((Node::Not(Box::new(inner)), Type::Bool));
         }
@@ -767,6 +801,23 @@ impl Parser<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deep_nesting_and_huge_expressions_are_refused_not_overflowed() {
+        let nested = |depth: usize| format!("{}n{}", "(".repeat(depth), ")".repeat(depth));
+        assert!(Expr::parse(&nested(60), &["n"]).is_ok());
+        let err = Expr::parse(&nested(100), &["n"]).unwrap_err();
+        assert!(err.to_string().contains("nested too deeply"), "{err}");
+        let err = Expr::parse(&format!("{}n", "-".repeat(200)), &["n"]).unwrap_err();
+        assert!(err.to_string().contains("nested too deeply"), "{err}");
+        let err = Expr::parse(&format!("{}n > 0", "!".repeat(100)), &["n"]).unwrap_err();
+        assert!(err.to_string().contains("nested too deeply"), "{err}");
+        let long = vec!["n"; 600].join(" + ");
+        let err = Expr::parse(&long, &["n"]).unwrap_err();
+        assert!(err.to_string().contains("too long (more than 1000 tokens)"), "{err}");
+        let fits = vec!["n"; 400].join(" + ");
+        assert_eq!(Expr::parse(&fits, &["n"]).unwrap().eval(&[2]).unwrap(), Value::Int(800));
+    }
 
     fn value(text: &str, vars: &[i64]) -> Value {
         Expr::parse(text, &["n", "m", "g"]).unwrap_or_else(|e| panic!("{e}")).eval(vars).unwrap()

@@ -1,0 +1,44 @@
+use super::TableArgs;
+use crate::output::Destination;
+use anyhow::{bail, Result};
+use grundy_plot::{plot_png, PlotOptions};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Draw a table as a PNG picture: a heatmap of the values (0 in red, the rest in the viridis
+/// colour map) with labelled axes and a colour bar, or the P/N mask with --outcome; a heap game
+/// as its sequence against n.
+///
+/// Examples: `grundy plot wythoff --size 300x300 --out wythoff.png`,
+/// `grundy plot kiki.csv --outcome --out kiki-p.png`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    table: TableArgs,
+    /// The PNG file to write (atomically).
+    #[arg(long)]
+    out: PathBuf,
+    /// Draw the P/N mask: P-positions (value 0) red, N-positions dark.
+    #[arg(long)]
+    outcome: bool,
+    /// The most cells drawn one pixel each along an axis; larger tables are downsampled, each
+    /// pixel showing a block's smallest value (or its share of P-positions).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(16..=8192))]
+    max_side: u32,
+}
+
+pub(crate) fn run(args: Args) -> Result<ExitCode> {
+    if args.out.extension().is_none_or(|ext| !ext.eq_ignore_ascii_case("png")) {
+        bail!("--out {} must be a .png file", args.out.display());
+    }
+    let destination = Destination::open(Some(&args.out))?;
+    let loaded = args.table.load(false)?;
+    let options = PlotOptions {
+        outcome: args.outcome,
+        max_side: args.max_side as usize,
+        title: loaded.name.clone(),
+    };
+    let png = plot_png(&loaded.table, loaded.kind, &options)?;
+    destination.write_with(|out| out.write_all(&png))?;
+    Ok(ExitCode::SUCCESS)
+}

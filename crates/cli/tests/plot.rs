@@ -1,0 +1,121 @@
+//! `grundy plot` end to end: the pictures decode as PNG, show P-positions in their colour, read
+//! every CSV layout that `compute` writes, and refuse what they cannot draw.
+
+mod common;
+
+use common::grundy;
+use std::fs;
+use std::path::Path;
+
+/// The red of value 0 and the dark of N-positions (`grundy_plot::ZERO`, `N_POSITION`).
+const ZERO: [u8; 3] = [220, 30, 50];
+const N_POSITION: [u8; 3] = [40, 40, 60];
+
+struct Picture {
+    width: u32,
+    height: u32,
+    rgb: Vec<u8>,
+}
+
+impl Picture {
+    fn read(path: &Path) -> Picture {
+        let decoder = png::Decoder::new(std::io::BufReader::new(fs::File::open(path).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut rgb = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut rgb).unwrap();
+        assert_eq!(info.color_type, png::ColorType::Rgb);
+        rgb.truncate(info.buffer_size());
+        Picture { width: info.width, height: info.height, rgb }
+    }
+
+    fn count(&self, colour: [u8; 3]) -> usize {
+        self.rgb.chunks_exact(3).filter(|pixel| *pixel == colour).count()
+    }
+}
+
+fn plot(args: &[&str], out: &Path) -> Picture {
+    let output = grundy().arg("plot").args(args).arg("--out").arg(out).output().unwrap();
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    Picture::read(out)
+}
+
+#[test]
+fn a_heatmap_shows_p_positions_in_red_in_proportion() {
+    let dir = tempfile::tempdir().unwrap();
+    // kiki 8×8: 16 of the 64 cells are P-positions, in a 2×2 pattern.
+    let picture = plot(&["kiki", "--size", "8x8"], &dir.path().join("kiki.png"));
+    assert!(picture.width >= 420 && picture.height >= 300);
+    let red = picture.count(ZERO);
+    let mask = plot(&["kiki", "--size", "8x8", "--outcome"], &dir.path().join("mask.png"));
+    let (p, n) = (mask.count(ZERO), mask.count(N_POSITION));
+    // The legend draws one box of each colour; the cells are squares of equal size.
+    assert!(p > 0 && n > 0);
+    let box_pixels = 22 * 18;
+    let (cells_p, cells_n) = (p - box_pixels, n - box_pixels);
+    assert_eq!(cells_n, 3 * cells_p, "P-positions are a quarter of the board");
+    assert_eq!(red, p, "the heatmap and the mask agree on P-positions");
+}
+
+#[test]
+fn tables_read_from_every_csv_layout_give_the_same_picture_as_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let direct = plot(&["cutting", "--size", "40x30"], &dir.path().join("direct.png"));
+    for (format, file) in [("grid", "c.csv"), ("long", "c-long.csv"), ("grid", "c.csv.gz")] {
+        let table = dir.path().join(file);
+        grundy()
+            .args(["compute", "cutting", "--size", "40x30", "--format", format, "--out"])
+            .arg(&table)
+            .assert()
+            .success();
+        let picture = plot(&[table.to_str().unwrap()], &dir.path().join(format!("{file}.png")));
+        assert_eq!((picture.width, picture.height), (direct.width, direct.height), "{file}");
+        assert_eq!(picture.count(ZERO), direct.count(ZERO), "{file}");
+    }
+    // A P/N table is drawn as its mask.
+    let outcome = dir.path().join("c-pn.csv");
+    grundy()
+        .args(["compute", "cutting", "--size", "40x30", "--outcome", "--out"])
+        .arg(&outcome)
+        .assert()
+        .success();
+    let from_mask = plot(&[outcome.to_str().unwrap()], &dir.path().join("pn.png"));
+    let mask = plot(&["cutting", "--size", "40x30", "--outcome"], &dir.path().join("mask.png"));
+    assert_eq!(from_mask.count(ZERO), mask.count(ZERO));
+    assert_eq!(from_mask.count(N_POSITION), mask.count(N_POSITION));
+}
+
+#[test]
+fn big_tables_are_downsampled_and_heap_games_are_sequences() {
+    let dir = tempfile::tempdir().unwrap();
+    let big =
+        plot(&["wythoff", "--size", "2999x2999", "--max-side", "300"], &dir.path().join("w.png"));
+    assert!(big.width < 1000 && big.height < 1000, "{}×{}", big.width, big.height);
+    // Every block on the two P-lines keeps its 0.
+    assert!(big.count(ZERO) > 300);
+    let kayles = plot(&["kayles", "--size", "300"], &dir.path().join("kayles.png"));
+    assert!(kayles.count(ZERO) > 0, "n = 0 is a P-position");
+}
+
+#[test]
+fn what_cannot_be_drawn_is_refused_without_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.png");
+    let out = out.to_str().unwrap();
+    for (args, expected) in [
+        (vec!["cutting-cuboid", "--size", "4x4x4", "--out", out], "has 3 axes"),
+        (
+            vec!["kayles", "--size", "40", "--outcome", "--out", out],
+            "already shows its P-positions",
+        ),
+        (vec!["kiki", "--size", "4x4", "--out", "x.jpg"], "must be a .png file"),
+        (vec!["kiki", "--out", out], "--size is needed"),
+        (vec!["kiki", "--size", "4x4", "--max-side", "3", "--out", out], "--max-side"),
+    ] {
+        let output = grundy().arg("plot").args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!Path::new(out).exists() && !Path::new("x.jpg").exists());
+    }
+}

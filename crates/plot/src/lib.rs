@@ -1,0 +1,424 @@
+//! Pictures of Grundy tables, as PNG images in memory (the caller writes them).
+//!
+//! - A 2-D table is a heatmap: the first axis runs up, the second to the right, each labelled
+//!   with its name and coordinates. Values above zero take the perceptual viridis colour map;
+//!   value 0 (a P-position) is red, which viridis never is. A colour bar explains the values.
+//! - With `outcome`, the picture is the P/N mask: P-positions red, N-positions dark.
+//! - A table with more cells per axis than [`PlotOptions::max_side`] is downsampled: a pixel
+//!   stands for a square block of cells and shows its *smallest* value, so P-positions stay
+//!   visible (in the mask, the share of P-positions in the block sets the shade).
+//! - A 1-D table is its sequence plotted against n, P-positions in red.
+//!
+//! The text is set in DejaVu Sans, embedded (its licence is in `assets/`), so pictures look the
+//! same on every machine and need no system fonts.
+
+use grundy_core::{CellKind, GrundyTable};
+use plotters::backend::RGBPixel;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::colors::colormaps::ViridisRGB;
+use std::fmt;
+use std::sync::Once;
+
+/// The colour of value 0, the P-positions: a red that the viridis map never reaches.
+pub const ZERO: RGBColor = RGBColor(220, 30, 50);
+/// The colour of N-positions in the P/N mask.
+pub const N_POSITION: RGBColor = RGBColor(40, 40, 60);
+
+const FONT: &str = "sans-serif";
+const FONT_BYTES: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+/// A small table's cells are drawn as squares of up to this many pixels a side.
+const MAX_CELL_PIXELS: usize = 24;
+/// Small tables are scaled up towards this many pixels on their longer side.
+const TARGET_SIDE: usize = 640;
+
+/// How to draw a table.
+#[derive(Clone, Debug)]
+pub struct PlotOptions {
+    /// Draw the P/N mask instead of the values.
+    pub outcome: bool,
+    /// The most cells drawn one pixel each along an axis; longer axes are downsampled.
+    pub max_side: usize,
+    /// The picture's title (the game or file name).
+    pub title: String,
+}
+
+impl Default for PlotOptions {
+    fn default() -> PlotOptions {
+        PlotOptions { outcome: false, max_side: 1000, title: String::new() }
+    }
+}
+
+/// Why a picture could not be drawn.
+#[derive(Debug)]
+pub struct PlotError(String);
+
+impl fmt::Display for PlotError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PlotError {}
+
+fn drawing<E: std::error::Error>(err: E) -> PlotError {
+    PlotError(format!("cannot draw the picture: {err}"))
+}
+
+/// Draws `table` (holding values, or only outcomes as `kind` says) as a PNG image.
+///
+/// # Errors
+/// A 3-D table, an outcome mask asked of a heap game, a table of outcomes plotted as values, or a
+/// failure of the drawing library.
+pub fn plot_png(
+    table: &GrundyTable,
+    kind: CellKind,
+    options: &PlotOptions,
+) -> Result<Vec<u8>, PlotError> {
+    static REGISTER: Once = Once::new();
+    REGISTER.call_once(|| {
+        plotters::style::register_font(FONT, FontStyle::Normal, FONT_BYTES)
+            .unwrap_or_else(|_| panic!("the embedded font is valid"));
+    });
+    let outcome = options.outcome || kind == CellKind::Outcomes;
+    let (width, height, pixels) =
+        match table.shape().lens().len() {
+            1 if options.outcome => return Err(PlotError(
+                "--outcome draws the P/N mask of a board; a heap game's plot already shows its \
+                 P-positions (value 0) in red"
+                    .into(),
+            )),
+            1 if kind == CellKind::Outcomes => {
+                return Err(PlotError("a sequence of P/N outcomes has no values to plot".into()))
+            }
+            1 => sequence(table, options)?,
+            2 => heatmap(table, outcome, options)?,
+            dims => {
+                return Err(PlotError(format!(
+                    "plot draws heap games and boards (1 or 2 axes); this table has {dims} axes"
+                )))
+            }
+        };
+    let mut png = Vec::new();
+    let mut encoder = png::Encoder::new(&mut png, width, height);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    encoder.set_compression(png::Compression::High);
+    let mut writer = encoder.write_header().map_err(drawing)?;
+    writer.write_image_data(&pixels).map_err(drawing)?;
+    writer.finish().map_err(drawing)?;
+    Ok(png)
+}
+
+/// A table reduced to at most `max_side` blocks per axis: each block's smallest value and its
+/// share of zeros, rows first.
+#[derive(Debug, PartialEq)]
+struct Blocks {
+    rows: usize,
+    cols: usize,
+    /// Cells per block side (1: no downsampling).
+    factor: usize,
+    min: Vec<u32>,
+    zero_share: Vec<f32>,
+}
+
+fn blocks(table: &GrundyTable, max_side: usize) -> Blocks {
+    let lens = table.shape().lens();
+    let (rows, cols) = (lens[0], lens[1]);
+    let factor = rows.max(cols).div_ceil(max_side.max(1)).max(1);
+    let (block_rows, block_cols) = (rows.div_ceil(factor), cols.div_ceil(factor));
+    let mut min = vec![u32::MAX; block_rows * block_cols];
+    let mut zeros = vec![0u32; block_rows * block_cols];
+    let cells = table.cells();
+    for i in 0..rows {
+        let row = (i / factor) * block_cols;
+        for j in 0..cols {
+            let value = cells.get(i * cols + j).value();
+            let block = row + j / factor;
+            min[block] = min[block].min(value);
+            zeros[block] += u32::from(value == 0);
+        }
+    }
+    let zero_share = (0..block_rows * block_cols)
+        .map(|b| {
+            let (bi, bj) = (b / block_cols, b % block_cols);
+            let height = factor.min(rows - bi * factor);
+            let width = factor.min(cols - bj * factor);
+            zeros[b] as f32 / (height * width) as f32
+        })
+        .collect();
+    Blocks { rows: block_rows, cols: block_cols, factor, min, zero_share }
+}
+
+/// The colour of a value in a table whose largest value is `max`.
+fn value_colour(value: u32, max: u32) -> RGBColor {
+    if value == 0 {
+        return ZERO;
+    }
+    if max <= 1 {
+        return ViridisRGB.get_color(0.0f32);
+    }
+    ViridisRGB.get_color_normalized(value as f32, 1.0, max as f32)
+}
+
+fn blend(from: RGBColor, to: RGBColor, share: f32) -> RGBColor {
+    let mix = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * share).round() as u8;
+    RGBColor(mix(from.0, to.0), mix(from.1, to.1), mix(from.2, to.2))
+}
+
+/// An RGB picture: width, height and pixels, rows first.
+type Picture = (u32, u32, Vec<u8>);
+
+fn heatmap(
+    table: &GrundyTable,
+    outcome: bool,
+    options: &PlotOptions,
+) -> Result<Picture, PlotError> {
+    let blocks = blocks(table, options.max_side);
+    let max = table.stats().max;
+    // Square cells of `scale` pixels, but no axis shorter than MIN_SIDE pixels.
+    let scale = (TARGET_SIDE / blocks.rows.max(blocks.cols)).clamp(1, MAX_CELL_PIXELS);
+    let scale_x = scale.max(MIN_SIDE.div_ceil(blocks.cols));
+    let scale_y = scale.max(MIN_SIDE.div_ceil(blocks.rows));
+    let area = ((blocks.cols * scale_x) as u32, (blocks.rows * scale_y) as u32);
+    // Draw once to learn what the labels and title take, then at the size that makes the
+    // plotting area exactly `area`, so every block gets the same number of pixels.
+    let first = (area.0 + 100 + LEGEND, area.1 + 110);
+    let (_, drawn) = draw_heatmap(table, &blocks, max, outcome, options, first)?;
+    let size = (first.0 + area.0 - drawn.0, first.1 + area.1 - drawn.1);
+    Ok(draw_heatmap(table, &blocks, max, outcome, options, size)?.0)
+}
+
+/// The legend's width in pixels.
+const LEGEND: u32 = 130;
+/// The shortest side of a heatmap's plotting area, in pixels.
+const MIN_SIDE: usize = 240;
+
+/// Draws the heatmap on a picture of `(width, height)`; returns the picture and the size of its
+/// plotting area.
+fn draw_heatmap(
+    table: &GrundyTable,
+    blocks: &Blocks,
+    max: u32,
+    outcome: bool,
+    options: &PlotOptions,
+    (width, height): (u32, u32),
+) -> Result<(Picture, (u32, u32)), PlotError> {
+    let axes = table.shape().axes();
+    let lens = table.shape().lens();
+    let mut pixels = vec![255u8; width as usize * height as usize * 3];
+    let plotting_area;
+    {
+        let root = BitMapBackend::with_buffer(&mut pixels, (width, height)).into_drawing_area();
+        let (main, legend) = root.split_horizontally(width - LEGEND);
+        let mut title = format!(
+            "{} {}",
+            options.title,
+            lens.iter().map(usize::to_string).collect::<Vec<_>>().join("×")
+        );
+        if outcome {
+            title.push_str(", P-positions");
+        }
+        if blocks.factor > 1 {
+            title.push_str(&format!(
+                " ({}×{} blocks: {})",
+                blocks.factor,
+                blocks.factor,
+                if outcome { "share of P" } else { "smallest value" }
+            ));
+        }
+        let (x_min, y_min) = (axes[1].min as f64, axes[0].min as f64);
+        let x_range = x_min - 0.5..x_min + lens[1] as f64 - 0.5;
+        let y_range = y_min - 0.5..y_min + lens[0] as f64 - 0.5;
+        let mut chart = ChartBuilder::on(&main)
+            .caption(title.trim(), (FONT, 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d(x_range, y_range)
+            .map_err(drawing)?;
+        let whole = |v: &f64| if v.fract() == 0.0 { format!("{v:.0}") } else { String::new() };
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_labels(lens[1].min(10))
+            .y_labels(lens[0].min(10))
+            .x_label_formatter(&whole)
+            .y_label_formatter(&whole)
+            .x_desc(axes[1].name.as_str())
+            .y_desc(axes[0].name.as_str())
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 15))
+            .draw()
+            .map_err(drawing)?;
+        // Fill the plotting area pixel by pixel: the first axis runs up.
+        let area = chart.plotting_area();
+        let (w, h) = area.dim_in_pixel();
+        plotting_area = (w, h);
+        let (base_x, base_y) = area.get_base_pixel();
+        let colours: Vec<RGBColor> = (0..blocks.min.len())
+            .map(|b| {
+                if outcome {
+                    blend(N_POSITION, ZERO, blocks.zero_share[b])
+                } else {
+                    value_colour(blocks.min[b], max)
+                }
+            })
+            .collect();
+        let mut image = vec![0u8; w as usize * h as usize * 3];
+        for y in 0..h as usize {
+            let block_row = blocks.rows - 1 - (y * blocks.rows / h as usize);
+            for x in 0..w as usize {
+                let block_col = x * blocks.cols / w as usize;
+                let c = colours[block_row * blocks.cols + block_col];
+                let at = (y * w as usize + x) * 3;
+                image[at..at + 3].copy_from_slice(&[c.0, c.1, c.2]);
+            }
+        }
+        let element =
+            BitMapElement::<_, RGBPixel>::with_owned_buffer((base_x, base_y), (w, h), image)
+                .expect("the buffer matches its size");
+        root.draw(&element).map_err(drawing)?;
+        if outcome {
+            outcome_legend(&legend)?;
+        } else {
+            value_legend(&legend, max)?;
+        }
+        root.present().map_err(drawing)?;
+    }
+    Ok(((width, height, pixels), plotting_area))
+}
+
+/// A colour bar from 1 to `max`, with a box for 0 beneath it.
+fn value_legend(area: &DrawingArea<BitMapBackend<'_>, Shift>, max: u32) -> Result<(), PlotError> {
+    let (_, height) = area.dim_in_pixel();
+    let (top, left, bar_w) = (50i32, 16i32, 22i32);
+    let bar_h = (height as i32 - 160).max(40);
+    let label = (FONT, 13).into_font();
+    if max >= 1 {
+        for y in 0..bar_h {
+            let value = max as f32 - (max as f32 - 1.0) * y as f32 / (bar_h - 1).max(1) as f32;
+            let colour = value_colour(value.round().max(1.0) as u32, max);
+            area.draw(&Rectangle::new(
+                [(left, top + y), (left + bar_w, top + y + 1)],
+                colour.filled(),
+            ))
+            .map_err(drawing)?;
+        }
+        let ticks: Vec<u32> =
+            if max <= 6 { (1..=max).rev().collect() } else { vec![max, max.div_ceil(2), 1] };
+        for tick in ticks {
+            let y =
+                top + ((max - tick) as f32 / (max - 1).max(1) as f32 * (bar_h - 1) as f32) as i32;
+            area.draw(&Text::new(tick.to_string(), (left + bar_w + 6, y - 6), label.clone()))
+                .map_err(drawing)?;
+        }
+    }
+    let zero_top = top + bar_h + 16;
+    area.draw(&Rectangle::new([(left, zero_top), (left + bar_w, zero_top + 18)], ZERO.filled()))
+        .map_err(drawing)?;
+    area.draw(&Text::new("0 (P)", (left + bar_w + 6, zero_top + 2), label.clone()))
+        .map_err(drawing)?;
+    area.draw(&Text::new("value", (left, top - 24), label)).map_err(drawing)?;
+    Ok(())
+}
+
+/// Two boxes: P in red, N dark.
+fn outcome_legend(area: &DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), PlotError> {
+    let label = (FONT, 13).into_font();
+    for (k, (colour, text)) in [(ZERO, "P (value 0)"), (N_POSITION, "N")].into_iter().enumerate() {
+        let top = 50 + 30 * k as i32;
+        area.draw(&Rectangle::new([(16, top), (38, top + 18)], colour.filled()))
+            .map_err(drawing)?;
+        area.draw(&Text::new(text, (44, top + 2), label.clone())).map_err(drawing)?;
+    }
+    Ok(())
+}
+
+/// A heap game's values against n, P-positions in red.
+fn sequence(table: &GrundyTable, options: &PlotOptions) -> Result<Picture, PlotError> {
+    let axis = &table.shape().axes()[0];
+    let cells = table.cells();
+    let max = table.stats().max;
+    let (width, height) = (900u32, 480u32);
+    let mut pixels = vec![255u8; width as usize * height as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut pixels, (width, height)).into_drawing_area();
+        let n_min = axis.min;
+        let n_max = axis.min + cells.len() as i64 - 1;
+        let title = format!("{} up to {}={n_max}", options.title, axis.name);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title.trim(), (FONT, 18))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d(n_min..n_max + 1, 0u32..max + 1)
+            .map_err(drawing)?;
+        chart
+            .configure_mesh()
+            .light_line_style(WHITE)
+            .x_desc(axis.name.as_str())
+            .y_desc("value")
+            .label_style((FONT, 13))
+            .axis_desc_style((FONT, 15))
+            .draw()
+            .map_err(drawing)?;
+        let radius = if cells.len() > 2000 { 1 } else { 2 };
+        let points = (0..cells.len()).map(|k| (n_min + k as i64, cells.get(k).value()));
+        chart
+            .draw_series(points.map(|(n, v)| {
+                let colour = if v == 0 { ZERO } else { RGBColor(40, 60, 140) };
+                Circle::new((n, v), radius, colour.filled())
+            }))
+            .map_err(drawing)?;
+        root.present().map_err(drawing)?;
+    }
+    Ok((width, height, pixels))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_core::game::Axis;
+    use grundy_core::{Nimber, TableShape};
+
+    fn table(rows: usize, cols: usize, value: impl Fn(usize, usize) -> u32) -> GrundyTable {
+        let axes = vec![Axis { name: "n".into(), min: 0 }, Axis { name: "m".into(), min: 0 }];
+        let shape = TableShape::from_axes(axes, vec![rows as i64 - 1, cols as i64 - 1]);
+        let values: Vec<Nimber> =
+            (0..rows * cols).map(|k| Nimber(value(k / cols, k % cols))).collect();
+        GrundyTable::from_nimbers(shape, &values)
+    }
+
+    #[test]
+    fn small_tables_are_not_downsampled() {
+        let nim = table(4, 5, |i, j| (i ^ j) as u32);
+        let b = blocks(&nim, 1000);
+        assert_eq!((b.rows, b.cols, b.factor), (4, 5, 1));
+        assert_eq!(b.min, nim.cells().to_u32_vec());
+        assert_eq!(b.zero_share.iter().filter(|&&s| s == 1.0).count(), 4);
+    }
+
+    #[test]
+    fn blocks_keep_their_smallest_value_and_share_of_zeros() {
+        // 5×7 cut into 3×3 blocks: 2×3 blocks, the last ones partial.
+        let t = table(5, 7, |i, j| if (i, j) == (4, 6) { 0 } else { (1 + i + j) as u32 });
+        let b = blocks(&t, 3);
+        assert_eq!((b.rows, b.cols, b.factor), (2, 3, 3));
+        assert_eq!(b.min, vec![1, 4, 7, 4, 7, 0]);
+        // The last block holds cells (3..5, 6..7): two cells, one of them zero.
+        assert_eq!(b.zero_share, vec![0.0, 0.0, 0.0, 0.0, 0.0, 0.5]);
+    }
+
+    #[test]
+    fn zero_stands_out_from_the_colour_map() {
+        for v in 1..=50 {
+            let c = value_colour(v, 50);
+            assert!(c.0 < 200 || c.2 > 100 || c.1 > 150, "{v}: {c:?} is too close to red");
+            assert_ne!(c, ZERO);
+        }
+        assert_eq!(value_colour(0, 9), ZERO);
+        assert_eq!(blend(N_POSITION, ZERO, 1.0), ZERO);
+        assert_eq!(blend(N_POSITION, ZERO, 0.0), N_POSITION);
+    }
+}
