@@ -1,4 +1,5 @@
-//! The command line end to end: every subcommand, the contest samples, and bad input.
+//! The command line end to end: every subcommand, the contest samples, outputs and formats (bad
+//! input has its own matrix in `bad_input.rs`).
 
 mod common;
 
@@ -139,62 +140,6 @@ fn games_lists_the_catalog() {
         "dawsons-kayles",
     ] {
         assert!(text.lines().any(|line| line.starts_with(name)), "{name} missing from\n{text}");
-    }
-}
-
-/// Runs a command that must fail: exit code 2, one line on standard error containing `needle`,
-/// nothing on standard output.
-fn fails(args: &[&str], needle: &str) {
-    let output = grundy().args(args).output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: not one line:\n{stderr}");
-    assert!(stderr.contains(needle), "{args:?}: `{needle}` not in {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    assert!(output.stdout.is_empty(), "{args:?}");
-}
-
-#[test]
-fn bad_input_is_one_line_and_exit_code_2() {
-    let cases: &[(&[&str], &str)] = &[
-        (&["compute", "chess", "--size", "5"], "unknown game `chess` (known games: cutting, kiki"),
-        (&["compute", "subtraction:", "--size", "5"], "the subtraction set is empty"),
-        (&["compute", "subtraction:0", "--size", "5"], "0 is not a subtraction amount"),
-        (&["compute", "octal:0.8", "--size", "5"], "is not an octal digit"),
-        (&["compute", "kiki", "--size", "0x5"], "axis `n` starts at 1"),
-        (&["compute", "cutting", "--size", "1x5"], "axis `w` starts at 2"),
-        (&["compute", "kiki", "--size", "5x"], "a coordinate is missing"),
-        (&["compute", "kiki", "--size", "-3"], "not a whole number"),
-        (&["compute", "kiki", "--size", "abc"], "not a whole number"),
-        (&["compute", "kiki", "--size", "1e9x1e9"], "not a whole number"),
-        (&["compute", "kiki", "--size", "5"], "write it as RxC"),
-        (&["compute", "kayles", "--size", "5x5"], "write it as N"),
-        (&["compute", "kiki", "--size", "2000000000x2000000000"], "needs"),
-        (
-            &["compute", "kiki", "--size", "200000x200000"],
-            "of memory is available; --stream computes it row by row",
-        ),
-        (&["compute", "cutting", "--size", "300000x300000"], "of memory is available"),
-        (&["compute", "kiki", "--size", "5x5", "--format", "xml"], "invalid value 'xml'"),
-        (&["compute", "kiki", "--size", "5x5", "--threads", "0"], "--threads"),
-        (
-            &["compute", "kiki", "--size", "5x5", "--format", "summary", "--outcome"],
-            "--outcome applies",
-        ),
-        (&["compute", "kiki"], "--size"),
-        (
-            &["compute", "kiki", "--size", "5x5", "--out", "/nonexistent-dir/x.csv"],
-            "cannot write /nonexistent-dir/x.csv",
-        ),
-        (&["compute", "kiki", "--size", "5x5", "--out", "/tmp"], "is a directory"),
-        (&["value", "kiki", "0x3"], "axis `n` starts at 1"),
-        (&["value", "kiki", "3"], "write it as RxC"),
-        (&["value", "kiki"], "POSITIONS"),
-        (&["value", "nope", "3"], "unknown game"),
-        (&["frobnicate"], "unrecognized subcommand"),
-    ];
-    for (args, needle) in cases {
-        fails(args, needle);
     }
 }
 

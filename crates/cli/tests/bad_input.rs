@@ -1,0 +1,222 @@
+//! The bad-input matrix: every subcommand, fed broken games, sizes, spec files, CSV tables,
+//! expressions, checkpoints and outputs. Each case must exit with code 2 and one line on standard
+//! error that names the problem, without a panic, and must leave the working directory exactly as
+//! it was: no partial output, no temporary file, existing outputs intact.
+
+mod common;
+
+use common::grundy;
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+/// The files every case starts with, in its own working directory.
+const FIXTURES: &[(&str, &str)] = &[
+    ("existing.csv", "precious\n"),
+    ("existing.png", "precious picture\n"),
+    ("ragged.csv", "n\\m,1,2\n1,0,1\n2,1\n"),
+    ("not-numbers.csv", "n\\m,1,2\n1,0,x\n2,1,2\n"),
+    ("negative.csv", "n,g\n0,0\n1,-1\n"),
+    ("empty.csv", ""),
+    ("wrong-header.csv", "foo,bar\n1,2\n"),
+    ("gaps.csv", "n,g\n0,0\n2,1\n"),
+    ("pn.csv", "n\\m,1,2\n1,P,N\n2,N,N\n"),
+    ("not-gzip.csv.gz", "n,g\n0,0\n"),
+    ("syntax.toml", "name = \"x\"\naxes = [\n"),
+    (
+        "kind.toml",
+        "name = \"x\"\naxes = [{ name = \"n\", min = 0 }]\n[[rules]]\nkind = \"teleport\"\n",
+    ),
+    (
+        "raise.toml",
+        "name = \"x\"\naxes = [{ name = \"n\", min = 0 }, { name = \"m\", min = 0 }]\n\
+         [[rules]]\nkind = \"step\"\noffsets = [[-2, 1]]\n",
+    ),
+    (
+        "field.toml",
+        "name = \"x\"\naxes = [{ name = \"n\", min = 0 }]\ncolour = \"red\"\n\
+         [[rules]]\nkind = \"step\"\noffsets = [[-1]]\n",
+    ),
+    (
+        "steps.toml",
+        "name = \"x\"\naxes = [{ name = \"n\", min = 0 }]\n\
+         [[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = \"5..=2\"\n",
+    ),
+    ("garbage.ckpt", "this is not a checkpoint\n"),
+];
+
+/// `(arguments, text the error line must contain)`.
+const CASES: &[(&[&str], &str)] = &[
+    // Unknown games, subcommands and options.
+    (&["compute", "chess", "--size", "5"], "unknown game `chess` (known games: cutting, kiki"),
+    (&["compute", "subtraction:", "--size", "5"], "the subtraction set is empty"),
+    (&["compute", "subtraction:0", "--size", "5"], "0 is not a subtraction amount"),
+    (&["compute", "octal:0.8", "--size", "5"], "is not an octal digit"),
+    (&["frobnicate"], "unrecognized subcommand"),
+    (&["compute", "kiki", "--size", "5x5", "--frobnicate"], "unexpected argument '--frobnicate'"),
+    (&["compute", "kiki", "--size", "5x5", "--format", "xml"], "invalid value 'xml'"),
+    (&["compute", "kiki", "--size", "5x5", "--engine", "magic"], "invalid value 'magic'"),
+    (&["compute", "kiki", "--size", "5x5", "--threads", "0"], "--threads"),
+    (&["games", "--bogus"], "unexpected argument '--bogus'"),
+    (&["show", "nope"], "unknown game `nope`"),
+    // Malformed and impossible sizes.
+    (&["compute", "kiki", "--size", "0x5"], "axis `n` starts at 1"),
+    (&["compute", "cutting", "--size", "1x5"], "axis `w` starts at 2"),
+    (&["compute", "kiki", "--size", "5x"], "a coordinate is missing"),
+    (&["compute", "kiki", "--size", "-3"], "not a whole number"),
+    (&["compute", "kiki", "--size", "abc"], "not a whole number"),
+    (&["compute", "kiki", "--size", "1e9x1e9"], "not a whole number"),
+    (&["compute", "kiki", "--size", "5"], "write it as RxC"),
+    (&["compute", "kayles", "--size", "5x5"], "write it as N"),
+    (&["compute", "kiki"], "--size"),
+    (&["compute", "kiki", "--size", "2000000000x2000000000", "--out", "existing.csv"], "needs"),
+    (
+        &["compute", "kiki", "--size", "200000x200000", "--out", "existing.csv"],
+        "of memory is available; --stream computes it row by row",
+    ),
+    (&["compute", "cutting", "--size", "300000x300000"], "of memory is available"),
+    (&["patterns", "wythoff", "--size", "300000x300000"], "of memory is available"),
+    (
+        &["plot", "wythoff", "--size", "300000x300000", "--out", "existing.png"],
+        "of memory is available",
+    ),
+    (&["value", "kiki", "0x3"], "axis `n` starts at 1"),
+    (&["value", "kiki", "3"], "write it as RxC"),
+    (&["value", "kiki"], "POSITIONS"),
+    (&["value", "nope", "3"], "unknown game"),
+    // Options that do not fit the game or each other.
+    (
+        &["compute", "kiki", "--size", "5x5", "--format", "summary", "--outcome"],
+        "--outcome applies",
+    ),
+    (
+        &["compute", "kiki", "--size", "5x5", "--format", "bfile", "--out", "existing.csv"],
+        "writes a sequence",
+    ),
+    (&["compute", "kiki", "--size", "5x5", "--format", "npy", "--stream"], "cannot be streamed"),
+    (&["compute", "cutting-cuboid", "--size", "4x4x4"], "a 3-D table has no grid format"),
+    (&["compute", "kayles", "--size", "50", "--stream"], "only 2-D tables stream"),
+    (&["patterns", "kiki"], "--size is needed to compute kiki"),
+    (&["patterns", "pn.csv", "--size", "5x5"], "--size applies to games"),
+    // Malformed spec files.
+    (&["compute", "missing.toml", "--size", "5"], "cannot read spec file missing.toml"),
+    (&["compute", "syntax.toml", "--size", "5"], "syntax.toml: TOML syntax error at line 2"),
+    (
+        &["compute", "kind.toml", "--size", "5"],
+        "kind.toml: rule 1, field `kind`: unknown rule kind",
+    ),
+    (&["compute", "raise.toml", "--size", "5x5"], "raise.toml: rule 1 (step), field `offsets`"),
+    (&["compute", "field.toml", "--size", "5"], "field.toml: field `colour`: unknown field"),
+    (&["compute", "steps.toml", "--size", "5"], "steps.toml: rule 1 (jump), field `steps`"),
+    (&["show", "syntax.toml"], "TOML syntax error"),
+    // Malformed CSV tables.
+    (&["patterns", "ragged.csv"], "cannot read ragged.csv: line 3: expected 3 fields"),
+    (&["patterns", "not-numbers.csv"], "line 2: `x` is not a Grundy value"),
+    (&["patterns", "negative.csv"], "line 3: `-1` is not a Grundy value"),
+    (&["patterns", "empty.csv"], "cannot read empty.csv: the file is empty"),
+    (&["patterns", "wrong-header.csv"], "line 1: the header is neither a grid"),
+    (&["patterns", "gaps.csv"], "line 3"),
+    (&["patterns", "missing.csv"], "cannot read missing.csv"),
+    (&["patterns", "not-gzip.csv.gz"], "cannot read not-gzip.csv.gz"),
+    (&["check", "ragged.csv", "--p-set", "n == 1"], "cannot read ragged.csv: line 3"),
+    (&["plot", "not-numbers.csv", "--out", "existing.png"], "line 2: `x` is not a Grundy value"),
+    // Malformed expressions and claims.
+    (&["check", "kiki", "--size", "5x5", "--p-set", "(n == 1"], "at column 8: expected `)`"),
+    (
+        &["check", "kiki", "--size", "5x5", "--p-set", "q == 1"],
+        "unknown variable `q` (allowed: n, m",
+    ),
+    (&["check", "kiki", "--size", "5x5", "--values", "n > 1"], "--values must be an integer"),
+    (&["check", "kiki", "--size", "5x5", "--p-set", "n +"], "ends too early"),
+    (&["check", "kiki", "--size", "5x5", "--p-set", "n ==== 1"], "bad expression"),
+    (
+        &["check", "kiki", "--size", "5x5", "--p-set", "n == 1", "--values", "n"],
+        "cannot be used with",
+    ),
+    (
+        &["check", "kiki", "--size", "5x5", "--p-set", "n == 1", "--period", "0x2"],
+        "malformed period",
+    ),
+    (&["check", "pn.csv", "--values", "n"], "holds only outcomes (P/N)"),
+    (&["check", "kiki", "--size", "5x5"], "--p-set"),
+    // Outputs that cannot be written, and checkpoints that are not this run's.
+    (
+        &["compute", "kiki", "--size", "5x5", "--out", "/nonexistent-dir/x.csv"],
+        "cannot write /nonexistent-dir/x.csv",
+    ),
+    (
+        &["compute", "kiki", "--size", "5x5", "--out", "/proc/grundy.csv"],
+        "cannot write /proc/grundy.csv",
+    ),
+    (&["compute", "kiki", "--size", "5x5", "--out", "."], "is a directory"),
+    (&["plot", "kiki", "--size", "5x5", "--out", "existing.csv"], "must be a .png file"),
+    (&["plot", "cutting-cuboid", "--size", "4x4x4", "--out", "existing.png"], "has 3 axes"),
+    (
+        &[
+            "compute",
+            "kiki",
+            "--size",
+            "5x5",
+            "--checkpoint",
+            "garbage.ckpt",
+            "--out",
+            "existing.csv",
+        ],
+        "checkpoint garbage.ckpt refused: it is not a grundy checkpoint",
+    ),
+    (
+        &["compute", "kiki", "--size", "5x5", "--checkpoint", "x.ckpt", "--engine", "reference"],
+        "needs the tiles engine",
+    ),
+];
+
+fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fs::read_dir(dir)
+        .unwrap()
+        .map(|entry| {
+            let entry = entry.unwrap();
+            (entry.file_name().to_string_lossy().into_owned(), fs::read(entry.path()).unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn every_bad_input_is_one_line_exit_code_2_and_leaves_files_alone() {
+    assert!(CASES.len() >= 40, "the matrix covers at least 40 cases");
+    let mut failures = Vec::new();
+    for (args, expected) in CASES {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in FIXTURES {
+            fs::write(dir.path().join(name), text).unwrap();
+        }
+        let before = snapshot(dir.path());
+        let output = grundy().args(*args).current_dir(dir.path()).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let mut problems = Vec::new();
+        if output.status.code() != Some(2) {
+            problems.push(format!("exit code {:?}", output.status.code()));
+        }
+        if stderr.lines().count() != 1 || !stderr.starts_with("grundy: ") {
+            problems.push("not exactly one `grundy: ` line on standard error".to_string());
+        }
+        if !stderr.contains(expected) {
+            problems.push(format!("no {expected:?}"));
+        }
+        if stderr.contains("panicked") || stderr.contains("RUST_BACKTRACE") {
+            problems.push("a panic".to_string());
+        }
+        if !output.stdout.is_empty() {
+            problems.push("output on standard output".to_string());
+        }
+        if snapshot(dir.path()) != before {
+            problems.push(
+                "the directory changed (a partial or temporary file, or a touched input)"
+                    .to_string(),
+            );
+        }
+        if !problems.is_empty() {
+            failures.push(format!("{args:?}: {} — stderr: {stderr}", problems.join(", ")));
+        }
+    }
+    assert!(failures.is_empty(), "{} bad cases:\n{}", failures.len(), failures.join("\n"));
+}
