@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Rebuilds the curated datasets in data/ (and the pictures in docs/images/) with the release build
+# of grundy, then verifies them against data/SHA256SUMS.
+#
+#   scripts/regen-data.sh            rebuild everything and verify the hashes
+#   scripts/regen-data.sh --update   rebuild, then rewrite data/SHA256SUMS and the table in
+#                                    data/README.md (after a deliberate change of output)
+#
+# Files under data/large/ are over ~1 MB: they are listed and verified like the others but not
+# committed (.gitignore); this script is how they are obtained.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+update=no
+[ "${1:-}" = "--update" ] && update=yes
+
+cargo build --quiet --release -p grundy-cli
+grundy=target/release/grundy
+
+# file | what it is | arguments (the output path is appended as --out FILE)
+datasets=(
+  "data/cutting-200.csv|the cutting game, contest size, values|compute cutting --size 200x200"
+  "data/kiki-2000-outcome.csv.gz|kiki's game, contest size, P/N (gzip; pandas reads it as it is)|compute kiki --size 2000x2000 --outcome"
+  "data/large/kiki-2000-outcome.csv|the same, uncompressed (8 MB, not committed)|compute kiki --size 2000x2000 --outcome"
+  "data/prime-steps-500.csv|the prime-step board, contest size, values|compute prime-steps --size 500x500"
+  "data/wythoff-500.npy|Wythoff's game, values as uint16 (numpy)|compute wythoff --size 500x500 --format npy"
+  "data/cutting-2000-outcome.csv.gz|the cutting game's P-positions to 2000 (gzip)|compute cutting --size 2000x2000 --outcome"
+  "data/kayles-10000.b|Kayles (octal 0.77), OEIS b-file (A002186)|compute kayles --size 10000 --format bfile"
+  "data/dawsons-kayles-10000.b|Dawson's Kayles (octal 0.07), OEIS b-file (A002187 shifted)|compute dawsons-kayles --size 10000 --format bfile"
+  "data/grundys-game-2000.b|Grundy's game, OEIS b-file (A002188)|compute grundys-game --size 2000 --format bfile"
+  "data/subtract-a-square-10000.b|subtract-a-square, OEIS b-file (A014586)|compute subtract-a-square --size 10000 --format bfile"
+  "docs/images/wythoff-300.png|the picture in the README: Wythoff's game, values|plot wythoff --size 299x299"
+  "docs/images/cutting-200-outcome.png|the cutting game's P-positions|plot cutting --size 200x200 --outcome"
+  "docs/images/kayles-300.png|Kayles against n|plot kayles --size 300"
+)
+
+mkdir -p data/large docs/images
+for entry in "${datasets[@]}"; do
+  IFS='|' read -r file _ args <<<"$entry"
+  # shellcheck disable=SC2086 # the arguments are words
+  "$grundy" $args --quiet --out "$file"
+  echo "built $file"
+done
+
+if [ "$update" = yes ]; then
+  : >data/SHA256SUMS
+  table=$'| file | what | bytes | SHA-256 | command |\n|---|---|---|---|---|'
+  for entry in "${datasets[@]}"; do
+    IFS='|' read -r file what args <<<"$entry"
+    sum=$(sha256sum "$file" | cut -d' ' -f1)
+    echo "$sum  $file" >>data/SHA256SUMS
+    bytes=$(stat -c %s "$file")
+    table+=$'\n'"| \`$file\` | $what | $bytes | \`$sum\` | \`grundy $args --out $file\` |"
+  done
+  # Replace the table between the markers in data/README.md.
+  python3 - "$table" <<'PY'
+import sys
+path = "data/README.md"
+text = open(path).read()
+start, end = "<!-- datasets:start -->", "<!-- datasets:end -->"
+head, rest = text.split(start)
+_, tail = rest.split(end)
+open(path, "w").write(f"{head}{start}\n{sys.argv[1]}\n{end}{tail}")
+PY
+  echo "updated data/SHA256SUMS and data/README.md"
+fi
+sha256sum --check --strict data/SHA256SUMS
