@@ -19,7 +19,7 @@ use std::process::ExitCode;
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Compute a game's Grundy table and write it as CSV (or a JSON summary).
+    /// Compute a game's Grundy table and write it as CSV, numpy, an OEIS b-file or a JSON summary.
     Compute(compute::Args),
     /// Print the value of positions, of their sum, and the outcome.
     Value(value::Args),

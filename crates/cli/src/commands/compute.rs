@@ -32,7 +32,8 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 /// Compute the Grundy table of GAME over every position up to SIZE.
 ///
 /// Examples: `grundy compute kiki --size 2000x2000 --out kiki.csv`,
-/// `grundy compute octal:0.77 --size 1000 --format summary`.
+/// `grundy compute octal:0.77 --size 1000 --format summary`,
+/// `grundy compute wythoff --size 9999x9999 --format npy --out w.npy --checkpoint w.ckpt`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// A catalog game (see `grundy games`), e.g. `cutting`, `subtraction:2,5`, `octal:0.77`, or a
