@@ -8,6 +8,7 @@ mod commands;
 mod output;
 mod progress;
 mod resources;
+mod signals;
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -36,6 +37,10 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_ERROR);
         }
     };
+    if let Err(err) = signals::install() {
+        eprintln!("grundy: error: cannot handle Ctrl-C: {err}");
+        return ExitCode::from(EXIT_ERROR);
+    }
     match commands::run(cli.command) {
         Ok(code) => code,
         Err(err) if output::is_broken_pipe(&err) => ExitCode::SUCCESS,

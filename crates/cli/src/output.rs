@@ -38,6 +38,7 @@ impl Destination {
             .suffix(".tmp")
             .tempfile_in(dir)
             .with_context(|| format!("cannot write {}", path.display()))?;
+        crate::signals::register_temporary(temp.path());
         Ok(Destination::File { temp, path: path.to_path_buf() })
     }
 
@@ -84,9 +85,15 @@ impl Destination {
             panic!("write_file_with needs a file destination");
         };
         let context = || format!("cannot write {}", path.display());
-        write(temp.as_file_mut()).with_context(context)?;
-        temp.as_file().sync_all().with_context(context)?;
-        temp.persist(&path).map_err(|e| e.error).with_context(context)?;
+        let temp_path = temp.path().to_path_buf();
+        let written = (|| {
+            write(temp.as_file_mut()).with_context(context)?;
+            temp.as_file().sync_all().with_context(context)?;
+            temp.persist(&path).map_err(|e| e.error).with_context(context)
+        })();
+        // Renamed into place, or deleted when `temp` was dropped on failure.
+        crate::signals::unregister_temporary(&temp_path);
+        written?;
         // Keep the permissions a plain create would give, not the temporary file's 0600.
         set_default_permissions(&path);
         Ok(())

@@ -219,3 +219,37 @@ fn a_finished_heap_game_run_leaves_no_checkpoint_and_the_same_table() {
     assert_eq!(plain, checkpointed);
     assert!(!ckpt.exists());
 }
+
+#[test]
+fn sigterm_saves_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("wythoff.ckpt");
+    let mut child = spawn(&dir.path().join("terminated.npy"), &checkpoint);
+    wait_for(&checkpoint, &mut child);
+    signal(&child, "-TERM");
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(resume(dir.path(), &checkpoint) == uninterrupted(dir.path()));
+}
+
+#[test]
+fn ctrl_c_without_a_checkpoint_leaves_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(["compute", "wythoff", "--size", "12000x12000", "--format", "long", "--out"])
+        .arg(dir.path().join("big.csv"))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The temporary file beside the output exists from the start of the run.
+    let start = Instant::now();
+    while fs::read_dir(dir.path()).unwrap().count() == 0 {
+        assert!(start.elapsed() < Duration::from_secs(60), "no temporary file");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    signal(&child, "-INT");
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", String::from_utf8_lossy(&output.stderr));
+    let left: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}

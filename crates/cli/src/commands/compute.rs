@@ -4,6 +4,7 @@ use crate::output::write_json_line;
 use crate::output::Destination;
 use crate::progress::Bar;
 use crate::resources::check_memory;
+use crate::signals;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
 use grundy_compute::{
@@ -19,15 +20,7 @@ use serde::Serialize;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-
-/// Exit code of a run stopped by SIGINT or SIGTERM after saving its checkpoint (128 + SIGINT, as
-/// shells report an interrupted command).
-const EXIT_INTERRUPTED: u8 = 130;
-
-/// Set by the SIGINT/SIGTERM handler of a checkpointed run; read between tile-waves.
-static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
 /// Compute the Grundy table of GAME over every position up to SIZE.
 ///
@@ -160,7 +153,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         None => fill_table(&game, &shape, engine, args.threads.map(usize::from), args.quiet)?,
         Some(checkpoint) => match fill_checkpointed(&args, &game, &shape, checkpoint)? {
             Some(table) => table,
-            None => return Ok(ExitCode::from(EXIT_INTERRUPTED)),
+            None => return Ok(ExitCode::from(signals::EXIT_INTERRUPTED)),
         },
     };
     let seconds = start.elapsed().as_secs_f64();
@@ -244,16 +237,15 @@ fn fill_checkpointed(
             );
         }
     }
-    // Handled from here on: a signal now stops the run at the next tile-wave, after saving.
-    ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::SeqCst))
-        .context("cannot handle Ctrl-C for --checkpoint")?;
+    // From here on a signal stops the run at the next tile-wave, after saving.
+    signals::defer();
     let every = Duration::from_secs(args.checkpoint_every);
     let mut last_save = Instant::now();
     let mut saved: Result<()> = Ok(());
     let mut stopped = false;
     let bar = Bar::new(shape.cells() as u64, args.quiet);
     let (table, mark) = fill_resumable(game, shape, &config, start, &bar, &mut |table, mark| {
-        let interrupted = INTERRUPTED.load(Ordering::SeqCst);
+        let interrupted = signals::interrupted();
         if interrupted || last_save.elapsed() >= every {
             if let Err(err) = checkpoint.save(table, mark) {
                 saved = Err(err);
