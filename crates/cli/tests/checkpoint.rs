@@ -235,7 +235,7 @@ fn sigterm_saves_too() {
 #[test]
 fn ctrl_c_without_a_checkpoint_leaves_no_temporary_file() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+    let child = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
         .args(["compute", "wythoff", "--size", "12000x12000", "--format", "long", "--out"])
         .arg(dir.path().join("big.csv"))
         .stderr(Stdio::piped())
