@@ -97,6 +97,20 @@ struct Summary<'a> {
     seconds: f64,
 }
 
+impl<'a> Summary<'a> {
+    fn new(game: &'a Game, size: &'a [i64], stats: TableStats, seconds: f64) -> Summary<'a> {
+        Summary {
+            game: game.name(),
+            size,
+            cells: stats.cells,
+            sum: stats.sum,
+            max: stats.max,
+            p_positions: stats.p_positions,
+            seconds,
+        }
+    }
+}
+
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let game = load_game(&args.game)?;
     let max = parse_coords(&args.size, "size")?;
@@ -188,16 +202,7 @@ fn write_table(
 ) -> Result<()> {
     match args.format {
         Format::Summary => {
-            let stats = table.stats();
-            let summary = Summary {
-                game: game.name(),
-                size: max,
-                cells: stats.cells,
-                sum: stats.sum,
-                max: stats.max,
-                p_positions: stats.p_positions,
-                seconds,
-            };
+            let summary = Summary::new(game, max, table.stats(), seconds);
             destination.write_with(|out| write_json_line(out, &summary))
         }
         Format::Grid | Format::Long => {
@@ -310,15 +315,7 @@ fn run_streaming(
                 Ok::<(), std::convert::Infallible>(())
             })
             .unwrap_or_else(|never| match never {});
-            let summary = Summary {
-                game: game.name(),
-                size: max,
-                cells: stats.cells,
-                sum: stats.sum,
-                max: stats.max,
-                p_positions: stats.p_positions,
-                seconds: start.elapsed().as_secs_f64(),
-            };
+            let summary = Summary::new(game, max, stats, start.elapsed().as_secs_f64());
             destination.write_with(|out| write_json_line(out, &summary))?
         }
         // Only 2-D games stream, and bfile is for heap games.
