@@ -13,7 +13,8 @@
 //! ```
 //! The file is written under a temporary name, synced and renamed into place, so a crash (even
 //! `kill -9`) leaves either the previous checkpoint or the new one, never a mixture. A checkpoint
-//! is used only when its checksum holds and its game, rules and size are the run's own.
+//! is used only when its checksum holds and its game, rules and size are the run's own; the
+//! checksum is verified before the header is read.
 
 use crate::output::Destination;
 use anyhow::{anyhow, bail, Context, Result};
@@ -95,8 +96,15 @@ impl<'a> Checkpoint<'a> {
             )));
         }
         let stored_crc = u32::from_le_bytes(fixed[12..16].try_into().expect("4 bytes"));
-        let mut input = Crc32Reader { inner: input, hasher: crc32fast::Hasher::new() };
-        let header = self.read_header(&mut input, stored_crc)?;
+        // The checksum before anything else is believed: a damaged header could claim any shape,
+        // and reading by it could ask for any amount of memory.
+        let mut hashing = Crc32Writer { inner: io::sink(), hasher: crc32fast::Hasher::new() };
+        io::copy(&mut input, &mut hashing).with_context(|| self.refused("cannot read it"))?;
+        self.verify(hashing.hasher.finalize(), stored_crc)?;
+        input
+            .seek(SeekFrom::Start(fixed.len() as u64))
+            .with_context(|| self.refused("cannot read it"))?;
+        let header = self.read_header(&mut input)?;
         if header.game != self.game.name() || header.spec != self.spec || header.size != self.size {
             bail!(self.refused(&format!(
                 "it belongs to {} up to {}, not to {} up to {}; use another --checkpoint file, or \
@@ -113,11 +121,8 @@ impl<'a> Checkpoint<'a> {
             4 => CellWidth::U32,
             other => bail!(self.refused(&format!("its header gives {other}-byte cells"))),
         };
-        let table = read_npy(shape.clone(), width, &mut input);
-        // The checksum first: a damaged file is reported as damaged, whatever else fails.
-        io::copy(&mut input, &mut io::sink()).with_context(|| self.refused("cannot read it"))?;
-        self.verify(input.hasher.finalize(), stored_crc)?;
-        let table = table.map_err(|err| self.refused_error(&err.to_string()))?;
+        let table = read_npy(shape.clone(), width, &mut input)
+            .map_err(|err| self.refused_error(&err.to_string()))?;
         let mark = WaveMark {
             done: header.waves_done,
             total: header.waves_total,
@@ -126,24 +131,18 @@ impl<'a> Checkpoint<'a> {
         Ok(Some((table, mark)))
     }
 
-    /// Reads the header after the fixed fields. A header that is not valid JSON is reported as
-    /// damage when the checksum fails, which it does unless the file was written so.
-    fn read_header(&self, input: &mut Crc32Reader<impl Read>, stored_crc: u32) -> Result<Header> {
+    /// Reads the header after the fixed fields (whose checksum has passed).
+    fn read_header(&self, input: &mut impl Read) -> Result<Header> {
         let mut len = [0u8; 4];
-        let parsed = input.read_exact(&mut len).map_err(|err| err.to_string()).and_then(|()| {
-            let len = u32::from_le_bytes(len);
-            if len > MAX_HEADER {
-                return Err(format!("its header would be {len} bytes long"));
-            }
-            let mut text = vec![0; len as usize];
-            input.read_exact(&mut text).map_err(|err| err.to_string())?;
-            serde_json::from_slice::<Header>(&text).map_err(|err| format!("its header: {err}"))
-        });
-        parsed.or_else(|why| {
-            io::copy(input, &mut io::sink()).with_context(|| self.refused("cannot read it"))?;
-            self.verify(input.hasher.clone().finalize(), stored_crc)?;
-            Err(self.refused_error(&why))
-        })
+        input.read_exact(&mut len).map_err(|_| self.refused_error("it is too short"))?;
+        let len = u32::from_le_bytes(len);
+        if len > MAX_HEADER {
+            bail!(self.refused(&format!("its header would be {len} bytes long")));
+        }
+        let mut text = vec![0; len as usize];
+        input.read_exact(&mut text).map_err(|_| self.refused_error("it is too short"))?;
+        serde_json::from_slice::<Header>(&text)
+            .map_err(|err| self.refused_error(&format!("its header: {err}")))
     }
 
     fn verify(&self, computed: u32, stored: u32) -> Result<()> {
@@ -212,20 +211,6 @@ impl<'a> Checkpoint<'a> {
 
 fn size_text(size: &[Coord]) -> String {
     size.iter().map(Coord::to_string).collect::<Vec<_>>().join("x")
-}
-
-/// A reader that hashes what passes through it.
-struct Crc32Reader<R> {
-    inner: R,
-    hasher: crc32fast::Hasher,
-}
-
-impl<R: Read> Read for Crc32Reader<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.hasher.update(&buf[..n]);
-        Ok(n)
-    }
 }
 
 /// A writer that hashes what passes through it.
