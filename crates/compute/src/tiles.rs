@@ -172,8 +172,8 @@ pub(crate) fn fill_tiles(
 }
 
 /// Puts the values of the first `done` tile-waves of `table` into `lines`, as the fill that
-/// computed them left them (a [`PrefixSet`] is a set: the order of insertion does not matter).
-/// Returns the number of those cells.
+/// computed them left them (a [`PrefixSet`] is a set: the order of insertion does not matter), one
+/// line per task. Returns the number of those cells.
 fn restore_lines(
     layout: &Layout<'_>,
     table: &GrundyTable,
@@ -181,45 +181,48 @@ fn restore_lines(
     tile_counts: &[usize],
     done: usize,
 ) -> u64 {
-    let Layout { compiled, lens, sides, symmetric, .. } = *layout;
-    let kinds = compiled.lines();
-    let mut count = 0;
-    for d in 0..done {
-        for tile in index_tuples(tile_counts, d) {
-            let span = |axis: usize| {
-                let lo = tile[axis] * sides[axis];
-                lo..(lo + sides[axis]).min(lens.get(axis).copied().unwrap_or(1))
-            };
-            let tile_cells = span(0).len() * span(1).len() * span(2).len();
-            count += tile_cells as u64;
-            if kinds.is_empty() {
-                continue;
-            }
-            // Lines exist in 2-D tables only.
-            for i in span(0) {
-                for j in span(1) {
-                    let value = table.get_flat(i * lens[1] + j);
-                    if symmetric && i < j {
-                        // A mirror cell: the fill put its value into its column only.
-                        if kinds.contains(&LineKind::Column) {
-                            lines.columns[j].insert(value);
-                        }
-                        continue;
-                    }
-                    for &kind in kinds {
-                        let (store, line) = kind.locate(i, j, lens[1]);
-                        let sets = match store {
-                            0 => &mut lines.rows,
-                            1 => &mut lines.columns,
-                            _ => &mut lines.diagonals,
-                        };
-                        sets[line].insert(value);
-                    }
-                }
-            }
-        }
+    let Layout { lens, sides, .. } = *layout;
+    let span = |tile: &[usize; 3], axis: usize| {
+        let lo = tile[axis] * sides[axis];
+        (lo + sides[axis]).min(lens.get(axis).copied().unwrap_or(1)) - lo
+    };
+    let cells: usize = (0..done)
+        .flat_map(|d| index_tuples(tile_counts, d))
+        .map(|tile| span(&tile, 0) * span(&tile, 1) * span(&tile, 2))
+        .sum();
+    // Lines exist in 2-D tables only.
+    if !layout.compiled.lines().is_empty() {
+        grundy_core::with_cells!(table.cells(), |values| restore_typed(
+            layout, values, lines, done
+        ));
     }
-    count
+    cells as u64
+}
+
+/// [`restore_lines`] on the table's typed cells. A computed cell's value is in its row, column
+/// and diagonal sets; with symmetry, a mirror cell's (i < j) is in its column set only.
+fn restore_typed<C: Cell>(layout: &Layout<'_>, values: &[C], lines: &mut LineStore, done: usize) {
+    let Layout { lens, sides, symmetric, .. } = *layout;
+    let (rows, cols) = (lens[0], lens[1]);
+    let value = |i: usize, j: usize| values[i * cols + j].nimber();
+    // Cell (i, j) is final when its tile-wave i / h + j / w is below `done`.
+    let row_end = |i: usize| (done.saturating_sub(i / sides[0]) * sides[1]).min(cols);
+    let column_end = |j: usize| (done.saturating_sub(j / sides[1]) * sides[0]).min(rows);
+    let computed = |i: usize, j: usize| !symmetric || i >= j;
+    lines.rows.par_iter_mut().enumerate().for_each(|(i, set)| {
+        (0..row_end(i)).filter(|&j| computed(i, j)).for_each(|j| set.insert(value(i, j)));
+    });
+    lines.columns.par_iter_mut().enumerate().for_each(|(j, set)| {
+        (0..column_end(j)).for_each(|i| set.insert(value(i, j)));
+    });
+    lines.diagonals.par_iter_mut().enumerate().for_each(|(line, set)| {
+        // The diagonal `line` holds the cells with i − j = line − (cols − 1).
+        let (i0, j0) = if line < cols { (0, cols - 1 - line) } else { (line + 1 - cols, 0) };
+        (0..(rows - i0).min(cols - j0))
+            .map(|k| (i0 + k, j0 + k))
+            .filter(|&(i, j)| j < row_end(i) && computed(i, j))
+            .for_each(|(i, j)| set.insert(value(i, j)));
+    });
 }
 
 /// Runs the tiles of one tile-wave in parallel with cells of type `C`. Returns the number of
