@@ -163,20 +163,21 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     };
     let start = Instant::now();
     let checkpoint = args.checkpoint.as_deref().map(|path| Checkpoint::new(path, &game, &max));
-    let table = match &checkpoint {
-        None => fill_table(&game, &shape, engine, args.threads.map(usize::from), args.quiet)?,
+    let (table, mark) = match &checkpoint {
+        None => {
+            (fill_table(&game, &shape, engine, args.threads.map(usize::from), args.quiet)?, None)
+        }
         Some(checkpoint) => match fill_checkpointed(&args, &game, &shape, checkpoint)? {
-            Some(table) => table,
+            Some((table, mark)) => (table, Some(mark)),
             None => return Ok(ExitCode::from(signals::EXIT_INTERRUPTED)),
         },
     };
     let seconds = start.elapsed().as_secs_f64();
     let written = write_table(&args, &game, &max, &table, seconds, destination);
-    if let Some(checkpoint) = &checkpoint {
+    if let (Some(checkpoint), Some(mark)) = (&checkpoint, mark) {
         if let Err(err) = written {
             // Keep the finished table: the next run writes it without computing anything.
-            let total = grundy_compute::plan_waves(&game, &shape, &FillConfig::default());
-            let saved = checkpoint.save(&table, WaveMark { done: total.total, ..total });
+            let saved = checkpoint.save(&table, mark);
             return Err(match saved {
                 Ok(()) => err.context(format!(
                     "the finished table is saved in checkpoint {}",
@@ -225,7 +226,7 @@ fn fill_checkpointed(
     game: &Game,
     shape: &TableShape,
     checkpoint: &Checkpoint<'_>,
-) -> Result<Option<GrundyTable>> {
+) -> Result<Option<(GrundyTable, WaveMark)>> {
     let config = FillConfig {
         engine: Engine::Tiles,
         threads: args.threads.map(usize::from),
@@ -276,7 +277,7 @@ fn fill_checkpointed(
         );
         return Ok(None);
     }
-    Ok(Some(table))
+    Ok(Some((table, mark)))
 }
 
 /// `compute --stream`: the table row by row, each row written (or summed up) as soon as it is
@@ -338,13 +339,8 @@ fn run_streaming(
 }
 
 impl Format {
-    fn name(self) -> &'static str {
-        match self {
-            Format::Grid => "grid",
-            Format::Long => "long",
-            Format::Npy => "npy",
-            Format::Bfile => "bfile",
-            Format::Summary => "summary",
-        }
+    /// The name the user gave, as clap spells it.
+    fn name(self) -> String {
+        self.to_possible_value().expect("no format is skipped").get_name().to_string()
     }
 }
