@@ -104,14 +104,52 @@ fn wythoffs_p_positions_follow_phi_and_values_are_bounded() {
 }
 
 #[test]
-fn a_stated_period_gives_a_proof_when_the_expression_hides_it() {
+fn periods_are_read_from_the_expression_and_a_stated_period_must_be_a_multiple() {
+    // `(n + 1) % 2` repeats by its form alone.
     let claim = "(n + 1) % 2 == 0 && (m + 1) % 2 == 0";
-    assert_eq!(check(&["kiki", "--size", "50x50", "--p-set", claim], 0)["proved"], false);
-    let proved = check(&["kiki", "--size", "50x50", "--p-set", claim, "--period", "2x2"], 0);
+    let proved = check(&["kiki", "--size", "50x50", "--p-set", claim], 0);
     assert_eq!(proved["proved"], true, "{}", proved["argument"]);
+    let stated = check(&["kiki", "--size", "50x50", "--p-set", claim, "--period", "4x2"], 0);
+    assert_eq!(stated["proved"], true, "{}", stated["argument"]);
+    assert_eq!(stated["checked_box"], json!([[1, 5], [1, 3]]));
     let wrong = check(&["kiki", "--size", "50x50", "--p-set", claim, "--period", "3x2"], 0);
     assert_eq!(wrong["proved"], false);
-    assert!(wrong["argument"].as_str().unwrap().contains("does not repeat with period 3x2"));
+    assert!(wrong["argument"]
+        .as_str()
+        .unwrap()
+        .contains("does not divide the stated --period [3, 2]"));
+}
+
+/// Issue 11, item 1: a claim that agrees on the table and repeats there, but not on the whole
+/// board, was "proved for every board" with `--period`; it fails at (1001, 1).
+#[test]
+fn a_claim_that_is_periodic_only_inside_the_table_is_never_proved() {
+    let bounded = "n % 2 == 1 && m % 2 == 1 && n < 1000";
+    for extra in [&[][..], &["--period", "2x2"][..]] {
+        let mut args = vec!["kiki", "--size", "100x100", "--p-set", bounded];
+        args.extend(extra);
+        let report = check(&args, 0);
+        assert_eq!(report["verdict"], "agrees");
+        assert_eq!(report["proved"], false, "{args:?}: {}", report["argument"]);
+        assert!(report["argument"].as_str().unwrap().contains("on the table only"));
+        let text = grundy().args(["check"]).args(&args).output().unwrap();
+        let text = String::from_utf8(text.stdout).unwrap();
+        assert!(text.contains("not proved for every board"), "{text}");
+        assert!(!text.lines().any(|line| line.starts_with("proved")), "{text}");
+    }
+    // The same claim on a board past 1000 rows: it is false there.
+    let report = check(&["kiki", "--size", "1003x3", "--p-set", bounded, "--show", "1"], 1);
+    assert_eq!(report["counterexamples"][0]["position"], json!([1001, 1]));
+    // Boundary-dependent value claims are refused alike: subtraction {1, 3, 4} has period 7.
+    let periodic = "if(n % 7 == 4, 2, if(n % 7 == 5, 3, if(n % 7 == 6, 2, n % 7 % 2)))";
+    let proved = check(&["subtraction:1,3,4", "--size", "300", "--values", periodic], 0);
+    assert_eq!(proved["proved"], true, "{}", proved["argument"]);
+    let bounded = format!("if(n < 1000, {periodic}, 0)");
+    for extra in [&[][..], &["--period", "7"][..]] {
+        let mut args = vec!["subtraction:1,3,4", "--size", "300", "--values", &bounded];
+        args.extend(extra);
+        assert_eq!(check(&args, 0)["proved"], false, "{args:?}");
+    }
 }
 
 #[test]

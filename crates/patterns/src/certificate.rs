@@ -166,7 +166,7 @@ pub fn prove_outcome_rule(game: &Game, rule: &str) -> Certificate {
         return Certificate::none("the rule does not parse");
     };
     let Some(periods) = expr.periods() else {
-        return Certificate::none("the rule is not purely periodic (it names single cells)");
+        return Certificate::none("the rule's form does not show that it repeats on the whole board (it names single cells or bounds a coordinate)");
     };
     let claimed_p = |pos: &[Coord]| expr.eval_bool(pos).ok();
     prove_periodic(
@@ -195,6 +195,20 @@ mod tests {
             "{}",
             wrong.argument
         );
+    }
+
+    /// Issue 11, item 1: a rule that agrees with kiki on every table smaller than 1000 rows and
+    /// repeats there is still not periodic, so it is never proved.
+    #[test]
+    fn a_rule_periodic_only_on_small_tables_is_not_proved() {
+        let kiki = lookup("kiki").unwrap();
+        for rule in
+            ["n % 2 == 1 && m % 2 == 1 && n < 1000", "n % 2 == 1 && m % 2 == 1 || n == 5000"]
+        {
+            let proof = prove_outcome_rule(&kiki, rule);
+            assert!(!proof.proved, "{rule}: {}", proof.argument);
+            assert_eq!(proof.checked_box, None);
+        }
     }
 
     #[test]

@@ -215,12 +215,14 @@ impl Expr {
     }
 
     /// A period for each variable (in the order given to [`Expr::parse`]) in which the expression
-    /// repeats for all integers, read from its form: every occurrence of the variable sits directly
-    /// in `VAR % c` with a constant c ≥ 1, and the period is the lcm of those c (1 for an unused
-    /// variable). `None` when some variable occurs in any other way.
+    /// repeats for every integer value of the variables, established from the expression's form
+    /// (see [`Shift`]): for example `n % 2 == 1` repeats with period 2 in `n`, `(n + m) % 3` with 3
+    /// in both, `floor(n / 2) % 2` with 4, and an unused variable with 1. `None` when the form
+    /// does not show that the expression repeats in every variable — `n % 2 == 1 && n < 1000`
+    /// depends on `n` outside a residue — even if it happens to repeat on some table.
     pub fn periods(&self) -> Option<Vec<u64>> {
-        let mut periods = vec![1u64; self.used.len()];
-        collect_periods(&self.root, &mut periods).then_some(periods)
+        let shift = Shift::of(&self.root, self.used.len())?;
+        shift.increments.iter().all(|&k| k == 0).then_some(shift.periods)
     }
 
     /// Checks that the expression has type `expected`; `what` says what it is for.
@@ -261,34 +263,134 @@ impl Expr {
     }
 }
 
-/// Records in `periods` the modulus of every `VAR % c`; `false` if a variable occurs elsewhere.
-fn collect_periods(node: &Node, periods: &mut [u64]) -> bool {
-    match node {
-        Node::Bin(BinOp::Rem, left, right, true) => match (left.as_ref(), right.as_ref()) {
-            (Node::Var(index), Node::Const(Value::Int(c))) if *c >= 1 => {
-                periods[*index] = lcm(periods[*index], *c as u64);
-                true
+/// How an expression changes when one variable grows: for every variable v, shifting v by
+/// `periods[v]` (all other variables fixed) adds `increments[v]` to the value, for every integer
+/// value of the variables. A variable gives period 1 and increment 1 in itself; sums, differences
+/// and products with constants combine them over the lcm of the periods; `x / c` and `x % c` with a
+/// constant c ≥ 1 (floor division and the non-negative remainder) turn an increment k into a
+/// period: after c / gcd(k, c) shifts the increment is a multiple of c, so `x % c` repeats and
+/// `x / c` grows by a whole number. Any other operation is followed only where every operand
+/// repeats (increment 0). This is a proof from the syntax, never a sample: what it cannot follow
+/// it does not claim.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Shift {
+    periods: Vec<u64>,
+    increments: Vec<i64>,
+}
+
+impl Shift {
+    /// The shift of `node` over `vars` variables, or `None` when its form does not show one.
+    fn of(node: &Node, vars: usize) -> Option<Shift> {
+        let constant = || Shift { periods: vec![1; vars], increments: vec![0; vars] };
+        match node {
+            Node::Const(_) => Some(constant()),
+            Node::Var(index) => {
+                let mut shift = constant();
+                shift.increments[*index] = 1;
+                Some(shift)
             }
-            _ => collect_periods(left, periods) && collect_periods(right, periods),
-        },
-        Node::Const(_) => true,
-        Node::Var(_) => false,
-        Node::Neg(inner) | Node::Not(inner) => collect_periods(inner, periods),
-        Node::Bin(_, left, right, _) => {
-            collect_periods(left, periods) && collect_periods(right, periods)
+            Node::Neg(inner) => {
+                let mut shift = Shift::of(inner, vars)?;
+                for k in &mut shift.increments {
+                    *k = k.checked_neg()?;
+                }
+                Some(shift)
+            }
+            Node::Bin(op @ (BinOp::Add | BinOp::Sub), left, right, _) => {
+                let (a, b) = (Shift::of(left, vars)?, Shift::of(right, vars)?);
+                let sign = if *op == BinOp::Add { 1 } else { -1 };
+                a.combine(&b, |ka, kb| ka.checked_add(kb.checked_mul(sign)?))
+            }
+            Node::Bin(BinOp::Mul, left, right, integers) => {
+                let (a, b) = (Shift::of(left, vars)?, Shift::of(right, vars)?);
+                match (constant_int(left, &a), constant_int(right, &b)) {
+                    (_, Some(c)) if *integers => a.scaled(c),
+                    (Some(c), _) if *integers => b.scaled(c),
+                    _ => a.repeating_with(&b),
+                }
+            }
+            Node::Bin(op @ (BinOp::Div | BinOp::Rem), left, right, true) => {
+                let (a, b) = (Shift::of(left, vars)?, Shift::of(right, vars)?);
+                match constant_int(right, &b) {
+                    Some(c) if c >= 1 => a.divided(c, *op == BinOp::Rem),
+                    _ => a.repeating_with(&b),
+                }
+            }
+            // floor and ceil move by whole increments exactly as their argument does.
+            Node::Call(Func::Floor | Func::Ceil, args, _) => Shift::of(&args[0], vars),
+            Node::Not(inner) => Shift::of(inner, vars)?.repeating_with(&constant()),
+            Node::Bin(_, left, right, _) => {
+                Shift::of(left, vars)?.repeating_with(&Shift::of(right, vars)?)
+            }
+            Node::Call(_, args, _) => args
+                .iter()
+                .try_fold(constant(), |shift, arg| shift.repeating_with(&Shift::of(arg, vars)?)),
         }
-        Node::Call(_, args, _) => args.iter().all(|arg| collect_periods(arg, periods)),
     }
+
+    /// Both shifts over the lcm of their periods, the increments joined by `join`.
+    fn combine(&self, other: &Shift, join: impl Fn(i64, i64) -> Option<i64>) -> Option<Shift> {
+        let mut out = self.clone();
+        for v in 0..self.periods.len() {
+            let period = checked_lcm(self.periods[v], other.periods[v])?;
+            let steps = |p: u64, k: i64| k.checked_mul(i64::try_from(period / p).ok()?);
+            out.periods[v] = period;
+            out.increments[v] = join(
+                steps(self.periods[v], self.increments[v])?,
+                steps(other.periods[v], other.increments[v])?,
+            )?;
+        }
+        Some(out)
+    }
+
+    /// Any operation on two expressions that both repeat: it repeats over the lcm.
+    fn repeating_with(&self, other: &Shift) -> Option<Shift> {
+        let repeats = |s: &Shift| s.increments.iter().all(|&k| k == 0);
+        (repeats(self) && repeats(other)).then(|| self.combine(other, |_, _| Some(0)))?
+    }
+
+    fn scaled(mut self, c: i64) -> Option<Shift> {
+        for k in &mut self.increments {
+            *k = k.checked_mul(c)?;
+        }
+        Some(self)
+    }
+
+    /// `x / c` (or `x % c` when `remainder`) for a constant c ≥ 1.
+    fn divided(mut self, c: i64, remainder: bool) -> Option<Shift> {
+        for (p, k) in self.periods.iter_mut().zip(&mut self.increments) {
+            let times = c / gcd(k.unsigned_abs(), c as u64) as i64;
+            *p = p.checked_mul(times as u64)?;
+            *k = if remainder { 0 } else { k.checked_mul(times)? / c };
+        }
+        Some(self)
+    }
+}
+
+/// The value of a node that depends on no variable, when it is an integer.
+fn constant_int(node: &Node, shift: &Shift) -> Option<i64> {
+    if shift.increments.iter().any(|&k| k != 0) || shift.periods.iter().any(|&p| p != 1) {
+        return None;
+    }
+    match eval(node, &vec![0; shift.periods.len()]) {
+        Ok(Value::Int(c)) => Some(c),
+        _ => None,
+    }
+}
+
+fn gcd(mut a: u64, mut b: u64) -> u64 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+fn checked_lcm(a: u64, b: u64) -> Option<u64> {
+    (a / gcd(a, b)).checked_mul(b)
 }
 
 /// The least common multiple.
 pub(crate) fn lcm(a: u64, b: u64) -> u64 {
-    let gcd = |mut a: u64, mut b: u64| {
-        while b != 0 {
-            (a, b) = (b, a % b);
-        }
-        a
-    };
     a / gcd(a, b) * b
 }
 
@@ -889,14 +991,60 @@ mod tests {
     }
 
     #[test]
-    fn periods_come_from_residues() {
+    fn periods_come_from_the_form() {
         let periods = |text: &str| Expr::parse(text, &["n", "m", "g"]).unwrap().periods();
-        assert_eq!(periods("n % 2 == 1 && m % 2 == 1"), Some(vec![2, 2, 1]));
-        assert_eq!(periods("n % 2 == 1 || n % 3 == 0"), Some(vec![6, 1, 1]));
-        assert_eq!(periods("if(m % 4 == 1, 3, xor(n % 2, 1))"), Some(vec![2, 4, 1]));
-        assert_eq!(periods("n % 2 == 1 && n > 3"), None);
-        assert_eq!(periods("(n + 1) % 2 == 0"), None);
-        assert_eq!(periods("true"), Some(vec![1, 1, 1]));
+        let cases: &[(&str, Option<[u64; 3]>)] = &[
+            ("n % 2 == 1 && m % 2 == 1", Some([2, 2, 1])),
+            ("n % 2 == 1 || n % 3 == 0", Some([6, 1, 1])),
+            ("if(m % 4 == 1, 3, xor(n % 2, 1))", Some([2, 4, 1])),
+            ("(n + 1) % 2 == 0", Some([2, 1, 1])),
+            ("(n + m) % 3 == 0", Some([3, 3, 1])),
+            ("(2 * n - 3 * m) % 6", Some([3, 2, 1])),
+            ("floor(n / 2) % 2 == 0", Some([4, 1, 1])),
+            ("(n / 3 + m) % 2", Some([6, 2, 1])),
+            ("-(n % 5)", Some([5, 1, 1])),
+            ("true", Some([1, 1, 1])),
+            ("7", Some([1, 1, 1])),
+            // A coordinate outside a residue: not periodic, whatever a table shows.
+            ("n % 2 == 1 && n > 3", None),
+            ("n % 2 == 1 && m % 2 == 1 && n < 1000", None),
+            ("n", None),
+            ("n / 2", None),
+            ("(n * m) % 2", None),
+            ("n % m == 0", None),
+            ("floor(n * phi) % 2 == 0", None),
+            ("abs(n - m) % 2 == 0", None),
+            ("min(n, 5) % 2 == 0", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(periods(text), expected.map(|p| p.to_vec()), "{text}");
+        }
+    }
+
+    /// Whatever period the form gives holds on every integer, negative ones included.
+    #[test]
+    fn periods_from_the_form_hold_everywhere() {
+        let texts = [
+            "(n + 1) % 2 == 0",
+            "(2 * n - 3 * m) % 6",
+            "floor(n / 2) % 2 == 0",
+            "(n / 3 + m) % 2",
+            "((n - m) / 4 + n / 6) % 5 * 3 + m % 4",
+            "if((n + 2 * m) % 3 == 1, (m / 2) % 7, -((n / 5) % 2))",
+            "xor(n % 4, m % 6) == (n + m) % 3",
+        ];
+        for text in texts {
+            let expr = Expr::parse(text, &["n", "m"]).unwrap();
+            let periods = expr.periods().unwrap_or_else(|| panic!("{text} has a period"));
+            for n in -40..40 {
+                for m in -40..40 {
+                    let here = expr.eval(&[n, m]).unwrap();
+                    let right = expr.eval(&[n + periods[0] as i64, m]).unwrap();
+                    let up = expr.eval(&[n, m + periods[1] as i64]).unwrap();
+                    assert_eq!((here, here), (right, up), "{text} at ({n}, {m})");
+                }
+            }
+        }
     }
 
     #[test]

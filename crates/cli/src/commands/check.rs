@@ -31,7 +31,8 @@ pub(crate) struct Args {
     /// Claim: EXPR (which may use g, the value) is true on every cell.
     #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     holds: Option<String>,
-    /// The claim's period, e.g. `2x2`, for a proof when the expression does not show it.
+    /// The period to prove the claim with, e.g. `4x2`: a multiple of the period the expression's
+    /// form shows (a period seen on a table proves nothing about the boards beyond it).
     #[arg(long, value_name = "PxQ")]
     period: Option<String>,
     /// How many counterexamples to list.
