@@ -107,3 +107,78 @@ fn patterns_errors() {
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
 }
+
+/// Issue 11, item 3: the text output says for every finding whether it is proved (and by what)
+/// or evidence only (and on which range).
+#[test]
+fn every_finding_in_the_text_says_proved_or_evidence() {
+    let text = stdout_of(&["patterns", "kayles", "--size", "1000"]);
+    assert!(text.contains("\n  proved: Octal Periodicity Theorem"), "{text}");
+    let short = stdout_of(&["patterns", "kayles", "--size", "160"]);
+    assert!(
+        short.contains(
+            "evidence only: the period holds on n = 71..=160 of the table; not proved: Octal"
+        ),
+        "{short}"
+    );
+    assert!(short.contains("but the table has only 161"), "{short}");
+    let board = stdout_of(&["patterns", "kiki", "--size", "60x60"]);
+    for finding in ["outcome:", "separable P-set:", "symmetric:", "lines:"] {
+        let line = board.lines().find(|l| l.trim_start().starts_with(finding)).unwrap();
+        assert!(line.contains("evidence only"), "{line}");
+    }
+    assert!(board.contains("proved for every board: the claim is periodic"), "{board}");
+    // A rule that is not proved says so, with the table's range: here the rules are unknown.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kiki.csv");
+    stdout_of(&["compute", "kiki", "--size", "60x60", "--out", path.to_str().unwrap()]);
+    let read = stdout_of(&["patterns", path.to_str().unwrap()]);
+    assert!(
+        read.contains("evidence only: every cell of the table (n <= 60, m <= 60); not proved: the table was read from a file"),
+        "{read}"
+    );
+}
+
+/// Issue 11, item 7: an axis that starts at 3 is printed from 3, and the proof names coordinates.
+#[test]
+fn sequences_count_from_the_axis_minimum() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("from3.toml");
+    std::fs::write(
+        &spec,
+        "name = \"from3\"\ndescription = \"subtract 1 or 2, heaps from 3\"\n\
+         axes = [{ name = \"n\", min = 3 }]\n[[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = [1, 2]\n",
+    )
+    .unwrap();
+    let text = stdout_of(&["patterns", spec.to_str().unwrap(), "--size", "300"]);
+    assert!(text.starts_with("from3: n = 3..=300 (298 values)\n"), "{text}");
+    assert!(text.contains("periodic from n = 3"), "{text}");
+    assert!(text.contains("x(n + 3) = x(n) for all 3 <= n <= 4"), "{text}");
+    assert!(text.contains("up to n = 7)"), "{text}");
+}
+
+/// Issue 11, item 2: P-positions on two lines of slopes 12/5 and 5/12 leave an empty cone, which
+/// looked like a period [1, 1] from a start that grew with the table.
+#[test]
+fn a_period_that_exists_only_inside_the_table_is_not_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    for side in [100usize, 300] {
+        let path = dir.path().join(format!("cone-{side}.csv"));
+        let mut csv = String::from("x\\y");
+        for j in 0..=side {
+            csv += &format!(",{j}");
+        }
+        for i in 0..=side {
+            csv += &format!("\n{i}");
+            for j in 0..=side {
+                csv += if 5 * i.max(j) / 12 == i.min(j) { ",P" } else { ",N" };
+            }
+        }
+        csv.push('\n');
+        std::fs::write(&path, csv).unwrap();
+        let report = json(&["patterns", path.to_str().unwrap(), "--json"]);
+        assert_eq!(report["outcome"]["period"], Value::Null, "{side}: {}", report["outcome"]);
+        let text = stdout_of(&["patterns", path.to_str().unwrap()]);
+        assert!(text.contains("outcome:   no 2-D period within the table"), "{text}");
+    }
+}

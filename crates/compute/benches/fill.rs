@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use grundy_compute::{fill, Engine, FillConfig, NoProgress};
-use grundy_core::{lookup, TableShape};
+use grundy_core::{lookup, parse_spec, TableShape};
 use std::hint::black_box;
 
 /// (game, size): one workload per rule kind the engine compiles.
@@ -42,5 +42,30 @@ fn engines(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, engines);
+/// Heap games whose values pass 255, so the tiled engine widens its cells mid-fill: one-heap Nim
+/// (a slide, read as one contiguous run) and Lasker's Nim (a slide and a split). A whole heap game
+/// as one tile once made these cubic (issue 11: Nim to 8000 took 70 s of CPU); tiles and waves
+/// side by side keep an eye on it.
+fn wide_heap_values(c: &mut Criterion) {
+    let axes = "axes = [{ name = \"n\", min = 0 }]";
+    let games = [
+        ("nim-one-heap", format!("name = \"nim1\"\ndescription = \"\"\n{axes}\n[[rules]]\nkind = \"slide\"\ndirections = [[-1]]\n"), 8000),
+        ("laskers-nim", format!("name = \"lasker\"\ndescription = \"\"\n{axes}\n[[rules]]\nkind = \"slide\"\ndirections = [[-1]]\n[[rules]]\nkind = \"split\"\naxis = \"n\"\nmin-piece = 1\n"), 3000),
+    ];
+    for (name, spec, size) in games {
+        let game = parse_spec(&spec, name).unwrap();
+        let shape = TableShape::new(&game, &[size], "bench").unwrap();
+        let mut group = c.benchmark_group(format!("wide-values/{name}-{size}"));
+        group.sample_size(10);
+        for (label, engine) in [("waves-1", Engine::Waves), ("tiles-1", Engine::Tiles)] {
+            let config = FillConfig { engine, threads: Some(1), tile_side: None };
+            group.bench_function(label, |b| {
+                b.iter(|| black_box(fill(&game, &shape, &config, &NoProgress).unwrap()))
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, engines, wide_heap_values);
 criterion_main!(benches);

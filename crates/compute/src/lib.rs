@@ -146,7 +146,7 @@ pub fn fill(
         Engine::Waves => on_threads(config.threads, || wave::fill_waves(game, shape, progress)),
         Engine::Tiles => {
             let compiled = compiled::CompiledGame::new(game, shape, true);
-            let sides = tiles::tile_sides(&compiled, shape, config.tile_side, false);
+            let sides = tiles::tile_sides(&compiled, shape, config.tile_side);
             on_threads(config.threads, || {
                 tiles::fill_tiles(&compiled, shape, sides, None, progress, &mut |_, _| {
                     Control::Continue
@@ -190,7 +190,7 @@ impl WaveMark {
 /// except that heap games are cut into tiles too, so that there is something to resume between.
 pub fn plan_waves(game: &Game, shape: &TableShape, config: &FillConfig) -> WaveMark {
     let compiled = compiled::CompiledGame::new(game, shape, true);
-    let tile_sides = tiles::tile_sides(&compiled, shape, config.tile_side, true);
+    let tile_sides = tiles::tile_sides(&compiled, shape, config.tile_side);
     WaveMark { done: 0, total: tiles::wave_count(&shape.lens(), tile_sides), tile_sides }
 }
 

@@ -42,6 +42,7 @@ use grundy_core::{
 };
 use rayon::prelude::*;
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Tile shape for 2-D tables (rows × columns): short, wide tiles. A tile's rows lie one table row
 /// apart in memory, so each costs its own pages and cache sets; few long rows keep the tile's
@@ -64,22 +65,23 @@ struct LineStore {
     diagonals: Vec<PrefixSet>,
 }
 
-/// Tile side for heap games that are filled resumably: a whole heap game is one tile (its cells
-/// depend on each other in order), which would leave nothing between waves to checkpoint.
-const TILE_1D_RESUMABLE: usize = 1024;
+/// Tile side for heap games. Their cells depend on each other in order, so the tile-waves have one
+/// tile each and there is no parallelism to gain from size; short tiles give a checkpoint
+/// something to stop between, and a table whose values outgrow its cells is widened after at most
+/// one tile, so the values that did not fit are looked up by hash for at most one tile's cells
+/// (a whole heap game as one tile read every option of every later cell that way: issue 11).
+const TILE_1D: usize = 1024;
 
 /// The tile sides the fill of `compiled` over `shape` uses: `tile_side` if given, else the
-/// defaults above. `resumable` fills split heap games into several tiles.
+/// defaults above.
 pub(crate) fn tile_sides(
     compiled: &CompiledGame,
     shape: &TableShape,
     tile_side: Option<usize>,
-    resumable: bool,
 ) -> [usize; 3] {
     match (tile_side, compiled.lens().len()) {
         (Some(side), _) => [side.max(1); 3],
-        (None, 1) if resumable => [TILE_1D_RESUMABLE, 1, 1],
-        (None, 1) => [compiled.lens()[0].max(1), 1, 1],
+        (None, 1) => [TILE_1D, 1, 1],
         // Mirroring needs square tiles.
         (None, 2) if compiled.is_symmetric(shape) => [TILE_SQUARE, TILE_SQUARE, 1],
         (None, 2) => [TILE_2D[0], TILE_2D[1], 1],
@@ -255,7 +257,26 @@ fn wave<C: Cell>(
 /// fit in `C` (stored there as `C::MAX`).
 struct TileCells<'a, 'b, C> {
     shared: &'a Shared<'b, C>,
-    overflow: &'a RefCell<Vec<(usize, Nimber)>>,
+    overflow: &'a RefCell<Overflow>,
+}
+
+/// The values of a tile's cells (and their mirrors) that did not fit in the cells, by flat index.
+struct Overflow {
+    values: HashMap<usize, Nimber>,
+    /// The smallest flat index in `values` (`usize::MAX` when empty): cells before it hold their
+    /// values as they are stored.
+    first: usize,
+}
+
+impl Overflow {
+    fn new() -> Overflow {
+        Overflow { values: HashMap::new(), first: usize::MAX }
+    }
+
+    fn insert(&mut self, flat: usize, value: Nimber) {
+        self.values.insert(flat, value);
+        self.first = self.first.min(flat);
+    }
 }
 
 impl<C: Cell> Cells for TileCells<'_, '_, C> {
@@ -273,9 +294,9 @@ impl<C: Cell> Cells for TileCells<'_, '_, C> {
 
     #[inline]
     fn run(&self, start: usize, len: usize) -> Option<&[C]> {
-        // A cell holding C::MAX may stand for an overflowed value: only without any may the
-        // cells be read as they are stored.
-        if !self.overflow.borrow().is_empty() {
+        // A cell holding C::MAX may stand for an overflowed value: only cells before the first
+        // one may be read as they are stored.
+        if start + len > self.overflow.borrow().first {
             return None;
         }
         // SAFETY: the callers ask for the cells of options, all final and written by no task of
@@ -290,12 +311,9 @@ impl<C: Cell> TileCells<'_, '_, C> {
     #[cold]
     #[inline(never)]
     fn overflowed(&self, index: usize, cell: C) -> Nimber {
-        let overflow = self.overflow.borrow();
-        overflow
-            .iter()
-            .rev()
-            .find(|(flat, _)| *flat == index)
-            .map_or(cell.nimber(), |&(_, value)| value)
+        #[cfg(test)]
+        tests::OVERFLOW_READS.with(|reads| reads.set(reads.get() + 1));
+        self.overflow.borrow().values.get(&index).copied().unwrap_or(cell.nimber())
     }
 }
 
@@ -328,7 +346,7 @@ impl<C: Cell> Tile<'_, '_, C> {
             lo[d] = corner[d] * sides[d];
             hi[d] = (lo[d] + sides[d]).min(lens[d]);
         }
-        let overflow = RefCell::new(Vec::new());
+        let overflow = RefCell::new(Overflow::new());
         let reader = TileCells { shared: self.cells, overflow: &overflow };
         let mut index = [0usize; 3];
         // The last axis is the inner loop, with the flat index advancing by one.
@@ -347,8 +365,11 @@ impl<C: Cell> Tile<'_, '_, C> {
                 let cell = match C::from_nimber(value) {
                     Some(cell) if cell != C::MAX => cell,
                     _ => {
-                        overflow.borrow_mut().push((flat, value));
-                        overflow.borrow_mut().extend(mirror.map(|m| (m, value)));
+                        let mut overflow = overflow.borrow_mut();
+                        overflow.insert(flat, value);
+                        if let Some(mirror) = mirror {
+                            overflow.insert(mirror, value);
+                        }
                         C::MAX
                     }
                 };
@@ -371,7 +392,7 @@ impl<C: Cell> Tile<'_, '_, C> {
             let mut d = last;
             loop {
                 if d == 0 {
-                    return (count, overflow.into_inner());
+                    return (count, overflow.into_inner().values.into_iter().collect());
                 }
                 d -= 1;
                 outer[d] += 1;
@@ -416,5 +437,44 @@ impl<C: Cell> Tile<'_, '_, C> {
         };
         mex.clear();
         value
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::NoProgress;
+    use grundy_core::{parse_spec, TableShape};
+
+    thread_local! {
+        /// Reads of cells whose values did not fit, on this thread.
+        pub(super) static OVERFLOW_READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Issue 11, item 4: a heap game was one tile, so once a value passed 255 every later cell
+    /// read all its options through the overflow list (cubic: one-heap Nim to 8000 took 70 s).
+    /// Now the table widens after at most one tile of 1024 heaps, and only that tile reads
+    /// overflowed cells: fewer than 1024² reads, where the single tile made 12.5 million here.
+    #[test]
+    fn heap_games_widen_after_one_tile() {
+        let spec =
+            "name = \"nim1\"\ndescription = \"one heap\"\naxes = [{ name = \"n\", min = 0 }]\n\
+                    [[rules]]\nkind = \"slide\"\ndirections = [[-1]]\n";
+        let game = parse_spec(spec, "nim1").unwrap();
+        let shape = TableShape::new(&game, &[5000], "test").unwrap();
+        let compiled = CompiledGame::new(&game, &shape, true);
+        let sides = tile_sides(&compiled, &shape, None);
+        assert_eq!(sides, [TILE_1D, 1, 1]);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let (table, reads) = pool.install(|| {
+            OVERFLOW_READS.with(|reads| reads.set(0));
+            let (table, _) =
+                fill_tiles(&compiled, &shape, sides, None, &NoProgress, &mut |_, _| {
+                    Control::Continue
+                });
+            (table, OVERFLOW_READS.with(|reads| reads.get()))
+        });
+        assert!((0..=5000).all(|n| table.get(&[n]) == Some(Nimber(n as u32))));
+        assert!(reads < 1024 * 1024, "{reads} reads of overflowed cells");
     }
 }

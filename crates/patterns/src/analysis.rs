@@ -39,6 +39,8 @@ pub struct SequenceReport {
     pub game: String,
     /// `[N]`: the largest coordinate.
     pub size: [i64; 1],
+    /// The smallest coordinate: the first value is at n = min.
+    pub min: i64,
     /// The axis name.
     pub axis: String,
     /// The periodicity found.
@@ -82,6 +84,8 @@ pub struct BoardReport {
     pub game: String,
     /// `[R, C]`: the largest coordinates.
     pub size: [i64; 2],
+    /// The smallest coordinates.
+    pub min: [i64; 2],
     /// The axis names.
     pub axes: [String; 2],
     /// `values`, or `outcomes` for a P/N table read from a file.
@@ -169,10 +173,11 @@ pub fn analyze(
     match axes.len() {
         1 => {
             let found = find_period(&values);
-            let proof = found.map(|p| prove_sequence(game, &p, values.len()));
+            let proof = found.map(|p| prove_sequence(game, &p, values.len(), axes[0].min));
             Ok(Report::Sequence(SequenceReport {
                 game: name.to_string(),
                 size: [max[0]],
+                min: axes[0].min,
                 axis: axes[0].name.clone(),
                 sequence: SequencePeriod {
                     period: found.map(|p| p.period),
@@ -243,6 +248,7 @@ fn analyze_board(
     BoardReport {
         game: name.to_string(),
         size: [table.shape().max()[0], table.shape().max()[1]],
+        min: mins,
         axes: [names[0].to_string(), names[1].to_string()],
         cells: if kind == CellKind::Values { "values" } else { "outcomes" },
         symmetric: is_symmetric(&value_grid, mins),

@@ -1,7 +1,7 @@
 //! Structure of 2-D tables: periods in both directions, symmetry, separable P-sets, and the
 //! periodicity of every row, column and diagonal.
 
-use crate::periodicity::{find_period, Period};
+use crate::periodicity::{find_lasting_period, Period};
 use rayon::prelude::*;
 
 /// A row-major 2-D view of a table's cells.
@@ -10,6 +10,8 @@ pub struct Grid<'a, T> {
     cells: &'a [T],
     rows: usize,
     cols: usize,
+    /// Cells from one row to the next (`cols`, or more in a view of the top-left corner).
+    stride: usize,
 }
 
 impl<'a, T: Copy + PartialEq> Grid<'a, T> {
@@ -19,7 +21,16 @@ impl<'a, T: Copy + PartialEq> Grid<'a, T> {
     /// If `cells.len() != rows * cols`.
     pub fn new(cells: &'a [T], rows: usize, cols: usize) -> Grid<'a, T> {
         assert_eq!(cells.len(), rows * cols);
-        Grid { cells, rows, cols }
+        Grid { cells, rows, cols, stride: cols }
+    }
+
+    /// The first `rows` rows and `cols` columns.
+    ///
+    /// # Panics
+    /// If the corner is larger than the grid.
+    pub fn top_left(&self, rows: usize, cols: usize) -> Grid<'a, T> {
+        assert!(rows <= self.rows && cols <= self.cols);
+        Grid { rows, cols, ..*self }
     }
 
     /// Number of rows.
@@ -34,12 +45,12 @@ impl<'a, T: Copy + PartialEq> Grid<'a, T> {
 
     /// Row `i`.
     pub fn row(&self, i: usize) -> &'a [T] {
-        &self.cells[i * self.cols..(i + 1) * self.cols]
+        &self.cells[i * self.stride..i * self.stride + self.cols]
     }
 
     /// The cell at row `i`, column `j`.
     pub fn at(&self, i: usize, j: usize) -> T {
-        self.cells[i * self.cols + j]
+        self.cells[i * self.stride + j]
     }
 
     /// Whether row `i` breaks the period `[p, q]` in columns `b..`: T(i+p, j) ≠ T(i, j) or
@@ -79,12 +90,26 @@ fn allowed_preperiod(len: usize, p: usize) -> usize {
 }
 
 /// The smallest `[p, q]` and then the smallest `[a, b]` (a first) under the three-period rule on
-/// each axis, or `None`.
+/// each axis, found alike in the whole table and in its top-left three quarters on each axis; or
+/// `None`.
+///
+/// The second search keeps out periods that exist only inside the table: where the P-positions
+/// run along lines that leave the table through its edges (slopes other than 1, as in games with
+/// diagonal slides), the cone between two such lines is empty up to the table's edge, and the
+/// first search finds a period whose start grows with the table. A real period starts where it
+/// starts, whatever the size of the table that shows it.
+pub fn find_period_2d<T: Copy + PartialEq + Sync>(grid: &Grid<'_, T>) -> Option<Period2d> {
+    let found = find_period_2d_in(grid)?;
+    let corner = grid.top_left(grid.rows - grid.rows / 4, grid.cols - grid.cols / 4);
+    (find_period_2d_in(&corner) == Some(found)).then_some(found)
+}
+
+/// [`find_period_2d`] in one table.
 ///
 /// p is the smallest period of the rows' sequence in the bottom-right region the rule allows, q
 /// likewise for the columns; then a is the first row from which both hold (in the columns the
 /// rule allows for q), and b the first column from which both hold in the rows from a.
-pub fn find_period_2d<T: Copy + PartialEq + Sync>(grid: &Grid<'_, T>) -> Option<Period2d> {
+fn find_period_2d_in<T: Copy + PartialEq + Sync>(grid: &Grid<'_, T>) -> Option<Period2d> {
     let (rows, cols) = (grid.rows, grid.cols);
     let p = (1..=rows / 3).find(|&p| {
         let a = allowed_preperiod(rows, p);
@@ -144,7 +169,8 @@ pub struct LinePeriod {
 }
 
 /// The rows, columns and diagonals (x − y constant) of a table of values, each analysed as a
-/// sequence. `mins` are the coordinates of the first row and column.
+/// sequence ([`find_lasting_period`]: the table's edge decides a line's length, so a period must
+/// also hold in the line's first three quarters). `mins` are the coordinates of the first row and column.
 pub fn line_periods(grid: &Grid<'_, u32>, mins: [i64; 2]) -> [Vec<LinePeriod>; 3] {
     let (rows, cols) = (grid.rows, grid.cols);
     let rows_out = (0..rows)
@@ -152,14 +178,18 @@ pub fn line_periods(grid: &Grid<'_, u32>, mins: [i64; 2]) -> [Vec<LinePeriod>; 3
         .map(|i| LinePeriod {
             index: mins[0] + i as i64,
             start: mins[1],
-            period: find_period(grid.row(i)),
+            period: find_lasting_period(grid.row(i)),
         })
         .collect();
     let cols_out = (0..cols)
         .into_par_iter()
         .map(|j| {
             let column: Vec<u32> = (0..rows).map(|i| grid.at(i, j)).collect();
-            LinePeriod { index: mins[1] + j as i64, start: mins[0], period: find_period(&column) }
+            LinePeriod {
+                index: mins[1] + j as i64,
+                start: mins[0],
+                period: find_lasting_period(&column),
+            }
         })
         .collect();
     // Index difference k = i − j runs from −(cols − 1) to rows − 1.
@@ -172,7 +202,7 @@ pub fn line_periods(grid: &Grid<'_, u32>, mins: [i64; 2]) -> [Vec<LinePeriod>; 3
             LinePeriod {
                 index: k + mins[0] - mins[1],
                 start: mins[0] + i0 as i64,
-                period: find_period(&diagonal),
+                period: find_lasting_period(&diagonal),
             }
         })
         .collect();
@@ -210,6 +240,22 @@ mod tests {
         // Not periodic: values grow.
         let growing = grid_of(|i, j| (i + j) as u32, 30, 30);
         assert_eq!(find_period_2d(&Grid::new(&growing, 30, 30)), None);
+    }
+
+    /// Issue 11, item 2: P-positions along two lines of slope 12/5 and 5/12 (as in games with
+    /// diagonal slides) leave an empty cone between them; the plain search reports a period [1, 1]
+    /// from a start that grows with the table.
+    #[test]
+    fn a_cone_between_lines_of_p_positions_is_not_a_period() {
+        for side in [100, 300] {
+            let on_line = |i: usize, j: usize| 5 * i.max(j) / 12 == i.min(j);
+            let mask: Vec<bool> =
+                grid_of(|i, j| on_line(i, j) as u32, side, side).iter().map(|&v| v == 1).collect();
+            let grid = Grid::new(&mask, side, side);
+            let inside = find_period_2d_in(&grid).expect("the cone looks periodic inside");
+            assert!(inside.from[0] > side / 3, "{inside:?}");
+            assert_eq!(find_period_2d(&grid), None);
+        }
     }
 
     #[test]

@@ -33,6 +33,15 @@ pub fn find_period<T: Copy + Into<i64>>(values: &[T]) -> Option<Period> {
     })
 }
 
+/// [`find_period`], kept only when the first three quarters of `values` show the same period,
+/// saltus and preperiod: for a line of a 2-D table, whose length is the table's and not the
+/// sequence's choice. A period that is there only because the line is short (a four-cell diagonal
+/// `5, 0, 0, 0`), or whose start moves with the line's length, is not reported.
+pub fn find_lasting_period<T: Copy + Into<i64>>(values: &[T]) -> Option<Period> {
+    let found = find_period(values)?;
+    (find_period(&values[..values.len() - values.len() / 4]) == Some(found)).then_some(found)
+}
+
 /// The smallest preperiod and the saltus for period `p`, if they satisfy the three-period rule.
 pub fn preperiod_for<T: Copy + Into<i64>>(values: &[T], p: usize) -> Option<(usize, i64)> {
     let len = values.len();
@@ -85,6 +94,20 @@ mod tests {
         assert_eq!(preperiod_for(&long, 2), None);
         assert_eq!(period(&[]), None);
         assert_eq!(period(&[3, 1]), None);
+    }
+
+    /// Issue 11, item 7: four-cell diagonals were listed as periodic.
+    #[test]
+    fn short_lines_and_moving_starts_are_not_lasting_periods() {
+        assert_eq!(period(&[5, 0, 0, 0]), Some((1, 0, 1)));
+        assert_eq!(find_lasting_period(&[5i64, 0, 0, 0]), None);
+        let steady: Vec<i64> = (0..40).map(|n| if n < 3 { 9 } else { n % 2 }).collect();
+        assert_eq!(find_lasting_period(&steady), find_period(&steady));
+        assert!(find_lasting_period(&steady).is_some());
+        // Constant after the last of a few sparse marks, the last one at about 40 % of the length.
+        let sparse: Vec<i64> = (0..100).map(|n| i64::from([1, 4, 11, 40].contains(&n))).collect();
+        assert_eq!(period(&sparse), Some((1, 0, 41)));
+        assert_eq!(find_lasting_period(&sparse), None);
     }
 
     #[test]

@@ -36,7 +36,9 @@ pub fn subtraction_reach(game: &Game) -> Option<u64> {
 }
 
 /// Tries to prove that the `period` found in a sequence of `len` values of `game` holds forever.
-pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize) -> Proof {
+/// The sequence's first value is at coordinate `min` (the axis' smallest); the argument names
+/// coordinates, as the report's `from` does.
+pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize, min: i64) -> Proof {
     let unproved = |argument: String| Proof { proved: false, argument, needed_length: None };
     let Some(game) = game else {
         return unproved(
@@ -52,10 +54,13 @@ pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize) -> Proof
                 "a subtraction game's values are bounded, so a saltus cannot last".into(),
             );
         }
+        let from = min + e as i64;
         let argument = format!(
-            "subtraction game with a finite set, t = max(S) = {t}: values {e}..{} repeat with period {p}, and the t values \
-             before a position determine its value, so the period holds forever (needs {needed} values)",
-            e + t - 1 + p
+            "subtraction game with a finite set, t = max(S) = {t}: x(n + {p}) = x(n) for all {from} <= n <= {}, and \
+             the t values before a position determine its value, so the period holds forever (needs {needed} values, \
+             up to n = {})",
+            from + t as i64 - 1,
+            min + needed as i64 - 1
         );
         return Proof {
             proved: len >= needed,
@@ -70,9 +75,11 @@ pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize) -> Proof
             if period.saltus != 0 {
                 return unproved("the Octal Periodicity Theorem covers plain periods only".into());
             }
+            // Octal games' heaps start at 0 (`Game::new` refuses another smallest coordinate).
+            debug_assert_eq!(min, 0);
             let argument = format!(
                 "Octal Periodicity Theorem (Guy and Smith): code {code} removes at most t = {t} stones, and x(n + {p}) = x(n) \
-                 for all {e} <= n < 2*{e} + {p} + {t} = {}, so the sequence is periodic from index {e} on (needs {needed} values)",
+                 for all {e} <= n < 2*{e} + {p} + {t} = {}, so the sequence is periodic from n = {e} on (needs {needed} values)",
                 2 * e + p + t
             );
             return Proof {
@@ -92,7 +99,7 @@ fn with_length(argument: String, len: usize, needed: usize) -> String {
     if len >= needed {
         argument
     } else {
-        format!("not yet proved: {argument}, but the table has only {len}")
+        format!("{argument}, but the table has only {len}")
     }
 }
 
@@ -113,12 +120,12 @@ mod tests {
     fn proofs_need_long_enough_tables() {
         let kayles = lookup("kayles").unwrap();
         let period = Period { period: 12, saltus: 0, preperiod: 71 };
-        let proof = prove_sequence(Some(&kayles), &period, 168);
+        let proof = prove_sequence(Some(&kayles), &period, 168, 0);
         assert!(proof.proved, "{}", proof.argument);
         assert_eq!(proof.needed_length, Some(168));
-        assert!(!prove_sequence(Some(&kayles), &period, 167).proved);
+        assert!(!prove_sequence(Some(&kayles), &period, 167, 0).proved);
         let grundy = lookup("grundys-game").unwrap();
-        assert!(!prove_sequence(Some(&grundy), &period, 10_000).proved);
-        assert!(!prove_sequence(None, &period, 10_000).proved);
+        assert!(!prove_sequence(Some(&grundy), &period, 10_000, 0).proved);
+        assert!(!prove_sequence(None, &period, 10_000, 0).proved);
     }
 }

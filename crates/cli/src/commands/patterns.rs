@@ -37,45 +37,66 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 
 fn print_sequence(out: &mut impl Write, r: &SequenceReport) -> std::io::Result<()> {
     let s = &r.sequence;
-    writeln!(out, "{}: {} = 0..={} ({} values)", r.game, r.axis, r.size[0], s.searched.length)?;
+    let n = &r.axis;
+    writeln!(out, "{}: {n} = {}..={} ({} values)", r.game, r.min, r.size[0], s.searched.length)?;
     match (s.period, s.saltus, s.preperiod, s.from) {
         (Some(p), Some(saltus), Some(e), Some(from)) => {
             let kind =
                 if saltus == 0 { String::new() } else { format!(", saltus {saltus} (arithmetic)") };
-            writeln!(out, "period {p}{kind}, preperiod {e}: periodic from {} = {from}", r.axis)?;
+            writeln!(out, "period {p}{kind}, preperiod {e}: periodic from {n} = {from}")?;
+            let argument = s.argument.as_deref().unwrap_or("no theorem was tried");
+            if s.proved {
+                writeln!(out, "  proved: {argument}")?;
+            } else {
+                writeln!(
+                    out,
+                    "  evidence only: the period holds on {n} = {from}..={} of the table; not proved: {argument}",
+                    r.size[0]
+                )?;
+            }
         }
         _ => writeln!(
             out,
-            "no period found (searched periods up to {} in {} values)",
-            s.searched.max_period, s.searched.length
+            "no period found (searched periods up to {} in {n} = {}..={})",
+            s.searched.max_period, r.min, r.size[0]
         )?,
-    }
-    if let Some(argument) = &s.argument {
-        let verdict = if s.proved { "proved" } else { "not proved" };
-        writeln!(out, "{verdict}: {argument}")?;
     }
     Ok(())
 }
 
 fn print_board(out: &mut impl Write, r: &BoardReport) -> std::io::Result<()> {
     let [x, y] = &r.axes;
-    writeln!(out, "{}: {x} up to {}, {y} up to {}", r.game, r.size[0], r.size[1])?;
+    let ([x0, y0], [x1, y1]) = (r.min, r.size);
+    writeln!(out, "{}: {x} = {x0}..={x1}, {y} = {y0}..={y1}", r.game)?;
+    let on_table = format!("evidence only: every cell of the table ({x} <= {x1}, {y} <= {y1})");
     let period = |period: Option<[usize; 2]>, from: Option<[i64; 2]>| match (period, from) {
-        (Some([p, q]), Some([a, b])) => format!("period [{p}, {q}] from ({x}, {y}) = ({a}, {b})"),
-        _ => "no 2-D period".to_string(),
+        (Some([p, q]), Some([a, b])) => format!(
+            "period [{p}, {q}] from ({x}, {y}) = ({a}, {b}), also found in the table's first \
+             three quarters on each axis; {on_table}"
+        ),
+        _ => "no 2-D period within the table".to_string(),
     };
     writeln!(out, "outcome:   {}", period(r.outcome.period, r.outcome.from))?;
     if let Some(rule) = &r.outcome.rule {
         writeln!(out, "           P-positions: {rule}")?;
+        let argument = r.outcome.argument.as_deref().unwrap_or("no proof was tried");
+        if r.outcome.proved {
+            writeln!(out, "             proved for every board: {argument}")?;
+        } else {
+            writeln!(out, "             {on_table}; not proved: {argument}")?;
+        }
     }
-    writeln!(out, "           separable P-set: {}", yes(r.outcome.separable))?;
+    let separable = yes(r.outcome.separable);
+    writeln!(out, "           separable P-set: {separable} ({on_table})")?;
     if r.cells == "values" {
         writeln!(out, "values:    {}", period(r.values.period, r.values.from))?;
         if let Some(rule) = &r.values.rule {
-            writeln!(out, "           g = {rule}")?;
+            writeln!(out, "           g = {rule} ({on_table}; not proved)")?;
         }
     }
-    writeln!(out, "symmetric: {}", yes(r.symmetric))?;
+    writeln!(out, "symmetric: {} ({on_table})", yes(r.symmetric))?;
+    let within = "evidence only: each line as far as the table reaches, its period also found in the line's first three quarters";
+    writeln!(out, "lines:     {within}")?;
     lines(out, "rows", x, &r.rows)?;
     lines(out, "columns", y, &r.columns)?;
     lines(out, "diagonals", &format!("{x} - {y}"), &r.diagonals)?;
