@@ -84,6 +84,9 @@ pub(crate) struct TableArgs {
     /// No progress bar.
     #[arg(long, short)]
     quiet: bool,
+    /// Take the 2-D slice of a 3-D table where an axis has one coordinate, e.g. `z=5`.
+    #[arg(long, value_name = "AXIS=COORD")]
+    slice: Option<String>,
 }
 
 impl TableArgs {
@@ -91,6 +94,11 @@ impl TableArgs {
     fn streamed(&self) -> Result<(Game, TableShape)> {
         if is_csv_table(&self.source) {
             bail!("--stream computes a game; {} is a table to read", self.source);
+        }
+        if self.slice.is_some() {
+            bail!(
+                "--slice takes a slice of a table in memory; it cannot be combined with --stream"
+            );
         }
         let game = load_game(&self.source)?;
         let Some(size) = self.size.as_deref() else {
@@ -106,9 +114,14 @@ impl TableArgs {
         self.threads.map(usize::from)
     }
 
-    /// Loads the table; `json` output also silences the progress bar.
+    /// Loads the table (its slice, with `--slice`); `json` output also silences the progress bar.
     fn load(&self, json: bool) -> Result<LoadedTable> {
-        load_table(&self.source, self.size.as_deref(), self.threads(), self.quiet || json)
+        let loaded =
+            load_table(&self.source, self.size.as_deref(), self.threads(), self.quiet || json)?;
+        match &self.slice {
+            Some(slice) => loaded.sliced(slice),
+            None => Ok(loaded),
+        }
     }
 }
 
@@ -118,6 +131,42 @@ struct LoadedTable {
     kind: CellKind,
     game: Option<Game>,
     name: String,
+}
+
+impl LoadedTable {
+    /// The 2-D slice that `spec` (`AXIS=COORD`) names of a 3-D table. The slice is no game of its
+    /// own, so no theorem is applied to it (its `game` is `None`).
+    fn sliced(self, spec: &str) -> Result<LoadedTable> {
+        let axes = self.table.axes();
+        let names = || axes.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
+        let Some((name, coord)) = spec.split_once('=') else {
+            bail!("malformed --slice `{spec}`: write AXIS=COORD, e.g. {}=5", axes[0].name)
+        };
+        let (name, coord) = (name.trim(), coord.trim());
+        if axes.len() != 3 {
+            bail!(
+                "--slice takes a 2-D slice of a 3-D table, but {} has {}",
+                self.name,
+                grundy_core::counted(axes.len(), "axis", "axes")
+            );
+        }
+        let Some(axis) = axes.iter().position(|a| a.name == name) else {
+            bail!("--slice `{spec}`: {} has no axis `{name}` (its axes: {})", self.name, names())
+        };
+        let Ok(at) = coord.parse::<i64>() else {
+            bail!("--slice `{spec}`: `{coord}` is not a whole number")
+        };
+        let (min, max) = (axes[axis].min, self.table.shape().max()[axis]);
+        let Some(table) = self.table.slice(axis, at) else {
+            bail!("--slice `{spec}`: {name} runs from {min} to {max} in this table")
+        };
+        Ok(LoadedTable {
+            table,
+            kind: self.kind,
+            game: None,
+            name: format!("{} at {name} = {at}", self.name),
+        })
+    }
 }
 
 /// Whether `source` names a CSV table (plain or gzip-compressed) rather than a game.

@@ -209,7 +209,7 @@ fn bad_expressions_exit_with_code_2_and_say_where() {
         ),
         (
             &["kiki", "--size", "9x9", "--p-set", "n == 1", "--period", "2"],
-            "period `2` has 1 parts but the table has 2 axes",
+            "period `2` has 1 part but the table has 2 axes",
         ),
         (
             &["kiki", "--size", "9x9", "--p-set", "n == 1", "--period", "0x2"],

@@ -77,12 +77,7 @@ fn three_dimensional_tables_are_long() {
     assert_eq!(lines.len(), 1 + 3 * 4, "x in 2..=4, y = 2, z in 2..=5");
     assert_eq!(lines[1], "2,2,2,0");
     assert_eq!(lines[12], "4,2,5,1");
-    let output = grundy().args(["compute", "cutting-cuboid", "--size", "4x4x4"]).output().unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    assert_eq!(
-        String::from_utf8_lossy(&output.stderr).trim(),
-        "grundy: error: a 3-D table has no grid format; use --format long"
-    );
+    assert_eq!(csv, stdout_of(&["compute", "cutting-cuboid", "--size", "4x2x5"]));
     let value: serde_json::Value =
         serde_json::from_str(&stdout_of(&["value", "cutting-cuboid", "4x2x5", "--json"])).unwrap();
     assert_eq!(value["value"], 1);
@@ -140,4 +135,123 @@ fn spec_errors_name_the_file_the_rule_and_the_field() {
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("cannot read spec file no-such-file.toml")
     );
+}
+
+/// Issue 11, item 7: `steps = "2.."` (every amount from 2 on) was refused while `"2..=9"` worked.
+#[test]
+fn unbounded_step_ranges() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write(
+        dir.path(),
+        "open.toml",
+        "name = \"open\"\ndescription = \"take 2 or more from either pile\"\n\
+         axes = [{ name = \"a\", min = 0 }, { name = \"b\", min = 0 }]\n\
+         [[rules]]\nkind = \"jump\"\ndirections = [[-1, 0], [0, -1]]\nsteps = \"2..\"\n",
+    );
+    let tiles = stdout_of(&["compute", &path, "--size", "60x60"]);
+    assert_eq!(tiles, stdout_of(&["compute", &path, "--size", "60x60", "--engine", "reference"]));
+    // One pile is the subtraction game of every amount from 2: values 0 0 1 1 2 2 ...
+    assert!(tiles.lines().nth(1).unwrap().starts_with("0,0,0,1,1,2,2,3,3,"), "{tiles}");
+    assert!(stdout_of(&["show", &path]).contains("steps = \"2..\""));
+}
+
+/// Issue 11, item 6: 3-D games write the long format by default; a grid is refused by name.
+#[test]
+fn three_dimensional_tables_default_to_long() {
+    let long = stdout_of(&["compute", "cutting-cuboid", "--size", "3x3x3"]);
+    assert!(long.starts_with("x,y,z,g\n2,2,2,0\n"), "{long}");
+    assert_eq!(long.lines().count(), 1 + 8);
+    let output = grundy()
+        .args(["compute", "cutting-cuboid", "--size", "3x3x3", "--format", "grid"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("a 3-D table has no grid format"));
+}
+
+/// Issue 11, item 6: `patterns`, `plot` and `check` take a 2-D slice of a 3-D table.
+#[test]
+fn slices_of_three_dimensional_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("cuboid.csv");
+    let table = table.to_str().unwrap();
+    stdout_of(&["compute", "cutting-cuboid", "--size", "12x12x12", "--out", table]);
+    let from_game: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "patterns",
+        "cutting-cuboid",
+        "--size",
+        "12x12x12",
+        "--slice",
+        "z=5",
+        "--json",
+    ]))
+    .unwrap();
+    let from_file: serde_json::Value =
+        serde_json::from_str(&stdout_of(&["patterns", table, "--slice", "z=5", "--json"])).unwrap();
+    assert_eq!(from_game["axes"], serde_json::json!(["x", "y"]));
+    assert_eq!(from_game["game"], "cutting-cuboid at z = 5");
+    assert_eq!(from_game["outcome"], from_file["outcome"]);
+    // The slice's values are the 3-D table's at z = 5 (the cuboid game is a sum of three cutting
+    // games' strips, so g(x, y, 5) = g(x, 5, y) by symmetry).
+    let slice_y: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "patterns",
+        "cutting-cuboid",
+        "--size",
+        "12x12x12",
+        "--slice",
+        "y=5",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(slice_y["outcome"]["period"], from_game["outcome"]["period"]);
+    let png = dir.path().join("slice.png");
+    stdout_of(&[
+        "plot",
+        "cutting-cuboid",
+        "--size",
+        "12x12x12",
+        "--slice",
+        "x=4",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    assert!(fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    let check: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "check",
+        "cutting-cuboid",
+        "--size",
+        "12x12x12",
+        "--slice",
+        "z=2",
+        "--holds",
+        "g >= 0",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(check["cells"], 11 * 11);
+    for (args, message) in [
+        (
+            &["patterns", "cutting-cuboid", "--size", "5x5x5"][..],
+            "take a 2-D slice with --slice AXIS=COORD",
+        ),
+        (
+            &["patterns", "cutting-cuboid", "--size", "5x5x5", "--slice", "w=3"],
+            "has no axis `w` (its axes: x, y, z)",
+        ),
+        (
+            &["patterns", "cutting-cuboid", "--size", "5x5x5", "--slice", "z=9"],
+            "z runs from 2 to 5",
+        ),
+        (
+            &["patterns", "cutting-cuboid", "--size", "5x5x5", "--slice", "z"],
+            "malformed --slice `z`",
+        ),
+        (&["patterns", "kiki", "--size", "5x5", "--slice", "n=2"], "but kiki has 2 axes"),
+        (&["plot", "cutting-cuboid", "--size", "5x5x5", "--out", "x.png"], "take a 2-D slice"),
+    ] {
+        let output = grundy().current_dir(dir.path()).args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
 }

@@ -263,9 +263,9 @@ type RuleProblem = (&'static str, String);
 fn check_direction(direction: &[Coord], axes: &[Axis], what: &str) -> Result<(), String> {
     if direction.len() != axes.len() {
         return Err(format!(
-            "{what} {direction:?} has {} coordinates but the game has {} axes",
-            direction.len(),
-            axes.len()
+            "{what} {direction:?} has {} but the game has {}",
+            crate::counted(direction.len(), "coordinate", "coordinates"),
+            crate::counted(axes.len(), "axis", "axes")
         ));
     }
     if direction.iter().all(|&d| d == 0) {
@@ -305,7 +305,10 @@ fn check_rule(rule: &Rule, axes: &[Axis]) -> Result<(), RuleProblem> {
             if *axis >= axes.len() {
                 return Err((
                     "axis",
-                    format!("axis {axis} does not exist (the game has {} axes)", axes.len()),
+                    format!(
+                        "axis {axis} does not exist (the game has {})",
+                        crate::counted(axes.len(), "axis", "axes")
+                    ),
                 ));
             }
             if *min_piece < 1 {
@@ -353,7 +356,7 @@ mod tests {
         assert!(refused(step(vec![vec![0, 0]])).contains("is zero"));
         assert!(refused(step(vec![vec![-1, 1]])).contains("does not lower"));
         assert!(refused(step(vec![vec![-2, 1]])).contains("raises axis `m`"));
-        assert!(refused(step(vec![vec![-1]])).contains("has 1 coordinates but the game has 2 axes"));
+        assert!(refused(step(vec![vec![-1]])).contains("has 1 coordinate but the game has 2 axes"));
         let split = Rule::Split { axis: 2, min_piece: 1, unequal: false };
         assert!(refused(split).contains("axis 2 does not exist"));
         let tb = Rule::TakeAndBreak { code: OctalCode::parse_octal("0.77").unwrap() };

@@ -27,6 +27,11 @@ mod nimber;
 pub mod table;
 
 pub use error::ModelError;
+
+/// `n` and the noun, singular or plural as `n` asks: `counted(1, "axis", "axes")` is `1 axis`.
+pub fn counted(n: usize, singular: &str, plural: &str) -> String {
+    format!("{n} {}", if n == 1 { singular } else { plural })
+}
 pub use game::{
     lookup, parse_spec, to_spec, Axis, Coord, Game, NamedSet, OctalCode, Rule, StepSet,
 };

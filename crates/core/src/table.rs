@@ -12,7 +12,7 @@ pub use self::npy::{read_npy, write_npy, NpyError};
 
 use crate::game::{Axis, Coord, Game};
 use crate::{ModelError, Nimber};
-use ndarray::{ArrayD, IxDyn};
+use ndarray::{ArrayD, ArrayViewD, Axis as ArrayAxis, IxDyn};
 
 /// The box of positions a table covers: on each axis, from the axis' smallest coordinate up to a
 /// largest coordinate, inclusive.
@@ -82,7 +82,8 @@ fn check_fits(game: &Game, pos: &[Coord]) -> Result<(), String> {
             2 => "RxC",
             _ => "AxBxC",
         };
-        return Err(format!("the game has {} axes, so write it as {expected}", game.dims()));
+        let axes = crate::counted(game.dims(), "axis", "axes");
+        return Err(format!("the game has {axes}, so write it as {expected}"));
     }
     for (&c, axis) in pos.iter().zip(game.axes()) {
         if c < axis.min {
@@ -249,6 +250,31 @@ impl GrundyTable {
             CellWidth::U16 => copy::<u16>(self.shape.clone(), cells),
             CellWidth::U32 => copy::<u32>(self.shape.clone(), cells),
         }
+    }
+
+    /// The table of one fewer axis where axis `axis` is fixed at coordinate `at` (a 2-D slice of a
+    /// 3-D table), in the same cell width; `None` when the table has one axis, `axis` is not one of
+    /// its axes, or `at` lies outside it.
+    pub fn slice(&self, axis: usize, at: Coord) -> Option<GrundyTable> {
+        let axes = &self.shape.axes;
+        if axes.len() < 2 || axis >= axes.len() || at < axes[axis].min || at > self.shape.max[axis]
+        {
+            return None;
+        }
+        let keep = |d: &usize| *d != axis;
+        let shape = TableShape::from_axes(
+            (0..axes.len()).filter(keep).map(|d| axes[d].clone()).collect(),
+            (0..axes.len()).filter(keep).map(|d| self.shape.max[d]).collect(),
+        );
+        let index = (at - axes[axis].min) as usize;
+        fn take<C: Cell>(shape: TableShape, array: ArrayViewD<'_, C>) -> GrundyTable {
+            GrundyTable::from_vec(shape, array.iter().copied().collect())
+        }
+        Some(match &self.store {
+            Store::U8(a) => take(shape, a.index_axis(ArrayAxis(axis), index)),
+            Store::U16(a) => take(shape, a.index_axis(ArrayAxis(axis), index)),
+            Store::U32(a) => take(shape, a.index_axis(ArrayAxis(axis), index)),
+        })
     }
 
     /// The table's box.

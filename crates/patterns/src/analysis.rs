@@ -193,7 +193,7 @@ pub fn analyze(
         }
         2 => Ok(Report::Board(analyze_board(table, &values, kind, game, name))),
         dims => Err(AnalysisError(format!(
-            "patterns analyses 1-D and 2-D tables; this one has {dims} axes"
+            "patterns analyses 1-D and 2-D tables; this one has {dims} axes (take a 2-D slice with --slice AXIS=COORD)"
         ))),
     }
 }
@@ -220,7 +220,7 @@ fn analyze_board(
     let certificate = rule.as_ref().map(|rule| match game {
         Some(game) => prove_outcome_rule(game, rule),
         None => {
-            Certificate::none("the table was read from a file, so the game's rules are unknown")
+            Certificate::none("the game's rules are not known for this table (read from a file, or a slice of a 3-D table)")
         }
     });
     let outcome = OutcomeReport {

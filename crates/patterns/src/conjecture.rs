@@ -388,7 +388,7 @@ fn judge(conjecture: &Conjecture, slots: &[i64], value: u32) -> Result<Option<Cl
 fn prove(game: Option<&Game>, conjecture: &Conjecture, period: Option<&[u64]>) -> Certificate {
     let Some(game) = game else {
         return Certificate::none(
-            "the table was read from a file, so the game's rules are unknown",
+            "the game's rules are not known for this table (read from a file, or a slice of a 3-D table)",
         );
     };
     if conjecture.kind == ClaimKind::Holds {

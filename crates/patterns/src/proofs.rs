@@ -42,7 +42,7 @@ pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize, min: i64
     let unproved = |argument: String| Proof { proved: false, argument, needed_length: None };
     let Some(game) = game else {
         return unproved(
-            "no rules are known for a table read from a file, so no theorem applies".into(),
+            "the game's rules are not known for this table (read from a file), so no theorem applies".into(),
         );
     };
     let (p, e) = (period.period, period.preperiod);

@@ -95,7 +95,7 @@ pub fn plot_png(
             2 => heatmap(table, outcome, options)?,
             dims => {
                 return Err(PlotError(format!(
-                    "plot draws heap games and boards (1 or 2 axes); this table has {dims} axes"
+                    "plot draws heap games and boards (1 or 2 axes); this table has {dims} axes (take a 2-D slice with --slice AXIS=COORD)"
                 )))
             }
         };

@@ -112,7 +112,11 @@ fn parse_period(text: &str, dims: usize) -> Result<Vec<u64>> {
             anyhow::anyhow!("malformed period `{text}`: write whole numbers >= 1 such as 2x2")
         })?;
     if parts.len() != dims {
-        bail!("period `{text}` has {} parts but the table has {dims} axes", parts.len());
+        let (parts, axes) = (
+            grundy_core::counted(parts.len(), "part", "parts"),
+            grundy_core::counted(dims, "axis", "axes"),
+        );
+        bail!("period `{text}` has {parts} but the table has {axes}");
     }
     Ok(parts)
 }

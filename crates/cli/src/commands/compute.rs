@@ -41,7 +41,11 @@ pub(crate) struct Args {
     /// `grid`: one CSV row per row coordinate; `long`: one CSV line per cell; `npy`: a numpy
     /// array with the cells' integer type (uint8/16/32); `bfile`: an OEIS b-file, `n value` per
     /// line (heap games); `summary`: a JSON object with cells, sum, max, p_positions and seconds.
-    #[arg(long, value_enum, default_value_t = Format::Grid)]
+    /// The default is `grid`, and `long` for 3-D games.
+    #[arg(long = "format", value_enum)]
+    format_arg: Option<Format>,
+    /// The format to write: `--format`, or the default for the game's dimensions (set by `run`).
+    #[arg(skip)]
     format: Format,
     /// Write P (value 0, the player to move loses) or N instead of the values (grid and long).
     #[arg(long)]
@@ -70,8 +74,9 @@ pub(crate) struct Args {
     quiet: bool,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 enum Format {
+    #[default]
     Grid,
     Long,
     Npy,
@@ -115,9 +120,15 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let game = load_game(&args.game)?;
     let max = parse_coords(&args.size, "size")?;
     let shape = TableShape::new(&game, &max, &args.size)?;
-    if args.format == Format::Grid && game.dims() == 3 {
-        bail!("a 3-D table has no grid format; use --format long");
-    }
+    let format = match args.format_arg {
+        Some(Format::Grid) if game.dims() == 3 => {
+            bail!("a 3-D table has no grid format; use --format long (the default for 3-D games)")
+        }
+        Some(format) => format,
+        None if game.dims() == 3 => Format::Long,
+        None => Format::Grid,
+    };
+    let args = Args { format, ..args };
     if args.outcome && !matches!(args.format, Format::Grid | Format::Long) {
         bail!(
             "--outcome applies to the grid and long formats, not to --format {}",
@@ -126,9 +137,9 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     }
     if args.format == Format::Bfile && game.dims() != 1 {
         bail!(
-            "--format bfile writes a sequence, but {} has {} axes; use grid, long or npy",
+            "--format bfile writes a sequence, but {} has {}; use grid, long or npy",
             game.name(),
-            game.dims()
+            grundy_core::counted(game.dims(), "axis", "axes")
         );
     }
     if args.checkpoint.is_some() {

@@ -223,7 +223,7 @@ impl<'a> Fields<'a> {
     fn step_set(&mut self, field: &'a str) -> Result<StepSet, String> {
         let named: Vec<&str> = NamedSet::ALL.iter().map(|s| s.name()).collect();
         let help = format!(
-            "a list such as [2, 5], a range such as \"1..=4\" or one of {}",
+            "a list such as [2, 5], a range such as \"1..=4\" or \"2..\" or one of {}",
             named.join(", ")
         );
         match self.table.get(field) {
@@ -245,6 +245,12 @@ impl<'a> Fields<'a> {
                     };
                     return StepSet::range(bound(low)?, bound(high)?)
                         .map_err(|e| self.problem(field, e));
+                }
+                if let Some(low) = text.strip_suffix("..") {
+                    let low = low.trim().parse::<u64>().map_err(|_| {
+                        self.problem(field, format!("`{text}` is not a range such as \"2..\""))
+                    })?;
+                    return StepSet::from(low).map_err(|e| self.problem(field, e));
                 }
                 NamedSet::from_name(text).map(StepSet::named).ok_or_else(|| {
                     self.problem(
@@ -270,8 +276,20 @@ impl<'a> Fields<'a> {
                 let name =
                     fields.string("name")?.ok_or_else(|| fields.problem("name", "is missing"))?;
                 let min = fields.integer("min")?.unwrap_or(0);
-                if !(0..1 << 31).contains(&min) {
-                    return Err(fields.problem("min", format!("{min} is not a coordinate >= 0")));
+                if min < 0 {
+                    return Err(fields.problem(
+                        "min",
+                        format!("{min} is negative; coordinates start at 0 or above"),
+                    ));
+                }
+                if min >= 1 << 31 {
+                    return Err(fields.problem(
+                        "min",
+                        format!(
+                            "{min} is too large: an axis must start below 2^31 = {}",
+                            1u64 << 31
+                        ),
+                    ));
                 }
                 fields.finish()?;
                 Ok(Axis::new(name, min))
@@ -382,6 +400,12 @@ directions = [[0, -1]]
 steps = [7, 3]
 
 [[rules]]
+kind = "jump"
+directions = [[-1, 0]]
+steps = "3.."
+all-but = [5]
+
+[[rules]]
 kind = "slide"
 directions = [[-2, -1]]
 max = 3
@@ -416,7 +440,7 @@ unequal = true
             (rule("kind = \"slide\"\ndirections = [[0, 0]]"), "t.toml: rule 1 (slide), field `directions`: direction [0, 0] is zero"),
             (rule("kind = \"jump\"\ndirections = [[-1, 0]]\nsteps = []"), "t.toml: rule 1 (jump), field `steps`: the step set is empty"),
             (rule("kind = \"jump\"\ndirections = [[-1, 0]]\nsteps = [1]\nall-but = [1]"), "t.toml: rule 1 (jump), field `all-but`: the step set is empty"),
-            (rule("kind = \"step\"\noffsets = [[-1]]"), "t.toml: rule 1 (step), field `offsets`: offset [-1] has 1 coordinates but the game has 2 axes"),
+            (rule("kind = \"step\"\noffsets = [[-1]]"), "t.toml: rule 1 (step), field `offsets`: offset [-1] has 1 coordinate but the game has 2 axes"),
             (rule("kind = \"split\"\naxis = \"z\""), "t.toml: rule 1 (split), field `axis`: no axis `z` (the axes are n, m)"),
             (rule("kind = \"take-and-break\"\ncode = \"0.g\""), "t.toml: rule 1 (take-and-break), field `code`: `g` in `0.g` is not a digit"),
             (rule("kind = \"step\"\noffsets = [[-1, 0]]\ncolour = \"red\""), "t.toml: rule 1 (step), field `colour`: unknown field"),

@@ -107,6 +107,8 @@ pub enum StepBase {
     List(Vec<u64>),
     /// Every amount from `.0` to `.1`, inclusive.
     Range(u64, u64),
+    /// Every amount from `.0` on (an unbounded range, `"2.."`).
+    From(u64),
     /// A named infinite set.
     Named(NamedSet),
 }
@@ -138,6 +140,14 @@ impl StepSet {
         StepSet::new(StepBase::Range(low, high), Vec::new())
     }
 
+    /// Every amount from `low` on.
+    pub fn from(low: u64) -> Result<StepSet, String> {
+        if low == 0 {
+            return Err("a step range must start at 1 or more (a move must move)".into());
+        }
+        StepSet::new(StepBase::From(low), Vec::new())
+    }
+
     /// A named infinite set.
     pub fn named(set: NamedSet) -> StepSet {
         StepSet { base: StepBase::Named(set), all_but: Vec::new() }
@@ -162,7 +172,7 @@ impl StepSet {
             StepBase::Range(low, high) => {
                 (*low..=*high).all(|a| set.all_but.binary_search(&a).is_ok())
             }
-            StepBase::Named(_) => false,
+            StepBase::From(_) | StepBase::Named(_) => false,
         };
         if empty {
             return Err("the step set is empty".into());
@@ -187,6 +197,7 @@ impl StepSet {
         let in_base = match &self.base {
             StepBase::List(amounts) => amounts.binary_search(&amount).is_ok(),
             StepBase::Range(low, high) => (*low..=*high).contains(&amount),
+            StepBase::From(low) => amount >= *low,
             StepBase::Named(set) => set.contains(amount),
         };
         in_base && self.all_but.binary_search(&amount).is_err()
@@ -199,6 +210,7 @@ impl StepSet {
                 amounts.iter().copied().take_while(|&a| a <= limit).collect()
             }
             StepBase::Range(low, high) => (*low..=(*high).min(limit)).collect(),
+            StepBase::From(low) => (*low..=limit).collect(),
             StepBase::Named(set) => set.up_to(limit),
         };
         base.into_iter().filter(|a| self.all_but.binary_search(a).is_err()).collect()
@@ -208,7 +220,7 @@ impl StepSet {
     pub fn max(&self) -> Option<u64> {
         match &self.base {
             StepBase::List(_) | StepBase::Range(..) => self.up_to(u64::MAX).last().copied(),
-            StepBase::Named(_) => None,
+            StepBase::From(_) | StepBase::Named(_) => None,
         }
     }
 }
@@ -222,6 +234,7 @@ impl fmt::Display for StepSet {
                 write!(f, "[{}]", text.join(", "))
             }
             StepBase::Range(low, high) => write!(f, "\"{low}..={high}\""),
+            StepBase::From(low) => write!(f, "\"{low}..\""),
             StepBase::Named(set) => write!(f, "\"{}\"", set.name()),
         }
     }
