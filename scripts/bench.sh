@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 command -v /usr/bin/time >/dev/null || { echo "bench.sh needs /usr/bin/time (Debian package: time)" >&2; exit 2; }
 cargo build --release -q -p grundy-cli
-bin=target/release/grundy
+# Where cargo puts the build: CARGO_TARGET_DIR when set (relative to the repository), else target/.
+bin="${CARGO_TARGET_DIR:-target}/release/grundy"
 
 quick=0
 [ "${1:-}" = "--quick" ] && quick=1

@@ -14,7 +14,8 @@ update=no
 [ "${1:-}" = "--update" ] && update=yes
 
 cargo build --quiet --release -p grundy-cli
-grundy=target/release/grundy
+# Where cargo puts the build: CARGO_TARGET_DIR when set (relative to the repository), else target/.
+grundy="${CARGO_TARGET_DIR:-target}/release/grundy"
 
 # file | what it is | arguments (the output path is appended as --out FILE)
 datasets=(

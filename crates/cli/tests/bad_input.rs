@@ -94,7 +94,10 @@ const CASES: &[(&[&str], &str)] = &[
         "writes a sequence",
     ),
     (&["compute", "kiki", "--size", "5x5", "--format", "npy", "--stream"], "cannot be streamed"),
-    (&["compute", "cutting-cuboid", "--size", "4x4x4", "--format", "grid"], "a 3-D table has no grid format"),
+    (
+        &["compute", "cutting-cuboid", "--size", "4x4x4", "--format", "grid"],
+        "a 3-D table has no grid format",
+    ),
     (&["compute", "kayles", "--size", "50", "--stream"], "only 2-D tables stream"),
     (&["patterns", "kiki"], "--size is needed to compute kiki"),
     (&["patterns", "pn.csv", "--size", "5x5"], "--size applies to games"),

@@ -6,7 +6,8 @@
 //! - With `outcome`, the picture is the P/N mask: P-positions red, N-positions dark.
 //! - A table with more cells per axis than [`PlotOptions::max_side`] is downsampled: a pixel
 //!   stands for a square block of cells and shows its *smallest* value, so P-positions stay
-//!   visible (in the mask, the share of P-positions in the block sets the shade).
+//!   visible. In the mask a block with any P-position is at least half-way to red and its share
+//!   of P-positions sets the rest of the shade, so a sparse P-set never fades into the N colour.
 //! - A 1-D table is its sequence plotted against n, P-positions in red.
 //!
 //! The text is set in DejaVu Sans, embedded (its licence is in `assets/`), so pictures look the
@@ -161,6 +162,17 @@ fn value_colour(value: u32, max: u32) -> RGBColor {
     ViridisRGB.get_color_normalized(value as f32, 1.0, max as f32)
 }
 
+/// The mask's colour of a block whose share of P-positions is `share`: N-dark without any, at
+/// least half-way to red with one (a single P among 4 or 400 cells must stay visible), red when
+/// all are.
+fn p_shade(share: f32) -> RGBColor {
+    if share == 0.0 {
+        N_POSITION
+    } else {
+        blend(N_POSITION, ZERO, 0.5 + 0.5 * share)
+    }
+}
+
 fn blend(from: RGBColor, to: RGBColor, share: f32) -> RGBColor {
     let mix = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * share).round() as u8;
     RGBColor(mix(from.0, to.0), mix(from.1, to.1), mix(from.2, to.2))
@@ -211,11 +223,9 @@ fn draw_heatmap(
     {
         let root = BitMapBackend::with_buffer(&mut pixels, (width, height)).into_drawing_area();
         let (main, legend) = root.split_horizontally(width - LEGEND);
-        let mut title = format!(
-            "{} {}",
-            options.title,
-            lens.iter().map(usize::to_string).collect::<Vec<_>>().join("×")
-        );
+        // The size as `--size` states it: the largest coordinates, not the cell counts.
+        let size = table.shape().max();
+        let mut title = format!("{} {}×{}", options.title, size[0], size[1]);
         if outcome {
             title.push_str(", P-positions");
         }
@@ -224,7 +234,7 @@ fn draw_heatmap(
                 " ({}×{} blocks: {})",
                 blocks.factor,
                 blocks.factor,
-                if outcome { "share of P" } else { "smallest value" }
+                if outcome { "any P shown, shade by share of P" } else { "smallest value" }
             ));
         }
         let (x_min, y_min) = (axes[1].min as f64, axes[0].min as f64);
@@ -259,7 +269,7 @@ fn draw_heatmap(
         let colours: Vec<RGBColor> = (0..blocks.min.len())
             .map(|b| {
                 if outcome {
-                    blend(N_POSITION, ZERO, blocks.zero_share[b])
+                    p_shade(blocks.zero_share[b])
                 } else {
                     value_colour(blocks.min[b], max)
                 }
@@ -420,5 +430,21 @@ mod tests {
         assert_eq!(value_colour(0, 9), ZERO);
         assert_eq!(blend(N_POSITION, ZERO, 1.0), ZERO);
         assert_eq!(blend(N_POSITION, ZERO, 0.0), N_POSITION);
+    }
+
+    /// Issue 11, item 7: `plot cutting --size 2000x2000 --outcome` came out blank: its blocks of
+    /// 2×2 cells hold at most one P-position, a quarter share, shaded near the N colour.
+    #[test]
+    fn a_block_with_one_p_position_stays_visible() {
+        let (n, p) = (p_shade(0.0), p_shade(1.0 / 400.0));
+        assert_eq!(n, N_POSITION);
+        assert_eq!(p_shade(1.0), ZERO);
+        let distance = |a: RGBColor, b: RGBColor| (i32::from(a.0) - i32::from(b.0)).abs();
+        assert!(distance(p, N_POSITION) >= distance(ZERO, N_POSITION) / 2, "{p:?}");
+        // One P in each 2×2 block of a sparse mask, drawn downsampled: every block is P-shaded.
+        let sparse = table(200, 200, |i, j| u32::from(i % 2 == 1 || j % 2 == 1));
+        let b = blocks(&sparse, 100);
+        assert_eq!(b.factor, 2);
+        assert!(b.zero_share.iter().all(|&s| p_shade(s) != N_POSITION));
     }
 }

@@ -22,7 +22,8 @@ pub(crate) struct Args {
     #[arg(long)]
     outcome: bool,
     /// The most cells drawn one pixel each along an axis; larger tables are downsampled, each
-    /// pixel showing a block's smallest value (or its share of P-positions).
+    /// pixel showing a block's smallest value (in the P/N mask: red at least half-way when the
+    /// block holds any P-position, the rest of the shade by their share).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(16..=8192))]
     max_side: u32,
 }
