@@ -284,9 +284,14 @@ impl CompiledGame {
         for ray in &self.rays {
             if let Some(&(_, unit)) = ray.lowers[..ray.lowered].iter().find(|(axis, _)| *axis == 0)
             {
+                // The amounts were listed up to the table's longest side; along the first axis
+                // only those that stay inside its rows can be taken.
+                let fits = |a: usize| a * unit < self.lens[0];
                 let most = match &ray.amounts {
-                    Amounts::List(list) => list.last().map_or(0, |(a, _)| *a),
-                    Amounts::UpTo(bound) => *bound,
+                    Amounts::List(list) => {
+                        list.iter().map(|(a, _)| *a).take_while(|&a| fits(a)).last().unwrap_or(0)
+                    }
+                    Amounts::UpTo(bound) => (*bound).min((self.lens[0] - 1) / unit),
                 };
                 rows = rows.max(most * unit);
             }

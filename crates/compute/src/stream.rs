@@ -10,15 +10,26 @@ pub fn streaming_rows(game: &Game, shape: &TableShape) -> Result<usize, String> 
     if shape.lens().len() != 2 {
         return Err("only 2-D tables stream row by row".into());
     }
-    let compiled = CompiledGame::new(game, shape, true);
     let rows = shape.lens()[0];
-    match compiled.rows_needed() {
-        Some(needed) if needed < rows => Ok(needed + 1),
-        _ => Err(format!(
-            "the moves of `{}` reach back through whole columns, so every row must be kept",
-            game.name()
-        )),
+    let needed = |game: &Game| {
+        CompiledGame::new(game, shape, true).rows_needed().filter(|&needed| needed < rows)
+    };
+    if let Some(needed) = needed(game) {
+        return Ok(needed + 1);
     }
+    // Name the rule that keeps every row: compile each rule alone.
+    let culprit = game.rules().iter().enumerate().find(|(_, rule)| {
+        Game::new(game.name(), "", game.axes().to_vec(), vec![(*rule).clone()])
+            .is_ok_and(|alone| needed(&alone).is_none())
+    });
+    let why = match culprit {
+        Some((index, rule)) => format!("rule {} ({})", index + 1, rule.kind()),
+        None => "its moves together".to_string(),
+    };
+    Err(format!(
+        "{why} reaches back through whole columns (a split of the first axis reads pieces from \
+         anywhere in its column), so every row must be kept"
+    ))
 }
 
 /// The last rows of the table, in a ring.
