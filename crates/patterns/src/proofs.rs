@@ -1,7 +1,7 @@
 //! Theorems that turn a finite periodicity check into a proof for every heap size.
 
-use crate::periodicity::Period;
-use grundy_core::{Game, Rule};
+use crate::periodicity::{find_period, Period};
+use grundy_core::{Coord, Game, Rule};
 
 /// Whether a period is proved, by which theorem, and how long a table the proof needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,6 +95,54 @@ pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize, min: i64
     )
 }
 
+/// Whether a periodicity theorem of this module covers `game`: a subtraction game with a finite
+/// set, or an octal game. Only for these can [`proved_law`] ever succeed.
+pub fn has_periodicity_theorem(game: &Game) -> bool {
+    subtraction_reach(game).is_some()
+        || matches!(game.rules(), [Rule::TakeAndBreak { code }] if code.digits().iter().all(|&d| d <= 7))
+}
+
+/// A heap game's values for every heap size, from a period proved by a theorem: the values up to
+/// the end of the first period, then repetition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProvedLaw {
+    /// The period, preperiod and saltus (0: the theorems prove plain periods only).
+    pub period: Period,
+    /// The heap size of the first value.
+    pub min: Coord,
+    /// The values from `min` to the end of the first period after the preperiod.
+    pub head: Vec<u32>,
+    /// The theorem and its check.
+    pub argument: String,
+}
+
+impl ProvedLaw {
+    /// The value at heap size `n` (at least `min`).
+    ///
+    /// # Panics
+    /// If `n` is below `min`.
+    pub fn value(&self, n: Coord) -> u32 {
+        let index = u64::try_from(n - self.min).expect("n is at least the axis' minimum");
+        let (p, e) = (self.period.period as u64, self.period.preperiod as u64);
+        let index = if index < e + p { index } else { e + (index - e) % p };
+        self.head[index as usize]
+    }
+}
+
+/// The law of `values` (a heap game's first values, from heap size `min`) when their period is
+/// proved for every heap size by a theorem of this module; `None` when no period is found or none
+/// is proved on these values (a longer table may prove one).
+pub fn proved_law(game: &Game, values: &[u32], min: Coord) -> Option<ProvedLaw> {
+    let period = find_period(values)?;
+    let proof = prove_sequence(Some(game), &period, values.len(), min);
+    proof.proved.then(|| ProvedLaw {
+        period,
+        min,
+        head: values[..period.preperiod + period.period].to_vec(),
+        argument: proof.argument,
+    })
+}
+
 fn with_length(argument: String, len: usize, needed: usize) -> String {
     if len >= needed {
         argument
@@ -114,6 +162,23 @@ mod tests {
         assert_eq!(subtraction_reach(&lookup("subtract-a-prime").unwrap()), None);
         assert_eq!(subtraction_reach(&lookup("kayles").unwrap()), None);
         assert_eq!(subtraction_reach(&lookup("kiki").unwrap()), None);
+    }
+
+    #[test]
+    fn a_proved_law_answers_any_heap_size() {
+        // Subtraction {1, 3, 4}: 0 1 0 1 2 3 2, period 7 from 0.
+        let game = lookup("subtraction:1,3,4").unwrap();
+        let values: Vec<u32> = (0..40).map(|n| [0, 1, 0, 1, 2, 3, 2][n % 7]).collect();
+        let law = proved_law(&game, &values, 0).unwrap();
+        assert_eq!((law.period.period, law.period.preperiod), (7, 0));
+        for n in [0, 6, 7, 39, 1_000_000, 1_000_000_000_000_000_000] {
+            assert_eq!(law.value(n), [0, 1, 0, 1, 2, 3, 2][(n % 7) as usize], "{n}");
+        }
+        // Too few values for the theorem: no law yet.
+        assert_eq!(proved_law(&game, &values[..10], 0), None);
+        assert!(has_periodicity_theorem(&lookup("kayles").unwrap()));
+        assert!(!has_periodicity_theorem(&lookup("grundys-game").unwrap()));
+        assert!(!has_periodicity_theorem(&lookup("subtract-a-square").unwrap()));
     }
 
     #[test]

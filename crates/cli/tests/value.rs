@@ -1,0 +1,79 @@
+//! `grundy value` end to end: positions, sums of different games, and heap sizes answered from a
+//! proved period (issue 11, item 5).
+
+mod common;
+
+use common::{grundy, stdout_of};
+use serde_json::{json, Value};
+
+fn value_json(args: &[&str]) -> Value {
+    let mut all = vec!["value"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    serde_json::from_str(&stdout_of(&all)).unwrap()
+}
+
+/// Heap sizes past the first search table come from the proved period; they agree with a table.
+#[test]
+fn a_proved_period_answers_like_the_table() {
+    let bfile = stdout_of(&["compute", "kayles", "--size", "6000", "--format", "bfile"]);
+    let table: Vec<u32> =
+        bfile.lines().map(|line| line.split(' ').nth(1).unwrap().parse().unwrap()).collect();
+    let heaps = ["4097", "4500", "5001", "5999", "6000"];
+    let mut args = vec!["kayles"];
+    args.extend(heaps);
+    let report = value_json(&args);
+    for (component, heap) in report["components"].as_array().unwrap().iter().zip(heaps) {
+        let n: usize = heap.parse().unwrap();
+        assert_eq!(component["value"], table[n], "kayles {n}");
+    }
+    let law = &report["laws"][0];
+    assert_eq!((law["period"].clone(), law["from"].clone()), (json!(12), json!(71)));
+    assert!(law["argument"].as_str().unwrap().starts_with("Octal Periodicity Theorem"));
+    assert_eq!(law["values_computed"], 4096);
+    // A heap of 10^18 stones: 10^18 = 4 (mod 12), as 76 is.
+    assert_eq!(value_json(&["kayles", "10^18"])["value"], value_json(&["kayles", "76"])["value"]);
+    // Below the first search table the table answers, and no law is reported.
+    assert_eq!(value_json(&["kayles", "4000"])["laws"], Value::Null);
+    let text = stdout_of(&["value", "kayles", "1000000"]);
+    assert!(text.contains("kayles: period 12 from n = 71, from 4096 values computed; proved: Octal"), "{text}");
+}
+
+#[test]
+fn sums_may_mix_games() {
+    let report = value_json(&["kayles", "10", "+", "wythoff", "3x5", "+", "nim", "4x6", "2x2"]);
+    assert_eq!(report["game"], "kayles + wythoff + nim");
+    assert_eq!(
+        report["components"],
+        json!([
+            {"game": "kayles", "position": [10], "value": 2},
+            {"game": "wythoff", "position": [3, 5], "value": 0},
+            {"game": "nim", "position": [4, 6], "value": 2},
+            {"game": "nim", "position": [2, 2], "value": 0},
+        ])
+    );
+    assert_eq!((report["value"].clone(), report["outcome"].clone()), (json!(0), json!("P")));
+    let text = stdout_of(&["value", "kayles", "10", "+", "wythoff", "3x5"]);
+    assert_eq!(text, "kayles 10: 2\nwythoff 3x5: 0\nsum: 2\noutcome: N (the player to move wins)\n");
+}
+
+#[test]
+fn positions_that_cannot_be_answered_are_refused_in_one_line() {
+    for (args, message) in [
+        (&["grundys-game", "10^18"][..], "no periodicity theorem covers it"),
+        (&["kiki", "3000000000x2"], "is too large: its values come from a table"),
+        (&["kayles", "99^99"], "is too large (at most 2^63 - 1)"),
+        (&["kayles", "3^"], "malformed position `3^`"),
+        (&["kayles", "5", "+"], "`+` must stand between two games"),
+        (&["kayles", "+", "nim", "3x3"], "no position given for kayles"),
+        (&["kayles", "5", "+", "nim", "3"], "the game has 2 axes"),
+        (&["nosuchgame", "5"], "unknown game"),
+    ] {
+        let output = grundy().arg("value").args(args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty());
+    }
+}
