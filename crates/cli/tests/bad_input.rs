@@ -82,7 +82,7 @@ const CASES: &[(&[&str], &str)] = &[
     ),
     (&["value", "kiki", "0x3"], "axis `n` starts at 1"),
     (&["value", "kiki", "3"], "write it as RxC"),
-    (&["value", "kiki"], "POSITIONS"),
+    (&["value", "kiki"], "no position given for kiki"),
     (&["value", "nope", "3"], "unknown game"),
     // Options that do not fit the game or each other.
     (

@@ -20,7 +20,7 @@ pub(crate) struct Args {
     /// `GAME POS [POS ...] [+ GAME POS [POS ...]] ...`: a catalog game (see `grundy games`) or a
     /// spec file, then its positions (`7` or `10^18` for heap games, `3x2` for boards); several
     /// positions are a sum of games, and `+` adds positions of another game to the sum.
-    #[arg(required = true, num_args = 2.., value_name = "GAME POS")]
+    #[arg(required = true, value_name = "GAME POS")]
     terms: Vec<String>,
     /// Print a JSON object instead of text.
     #[arg(long)]
