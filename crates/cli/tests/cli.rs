@@ -119,7 +119,7 @@ fn value_json_has_the_contract_keys() {
         serde_json::from_str(&stdout_of(&["value", "nim", "3x2", "--json"])).unwrap();
     assert_eq!(
         report,
-        serde_json::json!({"game": "nim", "components": [{"position": [3, 2], "value": 1}], "value": 1, "outcome": "N"})
+        serde_json::json!({"game": "nim", "components": [{"game": "nim", "position": [3, 2], "value": 1}], "value": 1, "outcome": "N"})
     );
     let text = stdout_of(&["value", "subtraction:2,5", "5", "12"]);
     assert_eq!(text, "5: 2\n12: 2\nsum: 0\noutcome: P (the player to move loses)\n");

@@ -36,7 +36,10 @@ fn a_proved_period_answers_like_the_table() {
     // Below the first search table the table answers, and no law is reported.
     assert_eq!(value_json(&["kayles", "4000"])["laws"], Value::Null);
     let text = stdout_of(&["value", "kayles", "1000000"]);
-    assert!(text.contains("kayles: period 12 from n = 71, from 4096 values computed; proved: Octal"), "{text}");
+    assert!(
+        text.contains("kayles: period 12 from n = 71, from 4096 values computed; proved: Octal"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -54,7 +57,10 @@ fn sums_may_mix_games() {
     );
     assert_eq!((report["value"].clone(), report["outcome"].clone()), (json!(0), json!("P")));
     let text = stdout_of(&["value", "kayles", "10", "+", "wythoff", "3x5"]);
-    assert_eq!(text, "kayles 10: 2\nwythoff 3x5: 0\nsum: 2\noutcome: N (the player to move wins)\n");
+    assert_eq!(
+        text,
+        "kayles 10: 2\nwythoff 3x5: 0\nsum: 2\noutcome: N (the player to move wins)\n"
+    );
 }
 
 #[test]
