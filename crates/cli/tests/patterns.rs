@@ -134,7 +134,7 @@ fn every_finding_in_the_text_says_proved_or_evidence() {
     stdout_of(&["compute", "kiki", "--size", "60x60", "--out", path.to_str().unwrap()]);
     let read = stdout_of(&["patterns", path.to_str().unwrap()]);
     assert!(
-        read.contains("evidence only: every cell of the table (n <= 60, m <= 60); not proved: the table was read from a file"),
+        read.contains("evidence only: every cell of the table (n <= 60, m <= 60); not proved: the game's rules are not known for this table"),
         "{read}"
     );
 }
