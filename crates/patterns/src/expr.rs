@@ -215,8 +215,9 @@ impl Expr {
     }
 
     /// A period for each variable (in the order given to [`Expr::parse`]) in which the expression
-    /// repeats for every integer value of the variables, established from the expression's form
-    /// (see [`Shift`]): for example `n % 2 == 1` repeats with period 2 in `n`, `(n + m) % 3` with 3
+    /// repeats for every integer value of the variables, established from the expression's form:
+    /// sums, differences and constant multiples of variables repeat once taken `% c` (or after
+    /// `/ c` and `% d`), and any operation on repeating terms repeats. For example `n % 2 == 1` repeats with period 2 in `n`, `(n + m) % 3` with 3
     /// in both, `floor(n / 2) % 2` with 4, and an unused variable with 1. `None` when the form
     /// does not show that the expression repeats in every variable — `n % 2 == 1 && n < 1000`
     /// depends on `n` outside a residue — even if it happens to repeat on some table.
