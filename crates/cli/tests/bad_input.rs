@@ -58,6 +58,14 @@ const CASES: &[(&[&str], &str)] = &[
     (&["compute", "kiki", "--size", "5x5", "--engine", "magic"], "invalid value 'magic'"),
     (&["compute", "kiki", "--size", "5x5", "--threads", "0"], "--threads"),
     (&["games", "--bogus"], "unexpected argument '--bogus'"),
+    // Slices, sums and heap sizes (issue 11).
+    (&["patterns", "cutting-cuboid", "--size", "4x4x4", "--slice", "q=2"], "has no axis `q`"),
+    (
+        &["plot", "kiki", "--size", "4x4", "--slice", "n=2", "--out", "existing.png"],
+        "--slice takes a 2-D slice of a 3-D table",
+    ),
+    (&["value", "kayles", "5", "+"], "`+` must stand between"),
+    (&["value", "grundys-game", "10^18"], "no periodicity theorem covers it"),
     (&["show", "nope"], "unknown game `nope`"),
     // Malformed and impossible sizes.
     (&["compute", "kiki", "--size", "0x5"], "axis `n` starts at 1"),

@@ -173,7 +173,7 @@ pub fn prove_outcome_rule(game: &Game, rule: &str) -> Certificate {
         game,
         &PeriodicClaim::PSet(&claimed_p),
         &periods,
-        "read from the rule's residues",
+        "read from the rule's form",
     )
 }
 
