@@ -75,7 +75,7 @@ const CASES: &[(&[&str], &str)] = &[
     (&["compute", "kiki", "--size", "abc"], "not a whole number"),
     (&["compute", "kiki", "--size", "1e9x1e9"], "not a whole number"),
     (&["compute", "kiki", "--size", "5"], "write it as RxC"),
-    (&["compute", "kayles", "--size", "5x5"], "write it as N"),
+    (&["compute", "kayles", "--size", "5x5"], "the game has 1 axis, so write it as N"),
     (&["compute", "kiki"], "--size"),
     (&["compute", "kiki", "--size", "2000000000x2000000000", "--out", "existing.csv"], "needs"),
     (

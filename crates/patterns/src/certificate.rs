@@ -169,12 +169,7 @@ pub fn prove_outcome_rule(game: &Game, rule: &str) -> Certificate {
         return Certificate::none("the rule's form does not show that it repeats on the whole board (it names single cells or bounds a coordinate)");
     };
     let claimed_p = |pos: &[Coord]| expr.eval_bool(pos).ok();
-    prove_periodic(
-        game,
-        &PeriodicClaim::PSet(&claimed_p),
-        &periods,
-        "read from the rule's form",
-    )
+    prove_periodic(game, &PeriodicClaim::PSet(&claimed_p), &periods, "read from the rule's form")
 }
 
 #[cfg(test)]

@@ -162,3 +162,24 @@ fn printed_rules_are_exact_on_their_table() {
     }
     assert!(rules >= 5, "only {rules} rules were checked");
 }
+
+/// Issue 11, item 1, for `patterns`: a rule that holds on the table but names single cells (its
+/// exceptions) does not repeat on the whole board, so it is never proved, even for a game with
+/// bounded moves. Here kiki's table with one cell changed, analysed as kiki.
+#[test]
+fn a_rule_with_exceptions_is_never_proved() {
+    let kiki = lookup("kiki").unwrap();
+    let t = table("kiki", &[60, 60]);
+    let mut values = t.to_nimbers();
+    // (2, 2) is an N-position of kiki; call it P.
+    values[60 + 1] = grundy_core::Nimber(0);
+    let changed = GrundyTable::from_nimbers(t.shape().clone(), &values);
+    let Report::Board(report) = analyze(&changed, CellKind::Values, Some(&kiki), "kiki").unwrap()
+    else {
+        panic!("kiki is a board")
+    };
+    let rule = report.outcome.rule.expect("a rule with an exception");
+    assert!(rule.contains("n == 2 && m == 2"), "{rule}");
+    assert!(!report.outcome.proved, "{rule}: {:?}", report.outcome.argument);
+    assert!(report.outcome.argument.unwrap().contains("does not show that it repeats"));
+}

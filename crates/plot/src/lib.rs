@@ -223,20 +223,7 @@ fn draw_heatmap(
     {
         let root = BitMapBackend::with_buffer(&mut pixels, (width, height)).into_drawing_area();
         let (main, legend) = root.split_horizontally(width - LEGEND);
-        // The size as `--size` states it: the largest coordinates, not the cell counts.
-        let size = table.shape().max();
-        let mut title = format!("{} {}×{}", options.title, size[0], size[1]);
-        if outcome {
-            title.push_str(", P-positions");
-        }
-        if blocks.factor > 1 {
-            title.push_str(&format!(
-                " ({}×{} blocks: {})",
-                blocks.factor,
-                blocks.factor,
-                if outcome { "any P shown, shade by share of P" } else { "smallest value" }
-            ));
-        }
+        let title = heatmap_title(table, blocks, outcome, options);
         let (x_min, y_min) = (axes[1].min as f64, axes[0].min as f64);
         let x_range = x_min - 0.5..x_min + lens[1] as f64 - 0.5;
         let y_range = y_min - 0.5..y_min + lens[0] as f64 - 0.5;
@@ -297,6 +284,30 @@ fn draw_heatmap(
         root.present().map_err(drawing)?;
     }
     Ok(((width, height, pixels), plotting_area))
+}
+
+/// The title of a heatmap: the name, the size as `--size` states it (the largest coordinates,
+/// not the cell counts) and how the picture was made.
+fn heatmap_title(
+    table: &GrundyTable,
+    blocks: &Blocks,
+    outcome: bool,
+    options: &PlotOptions,
+) -> String {
+    let size = table.shape().max();
+    let mut title = format!("{} {}×{}", options.title, size[0], size[1]);
+    if outcome {
+        title.push_str(", P-positions");
+    }
+    if blocks.factor > 1 {
+        title.push_str(&format!(
+            " ({}×{} blocks: {})",
+            blocks.factor,
+            blocks.factor,
+            if outcome { "any P shown, shade by share of P" } else { "smallest value" }
+        ));
+    }
+    title
 }
 
 /// A colour bar from 1 to `max`, with a box for 0 beneath it.
@@ -430,6 +441,22 @@ mod tests {
         assert_eq!(value_colour(0, 9), ZERO);
         assert_eq!(blend(N_POSITION, ZERO, 1.0), ZERO);
         assert_eq!(blend(N_POSITION, ZERO, 0.0), N_POSITION);
+    }
+
+    /// Issue 11, item 7: `plot cutting --size 200x200` was titled "cutting 199×199" (cell counts).
+    #[test]
+    fn titles_give_the_size_as_size_states_it() {
+        let axes = vec![Axis { name: "w".into(), min: 2 }, Axis { name: "h".into(), min: 2 }];
+        let shape = TableShape::from_axes(axes, vec![200, 200]);
+        let cutting = GrundyTable::from_nimbers(shape, &vec![Nimber(1); 199 * 199]);
+        let options = PlotOptions { title: "cutting".into(), max_side: 100, ..Default::default() };
+        let title = heatmap_title(&cutting, &blocks(&cutting, 1000), false, &options);
+        assert_eq!(title, "cutting 200×200");
+        let title = heatmap_title(&cutting, &blocks(&cutting, 100), true, &options);
+        assert_eq!(
+            title,
+            "cutting 200×200, P-positions (2×2 blocks: any P shown, shade by share of P)"
+        );
     }
 
     /// Issue 11, item 7: `plot cutting --size 2000x2000 --outcome` came out blank: its blocks of

@@ -447,6 +447,10 @@ unequal = true
             (rule("kind = \"slide\"\ndirections = [[-1, 0]]\nmax = 0"), "t.toml: rule 1 (slide), field `max`: 0 is not >= 1"),
             ("name = \"t\"\naxes = [{ name = \"n\" }]\n[[rules]\nkind = \"step\"\n".to_string(), "t.toml: TOML syntax error at line 3, column"),
             ("axes = [{ name = \"n\" }]\n".to_string(), "t.toml: field `name`: is missing"),
+            (rule("kind = \"jump\"\ndirections = [[-1, 0]]\nsteps = \"0..\""), "t.toml: rule 1 (jump), field `steps`: a step range must start at 1 or more"),
+            (rule("kind = \"jump\"\ndirections = [[-1, 0]]\nsteps = \"x..\""), "t.toml: rule 1 (jump), field `steps`: `x..` is not a range such as \"2..\""),
+            ("name = \"t\"\naxes = [{ name = \"n\", min = 4000000000 }]\n[[rules]]\nkind = \"step\"\noffsets = [[-1]]\n".to_string(), "t.toml: axes, field `min`: 4000000000 is too large: an axis must start below 2^31 = 2147483648"),
+            ("name = \"t\"\naxes = [{ name = \"n\", min = -2 }]\n[[rules]]\nkind = \"step\"\noffsets = [[-1]]\n".to_string(), "t.toml: axes, field `min`: -2 is negative; coordinates start at 0 or above"),
         ];
         for (text, expected) in cases {
             let message = parse_spec(&text, "t.toml").unwrap_err().to_string();
