@@ -16,7 +16,7 @@
 //! is used only when its checksum holds and its game, rules and size are the run's own; the
 //! checksum is verified before the header is read.
 
-use crate::output::Destination;
+use crate::output::{Destination, Overwrite, Special};
 use anyhow::{anyhow, bail, Context, Result};
 use grundy_compute::WaveMark;
 use grundy_core::{read_npy, to_spec, write_npy, CellWidth, Coord, Game, GrundyTable, TableShape};
@@ -50,23 +50,51 @@ pub(crate) struct Checkpoint<'a> {
     game: &'a Game,
     spec: String,
     size: Vec<Coord>,
+    overwrite: Overwrite,
 }
 
 impl<'a> Checkpoint<'a> {
-    pub(crate) fn new(path: &Path, game: &'a Game, size: &[Coord]) -> Checkpoint<'a> {
-        Checkpoint { path: path.to_path_buf(), game, spec: to_spec(game), size: size.to_vec() }
+    /// The checkpoint at `path` of `game` up to `size`; `overwrite` says whether a read-only
+    /// file may be replaced by a save.
+    pub(crate) fn new(
+        path: &Path,
+        game: &'a Game,
+        size: &[Coord],
+        overwrite: Overwrite,
+    ) -> Checkpoint<'a> {
+        Checkpoint {
+            path: path.to_path_buf(),
+            game,
+            spec: to_spec(game),
+            size: size.to_vec(),
+            overwrite,
+        }
     }
 
     pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
-    /// The saved table and how far it is filled, or `None` if there is no checkpoint yet.
+    /// The saved table and how far it is filled, or `None` if there is no checkpoint yet. `plan`
+    /// is the tile-waves this run would make (`grundy_compute::plan_waves`).
     ///
     /// # Errors
-    /// The file is unreadable, not a checkpoint, damaged (its checksum fails), or belongs to
-    /// another game or size: never silently used or replaced.
-    pub(crate) fn load(&self, shape: &TableShape) -> Result<Option<(GrundyTable, WaveMark)>> {
+    /// The file is unreadable, not a checkpoint, damaged (its checksum fails), belongs to another
+    /// game or size, or its header disagrees with `plan` (tiles, tile-waves, cell type, array
+    /// shape): never silently used or replaced. A checksum is no signature, so every field is
+    /// checked against what this run would write before anything is allocated by it.
+    pub(crate) fn load(
+        &self,
+        shape: &TableShape,
+        plan: &WaveMark,
+    ) -> Result<Option<(GrundyTable, WaveMark)>> {
+        match std::fs::metadata(&self.path) {
+            Ok(meta) if !meta.is_file() => {
+                bail!(self.refused("it is not a regular file (a device, FIFO or directory)"))
+            }
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
+            _ => {}
+        }
         let file = match File::open(&self.path) {
             Ok(file) => file,
             Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -113,6 +141,19 @@ impl<'a> Checkpoint<'a> {
                 size_text(&header.size),
                 self.game.name(),
                 size_text(&self.size)
+            )));
+        }
+        if header.tile_sides != plan.tile_sides || header.waves_total != plan.total {
+            bail!(self.refused(&format!(
+                "it was saved with tiles of sides {:?} in {} tile-waves, but this run uses tiles \
+                 of sides {:?} in {} tile-waves",
+                header.tile_sides, header.waves_total, plan.tile_sides, plan.total
+            )));
+        }
+        if header.waves_done > header.waves_total {
+            bail!(self.refused(&format!(
+                "it says {} of {} tile-waves are done",
+                header.waves_done, header.waves_total
             )));
         }
         let width = match header.cell_bytes {
@@ -177,7 +218,7 @@ impl<'a> Checkpoint<'a> {
         let header = serde_json::to_vec(&header).expect("the header serialises");
         // The checksum precedes the bytes it covers: a placeholder goes first, the rest is hashed
         // as it streams to the file, and the checksum is written into the placeholder at the end.
-        let destination = Destination::open(Some(&self.path))
+        let destination = Destination::open(Some(&self.path), self.overwrite, Special::Refuse)
             .with_context(|| format!("cannot save checkpoint {}", self.path.display()))?;
         destination
             .write_file_with(|file| {

@@ -1,6 +1,23 @@
-//! Where results go: standard output, or a file written under a temporary name and renamed into
-//! place when complete, so a failed or interrupted run never leaves a partial file. A path ending
-//! in `.gz` is written gzip-compressed.
+//! Where results go, and the rules for `--out PATH`:
+//!
+//! - `-` (or no `--out`) is standard output.
+//! - A regular file, new or existing, is written under a temporary name in its directory, synced
+//!   and renamed into place when complete, so a failed or interrupted run never leaves a partial
+//!   file and an existing file is untouched on failure. A replaced file keeps its permissions
+//!   (and, for root, its owner); a new file gets 0666 less the umask, as shell redirection gives.
+//! - A file without write permission (for root: without any write bit) is refused, as shell
+//!   redirection refuses it, unless `--force` is given.
+//! - A symbolic link is followed: its target is written, atomically, beside the target; the link
+//!   stays a link.
+//! - A special file (a device such as `/dev/null`, a FIFO, a socket, a terminal) is written
+//!   through, as it is: it is never replaced by a regular file. So is a path through the
+//!   kernel's descriptor links (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`), which name an
+//!   open file rather than a path: `/dev/stdout` is standard output even when that is a file,
+//!   and other descriptors are appended to.
+//! - A directory is refused. After the rename the file is checked to be where it was asked for
+//!   (a directory moved or removed during the run is an error) and the directory is synced.
+//!
+//! A path ending in `.gz` is written gzip-compressed.
 
 use anyhow::{bail, Context, Result};
 use std::fs;
@@ -8,10 +25,47 @@ use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 
+/// Whether an existing file that is not writable may be replaced (`--force`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Overwrite {
+    /// Refuse, as shell redirection does.
+    IfWritable,
+    /// Replace it anyway.
+    Force,
+}
+
+/// Whether the destination may be a special file (a device or FIFO), written through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Special {
+    /// Write through it (tables, pictures).
+    WriteThrough,
+    /// Refuse it: the file must be read back and replaced (checkpoints).
+    Refuse,
+}
+
 /// A destination opened before any work starts, so an unwritable path fails early.
 pub(crate) enum Destination {
     Stdout,
-    File { temp: NamedTempFile, path: PathBuf },
+    /// A special file, written through.
+    Through {
+        file: fs::File,
+        shown: PathBuf,
+    },
+    /// A regular file: written to `temp`, then renamed over `target` (the path with its symbolic
+    /// links followed); `shown` is the path as the user gave it.
+    File {
+        temp: NamedTempFile,
+        target: PathBuf,
+        shown: PathBuf,
+        keep: Option<Kept>,
+    },
+}
+
+/// What a replaced file keeps: its permissions and owner.
+pub(crate) struct Kept {
+    permissions: fs::Permissions,
+    #[cfg(unix)]
+    owner: (u32, u32),
 }
 
 /// Whether `path` asks for gzip compression (it ends in `.gz`).
@@ -19,56 +73,118 @@ fn gzipped(path: &Path) -> bool {
     path.extension().is_some_and(|ext| ext == "gz")
 }
 
+/// The most bytes of the target's name kept in the temporary file's name: the name plus a dot,
+/// a random part and `.tmp` must stay within the 255 bytes a file name may have.
+const TEMP_NAME_BYTES: usize = 200;
+
 impl Destination {
-    /// Standard output when `path` is `None` or `-`; otherwise a temporary file beside `path`.
-    pub(crate) fn open(path: Option<&Path>) -> Result<Destination> {
-        let Some(path) = path.filter(|path| *path != Path::new("-")) else {
+    /// Standard output when `path` is `None` or `-`; otherwise the file, by the module's rules.
+    pub(crate) fn open(
+        path: Option<&Path>,
+        overwrite: Overwrite,
+        special: Special,
+    ) -> Result<Destination> {
+        let Some(shown) = path.filter(|path| *path != Path::new("-")) else {
             return Ok(Destination::Stdout);
         };
-        if path.is_dir() {
-            bail!("cannot write {}: it is a directory", path.display());
+        let cannot = || format!("cannot write {}", shown.display());
+        let (target, descriptor) = follow_links(shown).with_context(cannot)?;
+        if descriptor {
+            if special == Special::Refuse {
+                bail!("cannot write {}: it names an open descriptor, not a file", shown.display());
+            }
+            if is_stdout(shown) {
+                return Ok(Destination::Stdout);
+            }
+            let file = fs::OpenOptions::new().append(true).open(shown).with_context(cannot)?;
+            return Ok(Destination::Through { file, shown: shown.to_path_buf() });
         }
-        let dir = match path.parent() {
+        let keep = match fs::metadata(&target) {
+            Ok(meta) if meta.is_dir() => {
+                bail!("cannot write {}: it is a directory", shown.display())
+            }
+            Ok(meta) if is_special(&meta) => {
+                if special == Special::Refuse {
+                    bail!(
+                        "cannot write {}: it is not a regular file (a device, FIFO or socket)",
+                        shown.display()
+                    );
+                }
+                let file = fs::OpenOptions::new().write(true).open(&target).with_context(cannot)?;
+                return Ok(Destination::Through { file, shown: shown.to_path_buf() });
+            }
+            Ok(meta) => {
+                if overwrite == Overwrite::IfWritable && !writable(&target, &meta) {
+                    bail!(
+                        "cannot write {}: it is read-only; give --force to replace it anyway",
+                        shown.display()
+                    );
+                }
+                Some(Kept {
+                    permissions: meta.permissions(),
+                    #[cfg(unix)]
+                    owner: {
+                        use std::os::unix::fs::MetadataExt;
+                        (meta.uid(), meta.gid())
+                    },
+                })
+            }
+            Err(err) if err.kind() == io::ErrorKind::NotFound => None,
+            Err(err) => return Err(err).with_context(cannot),
+        };
+        let dir = match target.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
         };
-        let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let temp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".tmp")
-            .tempfile_in(dir)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let prefix = format!(".{}.", shortened(&name, TEMP_NAME_BYTES));
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".tmp");
+        if keep.is_none() {
+            // Created as 0666 less the umask, as `>` creates a file.
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                builder.permissions(fs::Permissions::from_mode(0o666));
+            }
+        }
+        let temp = builder.tempfile_in(dir).with_context(cannot)?;
         crate::signals::register_temporary(temp.path());
-        Ok(Destination::File { temp, path: path.to_path_buf() })
+        Ok(Destination::File { temp, target, shown: shown.to_path_buf(), keep })
     }
 
-    /// Runs `write` on a buffered writer and completes the destination: flushes standard output,
-    /// or syncs the temporary file and renames it over the target.
+    /// Runs `write` on a buffered writer and completes the destination: flushes standard output
+    /// or a special file, or syncs the temporary file and renames it over the target.
     pub(crate) fn write_with(
         self,
         write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
     ) -> Result<()> {
-        match self {
-            Destination::Stdout => {
-                let stdout = io::stdout();
-                let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
-                write(&mut out)
-                    .and_then(|()| out.flush())
-                    .context("cannot write to standard output")
-            }
-            Destination::File { ref path, .. } if gzipped(path) => self.write_file_with(|file| {
+        let compressed = match &self {
+            Destination::Stdout => false,
+            Destination::Through { shown, .. } | Destination::File { shown, .. } => gzipped(shown),
+        };
+        let stream = |out: &mut dyn Write| -> io::Result<()> {
+            if compressed {
                 // No name and no time in the gzip header: the same table gives the same bytes.
-                let gz = flate2::GzBuilder::new().write(file, flate2::Compression::default());
+                let gz = flate2::GzBuilder::new().write(out, flate2::Compression::default());
                 let mut out = BufWriter::with_capacity(1 << 16, gz);
                 write(&mut out)?;
                 out.into_inner().map_err(|e| e.into_error())?.finish()?;
                 Ok(())
-            }),
-            Destination::File { .. } => self.write_file_with(|file| {
-                let mut out = BufWriter::with_capacity(1 << 16, file);
+            } else {
+                let mut out = BufWriter::with_capacity(1 << 16, out);
                 write(&mut out)?;
                 out.flush()
-            }),
+            }
+        };
+        match self {
+            Destination::Stdout => {
+                stream(&mut io::stdout().lock()).context("cannot write to standard output")
+            }
+            Destination::Through { mut file, shown } => {
+                stream(&mut file).with_context(|| format!("cannot write {}", shown.display()))
+            }
+            Destination::File { .. } => self.write_file_with(|file| stream(file)),
         }
     }
 
@@ -76,38 +192,192 @@ impl Destination {
     /// renames it over the target.
     ///
     /// # Panics
-    /// On standard output, which cannot seek: callers pass a file path.
+    /// On standard output or a special file, which cannot seek: callers open their destination
+    /// with [`Special::Refuse`].
     pub(crate) fn write_file_with(
         self,
         write: impl FnOnce(&mut fs::File) -> io::Result<()>,
     ) -> Result<()> {
-        let Destination::File { mut temp, path } = self else {
-            panic!("write_file_with needs a file destination");
+        let Destination::File { mut temp, target, shown, keep } = self else {
+            panic!("write_file_with needs a regular file");
         };
-        let context = || format!("cannot write {}", path.display());
+        let context = || format!("cannot write {}", shown.display());
         let temp_path = temp.path().to_path_buf();
         let written = (|| {
             write(temp.as_file_mut()).with_context(context)?;
+            if let Some(keep) = &keep {
+                keep_attributes(temp.as_file(), keep).with_context(context)?;
+            }
             temp.as_file().sync_all().with_context(context)?;
-            temp.persist(&path).map_err(|e| e.error).with_context(context)
+            let identity = file_identity(&temp.as_file().metadata().with_context(context)?);
+            temp.persist(&target).map_err(|e| e.error).with_context(context)?;
+            // The rename went into whatever the directory path names now: check that the file
+            // is where the user asked for it (its directory may have been moved or removed).
+            match fs::metadata(&target) {
+                Ok(meta) if file_identity(&meta) == identity => {}
+                _ => bail!(
+                    "cannot write {}: its directory was moved or removed during the run",
+                    shown.display()
+                ),
+            }
+            sync_directory(&target).with_context(context)
         })();
         // Renamed into place, or deleted when `temp` was dropped on failure.
         crate::signals::unregister_temporary(&temp_path);
-        written?;
-        // Keep the permissions a plain create would give, not the temporary file's 0600.
-        set_default_permissions(&path);
-        Ok(())
+        written
     }
 }
 
+/// `path` with its symbolic links followed to the file they finally name (which may not exist
+/// yet; the path itself when it is no link), and whether the way there passes through the
+/// kernel's descriptor links (`/proc/…/fd/N`, `/dev/fd/N`), whose text is no path to replace.
+fn follow_links(path: &Path) -> io::Result<(PathBuf, bool)> {
+    let through_descriptors =
+        |p: &Path| p.starts_with("/proc") || p.starts_with("/dev/fd") || p.starts_with("/dev/std");
+    let mut current = path.to_path_buf();
+    let mut descriptor = through_descriptors(&current);
+    // As many links as the kernel follows (ELOOP beyond).
+    for _ in 0..40 {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = fs::read_link(&current)?;
+                current = match current.parent() {
+                    Some(dir) if link.is_relative() => dir.join(link),
+                    _ => link,
+                };
+                descriptor |= through_descriptors(&current);
+                if descriptor {
+                    return Ok((current, true));
+                }
+            }
+            Ok(_) => return Ok((current, descriptor)),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok((current, descriptor)),
+            Err(err) => return Err(err),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// Whether `path` opens the same file as standard output.
 #[cfg(unix)]
-fn set_default_permissions(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    let _ = fs::set_permissions(path, fs::Permissions::from_mode(0o644));
+fn is_stdout(path: &Path) -> bool {
+    use std::os::fd::AsFd;
+    let stdout = io::stdout();
+    let Ok(ours) = stdout.as_fd().try_clone_to_owned().map(fs::File::from) else {
+        return false;
+    };
+    match (ours.metadata(), fs::metadata(path)) {
+        (Ok(a), Ok(b)) => file_identity(&a) == file_identity(&b),
+        _ => false,
+    }
 }
 
 #[cfg(not(unix))]
-fn set_default_permissions(_path: &Path) {}
+fn is_stdout(_path: &Path) -> bool {
+    false
+}
+
+/// The first `bytes` bytes of `name` at most, cut at a character boundary.
+fn shortened(name: &str, bytes: usize) -> &str {
+    let mut end = name.len().min(bytes);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    &name[..end]
+}
+
+#[cfg(unix)]
+fn is_special(meta: &fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = meta.file_type();
+    kind.is_char_device() || kind.is_block_device() || kind.is_fifo() || kind.is_socket()
+}
+
+#[cfg(not(unix))]
+fn is_special(meta: &fs::Metadata) -> bool {
+    !meta.is_file() && !meta.is_dir()
+}
+
+/// Whether the user may write the existing file `path`: its permissions for this user (root may
+/// write anything, so for root: whether any write bit is set).
+#[cfg(unix)]
+fn writable(path: &Path, meta: &fs::Metadata) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::PermissionsExt;
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    if unsafe { libc::geteuid() } == 0 {
+        return meta.permissions().mode() & 0o222 != 0;
+    }
+    let Ok(path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: `path` is a valid NUL-terminated string that outlives the call.
+    unsafe { libc::access(path.as_ptr(), libc::W_OK) == 0 }
+}
+
+#[cfg(not(unix))]
+fn writable(_path: &Path, meta: &fs::Metadata) -> bool {
+    !meta.permissions().readonly()
+}
+
+/// Gives the temporary file the permissions (and, where allowed, the owner) of the file it
+/// replaces.
+fn keep_attributes(file: &fs::File, keep: &Kept) -> io::Result<()> {
+    file.set_permissions(keep.permissions.clone())?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let meta = file.metadata()?;
+        if (meta.uid(), meta.gid()) != keep.owner {
+            // Only root may give a file away; anyone else keeps their own file.
+            let _ = std::os::unix::fs::fchown(file, Some(keep.owner.0), Some(keep.owner.1));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn file_identity(meta: &fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+#[cfg(not(unix))]
+fn file_identity(meta: &fs::Metadata) -> (u64, u64) {
+    (meta.len(), 0)
+}
+
+/// Syncs the directory of `path`, so that the rename survives a crash.
+fn sync_directory(path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        fs::File::open(dir)?.sync_all()?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
+    Ok(())
+}
+
+/// Whether `a` and `b` name the same file once their symbolic links are followed (and their
+/// directories resolved), whether or not it exists yet.
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    let resolved = |path: &Path| -> Option<PathBuf> {
+        let (target, _) = follow_links(path).ok()?;
+        let dir = match target.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        Some(fs::canonicalize(dir).ok()?.join(target.file_name()?))
+    };
+    match (resolved(a), resolved(b)) {
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    }
+}
 
 /// Whether an error comes from writing to a closed pipe (`grundy … | head`), which is not a
 /// failure.

@@ -172,6 +172,73 @@ fn refusals(dir: &Path, checkpoint: &Path) {
     future[8] = 9;
     fs::write(&damaged, &future).unwrap();
     refused(&args, &damaged, "format version 9");
+
+    // Issue 12: forged checkpoints, whose checksum is recomputed after editing. A checksum is no
+    // signature: every header field is checked against the plan of this run.
+    let forged = |edit: &dyn Fn(&mut serde_json::Value, &mut Vec<u8>)| -> Vec<u8> {
+        let header_len = u32::from_le_bytes(saved[16..20].try_into().unwrap()) as usize;
+        let mut header: serde_json::Value =
+            serde_json::from_slice(&saved[20..20 + header_len]).unwrap();
+        let mut npy = saved[20 + header_len..].to_vec();
+        edit(&mut header, &mut npy);
+        let header = serde_json::to_vec(&header).unwrap();
+        let mut body = (header.len() as u32).to_le_bytes().to_vec();
+        body.extend(&header);
+        body.extend(&npy);
+        let mut bytes = saved[..12].to_vec();
+        bytes.extend(crc32fast::hash(&body).to_le_bytes());
+        bytes.extend(body);
+        bytes
+    };
+    let npy_replace = |npy: &mut Vec<u8>, from: &str, to: &str| {
+        assert_eq!(from.len(), to.len());
+        let at = npy.windows(from.len()).position(|w| w == from.as_bytes()).unwrap();
+        npy[at..at + from.len()].copy_from_slice(to.as_bytes());
+    };
+    // An early checkpoint may still hold bytes (`|u1`) or already two-byte cells (`<u2`).
+    let has = |text: &str| saved.windows(text.len()).any(|w| w == text.as_bytes());
+    let (descr, other_bytes) = if has("'<u2'") { ("<u2", 1) } else { ("|u1", 2) };
+    let swapped = if descr == "<u2" { "'>u2'" } else { "'>u1'" };
+    let wrong_type = format!("the .npy array holds `{descr}`");
+    let wrong_order = format!("the .npy array holds `{}`", &swapped[1..4]);
+    let cases: Vec<(Vec<u8>, &str)> = vec![
+        (
+            forged(&|h, _| h["tile_sides"] = serde_json::json!([0, 0, 1])),
+            "saved with tiles of sides [0, 0, 1]",
+        ),
+        (
+            forged(&|h, _| h["tile_sides"] = serde_json::json!([usize::MAX, usize::MAX, 1])),
+            "saved with tiles of sides",
+        ),
+        (
+            forged(&|h, _| h["tile_sides"] = serde_json::json!([64, 32, 1])),
+            "but this run uses tiles of sides [64, 64, 1] in 93 tile-waves",
+        ),
+        (
+            forged(&|h, _| h["waves_total"] = serde_json::json!(94)),
+            "in 94 tile-waves, but this run",
+        ),
+        (
+            forged(&|h, _| h["waves_done"] = serde_json::json!(1000)),
+            "it says 1000 of 93 tile-waves are done",
+        ),
+        (forged(&|h, _| h["cell_bytes"] = serde_json::json!(other_bytes)), &wrong_type),
+        (forged(&|_, npy| npy_replace(npy, &format!("'{descr}'"), swapped)), &wrong_order),
+        (
+            forged(&|_, npy| npy_replace(npy, "(3001, 3001)}", "(999999, 99)}")),
+            "has shape [999999, 99]",
+        ),
+    ];
+    for (bytes, expected) in cases {
+        fs::write(&damaged, &bytes).unwrap();
+        refused(&args, &damaged, expected);
+        let left: Vec<_> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "{expected}: left behind {left:?}");
+    }
     assert!(!Path::new(out).exists(), "no run wrote a table");
 }
 
@@ -218,6 +285,31 @@ fn a_finished_heap_game_run_leaves_no_checkpoint_and_the_same_table() {
     ]);
     assert_eq!(plain, checkpointed);
     assert!(!ckpt.exists());
+}
+
+/// Issue 12: a SIGTERM during a resume said "resuming from checkpoint" last, not that the run
+/// was stopped (and saved).
+#[test]
+fn sigterm_during_a_resume_says_it_stopped() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let checkpoint = dir.path().join("wythoff.ckpt");
+    let mut child = spawn(&dir.path().join("first.npy"), &checkpoint);
+    wait_for(&checkpoint, &mut child);
+    signal(&child, "-INT");
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let mut resumed = spawn(&dir.path().join("second.npy"), &checkpoint);
+    let mut stderr = BufReader::new(resumed.stderr.take().unwrap());
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    assert!(first.starts_with("grundy: resuming from checkpoint"), "{first}");
+    signal(&resumed, "-TERM");
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    assert_eq!(resumed.wait().unwrap().code(), Some(130), "{first}{rest}");
+    let last = rest.lines().last().unwrap_or_default();
+    assert!(last.starts_with("grundy: interrupted"), "{first}{rest}");
+    assert!(checkpoint.exists());
 }
 
 #[test]

@@ -204,7 +204,8 @@ pub fn plan_waves(game: &Game, shape: &TableShape, config: &FillConfig) -> WaveM
 ///
 /// # Errors
 /// The thread pool could not be built, or `start` does not fit `game` and `shape`: another shape,
-/// a mark with another number of tile-waves, or more done than there are.
+/// a mark for other tiles than [`plan_waves`] gives or with another number of tile-waves, or more
+/// done than there are.
 pub fn fill_resumable(
     game: &Game,
     shape: &TableShape,
@@ -226,14 +227,22 @@ pub fn fill_resumable(
                     shape.lens()
                 )));
             }
-            let total = tiles::wave_count(&shape.lens(), from.tile_sides);
-            if from.total != total || from.done > total || from.tile_sides.contains(&0) {
+            // The cells of a partial table are final only in the tile-waves of the tiles that
+            // filled them: a mark for other tiles (or more waves than there are) would resume
+            // into a wrong table, so it must be exactly this plan's.
+            if from.tile_sides != mark.tile_sides {
                 return Err(FillError::Resume(format!(
-                    "the mark says {} of {} tile-waves of tiles {:?}, but such tiles make {total}",
-                    from.done, from.total, from.tile_sides
+                    "the mark is for tiles of sides {:?}, but this fill uses tiles of sides {:?}",
+                    from.tile_sides, mark.tile_sides
                 )));
             }
-            mark = WaveMark { done: from.done, ..from };
+            if from.total != mark.total || from.done > mark.total {
+                return Err(FillError::Resume(format!(
+                    "the mark says {} of {} tile-waves done, but this fill has {} tile-waves",
+                    from.done, from.total, mark.total
+                )));
+            }
+            mark.done = from.done;
             Some((table, from.done))
         }
     };

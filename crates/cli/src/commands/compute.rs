@@ -1,15 +1,15 @@
 use super::{fill_table, load_game};
 use crate::checkpoint::Checkpoint;
 use crate::output::write_json_line;
-use crate::output::Destination;
+use crate::output::{same_file, Destination, Overwrite, Special};
 use crate::progress::Bar;
 use crate::resources::check_memory;
 use crate::signals;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
 use grundy_compute::{
-    fill_resumable, planned_width, stream_rows, streaming_rows, Control, Engine, FillConfig,
-    Progress, WaveMark,
+    fill_resumable, plan_waves, planned_width, stream_rows, streaming_rows, Control, Engine,
+    FillConfig, Progress, WaveMark,
 };
 use grundy_core::table::CsvRows;
 use grundy_core::{
@@ -35,9 +35,14 @@ pub(crate) struct Args {
     /// The largest coordinate on each axis, inclusive: `N` for heap games, `RxC` for boards.
     #[arg(long, allow_hyphen_values = true)]
     size: String,
-    /// Write to this file (atomically) instead of standard output.
+    /// Write to this file instead of standard output: a regular file atomically (a temporary file
+    /// renamed into place, keeping an existing file's permissions), a symbolic link's target
+    /// beside the target, a device or FIFO written through; `-` is standard output.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Replace an existing output (or checkpoint) file even if it is read-only.
+    #[arg(long)]
+    force: bool,
     /// `grid`: one CSV row per row coordinate; `long`: one CSV line per cell; `npy`: a numpy
     /// array with the cells' integer type (uint8/16/32); `bfile`: an OEIS b-file, `n value` per
     /// line (heap games); `summary`: a JSON object with cells, sum, max, p_positions and seconds.
@@ -150,13 +155,24 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             bail!("--checkpoint needs the tiles engine (tile-waves are what it saves)");
         }
     }
-    if args.checkpoint.as_deref().is_some_and(|path| path == Path::new("-") || path.is_dir()) {
-        bail!("--checkpoint needs a file path");
+    if let Some(checkpoint) = args.checkpoint.as_deref() {
+        if checkpoint == Path::new("-") || checkpoint.is_dir() {
+            bail!("--checkpoint needs a file path");
+        }
+        // The checkpoint is deleted once the output is written: they must be two files.
+        if args.out.as_deref().is_some_and(|out| same_file(out, checkpoint)) {
+            bail!(
+                "--checkpoint and --out name the same file ({}); the checkpoint is deleted once \
+                 the table is written",
+                checkpoint.display()
+            );
+        }
     }
     if args.stream && args.format == Format::Npy {
         bail!("--format npy cannot be streamed; use grid or long with --stream");
     }
-    let destination = Destination::open(args.out.as_deref())?;
+    let overwrite = if args.force { Overwrite::Force } else { Overwrite::IfWritable };
+    let destination = Destination::open(args.out.as_deref(), overwrite, Special::WriteThrough)?;
     if args.stream {
         return run_streaming(&args, &game, &shape, &max, destination);
     }
@@ -173,7 +189,8 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         EngineArg::Reference => Engine::Reference,
     };
     let start = Instant::now();
-    let checkpoint = args.checkpoint.as_deref().map(|path| Checkpoint::new(path, &game, &max));
+    let checkpoint =
+        args.checkpoint.as_deref().map(|path| Checkpoint::new(path, &game, &max, overwrite));
     let (table, mark) = match &checkpoint {
         None => {
             (fill_table(&game, &shape, engine, args.threads.map(usize::from), args.quiet)?, None)
@@ -243,7 +260,18 @@ fn fill_checkpointed(
         threads: args.threads.map(usize::from),
         tile_side: None,
     };
-    let start = checkpoint.load(shape)?;
+    // From here on a signal stops the run cleanly: while the checkpoint is read, before any
+    // tile-wave (nothing to save, the checkpoint is as it was), then at the next tile-wave.
+    signals::defer();
+    let start = checkpoint.load(shape, &plan_waves(game, shape, &config))?;
+    if signals::interrupted() {
+        eprintln!(
+            "grundy: interrupted before any tile-wave; checkpoint {} is unchanged; run the same \
+             command again to resume",
+            checkpoint.path().display()
+        );
+        return Ok(None);
+    }
     if let Some((_, mark)) = &start {
         if !args.quiet {
             eprintln!(
@@ -254,8 +282,6 @@ fn fill_checkpointed(
             );
         }
     }
-    // From here on a signal stops the run at the next tile-wave, after saving.
-    signals::defer();
     let every = Duration::from_secs(args.checkpoint_every);
     let mut last_save = Instant::now();
     let mut saved: Result<()> = Ok(());

@@ -1,5 +1,5 @@
 use super::TableArgs;
-use crate::output::Destination;
+use crate::output::{Destination, Overwrite, Special};
 use anyhow::{bail, Result};
 use grundy_plot::{plot_png, PlotOptions};
 use std::path::PathBuf;
@@ -18,6 +18,9 @@ pub(crate) struct Args {
     /// The PNG file to write (atomically).
     #[arg(long)]
     out: PathBuf,
+    /// Replace an existing picture even if it is read-only.
+    #[arg(long)]
+    force: bool,
     /// Draw the P/N mask: P-positions (value 0) red, N-positions dark.
     #[arg(long)]
     outcome: bool,
@@ -32,7 +35,8 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     if args.out.extension().is_none_or(|ext| !ext.eq_ignore_ascii_case("png")) {
         bail!("--out {} must be a .png file", args.out.display());
     }
-    let destination = Destination::open(Some(&args.out))?;
+    let overwrite = if args.force { Overwrite::Force } else { Overwrite::IfWritable };
+    let destination = Destination::open(Some(&args.out), overwrite, Special::WriteThrough)?;
     let loaded = args.table.load(false)?;
     let options = PlotOptions {
         outcome: args.outcome,

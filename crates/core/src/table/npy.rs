@@ -2,10 +2,9 @@
 //! table's cell width (`uint8`, `uint16` or `uint32`), so `numpy.load` gives the values as they
 //! are, indexed from each axis' smallest coordinate.
 
-use super::{GrundyTable, Store, TableShape};
+use super::{Cell, GrundyTable, Store, TableShape};
 use crate::table::CellWidth;
-use ndarray::ArrayD;
-use ndarray_npy::{ReadNpyExt, WriteNpyExt};
+use ndarray_npy::WriteNpyExt;
 use std::fmt;
 use std::io::{Read, Write};
 
@@ -37,42 +36,140 @@ pub fn write_npy<W: Write>(table: &GrundyTable, out: W) -> Result<(), NpyError> 
 /// Reads an `.npy` array of `width` cells, written by [`write_npy`], as the table over `shape`:
 /// the array must have exactly `shape`'s lengths and end the input.
 ///
+/// The header is checked before any cell is read — the integer type and little-endian byte
+/// order of `width`, C order, and `shape` itself — so an array that claims another shape is
+/// refused without allocating anything for it (a forged shape of 10^6 × 10^6 must not abort the
+/// process), and the only allocation is the table the caller planned for.
+///
 /// # Errors
-/// The input is not such an array: another integer type or shape, missing or extra bytes.
+/// The input is not such an array: another integer type, byte order or shape, Fortran order,
+/// a malformed header, missing or extra bytes.
 pub fn read_npy<R: Read>(
     shape: TableShape,
     width: CellWidth,
-    input: R,
+    mut input: R,
 ) -> Result<GrundyTable, NpyError> {
-    fn read<C: ndarray_npy::ReadableElement>(input: impl Read) -> Result<ArrayD<C>, NpyError> {
-        ArrayD::<C>::read_npy(input)
-            .map_err(|err| NpyError(format!("not the expected .npy array: {err}")))
-    }
-    let store = match width {
-        CellWidth::U8 => Store::U8(read(input)?),
-        CellWidth::U16 => Store::U16(read(input)?),
-        CellWidth::U32 => Store::U32(read(input)?),
+    let header = read_header(&mut input)?;
+    let fields = NpyHeader::parse(&header)?;
+    let accepted: &[&str] = match width {
+        CellWidth::U8 => &["|u1", "<u1"],
+        CellWidth::U16 => &["<u2"],
+        CellWidth::U32 => &["<u4"],
     };
-    let found = match &store {
-        Store::U8(array) => array.shape().to_vec(),
-        Store::U16(array) => array.shape().to_vec(),
-        Store::U32(array) => array.shape().to_vec(),
-    };
-    if found != shape.lens() {
+    if !accepted.contains(&fields.descr.as_str()) {
         return Err(NpyError(format!(
-            "the .npy array has shape {found:?}, not the table's {:?}",
+            "the .npy array holds `{}`, not the table's `{}` (little-endian {}-byte cells)",
+            fields.descr,
+            accepted[0],
+            width.bytes()
+        )));
+    }
+    if fields.fortran_order {
+        return Err(NpyError("the .npy array is in Fortran order, not C order".into()));
+    }
+    if fields.shape != shape.lens() {
+        return Err(NpyError(format!(
+            "the .npy array has shape {:?}, not the table's {:?}",
+            fields.shape,
             shape.lens()
         )));
     }
-    let standard = match &store {
-        Store::U8(array) => array.is_standard_layout(),
-        Store::U16(array) => array.is_standard_layout(),
-        Store::U32(array) => array.is_standard_layout(),
-    };
-    if !standard {
-        return Err(NpyError("the .npy array is in Fortran order, not C order".into()));
+    fn cells<C: Cell, const N: usize>(
+        input: &mut impl Read,
+        count: usize,
+        decode: fn([u8; N]) -> C,
+    ) -> Result<Vec<C>, NpyError> {
+        let mut bytes = vec![0u8; count * N];
+        input.read_exact(&mut bytes).map_err(|_| NpyError("the .npy array is cut short".into()))?;
+        Ok(bytes.chunks_exact(N).map(|c| decode(c.try_into().expect("N bytes"))).collect())
     }
-    Ok(GrundyTable { shape, store })
+    let count: usize = shape.lens().iter().product();
+    let table = match width {
+        CellWidth::U8 => GrundyTable::from_vec(shape, cells(&mut input, count, u8::from_le_bytes)?),
+        CellWidth::U16 => {
+            GrundyTable::from_vec(shape, cells(&mut input, count, u16::from_le_bytes)?)
+        }
+        CellWidth::U32 => {
+            GrundyTable::from_vec(shape, cells(&mut input, count, u32::from_le_bytes)?)
+        }
+    };
+    let mut extra = [0u8; 1];
+    match input.read(&mut extra) {
+        Ok(0) => Ok(table),
+        Ok(_) => Err(NpyError("the .npy array is followed by extra bytes".into())),
+        Err(err) => Err(NpyError(format!("cannot read the .npy array: {err}"))),
+    }
+}
+
+/// The largest header this reader accepts (ours are under 128 bytes).
+const MAX_HEADER: usize = 1 << 16;
+
+/// Reads the magic string, the version and the header text of an `.npy` file.
+fn read_header(input: &mut impl Read) -> Result<String, NpyError> {
+    let bad = |why: &str| NpyError(format!("not an .npy array: {why}"));
+    let mut start = [0u8; 8];
+    input.read_exact(&mut start).map_err(|_| bad("it is too short"))?;
+    if &start[..6] != b"\x93NUMPY" {
+        return Err(bad("no .npy magic string"));
+    }
+    let len = match start[6] {
+        1 => {
+            let mut len = [0u8; 2];
+            input.read_exact(&mut len).map_err(|_| bad("it is too short"))?;
+            usize::from(u16::from_le_bytes(len))
+        }
+        2 | 3 => {
+            let mut len = [0u8; 4];
+            input.read_exact(&mut len).map_err(|_| bad("it is too short"))?;
+            u32::from_le_bytes(len) as usize
+        }
+        major => return Err(bad(&format!("format version {major} is unknown"))),
+    };
+    if len > MAX_HEADER {
+        return Err(bad(&format!("its header would be {len} bytes long")));
+    }
+    let mut text = vec![0u8; len];
+    input.read_exact(&mut text).map_err(|_| bad("its header is cut short"))?;
+    String::from_utf8(text).map_err(|_| bad("its header is not text"))
+}
+
+/// The three fields of an `.npy` header, a Python dict literal such as
+/// `{'descr': '<u2', 'fortran_order': False, 'shape': (3, 4), }`.
+struct NpyHeader {
+    descr: String,
+    fortran_order: bool,
+    shape: Vec<usize>,
+}
+
+impl NpyHeader {
+    fn parse(text: &str) -> Result<NpyHeader, NpyError> {
+        let bad = || NpyError(format!("malformed .npy header `{}`", text.trim()));
+        let after = |key: &str| -> Result<&str, NpyError> {
+            let at = text.find(&format!("'{key}'")).ok_or_else(bad)?;
+            let rest = text[at + key.len() + 2..].trim_start();
+            Ok(rest.strip_prefix(':').ok_or_else(bad)?.trim_start())
+        };
+        let descr = after("descr")?;
+        let descr = descr.strip_prefix('\'').ok_or_else(bad)?;
+        let descr = descr[..descr.find('\'').ok_or_else(bad)?].to_string();
+        let order = after("fortran_order")?;
+        let fortran_order = if order.starts_with("False") {
+            false
+        } else if order.starts_with("True") {
+            true
+        } else {
+            return Err(bad());
+        };
+        let shape = after("shape")?.strip_prefix('(').ok_or_else(bad)?;
+        let shape = &shape[..shape.find(')').ok_or_else(bad)?];
+        let shape = shape
+            .split(',')
+            .map(str::trim)
+            .filter(|part| !part.is_empty())
+            .map(|part| part.parse::<usize>().map_err(|_| bad()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(NpyHeader { descr, fortran_order, shape })
+    }
 }
 
 #[cfg(test)]
@@ -118,6 +215,25 @@ mod tests {
         write_npy(&table, &mut bytes).unwrap();
         let err = read_npy(shape(&[3, 2]), CellWidth::U8, &bytes[..]).unwrap_err();
         assert!(err.to_string().contains("shape [2, 3]"), "{err}");
+        // Issue 12: a big-endian array, and a forged shape of 10^6 × 10^6 (refused from the
+        // header, before anything is allocated for it).
+        let replaced = |bytes: &[u8], from: &str, to: &str| -> Vec<u8> {
+            let at = bytes.windows(from.len()).position(|w| w == from.as_bytes()).unwrap();
+            [&bytes[..at], to.as_bytes(), &bytes[at + from.len()..]].concat()
+        };
+        let swapped = replaced(&bytes, "'|u1'", "'>u1'");
+        assert!(read_npy(shape(&[2, 3]), CellWidth::U8, &swapped[..]).is_err());
+        let table16 = GrundyTable::from_nimbers(shape(&[2, 3]), &[Nimber(300); 6]);
+        let mut wide = Vec::new();
+        write_npy(&table16, &mut wide).unwrap();
+        let big_endian = replaced(&wide, "'<u2'", "'>u2'");
+        let err = read_npy(shape(&[2, 3]), CellWidth::U16, &big_endian[..]).unwrap_err();
+        assert!(err.to_string().contains("`>u2`"), "{err}");
+        // The same header length: the padding gives up the characters the shape takes.
+        let forged = replaced(&wide, "(2, 3)}            ", "(1000000, 1000000)}");
+        assert_eq!(forged.len(), wide.len());
+        let err = read_npy(shape(&[2, 3]), CellWidth::U16, &forged[..]).unwrap_err();
+        assert!(err.to_string().contains("[1000000, 1000000]"), "{err}");
         assert!(read_npy(shape(&[2, 3]), CellWidth::U16, &bytes[..]).is_err());
         bytes.push(0);
         assert!(read_npy(shape(&[2, 3]), CellWidth::U8, &bytes[..]).is_err());
