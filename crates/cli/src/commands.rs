@@ -9,11 +9,13 @@ mod show;
 mod value;
 
 use crate::progress::Bar;
-use crate::resources::check_memory;
+use crate::resources::{check_memory, read_budget};
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 use grundy_compute::{fill, planned_width, Engine, FillConfig};
-use grundy_core::{parse_coords, read_csv, CellKind, CellWidth, Game, GrundyTable, TableShape};
+use grundy_core::{
+    parse_coords, read_csv_within, CellKind, CellWidth, CsvLimits, Game, GrundyTable, TableShape,
+};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -51,13 +53,31 @@ pub(crate) fn run(command: Command) -> Result<ExitCode> {
 /// a path separator or names an existing file), otherwise a catalog game.
 fn load_game(name: &str) -> Result<Game> {
     match spec_path(name) {
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read spec file {name}"))?;
-            Ok(grundy_core::parse_spec(&text, name)?)
-        }
+        Some(path) => Ok(grundy_core::parse_spec(&read_spec(path, name)?, name)?),
         None => Ok(grundy_core::lookup(name)?),
     }
+}
+
+/// The most bytes a spec file may have: a spec is a few lines (the longest step lists in use are
+/// a few MB), and a path such as `/dev/zero` must not be read until memory runs out.
+const MAX_SPEC_BYTES: u64 = 16 << 20;
+
+/// The text of the spec file at `path`, at most [`MAX_SPEC_BYTES`] of it.
+fn read_spec(path: &Path, name: &str) -> Result<String> {
+    use std::io::Read;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read spec file {name}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SPEC_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read spec file {name}"))?;
+    if bytes.len() as u64 > MAX_SPEC_BYTES {
+        bail!(
+            "spec file {name} is larger than {} MiB; a spec is a few lines",
+            MAX_SPEC_BYTES >> 20
+        );
+    }
+    String::from_utf8(bytes).with_context(|| format!("spec file {name} is not UTF-8 text"))
 }
 
 /// `name` as the path of a spec file, if it is one.
@@ -78,7 +98,8 @@ pub(crate) struct TableArgs {
     /// The size to compute a game at (not for CSV tables).
     #[arg(long, allow_hyphen_values = true)]
     size: Option<String>,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most four per core are started, as more only
+    /// slow a fill down).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
     /// No progress bar.
@@ -188,10 +209,12 @@ fn load_table(
         }
         let file = std::fs::File::open(source).with_context(|| format!("cannot read {source}"))?;
         let file = std::io::BufReader::new(file);
+        // Bounded by the memory available: a decompression bomb or `/dev/zero` ends in an error.
+        let limits = CsvLimits { max_bytes: read_budget(), ..CsvLimits::UNBOUNDED };
         let read = if source.ends_with(".gz") {
-            read_csv(flate2::bufread::MultiGzDecoder::new(file))
+            read_csv_within(flate2::bufread::MultiGzDecoder::new(file), &limits)
         } else {
-            read_csv(file)
+            read_csv_within(file, &limits)
         };
         let (table, kind) = read.with_context(|| format!("cannot read {source}"))?;
         return Ok(LoadedTable { table, kind, game: None, name: source.to_string() });

@@ -26,6 +26,12 @@ pub(crate) fn check_memory(shape: &TableShape, width: CellWidth) -> Result<()> {
     Ok(())
 }
 
+/// The memory a table read from a file may take: what is available now (no bound where that
+/// cannot be known).
+pub(crate) fn read_budget() -> u64 {
+    available_bytes().unwrap_or(u64::MAX)
+}
+
 /// `MemAvailable` from `/proc/meminfo`, or `None` where there is no such file.
 fn available_bytes() -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;

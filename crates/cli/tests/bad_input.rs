@@ -58,6 +58,32 @@ const CASES: &[(&[&str], &str)] = &[
     (&["compute", "kiki", "--size", "5x5", "--engine", "magic"], "invalid value 'magic'"),
     (&["compute", "kiki", "--size", "5x5", "--threads", "0"], "--threads"),
     (&["games", "--bogus"], "unexpected argument '--bogus'"),
+    // Outputs that must not be clobbered, and endless inputs (issue 12).
+    (
+        &["compute", "kiki", "--size", "3x3", "--out", "read-only.csv"],
+        "it is read-only; give --force",
+    ),
+    (&["plot", "kiki", "--size", "3x3", "--out", "read-only.png"], "it is read-only; give --force"),
+    (
+        &[
+            "compute",
+            "kiki",
+            "--size",
+            "9x9",
+            "--format",
+            "npy",
+            "--out",
+            "x.npy",
+            "--checkpoint",
+            "./x.npy",
+        ],
+        "--checkpoint and --out name the same file",
+    ),
+    (&["compute", "/dev/zero", "--size", "5"], "spec file /dev/zero is larger than 16 MiB"),
+    (&["compute", "./random.toml", "--size", "5"], "is larger than 16 MiB"),
+    (&["patterns", "zero.csv"], "a line is longer than"),
+    (&["check", "zero.csv", "--p-set", "true"], "a line is longer than"),
+    (&["plot", "zero.csv", "--out", "z.png"], "a line is longer than"),
     // Slices, sums and heap sizes (issue 11).
     (&["patterns", "cutting-cuboid", "--size", "4x4x4", "--slice", "q=2"], "has no axis `q`"),
     (
@@ -181,14 +207,36 @@ const CASES: &[(&[&str], &str)] = &[
     ),
 ];
 
-fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+/// Every entry of `dir`: a file's bytes and mode, a link's target (never followed: one points
+/// at /dev/zero).
+fn snapshot(dir: &Path) -> BTreeMap<String, (Vec<u8>, u32)> {
+    use std::os::unix::fs::PermissionsExt;
     fs::read_dir(dir)
         .unwrap()
         .map(|entry| {
             let entry = entry.unwrap();
-            (entry.file_name().to_string_lossy().into_owned(), fs::read(entry.path()).unwrap())
+            let meta = fs::symlink_metadata(entry.path()).unwrap();
+            let content = if meta.file_type().is_symlink() {
+                fs::read_link(entry.path()).unwrap().to_string_lossy().into_owned().into_bytes()
+            } else {
+                fs::read(entry.path()).unwrap()
+            };
+            let name = entry.file_name().to_string_lossy().into_owned();
+            (name, (content, meta.permissions().mode()))
         })
         .collect()
+}
+
+/// Fixtures that are not plain text: a read-only output and links to endless devices.
+fn special_fixtures(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    for name in ["read-only.csv", "read-only.png"] {
+        let locked = dir.join(name);
+        fs::write(&locked, "precious\n").unwrap();
+        fs::set_permissions(&locked, fs::Permissions::from_mode(0o444)).unwrap();
+    }
+    std::os::unix::fs::symlink("/dev/zero", dir.join("zero.csv")).unwrap();
+    std::os::unix::fs::symlink("/dev/urandom", dir.join("random.toml")).unwrap();
 }
 
 #[test]
@@ -200,6 +248,7 @@ fn every_bad_input_is_one_line_exit_code_2_and_leaves_files_alone() {
         for (name, text) in FIXTURES {
             fs::write(dir.path().join(name), text).unwrap();
         }
+        special_fixtures(dir.path());
         let before = snapshot(dir.path());
         let output = grundy().args(*args).current_dir(dir.path()).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);

@@ -56,7 +56,8 @@ pub enum Engine {
 pub struct FillConfig {
     /// The engine.
     pub engine: Engine,
-    /// Worker threads; `None` uses rayon's global pool (one thread per core).
+    /// Worker threads; `None` uses rayon's global pool (one thread per core). At most
+    /// [`MAX_THREADS_PER_CORE`] per core are started: more only add switching between them.
     pub threads: Option<usize>,
     /// The tile side of [`Engine::Tiles`]; `None` picks one for the cache (64 in 2-D, 16 in
     /// 3-D). The result does not depend on it.
@@ -106,7 +107,21 @@ pub fn planned_width(game: &Game, shape: &TableShape) -> CellWidth {
     CellWidth::for_max(compiled::CompiledGame::new(game, shape, true).value_bound())
 }
 
-/// Runs `work` on a pool of `threads` threads, or on rayon's global pool.
+/// The most worker threads started per core. Every wave wakes every thread; far more threads
+/// than cores made a fill crawl (`--threads 1024` on 2 cores: the cell-wave fill of Wythoff
+/// 2000² took over 300 s instead of 18 s), while a few per core cost next to nothing and still
+/// let the tests run more threads than cores.
+pub const MAX_THREADS_PER_CORE: usize = 4;
+
+/// The number of threads a fill asked for `threads` starts: at most [`MAX_THREADS_PER_CORE`] per
+/// core. Results never depend on it.
+pub fn effective_threads(threads: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    threads.clamp(1, MAX_THREADS_PER_CORE * cores)
+}
+
+/// Runs `work` on a pool of `threads` threads (see [`effective_threads`]), or on rayon's global
+/// pool.
 fn on_threads<T: Send>(
     threads: Option<usize>,
     work: impl FnOnce() -> T + Send,
@@ -115,7 +130,7 @@ fn on_threads<T: Send>(
         None => Ok(work()),
         Some(threads) => {
             let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
+                .num_threads(effective_threads(threads))
                 .build()
                 .map_err(|e| FillError::ThreadPool(e.to_string()))?;
             Ok(pool.install(work))

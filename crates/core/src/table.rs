@@ -7,7 +7,9 @@ mod npy;
 
 pub use self::bfile::write_bfile;
 pub use self::cells::{Cell, CellSlice, CellWidth, Store};
-pub use self::csv::{read_csv, write_csv, CellKind, CsvLayout, CsvReadError, CsvRows};
+pub use self::csv::{
+    read_csv, read_csv_within, write_csv, CellKind, CsvLayout, CsvLimits, CsvReadError, CsvRows,
+};
 pub use self::npy::{read_npy, write_npy, NpyError};
 
 use crate::game::{Axis, Coord, Game};

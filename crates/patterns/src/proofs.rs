@@ -1,7 +1,9 @@
 //! Theorems that turn a finite periodicity check into a proof for every heap size.
 
+use crate::certificate::reach;
 use crate::periodicity::{find_period, Period};
-use grundy_core::{Coord, Game, Rule};
+use grundy_core::{Coord, Game, GrundyTable, Rule};
+use std::collections::HashMap;
 
 /// Whether a period is proved, by which theorem, and how long a table the proof needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -143,6 +145,105 @@ pub fn proved_law(game: &Game, values: &[u32], min: Coord) -> Option<ProvedLaw> 
     })
 }
 
+/// A board's values on a strip: every position whose coordinate on the other axis is at most the
+/// strip's width, for every coordinate along `axis`. With moves of bounded reach r, the line at
+/// coordinate n along `axis` (once n is r past the axis' smallest coordinate, so that every move
+/// exists) is determined by the r lines before it: the strip is a finite-state recurrence, and
+/// as soon as r consecutive lines repeat, everything after them repeats with the same period.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StripLaw {
+    axis: usize,
+    mins: [Coord; 2],
+    /// The first coordinate along `axis` of the periodic part.
+    from: Coord,
+    period: usize,
+    /// The lines from `from` to `from + period − 1`, each across the strip.
+    lines: Vec<Vec<u32>>,
+    /// The argument, with the coordinates that repeat.
+    pub argument: String,
+}
+
+impl StripLaw {
+    /// The period along the strip.
+    pub fn period(&self) -> usize {
+        self.period
+    }
+
+    /// Where the periodic part starts along the strip.
+    pub fn from(&self) -> Coord {
+        self.from
+    }
+
+    /// The axis along which the strip runs.
+    pub fn axis(&self) -> usize {
+        self.axis
+    }
+
+    /// The value at `pos`, which must lie in the strip at or after [`StripLaw::from`].
+    ///
+    /// # Panics
+    /// If `pos` lies outside the strip or before the periodic part.
+    pub fn value(&self, pos: &[Coord]) -> u32 {
+        let along = pos[self.axis];
+        assert!(along >= self.from, "before the periodic part");
+        let line = ((along - self.from) as u64 % self.period as u64) as usize;
+        let across = 1 - self.axis;
+        self.lines[line][(pos[across] - self.mins[across]) as usize]
+    }
+}
+
+/// The [`StripLaw`] of a 2-D `table` of `game` (computed from the axes' smallest coordinates),
+/// read along `axis`, when the game's moves are bounded and r consecutive lines of the table
+/// repeat; `None` otherwise (a longer table may show one).
+pub fn strip_law(game: &Game, table: &GrundyTable, axis: usize) -> Option<StripLaw> {
+    if game.dims() != 2 || table.axes() != game.axes() || axis > 1 {
+        return None;
+    }
+    let r = usize::try_from(reach(game).ok()?).ok()?.max(1);
+    let lens = table.shape().lens();
+    let across = 1 - axis;
+    let values = table.cells().to_u32_vec();
+    let line = |k: usize| -> Vec<u32> {
+        (0..lens[across])
+            .map(|t| if axis == 0 { values[k * lens[1] + t] } else { values[t * lens[1] + k] })
+            .collect()
+    };
+    let lines: Vec<Vec<u32>> = (0..lens[axis]).map(line).collect();
+    // Windows of r lines, keyed by the lines themselves (hashed by the map); the first window
+    // that starts r past the axis' start and repeats gives the period.
+    let mut seen: HashMap<&[Vec<u32>], usize> = HashMap::new();
+    for end in r..=lines.len() {
+        let window = &lines[end - r..end];
+        if let Some(&earlier) = seen.get(window) {
+            let mins = [game.axes()[0].min, game.axes()[1].min];
+            let from = mins[axis] + earlier as Coord;
+            let period = end - earlier;
+            let name = &game.axes()[axis].name;
+            let argument = format!(
+                "every move changes a coordinate by at most r = {r}, so on the strip {} <= {} each \
+                 line along {name} from {name} = {} on is determined by the {lines} before it; the \
+                 {lines} before {name} = {from} equal the {lines} before {name} = {}, so the strip \
+                 repeats with period {period} from {name} = {from} on",
+                game.axes()[across].name,
+                table.shape().max()[across],
+                mins[axis] + r as Coord,
+                from + period as Coord,
+                lines = grundy_core::counted(r, "line", "lines"),
+            );
+            return Some(StripLaw {
+                axis,
+                mins,
+                from,
+                period,
+                lines: lines[earlier..end].to_vec(),
+                argument,
+            });
+        }
+        seen.insert(window, end);
+    }
+    None
+}
+
 fn with_length(argument: String, len: usize, needed: usize) -> String {
     if len >= needed {
         argument
@@ -179,6 +280,62 @@ mod tests {
         assert!(has_periodicity_theorem(&lookup("kayles").unwrap()));
         assert!(!has_periodicity_theorem(&lookup("grundys-game").unwrap()));
         assert!(!has_periodicity_theorem(&lookup("subtract-a-square").unwrap()));
+    }
+
+    /// The strip law of a board agrees with a table of the whole strip, far beyond the lines it
+    /// was found on.
+    #[test]
+    fn strip_laws_agree_with_the_table() {
+        use grundy_core::TableShape;
+        let fill = |game: &Game, max: [Coord; 2]| {
+            let shape = TableShape::new(game, &max, "test").unwrap();
+            grundy_core::GrundyTable::from_nimbers(shape.clone(), &reference_values(game, &shape))
+        };
+        for (name, across) in [("kiki", 5), ("kiki", 1)] {
+            let game = lookup(name).unwrap();
+            let small = fill(&game, [60, across]);
+            let law = strip_law(&game, &small, 0).expect("kiki's strips repeat");
+            let big = fill(&game, [600, across]);
+            for n in law.from()..=600 {
+                for m in 1..=across {
+                    assert_eq!(law.value(&[n, m]), big.get(&[n, m]).unwrap().value(), "{n}x{m}");
+                }
+            }
+            // Along the second axis.
+            let law = strip_law(&game, &fill(&game, [across, 60]), 1).unwrap();
+            let long = fill(&game, [across, 600]);
+            for m in law.from()..=600 {
+                for n in 1..=across {
+                    assert_eq!(law.value(&[n, m]), long.get(&[n, m]).unwrap().value(), "{n}x{m}");
+                }
+            }
+        }
+        // Unbounded moves have no strip law.
+        let wythoff = lookup("wythoff").unwrap();
+        assert_eq!(strip_law(&wythoff, &fill(&wythoff, [100, 3]), 0), None);
+    }
+
+    /// The values of `game` over `shape`, by the plain recursion (row-major).
+    fn reference_values(game: &Game, shape: &grundy_core::TableShape) -> Vec<grundy_core::Nimber> {
+        let lens = shape.lens();
+        let mins: Vec<Coord> = shape.axes().iter().map(|a| a.min).collect();
+        let mut values = vec![grundy_core::Nimber(0); lens.iter().product()];
+        let flat = |pos: &[Coord]| -> usize {
+            pos.iter().zip(&mins).zip(&lens).fold(0, |f, ((&c, &m), &l)| f * l + (c - m) as usize)
+        };
+        for index in 0..values.len() {
+            let mut rest = index;
+            let mut pos = vec![0; lens.len()];
+            for d in (0..lens.len()).rev() {
+                pos[d] = mins[d] + (rest % lens[d]) as Coord;
+                rest /= lens[d];
+            }
+            let options = game.options(&pos).into_iter().map(|option| {
+                option.iter().fold(grundy_core::Nimber(0), |sum, part| sum ^ values[flat(part)])
+            });
+            values[index] = grundy_core::mex(options);
+        }
+        values
     }
 
     #[test]

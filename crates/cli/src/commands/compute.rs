@@ -55,7 +55,8 @@ pub(crate) struct Args {
     /// Write P (value 0, the player to move loses) or N instead of the values (grid and long).
     #[arg(long)]
     outcome: bool,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most four per core are started, as more only
+    /// slow a fill down).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
     /// The engine: `tiles` (parallel tile-waves, line accumulators), `waves` (parallel cell

@@ -3,7 +3,10 @@ use crate::output::write_json_line;
 use anyhow::{bail, Result};
 use grundy_compute::Engine;
 use grundy_core::{table::check_position, Coord, Game, GrundyTable, Nimber, TableShape};
-use grundy_patterns::proofs::{has_periodicity_theorem, proved_law, ProvedLaw};
+use grundy_patterns::certificate::reach;
+use grundy_patterns::proofs::{
+    has_periodicity_theorem, proved_law, strip_law, ProvedLaw, StripLaw,
+};
 use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
@@ -25,7 +28,8 @@ pub(crate) struct Args {
     /// Print a JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Worker threads (default: one per core).
+    /// Worker threads (default: one per core; at most four per core are started, as more only
+    /// slow a fill down).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
 }
@@ -42,6 +46,19 @@ struct Component {
     game: String,
     position: Vec<Coord>,
     value: u32,
+}
+
+/// A strip of a board that repeats, which answered positions beyond its table.
+#[derive(Serialize)]
+struct Strip {
+    game: String,
+    /// The axis along which the strip repeats.
+    axis: String,
+    period: usize,
+    from: Coord,
+    argument: String,
+    /// Cells computed to find it.
+    cells_computed: usize,
 }
 
 /// A period that answered heap sizes, with its proof.
@@ -64,6 +81,8 @@ struct Report {
     outcome: &'static str,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     laws: Vec<Law>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    strips: Vec<Strip>,
 }
 
 /// One game of the sum and the positions of it, as the user wrote them.
@@ -77,26 +96,21 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let threads = args.threads.map(usize::from);
     let mut components = Vec::new();
     let mut laws = Vec::new();
+    let mut strips = Vec::new();
     let mut texts = Vec::new();
     for term in &terms {
-        let values = match answer(term, threads, args.json)? {
-            Answer::Law(law, computed) => {
-                let values = term.positions.iter().map(|(_, pos)| law.value(pos[0])).collect();
-                laws.push(Law {
-                    game: term.game.name().to_string(),
-                    period: law.period.period,
-                    preperiod: law.period.preperiod,
-                    from: law.min + law.period.preperiod as Coord,
-                    argument: law.argument,
-                    values_computed: computed,
-                });
-                values
+        let mut values = vec![0; term.positions.len()];
+        for group in groups(term) {
+            let part = Term {
+                game: term.game.clone(),
+                positions: group.iter().map(|&i| term.positions[i].clone()).collect(),
+            };
+            for (&i, value) in
+                group.iter().zip(part_values(&part, threads, args.json, &mut laws, &mut strips)?)
+            {
+                values[i] = value;
             }
-            Answer::Table(table) => {
-                let value = |pos: &[Coord]| table.get(pos).expect("the table covers it").value();
-                term.positions.iter().map(|(_, pos)| value(pos)).collect::<Vec<u32>>()
-            }
-        };
+        }
         for ((text, position), value) in term.positions.iter().zip(values) {
             let game = term.game.name().to_string();
             texts.push(if terms.len() > 1 { format!("{game} {text}") } else { text.to_string() });
@@ -111,6 +125,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         value: sum.value(),
         outcome: if sum.is_p() { "P" } else { "N" },
         laws,
+        strips,
     };
     let mut out = std::io::stdout().lock();
     if args.json {
@@ -132,7 +147,80 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             law.game, law.period, law.from, law.values_computed, law.argument
         )?;
     }
+    for strip in &report.strips {
+        writeln!(
+            out,
+            "{}: the strip repeats along {} with period {} from {} = {}, from {} cells computed; \
+             proved: {}",
+            strip.game,
+            strip.axis,
+            strip.period,
+            strip.axis,
+            strip.from,
+            strip.cells_computed,
+            strip.argument
+        )?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The values of `term`'s positions, recording the laws and strips that answered them.
+fn part_values(
+    term: &Term<'_>,
+    threads: Option<usize>,
+    quiet: bool,
+    laws: &mut Vec<Law>,
+    strips: &mut Vec<Strip>,
+) -> Result<Vec<u32>> {
+    Ok(match answer(term, threads, quiet)? {
+        Answer::Law(law, computed) => {
+            let values = term.positions.iter().map(|(_, pos)| law.value(pos[0])).collect();
+            laws.push(Law {
+                game: term.game.name().to_string(),
+                period: law.period.period,
+                preperiod: law.period.preperiod,
+                from: law.min + law.period.preperiod as Coord,
+                argument: law.argument,
+                values_computed: computed,
+            });
+            values
+        }
+        Answer::Strip(law, table) => {
+            strips.push(Strip {
+                game: term.game.name().to_string(),
+                axis: term.game.axes()[law.axis()].name.clone(),
+                period: law.period(),
+                from: law.from(),
+                argument: law.argument.clone(),
+                cells_computed: table.len(),
+            });
+            let value = |pos: &[Coord]| match table.get(pos) {
+                Some(value) => value.value(),
+                None => law.value(pos),
+            };
+            term.positions.iter().map(|(_, pos)| value(pos)).collect()
+        }
+        Answer::Table(table) => {
+            let value = |pos: &[Coord]| table.get(pos).expect("the table covers it").value();
+            term.positions.iter().map(|(_, pos)| value(pos)).collect::<Vec<u32>>()
+        }
+    })
+}
+
+/// The positions of `term` in the groups that are answered together: for a board with bounded
+/// moves, those whose far coordinate is the first and those whose far coordinate is the second
+/// (each group is one strip); otherwise all of them.
+fn groups(term: &Term<'_>) -> Vec<Vec<usize>> {
+    let game = &term.game;
+    if game.dims() != 2 || reach(game).is_err() {
+        return vec![(0..term.positions.len()).collect()];
+    }
+    let mins = [game.axes()[0].min, game.axes()[1].min];
+    let (first, second): (Vec<usize>, Vec<usize>) = (0..term.positions.len()).partition(|&i| {
+        let pos = &term.positions[i].1;
+        pos[0] - mins[0] >= pos[1] - mins[1]
+    });
+    [first, second].into_iter().filter(|group| !group.is_empty()).collect()
 }
 
 /// Splits `GAME POS... + GAME POS...` into terms and parses each position against its game.
@@ -192,9 +280,15 @@ fn parse_position(text: &str) -> Result<Vec<Coord>> {
 enum Answer {
     /// A period proved by a theorem, found on this many values.
     Law(ProvedLaw, usize),
+    /// A board's strip that repeats along one axis, found on this table (which answers the
+    /// positions before the repetition).
+    Strip(StripLaw, GrundyTable),
     /// A table that holds every position.
     Table(GrundyTable),
 }
+
+/// The most cells of a strip searched for a repetition when the position is beyond a table.
+const STRIP_SEARCH_CELLS: i64 = 1 << 26;
 
 /// The values of `term`'s positions. A heap game that a periodicity theorem covers, whose largest
 /// position is past the first search table, is computed in tables that double until its period is
@@ -202,6 +296,9 @@ enum Answer {
 /// over the box of its positions.
 fn answer(term: &Term<'_>, threads: Option<usize>, quiet: bool) -> Result<Answer> {
     let game = &term.game;
+    if game.dims() == 2 && reach(game).is_ok() {
+        return strip_answer(term, threads, quiet);
+    }
     if game.dims() != 1 || !has_periodicity_theorem(game) {
         return table_over(term, threads, quiet).map(Answer::Table);
     }
@@ -229,6 +326,41 @@ fn answer(term: &Term<'_>, threads: Option<usize>, quiet: bool) -> Result<Answer
                  beyond what a table can hold (2^31)",
                 game.name()
             );
+        }
+        len = (2 * len).min(limit);
+    }
+}
+
+/// A board with bounded moves: when one coordinate of the positions is far beyond the other, the
+/// strip along it is computed in tables that double until r consecutive lines repeat (a proof
+/// that the strip repeats from there, `grundy_patterns::proofs::strip_law`) or they reach the
+/// positions; otherwise one table over the box.
+fn strip_answer(term: &Term<'_>, threads: Option<usize>, quiet: bool) -> Result<Answer> {
+    let game = &term.game;
+    let mins = [game.axes()[0].min, game.axes()[1].min];
+    let extent = |d: usize| term.positions.iter().map(|(_, pos)| pos[d] - mins[d] + 1).max();
+    let extents = [extent(0).expect("positions"), extent(1).expect("positions")];
+    let axis = if extents[0] >= extents[1] { 0 } else { 1 };
+    let width = extents[1 - axis];
+    if extents[axis] <= FIRST_SEARCH || width.saturating_mul(FIRST_SEARCH) > STRIP_SEARCH_CELLS {
+        return table_over(term, threads, quiet).map(Answer::Table);
+    }
+    let limit = (STRIP_SEARCH_CELLS / width).min(extents[axis]);
+    let mut len = FIRST_SEARCH;
+    loop {
+        let mut max = [mins[0] + width - 1, mins[1] + width - 1];
+        max[axis] = mins[axis] + len - 1;
+        let shape = TableShape::from_axes(game.axes().to_vec(), max.to_vec());
+        let table = fill_table(game, &shape, Engine::Tiles, threads, quiet)?;
+        if let Some(law) = strip_law(game, &table, axis) {
+            return Ok(Answer::Strip(law, table));
+        }
+        if len >= limit {
+            if len >= extents[axis] {
+                return Ok(Answer::Table(table));
+            }
+            // No repetition within the search: the whole box, if a table can hold it.
+            return table_over(term, threads, quiet).map(Answer::Table);
         }
         len = (2 * len).min(limit);
     }

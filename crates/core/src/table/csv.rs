@@ -175,18 +175,54 @@ impl fmt::Display for CsvReadError {
 
 impl std::error::Error for CsvReadError {}
 
+/// Bounds on what [`read_csv_within`] reads, so that an endless input (`/dev/zero`, a
+/// decompression bomb) ends in an error instead of exhausting memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CsvLimits {
+    /// The most memory the table may take while it is read (its cells, their coordinates in the
+    /// long layout, and the table built from them).
+    pub max_bytes: u64,
+    /// The longest line, in bytes.
+    pub max_line_bytes: u64,
+}
+
+impl CsvLimits {
+    /// The longest line accepted by default: a grid row of a few million columns.
+    pub const DEFAULT_LINE_BYTES: u64 = 64 << 20;
+
+    /// No bound on memory; lines up to [`CsvLimits::DEFAULT_LINE_BYTES`].
+    pub const UNBOUNDED: CsvLimits =
+        CsvLimits { max_bytes: u64::MAX, max_line_bytes: CsvLimits::DEFAULT_LINE_BYTES };
+}
+
+/// Reads a table written by [`write_csv`], in either layout, with values or with `P`/`N`
+/// outcomes, within [`CsvLimits::UNBOUNDED`]. See [`read_csv_within`].
+///
+/// # Errors
+/// As [`read_csv_within`].
+pub fn read_csv<R: Read>(input: R) -> Result<(GrundyTable, CellKind), CsvReadError> {
+    read_csv_within(input, &CsvLimits::UNBOUNDED)
+}
+
 /// Reads a table written by [`write_csv`], in either layout, with values or with `P`/`N`
 /// outcomes. The axis names come from the header and each axis starts at its first coordinate.
+/// Reading stops with an error as soon as a line outgrows `limits.max_line_bytes` or the cells
+/// read so far would need more than `limits.max_bytes`.
 ///
 /// # Errors
 /// A malformed file: empty, a header that is neither layout, ragged rows, cells that are not
-/// numbers (or not all `P`/`N`), coordinates that are not consecutive or not in row-major order.
-pub fn read_csv<R: Read>(input: R) -> Result<(GrundyTable, CellKind), CsvReadError> {
+/// numbers (or not all `P`/`N`), coordinates that are not consecutive or not in row-major order;
+/// or a file beyond `limits`.
+pub fn read_csv_within<R: Read>(
+    input: R,
+    limits: &CsvLimits,
+) -> Result<(GrundyTable, CellKind), CsvReadError> {
+    let input = LineBound { inner: input, line: 0, max: limits.max_line_bytes };
     let mut reader =
         ::csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(input);
     let mut records = reader.records();
     let at = |line: u64, message: String| CsvReadError { line: Some(line), message };
-    let next = |records: &mut ::csv::StringRecordsIter<'_, R>| -> Result<Option<(u64, ::csv::StringRecord)>, CsvReadError> {
+    let next = |records: &mut ::csv::StringRecordsIter<'_, LineBound<R>>| -> Result<Option<(u64, ::csv::StringRecord)>, CsvReadError> {
         match records.next() {
             None => Ok(None),
             Some(Ok(record)) => Ok(Some((record.position().map_or(0, |p| p.line()), record))),
@@ -220,8 +256,10 @@ pub fn read_csv<R: Read>(input: R) -> Result<(GrundyTable, CellKind), CsvReadErr
         }
         let mut row_coords = Vec::new();
         let mut values = Vec::new();
+        let budget = Budget::new(limits, 0);
         while let Some((line, record)) = next(&mut records)? {
             check_width(&record, header.len(), line)?;
+            budget.check(values.len() + columns.len(), line)?;
             row_coords.push(coordinate(&record[0], line)?);
             for field in record.iter().skip(1) {
                 values.push(cells.read(field, line)?);
@@ -248,22 +286,28 @@ pub fn read_csv<R: Read>(input: R) -> Result<(GrundyTable, CellKind), CsvReadErr
         }
         let names =
             (0..dims).map(|d| name(&header[d], header_line)).collect::<Result<Vec<_>, _>>()?;
-        let mut coords: Vec<Vec<Coord>> = Vec::new();
+        // The coordinates of every cell, `dims` each, flat: one allocation, not one per cell.
+        let mut flat: Vec<Coord> = Vec::new();
         let mut values = Vec::new();
+        let budget = Budget::new(limits, dims);
         while let Some((line, record)) = next(&mut records)? {
             check_width(&record, header.len(), line)?;
-            coords.push((0..dims).map(|d| coordinate(&record[d], line)).collect::<Result<_, _>>()?);
+            budget.check(values.len() + 1, line)?;
+            for d in 0..dims {
+                flat.push(coordinate(&record[d], line)?);
+            }
             values.push(cells.read(&record[dims], line)?);
         }
-        if coords.is_empty() {
+        if values.is_empty() {
             return Err(at(header_line, "the table has a header but no rows".into()));
         }
-        let min = coords[0].clone();
+        let coords: Vec<&[Coord]> = flat.chunks_exact(dims).collect();
+        let min = coords[0].to_vec();
         let max: Vec<Coord> =
             (0..dims).map(|d| coords.iter().map(|c| c[d]).max().unwrap()).collect();
         // Every cell of the box, once, in row-major order.
         let mut expected = min.clone();
-        for (index, pos) in coords.iter().enumerate() {
+        for (index, &pos) in coords.iter().enumerate() {
             if *pos != expected {
                 let line = header_line + 1 + index as u64;
                 return Err(at(
@@ -293,6 +337,62 @@ pub fn read_csv<R: Read>(input: R) -> Result<(GrundyTable, CellKind), CsvReadErr
     };
     let table = GrundyTable::from_nimbers(TableShape::from_axes(axes, max), &values);
     Ok((table, cells.kind.unwrap_or(CellKind::Values)))
+}
+
+/// The memory a table being read takes, against the limit.
+struct Budget {
+    max_bytes: u64,
+    /// Bytes a cell takes while it is read: its value as a nimber and, in the long layout, its
+    /// coordinates, both in vectors that may have doubled; then its cell in the table built.
+    per_cell: u64,
+}
+
+impl Budget {
+    fn new(limits: &CsvLimits, coordinates: usize) -> Budget {
+        let read = std::mem::size_of::<Nimber>() + coordinates * std::mem::size_of::<Coord>();
+        Budget { max_bytes: limits.max_bytes, per_cell: 2 * read as u64 + 4 }
+    }
+
+    /// Refuses `cells` cells (read so far, with the line's) when they outgrow the limit.
+    fn check(&self, cells: usize, line: u64) -> Result<(), CsvReadError> {
+        let needed = cells as u64 * self.per_cell;
+        if needed <= self.max_bytes {
+            return Ok(());
+        }
+        Err(CsvReadError {
+            line: Some(line),
+            message: format!(
+                "the table is too large to read: {cells} cells so far need {needed} bytes, more \
+                 than the {} bytes of memory available",
+                self.max_bytes
+            ),
+        })
+    }
+}
+
+/// A reader that fails once a line outgrows `max` bytes, before the CSV reader buffers more of
+/// it.
+struct LineBound<R> {
+    inner: R,
+    /// Bytes since the last newline.
+    line: u64,
+    max: u64,
+}
+
+impl<R: Read> Read for LineBound<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for &byte in &buf[..n] {
+            self.line = if byte == b'\n' { 0 } else { self.line + 1 };
+            if self.line > self.max {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("a line is longer than {} bytes", self.max),
+                ));
+            }
+        }
+        Ok(n)
+    }
 }
 
 /// Reads cells, requiring all to be numbers or all to be `P`/`N`.
@@ -383,6 +483,29 @@ mod tests {
     use super::*;
     use crate::game::lookup;
     use crate::TableShape;
+
+    /// Issue 12, item 3: endless inputs (`/dev/zero`, a decompression bomb) were read until the
+    /// process was killed; lines and memory are bounded.
+    #[test]
+    fn reading_stops_at_the_limits() {
+        let grid: String = std::iter::once("n\\m,0,1,2,3\n".to_string())
+            .chain((0..100).map(|n| format!("{n},0,1,2,3\n")))
+            .collect();
+        assert!(read_csv(grid.as_bytes()).is_ok());
+        let tight = CsvLimits { max_bytes: 1000, ..CsvLimits::UNBOUNDED };
+        let err = read_csv_within(grid.as_bytes(), &tight).unwrap_err();
+        assert!(err.message.starts_with("the table is too large to read"), "{err}");
+        let long: String = std::iter::once("n,g\n".to_string())
+            .chain((0..100).map(|n| format!("{n},1\n")))
+            .collect();
+        assert!(read_csv_within(long.as_bytes(), &tight).is_err());
+        let short_lines = CsvLimits { max_line_bytes: 8, ..CsvLimits::UNBOUNDED };
+        let err = read_csv_within(grid.as_bytes(), &short_lines).unwrap_err();
+        assert!(err.message.contains("a line is longer than 8 bytes"), "{err}");
+        let zeros = std::io::repeat(0).take(1 << 30);
+        let err = read_csv(zeros).unwrap_err();
+        assert!(err.message.contains("a line is longer than"), "{err}");
+    }
 
     fn sample(game: &str, max: &[i64]) -> GrundyTable {
         let game = lookup(game).unwrap();
