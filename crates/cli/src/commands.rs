@@ -131,14 +131,25 @@ impl TableArgs {
         Ok((game, shape))
     }
 
-    fn threads(&self) -> Option<usize> {
-        self.threads.map(usize::from)
+    /// Runs `work` — loading the table and analysing it — on one pool of `--threads` threads
+    /// (the cap of `grundy_compute::effective_threads` applies), or on rayon's global pool: the
+    /// fill and the analyses both use the pool they run on, so `--threads` bounds the whole
+    /// command.
+    fn install<T: Send>(&self, work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+        match self.threads {
+            None => work(),
+            Some(threads) => rayon::ThreadPoolBuilder::new()
+                .num_threads(grundy_compute::effective_threads(threads.into()))
+                .build()
+                .context("cannot start the worker threads")?
+                .install(work),
+        }
     }
 
-    /// Loads the table (its slice, with `--slice`); `json` output also silences the progress bar.
+    /// Loads the table (its slice, with `--slice`) on the current pool (see
+    /// [`TableArgs::install`]); `json` output also silences the progress bar.
     fn load(&self, json: bool) -> Result<LoadedTable> {
-        let loaded =
-            load_table(&self.source, self.size.as_deref(), self.threads(), self.quiet || json)?;
+        let loaded = load_table(&self.source, self.size.as_deref(), None, self.quiet || json)?;
         match &self.slice {
             Some(slice) => loaded.sliced(slice),
             None => Ok(loaded),

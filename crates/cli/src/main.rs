@@ -1,7 +1,9 @@
 //! `grundy`: Sprague–Grundy tables of impartial games, computed in parallel.
 //!
 //! This crate is the only one that touches files, terminals and exit codes. Exit codes: 0 for
-//! success, 2 for bad input or a failure (one line on standard error).
+//! success; 1 when `grundy check`'s claim disagrees with the table; 2 for bad input or a failure
+//! (one line on standard error); 130 when Ctrl-C or SIGTERM stopped the run (after saving the
+//! checkpoint, if there is one).
 
 mod checkpoint;
 mod commands;

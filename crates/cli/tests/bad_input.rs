@@ -13,6 +13,11 @@ use std::path::Path;
 /// The files every case starts with, in its own working directory.
 const FIXTURES: &[(&str, &str)] = &[
     ("existing.csv", "precious\n"),
+    (
+        "far.toml",
+        "name = \"far\"\naxes = [{ name = \"n\", min = 0 }, { name = \"m\", min = 0 }]\n\
+         [[rules]]\nkind = \"step\"\noffsets = [[-9223372036854775807, -9223372036854775807]]\n",
+    ),
     ("existing.png", "precious picture\n"),
     ("ragged.csv", "n\\m,1,2\n1,0,1\n2,1\n"),
     ("not-numbers.csv", "n\\m,1,2\n1,0,x\n2,1,2\n"),
@@ -58,6 +63,21 @@ const CASES: &[(&[&str], &str)] = &[
     (&["compute", "kiki", "--size", "5x5", "--engine", "magic"], "invalid value 'magic'"),
     (&["compute", "kiki", "--size", "5x5", "--threads", "0"], "--threads"),
     (&["games", "--bogus"], "unexpected argument '--bogus'"),
+    // Numbers past what coordinates hold (issue 13).
+    (
+        &[
+            "check",
+            "kiki",
+            "--size",
+            "9x9",
+            "--p-set",
+            "n == 1",
+            "--period",
+            "9223372036854775807x2",
+        ],
+        "malformed period",
+    ),
+    (&["compute", "far.toml", "--size", "5x5"], "moves by 2^31 or more along an axis"),
     // Outputs that must not be clobbered, and endless inputs (issue 12).
     (
         &["compute", "kiki", "--size", "3x3", "--out", "read-only.csv"],

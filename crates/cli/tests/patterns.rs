@@ -182,3 +182,36 @@ fn a_period_that_exists_only_inside_the_table_is_not_reported() {
         assert!(text.contains("outcome:   no 2-D period within the table"), "{text}");
     }
 }
+
+/// The most threads the process had at once while it ran (sampled from /proc).
+fn peak_threads(args: &[&str]) -> usize {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0;
+    while child.try_wait().unwrap().is_none() {
+        if let Ok(text) = std::fs::read_to_string(&status) {
+            let threads = text.lines().find_map(|l| l.strip_prefix("Threads:"));
+            peak = peak.max(threads.map_or(0, |t| t.trim().parse().unwrap_or(0)));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(child.wait().unwrap().success());
+    peak
+}
+
+/// Issue 13, item 3: `patterns` ran its analyses on rayon's global pool whatever `--threads`
+/// said. With one worker, the process has the main thread, the signal handler's and one worker.
+#[test]
+fn patterns_honours_threads() {
+    if std::thread::available_parallelism().map_or(1, |n| n.get()) < 2 {
+        eprintln!("skipped: one core, so the global pool has one thread too");
+        return;
+    }
+    let peak =
+        peak_threads(&["patterns", "kiki", "--size", "3000x3000", "--threads", "1", "--json"]);
+    assert!(peak <= 3, "{peak} threads with --threads 1");
+}

@@ -44,7 +44,7 @@ fn engines(c: &mut Criterion) {
 
 /// Heap games whose values pass 255, so the tiled engine widens its cells mid-fill: one-heap Nim
 /// (a slide, read as one contiguous run) and Lasker's Nim (a slide and a split). A whole heap game
-/// as one tile once made these cubic (issue 11: Nim to 8000 took 70 s of CPU); tiles and waves
+/// as one tile once made these cubic (issue 11: Nim to 8000 took 23 s); tiles and waves
 /// side by side keep an eye on it.
 fn wide_heap_values(c: &mut Criterion) {
     let axes = "axes = [{ name = \"n\", min = 0 }]";

@@ -59,8 +59,9 @@ pub struct FillConfig {
     /// Worker threads; `None` uses rayon's global pool (one thread per core). At most
     /// [`MAX_THREADS_PER_CORE`] per core are started: more only add switching between them.
     pub threads: Option<usize>,
-    /// The tile side of [`Engine::Tiles`]; `None` picks one for the cache (64 in 2-D, 16 in
-    /// 3-D). The result does not depend on it.
+    /// The tile side of [`Engine::Tiles`] (square tiles); `None` picks the tiles for the cache:
+    /// 16 × 256 in 2-D (64 × 64 when a symmetric table is mirrored), 16³ in 3-D and 1024 heap
+    /// sizes in 1-D. The result does not depend on it.
     pub tile_side: Option<usize>,
 }
 

@@ -16,8 +16,13 @@ pub(crate) struct Shared<'a, T> {
 }
 
 // SAFETY: `Shared` only hands out access under the contract of `get` and `get_mut`, which rules
-// out data races; `T: Send` lets values written by one thread be read by another.
-unsafe impl<T: Send> Sync for Shared<'_, T> {}
+// out data races on the elements. Sharing a `&Shared` hands `&T` (from `get`, `slice`) to several
+// threads at once, which needs `T: Sync`, and `&mut T` (from `get_mut`) lets a thread move values
+// in and out, which needs `T: Send` (as `&mut [T]: Sync` needs `T: Sync`, and `Send` needs
+// `T: Send`).
+unsafe impl<T: Send + Sync> Sync for Shared<'_, T> {}
+// SAFETY: sending the view sends the exclusive borrow of the slice: `&mut [T]: Send` needs
+// `T: Send`.
 unsafe impl<T: Send> Send for Shared<'_, T> {}
 
 impl<'a, T> Shared<'a, T> {
@@ -61,4 +66,16 @@ impl<'a, T> Shared<'a, T> {
         // SAFETY: in bounds (checked above); exclusive, by the caller's contract.
         unsafe { &mut *self.ptr.add(index) }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Shared;
+    use std::cell::Cell;
+
+    // Issue 13: `Sync` once required only `T: Send`, so a `&Shared<Cell<u8>>` shared between
+    // threads handed the same `&Cell` to both. A shared view needs `T: Sync`.
+    static_assertions::assert_not_impl_any!(Shared<'static, Cell<u8>>: Sync);
+    static_assertions::assert_impl_all!(Shared<'static, u8>: Sync, Send);
+    static_assertions::assert_impl_all!(Shared<'static, Cell<u8>>: Send);
 }

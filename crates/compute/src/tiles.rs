@@ -452,7 +452,7 @@ mod tests {
     }
 
     /// Issue 11, item 4: a heap game was one tile, so once a value passed 255 every later cell
-    /// read all its options through the overflow list (cubic: one-heap Nim to 8000 took 70 s).
+    /// read all its options through the overflow list (cubic: one-heap Nim to 8000 took 23 s).
     /// Now the table widens after at most one tile of 1024 heaps, and only that tile reads
     /// overflowed cells: fewer than 1024² reads, where the single tile made 12.5 million here.
     #[test]

@@ -1,5 +1,9 @@
 //! The wave fill: cells with equal index sum are computed in parallel, wave after wave.
 //!
+//! It shares the compiled per-cell rule (`CompiledGame::insert_options`) with the tiled fill, so
+//! it checks the tiled engine's order, tiling, line sets and widening, not the compiled moves:
+//! the independent oracle is the reference fill, which reads `Game::options`.
+//!
 //! Every move lowers the coordinate sum, so the options of a cell in wave `d` all lie in waves
 //! before `d`. A wave's values are computed in parallel from a shared read-only view of the table
 //! (an indexed parallel map that keeps the order), then written back sequentially: no locks and

@@ -25,6 +25,11 @@ use crate::ModelError;
 /// A coordinate on one axis of a board, or a heap size.
 pub type Coord = i64;
 
+/// Coordinates, and the components of offsets and directions, lie below this bound (2^31) in
+/// absolute value: far beyond any table that fits in memory, and small enough that every sum and
+/// product of two of them stays inside [`Coord`].
+pub const COORD_LIMIT: Coord = 1 << 31;
+
 /// One axis of a game's positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Axis {
@@ -268,6 +273,9 @@ fn check_direction(direction: &[Coord], axes: &[Axis], what: &str) -> Result<(),
             crate::counted(axes.len(), "axis", "axes")
         ));
     }
+    if direction.iter().any(|d| d.unsigned_abs() >= COORD_LIMIT as u64) {
+        return Err(format!("{what} {direction:?} moves by 2^31 or more along an axis"));
+    }
     if direction.iter().all(|&d| d == 0) {
         return Err(format!("{what} {direction:?} is zero"));
     }
@@ -314,6 +322,9 @@ fn check_rule(rule: &Rule, axes: &[Axis]) -> Result<(), RuleProblem> {
             if *min_piece < 1 {
                 return Err(("min-piece", "the smallest piece must be at least 1".into()));
             }
+            if *min_piece >= COORD_LIMIT {
+                return Err(("min-piece", "the smallest piece must be below 2^31".into()));
+            }
             Ok(())
         }
         Rule::TakeAndBreak { .. } => {
@@ -348,6 +359,23 @@ mod tests {
 
     fn refused(rule: Rule) -> String {
         Game::new("t", "", plane(), vec![rule]).unwrap_err().to_string()
+    }
+
+    /// Issue 13: an offset of `i64::MIN`, or offsets summing past `i64`, panicked in debug
+    /// builds and gave wrong answers in release; offsets, directions and pieces are bounded as
+    /// coordinates are.
+    #[test]
+    fn overflowing_offsets_directions_and_pieces_are_refused() {
+        let step = |offsets: Vec<Vec<Coord>>| Rule::Step { offsets };
+        assert!(refused(step(vec![vec![Coord::MIN, 0]])).contains("moves by 2^31 or more"));
+        assert!(refused(step(vec![vec![-Coord::MAX, -Coord::MAX]])).contains("2^31 or more"));
+        let slide = Rule::Slide { directions: vec![vec![-(1 << 62), -(1 << 62)]], max: None };
+        assert!(refused(slide).contains("2^31 or more"));
+        let split = Rule::Split { axis: 0, min_piece: Coord::MAX, unequal: false };
+        assert!(refused(split).contains("below 2^31"));
+        // The largest allowed offset still works.
+        let far = step(vec![vec![-(COORD_LIMIT - 1), 0]]);
+        assert!(Game::new("t", "", plane(), vec![far]).is_ok());
     }
 
     #[test]

@@ -3,23 +3,9 @@
 use std::fmt;
 use std::ops::{BitXor, BitXorAssign};
 
-/// A Grundy value (nim-value). Sums of games add their nimbers with XOR.
-///
-/// `Pod` and `Zeroable` (it is a plain `u32`) let a table of zeros come straight from zeroed
-/// memory, without writing every cell first.
-#[derive(
-    Copy,
-    Clone,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    bytemuck::Pod,
-    bytemuck::Zeroable,
-)]
+/// A Grundy value (nim-value). Sums of games add their nimbers with XOR. Tables do not store
+/// nimbers but the narrowest unsigned cells that hold them (`grundy_core::table::Cell`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(transparent)]
 pub struct Nimber(pub u32);
 

@@ -111,7 +111,7 @@ pub fn parse_coords(text: &str, what: &'static str) -> Result<Vec<Coord>, ModelE
             // overflow the arithmetic on coordinates.
             part.parse::<Coord>()
                 .ok()
-                .filter(|&c| c < 1 << 31)
+                .filter(|&c| c < crate::COORD_LIMIT)
                 .ok_or_else(|| error(format!("`{part}` is too large")))
         })
         .collect()

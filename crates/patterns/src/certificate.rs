@@ -34,13 +34,13 @@ impl Certificate {
 /// The largest coordinate change of any move when every move is bounded (steps, and jumps with
 /// finite step sets), or why a move is not.
 pub fn reach(game: &Game) -> Result<Coord, String> {
-    let mut reach = 0;
+    let mut reach: u128 = 0;
     for (index, rule) in game.rules().iter().enumerate() {
         let unbounded = |why: &str| Err(format!("rule {} ({}) {why}", index + 1, rule.kind()));
         let (directions, most) = match rule {
             Rule::Step { offsets } => (offsets, 1),
             Rule::Jump { directions, steps } => match steps.max() {
-                Some(max) => (directions, max as Coord),
+                Some(max) => (directions, max),
                 None => return unbounded("jumps by an unbounded step set"),
             },
             Rule::Slide { .. } => return unbounded("slides any distance"),
@@ -48,10 +48,15 @@ pub fn reach(game: &Game) -> Result<Coord, String> {
             Rule::TakeAndBreak { .. } => return unbounded("breaks heaps into sums"),
         };
         for direction in directions {
-            reach = reach.max(direction.iter().map(|d| d.abs()).max().unwrap_or(0) * most);
+            let longest = direction.iter().map(|d| d.unsigned_abs()).max().unwrap_or(0);
+            reach = reach.max(u128::from(longest) * u128::from(most));
         }
     }
-    Ok(reach)
+    // Directions are below 2^31 (`Game::new`), but step amounts are not bounded.
+    Coord::try_from(reach)
+        .ok()
+        .filter(|&r| r < grundy_core::COORD_LIMIT)
+        .ok_or_else(|| format!("a move reaches {reach} cells, 2^31 or more"))
 }
 
 /// What a periodic claim says at each position.
@@ -75,6 +80,10 @@ pub fn prove_periodic(
         Err(why) => return Certificate::none(format!("the moves are unbounded: {why}")),
     };
     let axes = game.axes();
+    if let Some(p) = periods.iter().find(|&&p| p >= grundy_core::COORD_LIMIT as u64) {
+        return Certificate::none(format!("the period {p} is 2^31 or more, too long to check"));
+    }
+    // Every term is below 2^31, so the sums stay inside `Coord`.
     let bounds: Vec<[Coord; 2]> = axes
         .iter()
         .zip(periods)
@@ -204,6 +213,25 @@ mod tests {
             assert!(!proof.proved, "{rule}: {}", proof.argument);
             assert_eq!(proof.checked_box, None);
         }
+    }
+
+    /// Issue 13: a step of 6148914691236517206 cells along a direction of 3 overflowed the reach
+    /// (a panic in debug builds); such a move reaches past 2^31 and has no finite box.
+    #[test]
+    fn a_reach_past_2_31_is_refused_without_overflow() {
+        let spec =
+            "name = \"far\"\naxes = [{ name = \"n\", min = 0 }]\n[[rules]]\nkind = \"jump\"\n\
+                    directions = [[-3]]\nsteps = [1, 6148914691236517206]\n";
+        let game = grundy_core::parse_spec(spec, "far.toml").unwrap();
+        assert!(reach(&game).unwrap_err().contains("2^31 or more"));
+        let value = |_: &[Coord]| Some(0);
+        let proof = prove_periodic(
+            &lookup("kiki").unwrap(),
+            &PeriodicClaim::Values(&value),
+            &[u64::MAX, 2],
+            "given",
+        );
+        assert!(!proof.proved && proof.argument.contains("2^31 or more"), "{}", proof.argument);
     }
 
     #[test]

@@ -31,7 +31,7 @@ pub fn subtraction_reach(game: &Game) -> Option<u64> {
             Rule::Split { .. } | Rule::TakeAndBreak { .. } => return None,
         };
         for direction in directions {
-            reach = reach.max(direction[0].unsigned_abs() * most);
+            reach = reach.max(direction[0].unsigned_abs().checked_mul(most)?);
         }
     }
     Some(reach)

@@ -68,14 +68,14 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         let report = checker.finish(&game, game.name(), period.as_deref());
         return print(&args, &report, &axis_names);
     }
-    let threads = args.table.threads();
-    let loaded = args.table.load(args.json)?;
-    let axis_names: Vec<&str> = loaded.table.axes().iter().map(|a| a.name.as_str()).collect();
-    // Parse before anything else is done with the table: a bad expression is an input error.
-    let conjecture = Conjecture::parse(kind, text, &axis_names)?;
-    let period = args.period.as_deref().map(|p| parse_period(p, axis_names.len())).transpose()?;
-    let run = || {
-        check(
+    let (report, axis_names) = args.table.install(|| {
+        let loaded = args.table.load(args.json)?;
+        let axis_names: Vec<String> = loaded.table.axes().iter().map(|a| a.name.clone()).collect();
+        let names: Vec<&str> = axis_names.iter().map(String::as_str).collect();
+        // Parse before anything else is done with the table: a bad expression is an input error.
+        let conjecture = Conjecture::parse(kind, text, &names)?;
+        let period = args.period.as_deref().map(|p| parse_period(p, names.len())).transpose()?;
+        let report = check(
             &loaded.table,
             loaded.kind,
             loaded.game.as_ref(),
@@ -83,13 +83,11 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             &conjecture,
             period.as_deref(),
             args.show,
-        )
-    };
-    let report = match threads {
-        Some(n) => rayon::ThreadPoolBuilder::new().num_threads(n).build()?.install(run)?,
-        None => run()?,
-    };
-    print(&args, &report, &axis_names)
+        )?;
+        Ok((report, axis_names))
+    })?;
+    let names: Vec<&str> = axis_names.iter().map(String::as_str).collect();
+    print(&args, &report, &names)
 }
 
 /// Prints `report` as text or JSON; the exit code says whether the claim agreed.
@@ -106,10 +104,12 @@ fn print(args: &Args, report: &CheckReport, axis_names: &[&str]) -> Result<ExitC
 fn parse_period(text: &str, dims: usize) -> Result<Vec<u64>> {
     let parts: Vec<u64> = text
         .split('x')
-        .map(|p| p.parse::<u64>().ok().filter(|&p| p >= 1))
+        .map(|p| p.parse::<u64>().ok().filter(|&p| p >= 1 && p < grundy_core::COORD_LIMIT as u64))
         .collect::<Option<_>>()
         .ok_or_else(|| {
-            anyhow::anyhow!("malformed period `{text}`: write whole numbers >= 1 such as 2x2")
+            anyhow::anyhow!(
+                "malformed period `{text}`: write whole numbers from 1 to 2^31 - 1 such as 2x2"
+            )
         })?;
     if parts.len() != dims {
         let (parts, axes) = (

@@ -21,8 +21,10 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
-    let loaded = args.table.load(args.json)?;
-    let report = analyze(&loaded.table, loaded.kind, loaded.game.as_ref(), &loaded.name)?;
+    let report = args.table.install(|| {
+        let loaded = args.table.load(args.json)?;
+        Ok(analyze(&loaded.table, loaded.kind, loaded.game.as_ref(), &loaded.name)?)
+    })?;
     let mut out = std::io::stdout().lock();
     if args.json {
         write_json_line(&mut out, &report)?;

@@ -37,13 +37,15 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     }
     let overwrite = if args.force { Overwrite::Force } else { Overwrite::IfWritable };
     let destination = Destination::open(Some(&args.out), overwrite, Special::WriteThrough)?;
-    let loaded = args.table.load(false)?;
-    let options = PlotOptions {
-        outcome: args.outcome,
-        max_side: args.max_side as usize,
-        title: loaded.name.clone(),
-    };
-    let png = plot_png(&loaded.table, loaded.kind, &options)?;
+    let png = args.table.install(|| {
+        let loaded = args.table.load(false)?;
+        let options = PlotOptions {
+            outcome: args.outcome,
+            max_side: args.max_side as usize,
+            title: loaded.name.clone(),
+        };
+        Ok(plot_png(&loaded.table, loaded.kind, &options)?)
+    })?;
     destination.write_with(|out| out.write_all(&png))?;
     Ok(ExitCode::SUCCESS)
 }

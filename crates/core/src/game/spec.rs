@@ -282,7 +282,7 @@ impl<'a> Fields<'a> {
                         format!("{min} is negative; coordinates start at 0 or above"),
                     ));
                 }
-                if min >= 1 << 31 {
+                if min >= crate::COORD_LIMIT {
                     return Err(fields.problem(
                         "min",
                         format!(

@@ -444,9 +444,11 @@ fn check_width(record: &::csv::StringRecord, width: usize, line: u64) -> Result<
 
 fn coordinate(field: &str, line: u64) -> Result<Coord, CsvReadError> {
     let field = field.trim();
-    field.parse::<Coord>().ok().filter(|c| (0..1 << 31).contains(c)).ok_or_else(|| CsvReadError {
-        line: Some(line),
-        message: format!("`{field}` is not a coordinate (a whole number >= 0)"),
+    field.parse::<Coord>().ok().filter(|c| (0..crate::COORD_LIMIT).contains(c)).ok_or_else(|| {
+        CsvReadError {
+            line: Some(line),
+            message: format!("`{field}` is not a coordinate (a whole number >= 0)"),
+        }
     })
 }
 
