@@ -9,7 +9,7 @@ for target in spec csv expr; do
     mkdir -p "corpus/$target"
     # Seed the corpus with the inputs the tests already know.
     case $target in
-        spec) cp ../data/games/*.toml "corpus/$target/" ;;
+        spec) cp ../crates/core/games/*.toml "corpus/$target/" ;;
         csv)
             grundy=(cargo run -q --release --manifest-path ../Cargo.toml -p grundy-cli --)
             "${grundy[@]}" compute nim --size 4x4 --out "corpus/$target/grid.csv"

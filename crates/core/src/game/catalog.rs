@@ -1,5 +1,7 @@
-//! The catalog: the spec files of `data/games/`, embedded at compile time so the binary works from
-//! any directory, and the parameterised names `subtraction:S` and `octal:CODE`.
+//! The catalog: the spec files in this crate's `games/` folder (also seen as `data/games/` at the
+//! top of the repository), embedded at compile time by `build.rs` so the binary works from any
+//! directory and the packaged crate carries them, and the parameterised names `subtraction:S`
+//! and `octal:CODE`. A game is in the catalog because its file is: there is no second list.
 
 use super::{parse_spec, Axis, Game, OctalCode, Rule, StepSet};
 use crate::ModelError;
@@ -15,35 +17,14 @@ pub struct CatalogEntry {
     pub description: String,
 }
 
-macro_rules! embedded {
-    ($($name:literal),* $(,)?) => {
-        &[$(($name, include_str!(concat!("../../../../data/games/", $name, ".toml")))),*]
-    };
-}
-
-/// (name, spec text) of every embedded spec file, in the order `grundy games` lists them.
-const SPECS: &[(&str, &str)] = embedded![
-    "cutting",
-    "kiki",
-    "prime-steps",
-    "wythoff",
-    "nim",
-    "kayles",
-    "dawsons-kayles",
-    "dawsons-chess",
-    "grundys-game",
-    "subtract-a-square",
-    "subtract-a-prime",
-    "wythoff-short-diagonal",
-    "fibonacci-rook",
-    "cutting-cuboid",
-];
+// `SPECS`: every `games/*.toml` of this crate, written by `build.rs`.
+include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
 
 const SUBTRACTION: &str =
     "remove s stones, s in the comma list S, e.g. subtraction:2,5 (S-Nim, HDU 1536)";
 const OCTAL: &str = "take-and-break game with octal code CODE, e.g. octal:0.137 (Dawson's chess)";
 
-/// Every catalog entry: the embedded spec files, then `subtraction:S` and `octal:CODE`.
+/// Every catalog entry: the embedded spec files by name, then `subtraction:S` and `octal:CODE`.
 pub fn catalog() -> Vec<CatalogEntry> {
     let mut entries: Vec<CatalogEntry> = SPECS
         .iter()
@@ -77,7 +58,7 @@ pub fn catalog_spec(name: &str) -> Option<&'static str> {
 /// `octal:CODE`.
 pub fn lookup(name: &str) -> Result<Game, ModelError> {
     if let Some(text) = catalog_spec(name) {
-        return parse_spec(text, &format!("data/games/{name}.toml"));
+        return parse_spec(text, &format!("games/{name}.toml"));
     }
     let bad = |reason: String| ModelError::BadParameter { name: name.to_string(), reason };
     let heap = || vec![Axis::new("n", 0)];
@@ -149,7 +130,10 @@ mod tests {
             assert!(matches!(err, ModelError::BadParameter { .. }), "{name}: {err}");
         }
         let err = lookup("chess").unwrap_err().to_string();
-        assert!(err.starts_with("unknown game `chess` (known games: cutting, kiki"), "{err}");
+        assert!(
+            err.starts_with("unknown game `chess` (known games: cutting, cutting-cuboid"),
+            "{err}"
+        );
     }
 
     #[test]
