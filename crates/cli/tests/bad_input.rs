@@ -53,7 +53,10 @@ const FIXTURES: &[(&str, &str)] = &[
 /// `(arguments, text the error line must contain)`.
 const CASES: &[(&[&str], &str)] = &[
     // Unknown games, subcommands and options.
-    (&["compute", "chess", "--size", "5"], "unknown game `chess` (known games: cutting, cutting-cuboid"),
+    (
+        &["compute", "chess", "--size", "5"],
+        "unknown game `chess` (known games: cutting, cutting-cuboid",
+    ),
     (&["compute", "subtraction:", "--size", "5"], "the subtraction set is empty"),
     (&["compute", "subtraction:0", "--size", "5"], "0 is not a subtraction amount"),
     (&["compute", "octal:0.8", "--size", "5"], "is not an octal digit"),
