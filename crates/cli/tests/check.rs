@@ -117,7 +117,7 @@ fn periods_are_read_from_the_expression_and_a_stated_period_must_be_a_multiple()
     assert!(wrong["argument"]
         .as_str()
         .unwrap()
-        .contains("does not divide the stated --period [3, 2]"));
+        .contains("does not divide the stated period [3, 2]"));
 }
 
 /// Issue 11, item 1: a claim that agrees on the table and repeats there, but not on the whole

@@ -7,20 +7,9 @@ use crate::grid::{
 use crate::periodicity::find_period;
 use crate::proofs::prove_sequence;
 use crate::rules::{outcome_rule, values_rule, Described};
+use crate::{Error, ErrorKind};
 use grundy_core::{CellKind, Game, GrundyTable};
 use serde::Serialize;
-
-/// Why a table cannot be analysed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AnalysisError(pub String);
-
-impl std::fmt::Display for AnalysisError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for AnalysisError {}
 
 /// The analysis of a 1-D or 2-D table.
 #[derive(Clone, Debug, Serialize)]
@@ -166,7 +155,7 @@ pub fn analyze(
     kind: CellKind,
     game: Option<&Game>,
     name: &str,
-) -> Result<Report, AnalysisError> {
+) -> Result<Report, Error> {
     let axes = table.axes();
     let max = table.shape().max();
     let values: Vec<u32> = table.cells().to_u32_vec();
@@ -192,9 +181,7 @@ pub fn analyze(
             }))
         }
         2 => Ok(Report::Board(analyze_board(table, &values, kind, game, name))),
-        dims => Err(AnalysisError(format!(
-            "patterns analyses 1-D and 2-D tables; this one has {dims} axes (take a 2-D slice with --slice AXIS=COORD)"
-        ))),
+        dims => Err(Error::new(ErrorKind::Axes { dims })),
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::certificate::{prove_periodic, reach, Certificate, PeriodicClaim};
 use crate::expr::{lcm, EvalError, Expr, ExprError, Type};
+use crate::{Error, ErrorKind};
 use grundy_core::{Axis, Cell, CellKind, Coord, Game, GrundyTable, TableShape};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -21,11 +22,12 @@ pub enum ClaimKind {
 }
 
 impl ClaimKind {
-    fn option(self) -> &'static str {
+    /// The claim named in messages: `a P-set claim`, `a values claim`, `a holds claim`.
+    pub fn noun(self) -> &'static str {
         match self {
-            ClaimKind::PSet => "--p-set",
-            ClaimKind::Values => "--values",
-            ClaimKind::Holds => "--holds",
+            ClaimKind::PSet => "a P-set claim",
+            ClaimKind::Values => "a values claim",
+            ClaimKind::Holds => "a holds claim",
         }
     }
 }
@@ -100,25 +102,29 @@ impl Conjecture {
         text: &str,
         axis_names: &[&str],
     ) -> Result<Conjecture, ExprError> {
+        Conjecture::parse_named(kind, text, axis_names, kind.noun())
+    }
+
+    /// [`Conjecture::parse`], naming the claim `name` in a type error (a front end passes the
+    /// option that gave it, e.g. `--values`).
+    pub fn parse_named(
+        kind: ClaimKind,
+        text: &str,
+        axis_names: &[&str],
+        name: &str,
+    ) -> Result<Conjecture, ExprError> {
         let variables = Variables::new(axis_names, kind == ClaimKind::Holds);
         let expr = Expr::parse(text, &variables.names())?;
         let expected = if kind == ClaimKind::Values { Type::Int } else { Type::Bool };
-        expr.expect(expected, kind.option())?;
+        expr.expect(expected, name)?;
         Ok(Conjecture { kind, expr, variables })
     }
-}
 
-/// Why a check could not run to a verdict.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CheckError(pub String);
-
-impl fmt::Display for CheckError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+    /// What the conjecture claims.
+    pub fn kind(&self) -> ClaimKind {
+        self.kind
     }
 }
-
-impl std::error::Error for CheckError {}
 
 /// What the claim says at a counterexample.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -191,12 +197,9 @@ pub fn check(
     conjecture: &Conjecture,
     period: Option<&[u64]>,
     show: usize,
-) -> Result<CheckReport, CheckError> {
+) -> Result<CheckReport, Error> {
     if kind == CellKind::Outcomes && conjecture.kind != ClaimKind::PSet {
-        return Err(CheckError(format!(
-            "{name} holds only outcomes (P/N); {} needs a table of values",
-            conjecture.kind.option()
-        )));
+        return Err(Error::new(ErrorKind::OutcomesOnly { table: name.to_string() }));
     }
     let rows = grundy_core::with_cells!(table.cells(), |values| check_rows(
         table, values, conjecture, show
@@ -274,7 +277,7 @@ impl<'a> RowChecker<'a> {
     }
 
     /// Checks the next row.
-    pub fn feed(&mut self, row: &[u32]) -> Result<(), CheckError> {
+    pub fn feed(&mut self, row: &[u32]) -> Result<(), Error> {
         let wanted = self.show - self.counterexamples.len();
         let (count, found) = check_row(
             self.conjecture,
@@ -313,7 +316,7 @@ fn check_rows<C: Cell>(
     values: &[C],
     conjecture: &Conjecture,
     show: usize,
-) -> Result<Vec<(u64, Vec<Counterexample>)>, CheckError> {
+) -> Result<Vec<(u64, Vec<Counterexample>)>, Error> {
     let lens = table.shape().lens();
     let row_len = *lens.last().unwrap();
     values
@@ -334,7 +337,7 @@ fn check_row(
     row: usize,
     cells: impl Iterator<Item = u32>,
     show: usize,
-) -> Result<(u64, Vec<Counterexample>), CheckError> {
+) -> Result<(u64, Vec<Counterexample>), Error> {
     let dims = lens.len();
     let mut pos = vec![0; dims];
     let mut rest = row;
@@ -359,9 +362,8 @@ fn check_row(
     Ok((count, found))
 }
 
-fn eval_error(pos: &[Coord], error: EvalError) -> CheckError {
-    let at: Vec<String> = pos.iter().map(Coord::to_string).collect();
-    CheckError(format!("the expression cannot be evaluated at ({}): {error}", at.join(", ")))
+fn eval_error(pos: &[Coord], error: EvalError) -> Error {
+    Error::new(ErrorKind::Eval { position: pos.to_vec(), error })
 }
 
 /// `Some(what the claim says)` where the claim fails at a cell, `None` where it holds.
@@ -392,7 +394,9 @@ fn prove(game: Option<&Game>, conjecture: &Conjecture, period: Option<&[u64]>) -
         );
     };
     if conjecture.kind == ClaimKind::Holds {
-        return Certificate::none("--holds claims are checked on the table only");
+        return Certificate::none(
+            "a claim about the values themselves (one that uses g) is checked on the table only",
+        );
     }
     if let Err(why) = reach(game) {
         return Certificate::none(format!("the moves are unbounded: {why}"));
@@ -412,12 +416,13 @@ fn prove(game: Option<&Game>, conjecture: &Conjecture, period: Option<&[u64]>) -
     let (periods, how) = match period {
         Some(stated) if stated.iter().zip(&own).all(|(s, o)| s % o == 0) => (
             stated.to_vec(),
-            "as stated with --period, a multiple of the period read from the expression's form",
+            "as stated, a multiple of the period read from the expression's form",
         ),
         Some(stated) => {
             return Certificate::none(format!(
                 "the expression's form shows the period [{}], which does not divide the stated \
-                 --period [{}]; leave --period out to prove the claim with the period of its form",
+                 period [{}]; leave the stated period out to prove the claim with the period of its \
+                 form",
                 shown(&own),
                 shown(stated)
             ))

@@ -25,6 +25,7 @@
 mod analysis;
 pub mod certificate;
 pub mod conjecture;
+mod error;
 pub mod expr;
 pub mod grid;
 pub mod periodicity;
@@ -32,6 +33,7 @@ pub mod proofs;
 mod rules;
 
 pub use analysis::{
-    analyze, AnalysisError, BoardReport, LineReport, OutcomeReport, Report, SequencePeriod,
-    SequenceReport, ValuesReport,
+    analyze, BoardReport, LineReport, OutcomeReport, Report, SequencePeriod, SequenceReport,
+    ValuesReport,
 };
+pub use error::{Error, ErrorKind};

@@ -52,18 +52,58 @@ impl Default for PlotOptions {
 
 /// Why a picture could not be drawn.
 #[derive(Debug)]
-pub struct PlotError(String);
+pub struct PlotError {
+    kind: PlotErrorKind,
+}
+
+/// What went wrong.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum PlotErrorKind {
+    /// Pictures are of 1-D and 2-D tables; this one has `dims` axes.
+    Axes {
+        /// The table's number of axes.
+        dims: usize,
+    },
+    /// A P/N mask was asked of a heap game, whose plot shows its P-positions already.
+    MaskOfSequence,
+    /// A sequence of P/N outcomes has no values to plot.
+    OutcomeSequence,
+    /// The drawing or encoding library failed.
+    Drawing {
+        /// Its message.
+        message: String,
+    },
+}
+
+impl PlotError {
+    /// What went wrong.
+    pub fn kind(&self) -> &PlotErrorKind {
+        &self.kind
+    }
+}
 
 impl fmt::Display for PlotError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match &self.kind {
+            PlotErrorKind::Axes { dims } => {
+                write!(f, "pictures are of heap games and boards (1 or 2 axes); this table has {dims} axes")
+            }
+            PlotErrorKind::MaskOfSequence => f.write_str(
+                "a heap game's sequence has no P/N mask: its plot shows the P-positions (value 0) in red",
+            ),
+            PlotErrorKind::OutcomeSequence => {
+                f.write_str("a sequence of P/N outcomes has no values to plot")
+            }
+            PlotErrorKind::Drawing { message } => write!(f, "cannot draw the picture: {message}"),
+        }
     }
 }
 
 impl std::error::Error for PlotError {}
 
 fn drawing<E: std::error::Error>(err: E) -> PlotError {
-    PlotError(format!("cannot draw the picture: {err}"))
+    PlotError { kind: PlotErrorKind::Drawing { message: err.to_string() } }
 }
 
 /// Draws `table` (holding values, or only outcomes as `kind` says) as a PNG image.
@@ -82,24 +122,15 @@ pub fn plot_png(
             .unwrap_or_else(|_| panic!("the embedded font is valid"));
     });
     let outcome = options.outcome || kind == CellKind::Outcomes;
-    let (width, height, pixels) =
-        match table.shape().lens().len() {
-            1 if options.outcome => return Err(PlotError(
-                "--outcome draws the P/N mask of a board; a heap game's plot already shows its \
-                 P-positions (value 0) in red"
-                    .into(),
-            )),
-            1 if kind == CellKind::Outcomes => {
-                return Err(PlotError("a sequence of P/N outcomes has no values to plot".into()))
-            }
-            1 => sequence(table, options)?,
-            2 => heatmap(table, outcome, options)?,
-            dims => {
-                return Err(PlotError(format!(
-                    "plot draws heap games and boards (1 or 2 axes); this table has {dims} axes (take a 2-D slice with --slice AXIS=COORD)"
-                )))
-            }
-        };
+    let (width, height, pixels) = match table.shape().lens().len() {
+        1 if options.outcome => return Err(PlotError { kind: PlotErrorKind::MaskOfSequence }),
+        1 if kind == CellKind::Outcomes => {
+            return Err(PlotError { kind: PlotErrorKind::OutcomeSequence })
+        }
+        1 => sequence(table, options)?,
+        2 => heatmap(table, outcome, options)?,
+        dims => return Err(PlotError { kind: PlotErrorKind::Axes { dims } }),
+    };
     let mut png = Vec::new();
     let mut encoder = png::Encoder::new(&mut png, width, height);
     encoder.set_color(png::ColorType::Rgb);

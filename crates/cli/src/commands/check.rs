@@ -3,6 +3,7 @@ use crate::output::write_json_line;
 use anyhow::{bail, Result};
 use grundy_compute::stream_rows;
 use grundy_patterns::conjecture::{check, CheckReport, ClaimKind, Conjecture, RowChecker};
+use grundy_patterns::ErrorKind;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -51,16 +52,18 @@ pub(crate) struct Args {
 const EXIT_DISAGREES: u8 = 1;
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
-    let (kind, text) = match (&args.p_set, &args.values, &args.holds) {
-        (Some(e), _, _) => (ClaimKind::PSet, e),
-        (_, Some(e), _) => (ClaimKind::Values, e),
-        (_, _, Some(e)) => (ClaimKind::Holds, e),
+    let (kind, text, option) = match (&args.p_set, &args.values, &args.holds) {
+        (Some(e), _, _) => (ClaimKind::PSet, e, "--p-set"),
+        (_, Some(e), _) => (ClaimKind::Values, e, "--values"),
+        (_, _, Some(e)) => (ClaimKind::Holds, e, "--holds"),
         _ => unreachable!("clap requires one claim"),
     };
+    // The library names no options: the claim is named here, after the option that gave it.
+    let parse = |names: &[&str]| Conjecture::parse_named(kind, text, names, option);
     if args.stream {
         let (game, shape) = args.table.streamed()?;
         let axis_names: Vec<&str> = shape.axes().iter().map(|a| a.name.as_str()).collect();
-        let conjecture = Conjecture::parse(kind, text, &axis_names)?;
+        let conjecture = parse(&axis_names)?;
         let period =
             args.period.as_deref().map(|p| parse_period(p, axis_names.len())).transpose()?;
         let mut checker = RowChecker::new(&conjecture, &shape, args.show);
@@ -73,7 +76,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         let axis_names: Vec<String> = loaded.table.axes().iter().map(|a| a.name.clone()).collect();
         let names: Vec<&str> = axis_names.iter().map(String::as_str).collect();
         // Parse before anything else is done with the table: a bad expression is an input error.
-        let conjecture = Conjecture::parse(kind, text, &names)?;
+        let conjecture = parse(&names)?;
         let period = args.period.as_deref().map(|p| parse_period(p, names.len())).transpose()?;
         let report = check(
             &loaded.table,
@@ -83,7 +86,15 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             &conjecture,
             period.as_deref(),
             args.show,
-        )?;
+        )
+        .map_err(|err| match err.kind() {
+            ErrorKind::OutcomesOnly { table } => {
+                anyhow::anyhow!(
+                    "{table} holds only outcomes (P/N); {option} needs a table of values"
+                )
+            }
+            _ => anyhow::Error::from(err),
+        })?;
         Ok((report, axis_names))
     })?;
     let names: Vec<&str> = axis_names.iter().map(String::as_str).collect();

@@ -1,7 +1,7 @@
 use super::TableArgs;
 use crate::output::write_json_line;
 use anyhow::Result;
-use grundy_patterns::{analyze, BoardReport, LineReport, Report, SequenceReport};
+use grundy_patterns::{analyze, BoardReport, ErrorKind, LineReport, Report, SequenceReport};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -23,7 +23,15 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let report = args.table.install(|| {
         let loaded = args.table.load(args.json)?;
-        Ok(analyze(&loaded.table, loaded.kind, loaded.game.as_ref(), &loaded.name)?)
+        analyze(&loaded.table, loaded.kind, loaded.game.as_ref(), &loaded.name).map_err(|err| {
+            match err.kind() {
+                ErrorKind::Axes { dims } => anyhow::anyhow!(
+                    "patterns analyses 1-D and 2-D tables; this one has {dims} axes (take a 2-D \
+                     slice with --slice AXIS=COORD)"
+                ),
+                _ => err.into(),
+            }
+        })
     })?;
     let mut out = std::io::stdout().lock();
     if args.json {

@@ -1,7 +1,7 @@
 use super::TableArgs;
 use crate::output::{Destination, Overwrite, Special};
 use anyhow::{bail, Result};
-use grundy_plot::{plot_png, PlotOptions};
+use grundy_plot::{plot_png, PlotErrorKind, PlotOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -44,7 +44,16 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             max_side: args.max_side as usize,
             title: loaded.name.clone(),
         };
-        Ok(plot_png(&loaded.table, loaded.kind, &options)?)
+        plot_png(&loaded.table, loaded.kind, &options).map_err(|err| match err.kind() {
+            PlotErrorKind::Axes { .. } => {
+                anyhow::anyhow!("{err} (take a 2-D slice with --slice AXIS=COORD)")
+            }
+            PlotErrorKind::MaskOfSequence => anyhow::anyhow!(
+                "--outcome draws the P/N mask of a board; a heap game's plot already shows its \
+                 P-positions (value 0) in red"
+            ),
+            _ => err.into(),
+        })
     })?;
     destination.write_with(|out| out.write_all(&png))?;
     Ok(ExitCode::SUCCESS)
