@@ -33,7 +33,7 @@ mod tiles;
 mod wave;
 
 pub use reference::fill_reference;
-pub use stream::{stream_rows, streaming_rows};
+pub use stream::{stream_rows, streaming_rows, NoStream};
 
 use grundy_core::{CellWidth, Game, GrundyTable, TableShape};
 use std::fmt;

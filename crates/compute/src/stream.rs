@@ -5,10 +5,49 @@
 use crate::compiled::{Cells, CompiledGame, NO_LINE};
 use grundy_core::{mex_of_union, Game, MexSet, Nimber, PrefixSet, TableShape};
 
+/// Why a table cannot be filled row by row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NoStream {
+    /// Only 2-D tables stream; this one has `dims` axes.
+    Axes {
+        /// The table's number of axes.
+        dims: usize,
+    },
+    /// A rule (1-based, with its kind), or the moves together when `rule` is `None`, reach back
+    /// through whole columns (a split of the first axis), so every row must be kept.
+    WholeColumns {
+        /// The rule's number and kind.
+        rule: Option<(usize, &'static str)>,
+    },
+}
+
+impl std::fmt::Display for NoStream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoStream::Axes { dims } => {
+                write!(f, "only 2-D tables stream row by row; this one has {dims} axes")
+            }
+            NoStream::WholeColumns { rule } => {
+                match rule {
+                    Some((index, kind)) => write!(f, "rule {index} ({kind})")?,
+                    None => f.write_str("its moves together")?,
+                }
+                f.write_str(
+                    " reaches back through whole columns (a split of the first axis reads pieces \
+                     from anywhere in its column), so every row must be kept",
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for NoStream {}
+
 /// The rows a row-by-row fill of `game` over `shape` keeps, or why it cannot stream.
-pub fn streaming_rows(game: &Game, shape: &TableShape) -> Result<usize, String> {
+pub fn streaming_rows(game: &Game, shape: &TableShape) -> Result<usize, NoStream> {
     if shape.lens().len() != 2 {
-        return Err("only 2-D tables stream row by row".into());
+        return Err(NoStream::Axes { dims: shape.lens().len() });
     }
     let rows = shape.lens()[0];
     let needed = |game: &Game| {
@@ -22,14 +61,7 @@ pub fn streaming_rows(game: &Game, shape: &TableShape) -> Result<usize, String> 
         Game::new(game.name(), "", game.axes().to_vec(), vec![(*rule).clone()])
             .is_ok_and(|alone| needed(&alone).is_none())
     });
-    let why = match culprit {
-        Some((index, rule)) => format!("rule {} ({})", index + 1, rule.kind()),
-        None => "its moves together".to_string(),
-    };
-    Err(format!(
-        "{why} reaches back through whole columns (a split of the first axis reads pieces from \
-         anywhere in its column), so every row must be kept"
-    ))
+    Err(NoStream::WholeColumns { rule: culprit.map(|(index, rule)| (index + 1, rule.kind())) })
 }
 
 /// The last rows of the table, in a ring.

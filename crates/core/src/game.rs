@@ -16,9 +16,9 @@ mod spec;
 mod steps;
 
 pub use catalog::{catalog, catalog_spec, lookup, CatalogEntry};
-pub use octal::OctalCode;
+pub use octal::{OctalCode, OctalCodeError};
 pub use spec::{parse_spec, to_spec};
-pub use steps::{NamedSet, StepBase, StepSet};
+pub use steps::{NamedSet, StepBase, StepSet, StepSetError};
 
 use crate::ModelError;
 

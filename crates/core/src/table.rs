@@ -10,7 +10,7 @@ pub use self::cells::{Cell, CellSlice, CellWidth, Store};
 pub use self::csv::{
     read_csv, read_csv_within, write_csv, CellKind, CsvLayout, CsvLimits, CsvReadError, CsvRows,
 };
-pub use self::npy::{read_npy, write_npy, NpyError};
+pub use self::npy::{read_npy, write_npy, NpyError, NpyErrorKind};
 
 use crate::game::{Axis, Coord, Game};
 use crate::{ModelError, Nimber};

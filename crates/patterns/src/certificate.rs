@@ -31,21 +31,74 @@ impl Certificate {
     }
 }
 
+/// Why a game's moves have no bounded reach.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Unbounded {
+    /// Rule `rule` (1-based, of `kind`) moves without a bound.
+    Rule {
+        /// The rule's number.
+        rule: usize,
+        /// Its kind.
+        kind: &'static str,
+        /// How it is unbounded.
+        how: UnboundedHow,
+    },
+    /// A move reaches 2^31 cells or more.
+    TooFar {
+        /// How far.
+        cells: u128,
+    },
+}
+
+/// How a rule moves without a bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UnboundedHow {
+    /// A jump by an infinite step set.
+    Steps,
+    /// A slide of any distance.
+    Slide,
+    /// A split into a sum.
+    Split,
+    /// Take-and-break moves into sums.
+    Breaks,
+}
+
+impl std::fmt::Display for Unbounded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Unbounded::Rule { rule, kind, how } => {
+                let how = match how {
+                    UnboundedHow::Steps => "jumps by an unbounded step set",
+                    UnboundedHow::Slide => "slides any distance",
+                    UnboundedHow::Split => "splits the position into a sum",
+                    UnboundedHow::Breaks => "breaks heaps into sums",
+                };
+                write!(f, "rule {rule} ({kind}) {how}")
+            }
+            Unbounded::TooFar { cells } => write!(f, "a move reaches {cells} cells, 2^31 or more"),
+        }
+    }
+}
+
+impl std::error::Error for Unbounded {}
+
 /// The largest coordinate change of any move when every move is bounded (steps, and jumps with
 /// finite step sets), or why a move is not.
-pub fn reach(game: &Game) -> Result<Coord, String> {
+pub fn reach(game: &Game) -> Result<Coord, Unbounded> {
     let mut reach: u128 = 0;
     for (index, rule) in game.rules().iter().enumerate() {
-        let unbounded = |why: &str| Err(format!("rule {} ({}) {why}", index + 1, rule.kind()));
+        let unbounded = |how| Err(Unbounded::Rule { rule: index + 1, kind: rule.kind(), how });
         let (directions, most) = match rule {
             Rule::Step { offsets } => (offsets, 1),
             Rule::Jump { directions, steps } => match steps.max() {
                 Some(max) => (directions, max),
-                None => return unbounded("jumps by an unbounded step set"),
+                None => return unbounded(UnboundedHow::Steps),
             },
-            Rule::Slide { .. } => return unbounded("slides any distance"),
-            Rule::Split { .. } => return unbounded("splits the position into a sum"),
-            Rule::TakeAndBreak { .. } => return unbounded("breaks heaps into sums"),
+            Rule::Slide { .. } => return unbounded(UnboundedHow::Slide),
+            Rule::Split { .. } => return unbounded(UnboundedHow::Split),
+            Rule::TakeAndBreak { .. } => return unbounded(UnboundedHow::Breaks),
         };
         for direction in directions {
             let longest = direction.iter().map(|d| d.unsigned_abs()).max().unwrap_or(0);
@@ -56,7 +109,7 @@ pub fn reach(game: &Game) -> Result<Coord, String> {
     Coord::try_from(reach)
         .ok()
         .filter(|&r| r < grundy_core::COORD_LIMIT)
-        .ok_or_else(|| format!("a move reaches {reach} cells, 2^31 or more"))
+        .ok_or(Unbounded::TooFar { cells: reach })
 }
 
 /// What a periodic claim says at each position.
@@ -223,7 +276,7 @@ mod tests {
             "name = \"far\"\naxes = [{ name = \"n\", min = 0 }]\n[[rules]]\nkind = \"jump\"\n\
                     directions = [[-3]]\nsteps = [1, 6148914691236517206]\n";
         let game = grundy_core::parse_spec(spec, "far.toml").unwrap();
-        assert!(reach(&game).unwrap_err().contains("2^31 or more"));
+        assert!(reach(&game).unwrap_err().to_string().contains("2^31 or more"));
         let value = |_: &[Coord]| Some(0);
         let proof = prove_periodic(
             &lookup("kiki").unwrap(),
@@ -236,9 +289,10 @@ mod tests {
 
     #[test]
     fn unbounded_moves_have_no_proof() {
-        assert!(reach(&lookup("wythoff").unwrap()).unwrap_err().contains("slides any distance"));
-        assert!(reach(&lookup("prime-steps").unwrap()).unwrap_err().contains("unbounded step set"));
-        assert!(reach(&lookup("cutting").unwrap()).unwrap_err().contains("splits"));
+        let why = |name: &str| reach(&lookup(name).unwrap()).unwrap_err().to_string();
+        assert!(why("wythoff").contains("slides any distance"));
+        assert!(why("prime-steps").contains("unbounded step set"));
+        assert!(why("cutting").contains("splits"));
         assert_eq!(reach(&lookup("subtraction:1,3,4").unwrap()), Ok(4));
     }
 

@@ -20,8 +20,7 @@ fn expression() -> impl Strategy<Value = String> {
                 .prop_map(|(a, c, op)| format!("({a} {op} {c})")),
             (inner.clone(), inner.clone(), prop_oneof![Just("%"), Just("/")])
                 .prop_map(|(a, b, op)| format!("({a} {op} (abs({b}) + 1))")),
-            (inner.clone(), inner.clone())
-                .prop_map(|(a, b)| format!("if({a} % 2 == 0, {b}, {a})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("if({a} % 2 == 0, {b}, {a})")),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("xor(abs({a}), abs({b}))")),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("min({a}, {b})")),
             (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("max({a}, {b})")),

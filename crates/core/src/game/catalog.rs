@@ -73,7 +73,7 @@ pub fn lookup(name: &str) -> Result<Game, ModelError> {
             vec![Rule::Jump { directions: vec![vec![-1]], steps }],
         )
     } else if let Some(code) = name.strip_prefix("octal:") {
-        let code = OctalCode::parse_octal(code).map_err(bad)?;
+        let code = OctalCode::parse_octal(code).map_err(|err| bad(err.to_string()))?;
         let description = format!("take-and-break game with octal code {code}");
         Game::new(name, &description, heap(), vec![Rule::TakeAndBreak { code }])
     } else {
@@ -99,7 +99,7 @@ fn parse_subtraction_set(list: &str) -> Result<StepSet, String> {
             }
         })
         .collect::<Result<Vec<u64>, String>>()?;
-    StepSet::list(amounts)
+    StepSet::list(amounts).map_err(|err| err.to_string())
 }
 
 #[cfg(test)]

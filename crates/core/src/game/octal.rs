@@ -2,6 +2,54 @@
 
 use std::fmt;
 
+/// Why a take-and-break code was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum OctalCodeError {
+    /// There is no `.`.
+    #[error("`{code}` has no `.`; write codes as `0.77`")]
+    NoPoint {
+        /// The code as given.
+        code: String,
+    },
+    /// More than one digit before the `.`.
+    #[error("`{code}` has more than one digit before the `.`")]
+    WholePart {
+        /// The code as given.
+        code: String,
+    },
+    /// A hexadecimal digit in an octal code.
+    #[error("digit `{digit}` in `{code}` is not an octal digit (0-7)")]
+    NotOctal {
+        /// The digit.
+        digit: char,
+        /// The code as given.
+        code: String,
+    },
+    /// Something that is no digit at all.
+    #[error("`{found}` in `{code}` is not a digit")]
+    NotDigit {
+        /// What was found.
+        found: char,
+        /// The code as given.
+        code: String,
+    },
+    /// The digit before the `.` allows removing nothing and leaving a heap or none.
+    #[error("the digit before the `.` in `{code}` may only allow splitting (4{}), since removing no stones must leave two or more heaps", if *hex { ", 8 or c" } else { "" })]
+    RemovesNothing {
+        /// The code as given.
+        code: String,
+        /// Whether hexadecimal digits were allowed.
+        hex: bool,
+    },
+    /// Every digit is 0.
+    #[error("`{code}` allows no move at all")]
+    NoMove {
+        /// The code as given.
+        code: String,
+    },
+}
+
 /// A take-and-break code `d0.d1d2…`.
 ///
 /// Digit `dk` says what removing `k` stones from a heap may leave: bit 1 no heap, bit 2 one heap,
@@ -15,47 +63,44 @@ pub struct OctalCode {
 
 impl OctalCode {
     /// Parses an octal code such as `0.77`, `.07` or `4.0`.
-    pub fn parse_octal(text: &str) -> Result<OctalCode, String> {
+    pub fn parse_octal(text: &str) -> Result<OctalCode, OctalCodeError> {
         OctalCode::parse(text, false)
     }
 
     /// Parses a code whose digits may be hexadecimal (`0-9`, `a-f`), so bit 8 (three heaps) is
     /// available.
-    pub fn parse_hex(text: &str) -> Result<OctalCode, String> {
+    pub fn parse_hex(text: &str) -> Result<OctalCode, OctalCodeError> {
         OctalCode::parse(text, true)
     }
 
-    fn parse(text: &str, hex: bool) -> Result<OctalCode, String> {
+    fn parse(text: &str, hex: bool) -> Result<OctalCode, OctalCodeError> {
         let radix = if hex { 16 } else { 8 };
         let (whole, fraction) = match text.split_once('.') {
             Some((whole, fraction)) => (whole, fraction),
-            None => return Err(format!("`{text}` has no `.`; write codes as `0.77`")),
+            None => return Err(OctalCodeError::NoPoint { code: text.to_string() }),
         };
         let whole = if whole.is_empty() { "0" } else { whole };
         if whole.len() != 1 {
-            return Err(format!("`{text}` has more than one digit before the `.`"));
+            return Err(OctalCodeError::WholePart { code: text.to_string() });
         }
         let mut digits = Vec::with_capacity(fraction.len() + 1);
         for c in whole.chars().chain(fraction.chars()) {
             match c.to_digit(radix) {
                 Some(d) => digits.push(d as u8),
                 None if c.is_ascii_hexdigit() && !hex => {
-                    return Err(format!("digit `{c}` in `{text}` is not an octal digit (0-7)"))
+                    return Err(OctalCodeError::NotOctal { digit: c, code: text.to_string() })
                 }
-                None => return Err(format!("`{c}` in `{text}` is not a digit")),
+                None => return Err(OctalCodeError::NotDigit { found: c, code: text.to_string() }),
             }
         }
         if digits[0] & 0b11 != 0 {
-            return Err(format!(
-                "the digit before the `.` in `{text}` may only allow splitting (4{}), since removing no stones must leave two or more heaps",
-                if hex { ", 8 or c" } else { "" }
-            ));
+            return Err(OctalCodeError::RemovesNothing { code: text.to_string(), hex });
         }
         while digits.len() > 1 && *digits.last().unwrap() == 0 {
             digits.pop();
         }
         if digits.iter().all(|&d| d == 0) {
-            return Err(format!("`{text}` allows no move at all"));
+            return Err(OctalCodeError::NoMove { code: text.to_string() });
         }
         Ok(OctalCode { digits, hex })
     }

@@ -100,6 +100,21 @@ impl NamedSet {
     }
 }
 
+/// Why a step set was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StepSetError {
+    /// A list holds the amount 0.
+    #[error("a step set may not contain 0 (a move must move)")]
+    ZeroAmount,
+    /// A range starts at 0.
+    #[error("a step range must start at 1 or more (a move must move)")]
+    ZeroStart,
+    /// Nothing is left (after the exceptions).
+    #[error("the step set is empty")]
+    Empty,
+}
+
 /// Where the amounts of a step set come from, before exclusions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StepBase {
@@ -123,9 +138,9 @@ pub struct StepSet {
 
 impl StepSet {
     /// An explicit set; sorts and removes repeats. Refuses an empty list and the amount 0.
-    pub fn list(mut amounts: Vec<u64>) -> Result<StepSet, String> {
+    pub fn list(mut amounts: Vec<u64>) -> Result<StepSet, StepSetError> {
         if amounts.contains(&0) {
-            return Err("a step set may not contain 0 (a move must move)".into());
+            return Err(StepSetError::ZeroAmount);
         }
         amounts.sort_unstable();
         amounts.dedup();
@@ -133,17 +148,17 @@ impl StepSet {
     }
 
     /// Every amount from `low` to `high`, inclusive.
-    pub fn range(low: u64, high: u64) -> Result<StepSet, String> {
+    pub fn range(low: u64, high: u64) -> Result<StepSet, StepSetError> {
         if low == 0 {
-            return Err("a step range must start at 1 or more (a move must move)".into());
+            return Err(StepSetError::ZeroStart);
         }
         StepSet::new(StepBase::Range(low, high), Vec::new())
     }
 
     /// Every amount from `low` on.
-    pub fn from(low: u64) -> Result<StepSet, String> {
+    pub fn from(low: u64) -> Result<StepSet, StepSetError> {
         if low == 0 {
-            return Err("a step range must start at 1 or more (a move must move)".into());
+            return Err(StepSetError::ZeroStart);
         }
         StepSet::new(StepBase::From(low), Vec::new())
     }
@@ -159,13 +174,13 @@ impl StepSet {
     }
 
     /// This set without the amounts in `exceptions`. Refuses a result that is empty.
-    pub fn all_but(self, mut exceptions: Vec<u64>) -> Result<StepSet, String> {
+    pub fn all_but(self, mut exceptions: Vec<u64>) -> Result<StepSet, StepSetError> {
         exceptions.sort_unstable();
         exceptions.dedup();
         StepSet::new(self.base, exceptions)
     }
 
-    fn new(base: StepBase, all_but: Vec<u64>) -> Result<StepSet, String> {
+    fn new(base: StepBase, all_but: Vec<u64>) -> Result<StepSet, StepSetError> {
         let set = StepSet { base, all_but };
         let empty = match &set.base {
             // `all_but` is sorted: a binary search each, not a scan (10^6 exceptions of 10^6
@@ -177,7 +192,7 @@ impl StepSet {
             StepBase::From(_) | StepBase::Named(_) => false,
         };
         if empty {
-            return Err("the step set is empty".into());
+            return Err(StepSetError::Empty);
         }
         Ok(set)
     }

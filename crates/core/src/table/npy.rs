@@ -10,11 +10,81 @@ use std::io::{Read, Write};
 
 /// Why an `.npy` array could not be written or read.
 #[derive(Debug)]
-pub struct NpyError(String);
+pub struct NpyError {
+    kind: NpyErrorKind,
+}
+
+/// What went wrong with an `.npy` array.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum NpyErrorKind {
+    /// Reading or writing failed.
+    Io(std::io::Error),
+    /// The input is not an `.npy` array (`why` says how).
+    NotNpy {
+        /// How.
+        why: String,
+    },
+    /// The header is not a dict literal this reader understands.
+    Header {
+        /// The header text.
+        header: String,
+    },
+    /// The cells have another type or byte order than the table's.
+    Type {
+        /// The header's `descr`.
+        found: String,
+        /// The table's.
+        expected: &'static str,
+        /// Bytes per cell.
+        bytes: usize,
+    },
+    /// The array is in Fortran order.
+    FortranOrder,
+    /// The array has another shape than the table.
+    Shape {
+        /// The header's shape.
+        found: Vec<usize>,
+        /// The table's.
+        expected: Vec<usize>,
+    },
+    /// The array ends before its last cell.
+    Short,
+    /// Bytes follow the array.
+    Trailing,
+}
+
+impl NpyError {
+    fn new(kind: NpyErrorKind) -> NpyError {
+        NpyError { kind }
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &NpyErrorKind {
+        &self.kind
+    }
+}
 
 impl fmt::Display for NpyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match &self.kind {
+            NpyErrorKind::Io(err) => write!(f, "cannot read or write the .npy array: {err}"),
+            NpyErrorKind::NotNpy { why } => write!(f, "not an .npy array: {why}"),
+            NpyErrorKind::Header { header } => write!(f, "malformed .npy header `{header}`"),
+            NpyErrorKind::Type { found, expected, bytes } => write!(
+                f,
+                "the .npy array holds `{found}`, not the table's `{expected}` (little-endian \
+                 {bytes}-byte cells)"
+            ),
+            NpyErrorKind::FortranOrder => {
+                f.write_str("the .npy array is in Fortran order, not C order")
+            }
+            NpyErrorKind::Shape { found, expected } => {
+                write!(f, "the .npy array has shape {found:?}, not the table's {expected:?}")
+            }
+            NpyErrorKind::Short => f.write_str("the .npy array is cut short"),
+            NpyErrorKind::Trailing => f.write_str("the .npy array is followed by extra bytes"),
+        }
     }
 }
 
@@ -30,7 +100,9 @@ pub fn write_npy<W: Write>(table: &GrundyTable, out: W) -> Result<(), NpyError> 
         Store::U16(array) => array.write_npy(out),
         Store::U32(array) => array.write_npy(out),
     };
-    written.map_err(|err| NpyError(format!("cannot write the .npy array: {err}")))
+    written.map_err(|err| {
+        NpyError::new(NpyErrorKind::Io(std::io::Error::other(format!("cannot write: {err}"))))
+    })
 }
 
 /// Reads an `.npy` array of `width` cells, written by [`write_npy`], as the table over `shape`:
@@ -57,22 +129,20 @@ pub fn read_npy<R: Read>(
         CellWidth::U32 => &["<u4"],
     };
     if !accepted.contains(&fields.descr.as_str()) {
-        return Err(NpyError(format!(
-            "the .npy array holds `{}`, not the table's `{}` (little-endian {}-byte cells)",
-            fields.descr,
-            accepted[0],
-            width.bytes()
-        )));
+        return Err(NpyError::new(NpyErrorKind::Type {
+            found: fields.descr,
+            expected: accepted[0],
+            bytes: width.bytes(),
+        }));
     }
     if fields.fortran_order {
-        return Err(NpyError("the .npy array is in Fortran order, not C order".into()));
+        return Err(NpyError::new(NpyErrorKind::FortranOrder));
     }
     if fields.shape != shape.lens() {
-        return Err(NpyError(format!(
-            "the .npy array has shape {:?}, not the table's {:?}",
-            fields.shape,
-            shape.lens()
-        )));
+        return Err(NpyError::new(NpyErrorKind::Shape {
+            found: fields.shape,
+            expected: shape.lens(),
+        }));
     }
     fn cells<C: Cell, const N: usize>(
         input: &mut impl Read,
@@ -80,7 +150,7 @@ pub fn read_npy<R: Read>(
         decode: fn([u8; N]) -> C,
     ) -> Result<Vec<C>, NpyError> {
         let mut bytes = vec![0u8; count * N];
-        input.read_exact(&mut bytes).map_err(|_| NpyError("the .npy array is cut short".into()))?;
+        input.read_exact(&mut bytes).map_err(|_| NpyError::new(NpyErrorKind::Short))?;
         Ok(bytes.chunks_exact(N).map(|c| decode(c.try_into().expect("N bytes"))).collect())
     }
     let count: usize = shape.lens().iter().product();
@@ -96,8 +166,8 @@ pub fn read_npy<R: Read>(
     let mut extra = [0u8; 1];
     match input.read(&mut extra) {
         Ok(0) => Ok(table),
-        Ok(_) => Err(NpyError("the .npy array is followed by extra bytes".into())),
-        Err(err) => Err(NpyError(format!("cannot read the .npy array: {err}"))),
+        Ok(_) => Err(NpyError::new(NpyErrorKind::Trailing)),
+        Err(err) => Err(NpyError::new(NpyErrorKind::Io(err))),
     }
 }
 
@@ -106,7 +176,7 @@ const MAX_HEADER: usize = 1 << 16;
 
 /// Reads the magic string, the version and the header text of an `.npy` file.
 fn read_header(input: &mut impl Read) -> Result<String, NpyError> {
-    let bad = |why: &str| NpyError(format!("not an .npy array: {why}"));
+    let bad = |why: &str| NpyError::new(NpyErrorKind::NotNpy { why: why.to_string() });
     let mut start = [0u8; 8];
     input.read_exact(&mut start).map_err(|_| bad("it is too short"))?;
     if &start[..6] != b"\x93NUMPY" {
@@ -143,7 +213,7 @@ struct NpyHeader {
 
 impl NpyHeader {
     fn parse(text: &str) -> Result<NpyHeader, NpyError> {
-        let bad = || NpyError(format!("malformed .npy header `{}`", text.trim()));
+        let bad = || NpyError::new(NpyErrorKind::Header { header: text.trim().to_string() });
         let after = |key: &str| -> Result<&str, NpyError> {
             let at = text.find(&format!("'{key}'")).ok_or_else(bad)?;
             let rest = text[at + key.len() + 2..].trim_start();
