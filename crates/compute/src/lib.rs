@@ -110,8 +110,8 @@ pub fn planned_width(game: &Game, shape: &TableShape) -> CellWidth {
 
 /// The most worker threads started per core. Every wave wakes every thread; far more threads
 /// than cores made a fill crawl (`--threads 1024` on 2 cores: the cell-wave fill of Wythoff
-/// 2000² took over 300 s instead of 18 s), while a few per core cost next to nothing and still
-/// let the tests run more threads than cores.
+/// 2000² had not finished after 500 s; 19.4 s with the cap), while a few per core cost next to
+/// nothing and still let the tests run more threads than cores.
 pub const MAX_THREADS_PER_CORE: usize = 4;
 
 /// The number of threads a fill asked for `threads` starts: at most [`MAX_THREADS_PER_CORE`] per
