@@ -47,11 +47,8 @@ pub(crate) struct Args {
     /// array with the cells' integer type (uint8/16/32); `bfile`: an OEIS b-file, `n value` per
     /// line (heap games); `summary`: a JSON object with cells, sum, max, p_positions and seconds.
     /// The default is `grid`, and `long` for 3-D games.
-    #[arg(long = "format", value_enum)]
-    format_arg: Option<Format>,
-    /// The format to write: `--format`, or the default for the game's dimensions (set by `run`).
-    #[arg(skip)]
-    format: Format,
+    #[arg(long, value_enum)]
+    format: Option<Format>,
     /// Write P (value 0, the player to move loses) or N instead of the values (grid and long).
     #[arg(long)]
     outcome: bool,
@@ -80,9 +77,8 @@ pub(crate) struct Args {
     quiet: bool,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
-    #[default]
     Grid,
     Long,
     Npy,
@@ -122,88 +118,141 @@ impl<'a> Summary<'a> {
     }
 }
 
-pub(crate) fn run(args: Args) -> Result<ExitCode> {
-    let game = load_game(&args.game)?;
-    let max = parse_coords(&args.size, "size")?;
-    let shape = TableShape::new(&game, &max, &args.size)?;
-    let format = match args.format_arg {
-        Some(Format::Grid) if game.dims() == 3 => {
-            bail!("a 3-D table has no grid format; use --format long (the default for 3-D games)")
-        }
-        Some(format) => format,
-        None if game.dims() == 3 => Format::Long,
-        None => Format::Grid,
-    };
-    let args = Args { format, ..args };
-    if args.outcome && !matches!(args.format, Format::Grid | Format::Long) {
-        bail!(
-            "--outcome applies to the grid and long formats, not to --format {}",
-            args.format.name()
-        );
-    }
-    if args.format == Format::Bfile && game.dims() != 1 {
-        bail!(
-            "--format bfile writes a sequence, but {} has {}; use grid, long or npy",
-            game.name(),
-            grundy_core::counted(game.dims(), "axis", "axes")
-        );
-    }
-    if args.checkpoint.is_some() {
-        if args.stream {
-            bail!("--checkpoint and --stream cannot be combined: a streamed table is not kept");
-        }
-        if args.engine != EngineArg::Tiles {
-            bail!("--checkpoint needs the tiles engine (tile-waves are what it saves)");
-        }
-    }
-    if let Some(checkpoint) = args.checkpoint.as_deref() {
-        if checkpoint == Path::new("-") || checkpoint.is_dir() {
-            bail!("--checkpoint needs a file path");
-        }
-        // The checkpoint is deleted once the output is written: they must be two files.
-        if args.out.as_deref().is_some_and(|out| same_file(out, checkpoint)) {
+/// What a `compute` run does, validated once from the raw arguments: every cross-flag check is
+/// in [`Config::from_args`], so the rest of the command never checks a flag combination.
+struct Config {
+    game: Game,
+    /// The largest coordinates, as `--size` gave them.
+    max: Vec<i64>,
+    shape: TableShape,
+    format: Format,
+    /// Cells written as P/N.
+    outcome: bool,
+    mode: Mode,
+    engine: Engine,
+    threads: Option<usize>,
+    quiet: bool,
+    out: Option<PathBuf>,
+    overwrite: Overwrite,
+}
+
+/// How the table is held while it is computed.
+enum Mode {
+    /// The whole table in memory, saved to a checkpoint when one is given.
+    InMemory { checkpoint: Option<CheckpointConfig> },
+    /// Row by row (`--stream`).
+    Streamed,
+}
+
+/// `--checkpoint FILE` and `--checkpoint-every SECONDS`.
+struct CheckpointConfig {
+    path: PathBuf,
+    every: Duration,
+}
+
+impl Config {
+    /// Validates `args`: the game, the size, the format for the game's dimensions, and every
+    /// combination of options.
+    fn from_args(args: Args) -> Result<Config> {
+        let game = load_game(&args.game)?;
+        let max = parse_coords(&args.size, "size")?;
+        let shape = TableShape::new(&game, &max, &args.size)?;
+        let format = match args.format {
+            Some(Format::Grid) if game.dims() == 3 => bail!(
+                "a 3-D table has no grid format; use --format long (the default for 3-D games)"
+            ),
+            Some(format) => format,
+            None if game.dims() == 3 => Format::Long,
+            None => Format::Grid,
+        };
+        if args.outcome && !matches!(format, Format::Grid | Format::Long) {
             bail!(
-                "--checkpoint and --out name the same file ({}); the checkpoint is deleted once \
-                 the table is written",
-                checkpoint.display()
+                "--outcome applies to the grid and long formats, not to --format {}",
+                format.name()
             );
         }
+        if format == Format::Bfile && game.dims() != 1 {
+            bail!(
+                "--format bfile writes a sequence, but {} has {}; use grid, long or npy",
+                game.name(),
+                grundy_core::counted(game.dims(), "axis", "axes")
+            );
+        }
+        let checkpoint = match args.checkpoint {
+            None => None,
+            Some(path) => {
+                if args.stream {
+                    bail!(
+                        "--checkpoint and --stream cannot be combined: a streamed table is not kept"
+                    );
+                }
+                if args.engine != EngineArg::Tiles {
+                    bail!("--checkpoint needs the tiles engine (tile-waves are what it saves)");
+                }
+                if path == Path::new("-") || path.is_dir() {
+                    bail!("--checkpoint needs a file path");
+                }
+                // The checkpoint is deleted once the output is written: two files.
+                if args.out.as_deref().is_some_and(|out| same_file(out, &path)) {
+                    bail!(
+                        "--checkpoint and --out name the same file ({}); the checkpoint is \
+                         deleted once the table is written",
+                        path.display()
+                    );
+                }
+                Some(CheckpointConfig { path, every: Duration::from_secs(args.checkpoint_every) })
+            }
+        };
+        if args.stream && format == Format::Npy {
+            bail!("--format npy cannot be streamed; use grid or long with --stream");
+        }
+        Ok(Config {
+            game,
+            max,
+            shape,
+            format,
+            outcome: args.outcome,
+            mode: if args.stream { Mode::Streamed } else { Mode::InMemory { checkpoint } },
+            engine: match args.engine {
+                EngineArg::Tiles => Engine::Tiles,
+                EngineArg::Waves => Engine::Waves,
+                EngineArg::Reference => Engine::Reference,
+            },
+            threads: args.threads.map(usize::from),
+            quiet: args.quiet,
+            out: args.out,
+            overwrite: if args.force { Overwrite::Force } else { Overwrite::IfWritable },
+        })
     }
-    if args.stream && args.format == Format::Npy {
-        bail!("--format npy cannot be streamed; use grid or long with --stream");
-    }
-    let overwrite = if args.force { Overwrite::Force } else { Overwrite::IfWritable };
-    let destination = Destination::open(args.out.as_deref(), overwrite, Special::WriteThrough)?;
-    if args.stream {
-        return run_streaming(&args, &game, &shape, &max, destination);
-    }
-    if let Err(too_large) = check_memory(&shape, planned_width(&game, &shape)) {
+}
+
+pub(crate) fn run(args: Args) -> Result<ExitCode> {
+    let config = Config::from_args(args)?;
+    let Config { ref game, ref max, ref shape, overwrite, .. } = config;
+    let destination = Destination::open(config.out.as_deref(), overwrite, Special::WriteThrough)?;
+    let checkpoint = match &config.mode {
+        Mode::Streamed => return run_streaming(&config, destination),
+        Mode::InMemory { checkpoint } => checkpoint.as_ref(),
+    };
+    if let Err(too_large) = check_memory(shape, planned_width(game, shape)) {
         // Refused before anything is allocated; say when --stream would do it.
-        if streaming_rows(&game, &shape).is_ok() {
+        if streaming_rows(game, shape).is_ok() {
             bail!("{too_large:#}; --stream computes it row by row in little memory");
         }
         return Err(too_large);
     }
-    let engine = match args.engine {
-        EngineArg::Tiles => Engine::Tiles,
-        EngineArg::Waves => Engine::Waves,
-        EngineArg::Reference => Engine::Reference,
-    };
     let start = Instant::now();
-    let checkpoint =
-        args.checkpoint.as_deref().map(|path| Checkpoint::new(path, &game, &max, overwrite));
+    let checkpoint = checkpoint.map(|c| (Checkpoint::new(&c.path, game, max, overwrite), c.every));
     let (table, mark) = match &checkpoint {
-        None => {
-            (fill_table(&game, &shape, engine, args.threads.map(usize::from), args.quiet)?, None)
-        }
-        Some(checkpoint) => match fill_checkpointed(&args, &game, &shape, checkpoint)? {
+        None => (fill_table(game, shape, config.engine, config.threads, config.quiet)?, None),
+        Some((checkpoint, every)) => match fill_checkpointed(&config, checkpoint, *every)? {
             Some((table, mark)) => (table, Some(mark)),
             None => return Ok(ExitCode::from(signals::EXIT_INTERRUPTED)),
         },
     };
     let seconds = start.elapsed().as_secs_f64();
-    let written = write_table(&args, &game, &max, &table, seconds, destination);
-    if let (Some(checkpoint), Some(mark)) = (&checkpoint, mark) {
+    let written = write_table(&config, &table, seconds, destination);
+    if let (Some((checkpoint, _)), Some(mark)) = (&checkpoint, mark) {
         if let Err(err) = written {
             // Keep the finished table: the next run writes it without computing anything.
             let saved = checkpoint.save(&table, mark);
@@ -223,22 +272,20 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 
 /// Writes the finished `table` to `destination` in the format `args` asks for.
 fn write_table(
-    args: &Args,
-    game: &Game,
-    max: &[i64],
+    config: &Config,
     table: &GrundyTable,
     seconds: f64,
     destination: Destination,
 ) -> Result<()> {
-    match args.format {
+    match config.format {
         Format::Summary => {
-            let summary = Summary::new(game, max, table.stats(), seconds);
+            let summary = Summary::new(&config.game, &config.max, table.stats(), seconds);
             destination.write_with(|out| write_json_line(out, &summary))
         }
         Format::Grid | Format::Long => {
             let layout =
-                if args.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
-            destination.write_with(|out| write_csv(table, layout, args.outcome, out))
+                if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
+            destination.write_with(|out| write_csv(table, layout, config.outcome, out))
         }
         Format::Npy => {
             destination.write_with(|out| write_npy(table, out).map_err(io::Error::other))
@@ -251,16 +298,12 @@ fn write_table(
 /// `--checkpoint-every` seconds and when interrupted. Returns `None` when a signal stopped the
 /// run (after saving and saying so).
 fn fill_checkpointed(
-    args: &Args,
-    game: &Game,
-    shape: &TableShape,
+    run: &Config,
     checkpoint: &Checkpoint<'_>,
+    every: Duration,
 ) -> Result<Option<(GrundyTable, WaveMark)>> {
-    let config = FillConfig {
-        engine: Engine::Tiles,
-        threads: args.threads.map(usize::from),
-        tile_side: None,
-    };
+    let (game, shape) = (&run.game, &run.shape);
+    let config = FillConfig { engine: Engine::Tiles, threads: run.threads, tile_side: None };
     // From here on a signal stops the run cleanly: while the checkpoint is read, before any
     // tile-wave (nothing to save, the checkpoint is as it was), then at the next tile-wave.
     signals::defer();
@@ -274,7 +317,7 @@ fn fill_checkpointed(
         return Ok(None);
     }
     if let Some((_, mark)) = &start {
-        if !args.quiet {
+        if !run.quiet {
             eprintln!(
                 "grundy: resuming from checkpoint {} ({} of {} tile-waves done)",
                 checkpoint.path().display(),
@@ -283,11 +326,10 @@ fn fill_checkpointed(
             );
         }
     }
-    let every = Duration::from_secs(args.checkpoint_every);
     let mut last_save = Instant::now();
     let mut saved: Result<()> = Ok(());
     let mut stopped = false;
-    let bar = Bar::new(shape.cells() as u64, args.quiet);
+    let bar = Bar::new(shape.cells() as u64, run.quiet);
     let (table, mark) = fill_resumable(game, shape, &config, start, &bar, &mut |table, mark| {
         let interrupted = signals::interrupted();
         if interrupted || last_save.elapsed() >= every {
@@ -320,13 +362,8 @@ fn fill_checkpointed(
 
 /// `compute --stream`: the table row by row, each row written (or summed up) as soon as it is
 /// final.
-fn run_streaming(
-    args: &Args,
-    game: &Game,
-    shape: &TableShape,
-    max: &[i64],
-    destination: Destination,
-) -> Result<ExitCode> {
+fn run_streaming(config: &Config, destination: Destination) -> Result<ExitCode> {
+    let (game, shape, max) = (&config.game, &config.shape, &config.max);
     let kept = streaming_rows(game, shape)
         .map_err(|why| anyhow!("cannot stream {}: {why}", game.name()))?;
     let lens = shape.lens();
@@ -338,9 +375,9 @@ fn run_streaming(
         ),
         CellWidth::U32,
     )?;
-    let bar = Bar::new(shape.cells() as u64, args.quiet);
+    let bar = Bar::new(shape.cells() as u64, config.quiet);
     let start = Instant::now();
-    match args.format {
+    match config.format {
         Format::Summary => {
             let mut stats = TableStats { cells: 0, sum: 0, max: 0, p_positions: 0 };
             stream_rows(game, shape, |row| {
@@ -361,9 +398,9 @@ fn run_streaming(
         Format::Npy | Format::Bfile => unreachable!("refused before streaming"),
         Format::Grid | Format::Long => {
             let layout =
-                if args.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
+                if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
             destination.write_with(|out| {
-                let mut rows = CsvRows::new(shape.axes(), &lens, layout, args.outcome, out)?;
+                let mut rows = CsvRows::new(shape.axes(), &lens, layout, config.outcome, out)?;
                 stream_rows(game, shape, |row| {
                     bar.advance(row.len() as u64);
                     rows.write_row(row)
