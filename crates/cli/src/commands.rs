@@ -14,7 +14,7 @@ use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 use grundy_compute::{fill, planned_width, Engine, FillConfig};
 use grundy_core::{
-    parse_coords, read_csv_within, CellKind, CellWidth, CsvLimits, Game, GrundyTable, TableShape,
+    parse_coords, read_csv_within, CellWidth, CsvLimits, Game, GrundyTable, Table, TableShape,
 };
 use std::path::Path;
 use std::process::ExitCode;
@@ -148,57 +148,41 @@ impl TableArgs {
 
     /// Loads the table (its slice, with `--slice`) on the current pool (see
     /// [`TableArgs::install`]); `json` output also silences the progress bar.
-    fn load(&self, json: bool) -> Result<LoadedTable> {
+    fn load(&self, json: bool) -> Result<Table> {
         let loaded = load_table(&self.source, self.size.as_deref(), None, self.quiet || json)?;
         match &self.slice {
-            Some(slice) => loaded.sliced(slice),
+            Some(slice) => sliced(loaded, slice),
             None => Ok(loaded),
         }
     }
 }
 
-/// A table to analyse: computed from a game, or read from a CSV file written by `compute`.
-struct LoadedTable {
-    table: GrundyTable,
-    kind: CellKind,
-    game: Option<Game>,
-    name: String,
-}
-
-impl LoadedTable {
-    /// The 2-D slice that `spec` (`AXIS=COORD`) names of a 3-D table. The slice is no game of its
-    /// own, so no theorem is applied to it (its `game` is `None`).
-    fn sliced(self, spec: &str) -> Result<LoadedTable> {
-        let axes = self.table.axes();
-        let names = || axes.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
-        let Some((name, coord)) = spec.split_once('=') else {
-            bail!("malformed --slice `{spec}`: write AXIS=COORD, e.g. {}=5", axes[0].name)
-        };
-        let (name, coord) = (name.trim(), coord.trim());
-        if axes.len() != 3 {
-            bail!(
-                "--slice takes a 2-D slice of a 3-D table, but {} has {}",
-                self.name,
-                grundy_core::counted(axes.len(), "axis", "axes")
-            );
-        }
-        let Some(axis) = axes.iter().position(|a| a.name == name) else {
-            bail!("--slice `{spec}`: {} has no axis `{name}` (its axes: {})", self.name, names())
-        };
-        let Ok(at) = coord.parse::<i64>() else {
-            bail!("--slice `{spec}`: `{coord}` is not a whole number")
-        };
-        let (min, max) = (axes[axis].min, self.table.shape().max()[axis]);
-        let Some(table) = self.table.slice(axis, at) else {
-            bail!("--slice `{spec}`: {name} runs from {min} to {max} in this table")
-        };
-        Ok(LoadedTable {
-            table,
-            kind: self.kind,
-            game: None,
-            name: format!("{} at {name} = {at}", self.name),
-        })
+/// The 2-D slice that `spec` (`AXIS=COORD`) names of a 3-D table. The slice is no game of its
+/// own, so no theorem is applied to it.
+fn sliced(table: Table, spec: &str) -> Result<Table> {
+    let axes = table.data().axes();
+    let names = || axes.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
+    let Some((name, coord)) = spec.split_once('=') else {
+        bail!("malformed --slice `{spec}`: write AXIS=COORD, e.g. {}=5", axes[0].name)
+    };
+    let (name, coord) = (name.trim(), coord.trim());
+    if axes.len() != 3 {
+        bail!(
+            "--slice takes a 2-D slice of a 3-D table, but {} has {}",
+            table.name(),
+            grundy_core::counted(axes.len(), "axis", "axes")
+        );
     }
+    let Some(axis) = axes.iter().position(|a| a.name == name) else {
+        bail!("--slice `{spec}`: {} has no axis `{name}` (its axes: {})", table.name(), names())
+    };
+    let Ok(at) = coord.parse::<i64>() else {
+        bail!("--slice `{spec}`: `{coord}` is not a whole number")
+    };
+    let (min, max) = (axes[axis].min, table.data().shape().max()[axis]);
+    table.slice(axis, at).ok_or_else(|| {
+        anyhow::anyhow!("--slice `{spec}`: {name} runs from {min} to {max} in this table")
+    })
 }
 
 /// Whether `source` names a CSV table (plain or gzip-compressed) rather than a game.
@@ -213,7 +197,7 @@ fn load_table(
     size: Option<&str>,
     threads: Option<usize>,
     quiet: bool,
-) -> Result<LoadedTable> {
+) -> Result<Table> {
     if is_csv_table(source) {
         if size.is_some() {
             bail!("--size applies to games; {source} is a table that is read as it is");
@@ -228,7 +212,7 @@ fn load_table(
             read_csv_within(file, &limits)
         };
         let (table, kind) = read.with_context(|| format!("cannot read {source}"))?;
-        return Ok(LoadedTable { table, kind, game: None, name: source.to_string() });
+        return Ok(Table::without_game(table, kind, source));
     }
     let game = load_game(source)?;
     let Some(size) = size else {
@@ -237,12 +221,7 @@ fn load_table(
     let max = parse_coords(size, "size")?;
     let shape = TableShape::new(&game, &max, size)?;
     let table = fill_table(&game, &shape, Engine::Tiles, threads, quiet)?;
-    Ok(LoadedTable {
-        table,
-        kind: CellKind::Values,
-        name: game.name().to_string(),
-        game: Some(game),
-    })
+    Ok(Table::of_game(game, table))
 }
 
 /// Fills the table of `game` over `shape` after checking that it fits in memory, with a progress

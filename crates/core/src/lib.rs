@@ -40,5 +40,5 @@ pub use nimber::Nimber;
 pub use table::{
     check_position, parse_coords, read_csv, read_csv_within, read_npy, write_bfile, write_csv,
     write_npy, Cell, CellKind, CellSlice, CellWidth, CsvLayout, CsvLimits, CsvReadError,
-    GrundyTable, NpyError, TableShape, TableStats,
+    GrundyTable, NpyError, Table, TableShape, TableStats,
 };

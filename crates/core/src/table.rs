@@ -3,6 +3,7 @@
 mod bfile;
 mod cells;
 mod csv;
+mod described;
 mod npy;
 
 pub use self::bfile::write_bfile;
@@ -10,6 +11,7 @@ pub use self::cells::{Cell, CellSlice, CellWidth, Store};
 pub use self::csv::{
     read_csv, read_csv_within, write_csv, CellKind, CsvLayout, CsvLimits, CsvReadError, CsvRows,
 };
+pub use self::described::Table;
 pub use self::npy::{read_npy, write_npy, NpyError, NpyErrorKind};
 
 use crate::game::{Axis, Coord, Game};

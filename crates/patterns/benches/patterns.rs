@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use grundy_compute::{fill, FillConfig, NoProgress};
-use grundy_core::{lookup, CellKind, GrundyTable, TableShape};
+use grundy_core::{lookup, GrundyTable, Table, TableShape};
 use grundy_patterns::conjecture::{check, ClaimKind, Conjecture};
 use grundy_patterns::{analyze, periodicity::find_period};
 use std::hint::black_box;
@@ -21,10 +21,9 @@ fn boards(c: &mut Criterion) {
     for (name, max) in
         [("kiki", [2000, 2000]), ("wythoff", [1999, 1999]), ("cutting", [2001, 2001])]
     {
-        let t = table(name, &max);
-        let game = lookup(name).unwrap();
+        let described = Table::of_game(lookup(name).unwrap(), table(name, &max));
         group.bench_function(format!("{name}-2000x2000"), |b| {
-            b.iter(|| black_box(analyze(&t, CellKind::Values, Some(&game), name).unwrap()))
+            b.iter(|| black_box(analyze(&described).unwrap()))
         });
     }
     let kayles: Vec<u32> = table("kayles", &[100_000]).cells().to_u32_vec();
@@ -35,8 +34,7 @@ fn boards(c: &mut Criterion) {
 fn checks(c: &mut Criterion) {
     let mut group = c.benchmark_group("check");
     group.sample_size(10);
-    let kiki = table("kiki", &[4000, 4000]);
-    let game = lookup("kiki").unwrap();
+    let kiki_table = Table::of_game(lookup("kiki").unwrap(), table("kiki", &[4000, 4000]));
     let claims = [
         ("p-set", ClaimKind::PSet, "n % 2 == 1 && m % 2 == 1"),
         ("holds", ClaimKind::Holds, "g <= 3 && (g == 0) == (n % 2 == 1 && m % 2 == 1)"),
@@ -44,12 +42,7 @@ fn checks(c: &mut Criterion) {
     for (label, kind, text) in claims {
         let conjecture = Conjecture::parse(kind, text, &["n", "m"]).unwrap();
         group.bench_function(format!("kiki-4000x4000-{label}"), |b| {
-            b.iter(|| {
-                black_box(
-                    check(&kiki, CellKind::Values, Some(&game), "kiki", &conjecture, None, 10)
-                        .unwrap(),
-                )
-            })
+            b.iter(|| black_box(check(&kiki_table, &conjecture, None, 10).unwrap()))
         });
     }
     group.finish();

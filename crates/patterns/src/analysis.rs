@@ -8,7 +8,7 @@ use crate::periodicity::find_period;
 use crate::proofs::prove_sequence;
 use crate::rules::{outcome_rule, values_rule, Described};
 use crate::{Error, ErrorKind};
-use grundy_core::{CellKind, Game, GrundyTable};
+use grundy_core::{CellKind, Game, GrundyTable, Table};
 use serde::Serialize;
 
 /// The analysis of a 1-D or 2-D table.
@@ -149,13 +149,11 @@ impl From<&LinePeriod> for LineReport {
     }
 }
 
-/// Analyses `table`. `game` (when the table was computed here) enables proofs; `name` names it.
-pub fn analyze(
-    table: &GrundyTable,
-    kind: CellKind,
-    game: Option<&Game>,
-    name: &str,
-) -> Result<Report, Error> {
+/// Analyses `described`. Its game (when the table was computed here, not read from a file)
+/// enables proofs; its name names it in the report.
+pub fn analyze(described: &Table) -> Result<Report, Error> {
+    let (table, kind, game, name) =
+        (described.data(), described.kind(), described.game(), described.name());
     let axes = table.axes();
     let max = table.shape().max();
     let values: Vec<u32> = table.cells().to_u32_vec();

@@ -4,7 +4,7 @@
 use crate::certificate::{prove_periodic, reach, Certificate, PeriodicClaim};
 use crate::expr::{lcm, EvalError, Expr, ExprError, Type};
 use crate::{Error, ErrorKind};
-use grundy_core::{Axis, Cell, CellKind, Coord, Game, GrundyTable, TableShape};
+use grundy_core::{Axis, Cell, CellKind, Coord, Game, GrundyTable, Table, TableShape};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt;
@@ -186,18 +186,17 @@ pub struct CheckReport {
     pub checked_box: Option<Vec<[Coord; 2]>>,
 }
 
-/// Checks `conjecture` on every cell of `table` (in parallel), keeping the first `show`
-/// counterexamples, then tries to prove it for every board of `game`. `period` is a period the
-/// user states for the claim (one per axis).
+/// Checks `conjecture` on every cell of `described` (in parallel), keeping the first `show`
+/// counterexamples, then tries to prove it for every board of the table's game, when it is
+/// known. `period` is a period stated for the claim (one per axis).
 pub fn check(
-    table: &GrundyTable,
-    kind: CellKind,
-    game: Option<&Game>,
-    name: &str,
+    described: &Table,
     conjecture: &Conjecture,
     period: Option<&[u64]>,
     show: usize,
 ) -> Result<CheckReport, Error> {
+    let (table, kind, game, name) =
+        (described.data(), described.kind(), described.game(), described.name());
     if kind == CellKind::Outcomes && conjecture.kind != ClaimKind::PSet {
         return Err(Error::new(ErrorKind::OutcomesOnly { table: name.to_string() }));
     }

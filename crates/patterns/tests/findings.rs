@@ -1,7 +1,7 @@
 //! The laws `grundy patterns` must find, from tables computed here.
 
 use grundy_compute::{fill, FillConfig, NoProgress};
-use grundy_core::{lookup, CellKind, GrundyTable, TableShape};
+use grundy_core::{lookup, GrundyTable, Table, TableShape};
 use grundy_patterns::expr::Expr;
 use grundy_patterns::{analyze, BoardReport, Report, SequencePeriod};
 
@@ -13,7 +13,7 @@ fn table(game: &str, max: &[i64]) -> GrundyTable {
 
 fn sequence(game: &str, n: i64) -> SequencePeriod {
     let g = lookup(game).unwrap();
-    match analyze(&table(game, &[n]), CellKind::Values, Some(&g), game).unwrap() {
+    match analyze(&Table::of_game(g, table(game, &[n]))).unwrap() {
         Report::Sequence(report) => report.sequence,
         Report::Board(_) => panic!("{game} is a heap game"),
     }
@@ -21,7 +21,7 @@ fn sequence(game: &str, n: i64) -> SequencePeriod {
 
 fn board(game: &str, max: [i64; 2]) -> BoardReport {
     let g = lookup(game).unwrap();
-    match analyze(&table(game, &max), CellKind::Values, Some(&g), game).unwrap() {
+    match analyze(&Table::of_game(g, table(game, &max))).unwrap() {
         Report::Board(report) => report,
         Report::Sequence(_) => panic!("{game} is a board game"),
     }
@@ -128,8 +128,7 @@ fn printed_rules_are_exact_on_their_table() {
     for (game, max) in games {
         let shape = TableShape::new(&game, &max, "test").unwrap();
         let t = fill(&game, &shape, &FillConfig::default(), &NoProgress).unwrap();
-        let Report::Board(report) =
-            analyze(&t, CellKind::Values, Some(&game), game.name()).unwrap()
+        let Report::Board(report) = analyze(&Table::of_game(game.clone(), t.clone())).unwrap()
         else {
             panic!()
         };
@@ -174,8 +173,7 @@ fn a_rule_with_exceptions_is_never_proved() {
     // (2, 2) is an N-position of kiki; call it P.
     values[60 + 1] = grundy_core::Nimber(0);
     let changed = GrundyTable::from_nimbers(t.shape().clone(), &values);
-    let Report::Board(report) = analyze(&changed, CellKind::Values, Some(&kiki), "kiki").unwrap()
-    else {
+    let Report::Board(report) = analyze(&Table::of_game(kiki, changed)).unwrap() else {
         panic!("kiki is a board")
     };
     let rule = report.outcome.rule.expect("a rule with an exception");

@@ -13,7 +13,7 @@
 //! The text is set in DejaVu Sans, embedded (its licence is in `assets/`), so pictures look the
 //! same on every machine and need no system fonts.
 
-use grundy_core::{CellKind, GrundyTable};
+use grundy_core::{CellKind, GrundyTable, Table};
 use plotters::backend::RGBPixel;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -40,14 +40,18 @@ pub struct PlotOptions {
     pub outcome: bool,
     /// The most cells drawn one pixel each along an axis; longer axes are downsampled.
     pub max_side: usize,
-    /// The picture's title (the game or file name).
-    pub title: String,
 }
 
 impl Default for PlotOptions {
     fn default() -> PlotOptions {
-        PlotOptions { outcome: false, max_side: 1000, title: String::new() }
+        PlotOptions { outcome: false, max_side: 1000 }
     }
+}
+
+/// The options with the title, the table's name: what the drawing functions read.
+struct Style<'a> {
+    max_side: usize,
+    title: &'a str,
 }
 
 /// Why a picture could not be drawn.
@@ -106,16 +110,14 @@ fn drawing<E: std::error::Error>(err: E) -> PlotError {
     PlotError { kind: PlotErrorKind::Drawing { message: err.to_string() } }
 }
 
-/// Draws `table` (holding values, or only outcomes as `kind` says) as a PNG image.
+/// Draws `table` (holding values, or only outcomes) as a PNG image, titled with its name.
 ///
 /// # Errors
 /// A 3-D table, an outcome mask asked of a heap game, a table of outcomes plotted as values, or a
 /// failure of the drawing library.
-pub fn plot_png(
-    table: &GrundyTable,
-    kind: CellKind,
-    options: &PlotOptions,
-) -> Result<Vec<u8>, PlotError> {
+pub fn plot_png(described: &Table, options: &PlotOptions) -> Result<Vec<u8>, PlotError> {
+    let (table, kind) = (described.data(), described.kind());
+    let style = Style { max_side: options.max_side, title: described.name() };
     static REGISTER: Once = Once::new();
     REGISTER.call_once(|| {
         plotters::style::register_font(FONT, FontStyle::Normal, FONT_BYTES)
@@ -127,8 +129,8 @@ pub fn plot_png(
         1 if kind == CellKind::Outcomes => {
             return Err(PlotError { kind: PlotErrorKind::OutcomeSequence })
         }
-        1 => sequence(table, options)?,
-        2 => heatmap(table, outcome, options)?,
+        1 => sequence(table, &style)?,
+        2 => heatmap(table, outcome, &style)?,
         dims => return Err(PlotError { kind: PlotErrorKind::Axes { dims } }),
     };
     let mut png = Vec::new();
@@ -212,12 +214,8 @@ fn blend(from: RGBColor, to: RGBColor, share: f32) -> RGBColor {
 /// An RGB picture: width, height and pixels, rows first.
 type Picture = (u32, u32, Vec<u8>);
 
-fn heatmap(
-    table: &GrundyTable,
-    outcome: bool,
-    options: &PlotOptions,
-) -> Result<Picture, PlotError> {
-    let blocks = blocks(table, options.max_side);
+fn heatmap(table: &GrundyTable, outcome: bool, style: &Style<'_>) -> Result<Picture, PlotError> {
+    let blocks = blocks(table, style.max_side);
     let max = table.stats().max;
     // Square cells of `scale` pixels, but no axis shorter than MIN_SIDE pixels.
     let scale = (TARGET_SIDE / blocks.rows.max(blocks.cols)).clamp(1, MAX_CELL_PIXELS);
@@ -227,9 +225,9 @@ fn heatmap(
     // Draw once to learn what the labels and title take, then at the size that makes the
     // plotting area exactly `area`, so every block gets the same number of pixels.
     let first = (area.0 + 100 + LEGEND, area.1 + 110);
-    let (_, drawn) = draw_heatmap(table, &blocks, max, outcome, options, first)?;
+    let (_, drawn) = draw_heatmap(table, &blocks, max, outcome, style, first)?;
     let size = (first.0 + area.0 - drawn.0, first.1 + area.1 - drawn.1);
-    Ok(draw_heatmap(table, &blocks, max, outcome, options, size)?.0)
+    Ok(draw_heatmap(table, &blocks, max, outcome, style, size)?.0)
 }
 
 /// The legend's width in pixels.
@@ -244,7 +242,7 @@ fn draw_heatmap(
     blocks: &Blocks,
     max: u32,
     outcome: bool,
-    options: &PlotOptions,
+    style: &Style<'_>,
     (width, height): (u32, u32),
 ) -> Result<(Picture, (u32, u32)), PlotError> {
     let axes = table.shape().axes();
@@ -254,7 +252,7 @@ fn draw_heatmap(
     {
         let root = BitMapBackend::with_buffer(&mut pixels, (width, height)).into_drawing_area();
         let (main, legend) = root.split_horizontally(width - LEGEND);
-        let title = heatmap_title(table, blocks, outcome, options);
+        let title = heatmap_title(table, blocks, outcome, style);
         let (x_min, y_min) = (axes[1].min as f64, axes[0].min as f64);
         let x_range = x_min - 0.5..x_min + lens[1] as f64 - 0.5;
         let y_range = y_min - 0.5..y_min + lens[0] as f64 - 0.5;
@@ -319,14 +317,9 @@ fn draw_heatmap(
 
 /// The title of a heatmap: the name, the size as `--size` states it (the largest coordinates,
 /// not the cell counts) and how the picture was made.
-fn heatmap_title(
-    table: &GrundyTable,
-    blocks: &Blocks,
-    outcome: bool,
-    options: &PlotOptions,
-) -> String {
+fn heatmap_title(table: &GrundyTable, blocks: &Blocks, outcome: bool, style: &Style<'_>) -> String {
     let size = table.shape().max();
-    let mut title = format!("{} {}×{}", options.title, size[0], size[1]);
+    let mut title = format!("{} {}×{}", style.title, size[0], size[1]);
     if outcome {
         title.push_str(", P-positions");
     }
@@ -388,7 +381,7 @@ fn outcome_legend(area: &DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), Pl
 }
 
 /// A heap game's values against n, P-positions in red.
-fn sequence(table: &GrundyTable, options: &PlotOptions) -> Result<Picture, PlotError> {
+fn sequence(table: &GrundyTable, style: &Style<'_>) -> Result<Picture, PlotError> {
     let axis = &table.shape().axes()[0];
     let cells = table.cells();
     let max = table.stats().max;
@@ -398,7 +391,7 @@ fn sequence(table: &GrundyTable, options: &PlotOptions) -> Result<Picture, PlotE
         let root = BitMapBackend::with_buffer(&mut pixels, (width, height)).into_drawing_area();
         let n_min = axis.min;
         let n_max = axis.min + cells.len() as i64 - 1;
-        let title = format!("{} up to {}={n_max}", options.title, axis.name);
+        let title = format!("{} up to {}={n_max}", style.title, axis.name);
         let mut chart = ChartBuilder::on(&root)
             .caption(title.trim(), (FONT, 18))
             .margin(12)
@@ -480,10 +473,10 @@ mod tests {
         let axes = vec![Axis { name: "w".into(), min: 2 }, Axis { name: "h".into(), min: 2 }];
         let shape = TableShape::from_axes(axes, vec![200, 200]);
         let cutting = GrundyTable::from_nimbers(shape, &vec![Nimber(1); 199 * 199]);
-        let options = PlotOptions { title: "cutting".into(), max_side: 100, ..Default::default() };
-        let title = heatmap_title(&cutting, &blocks(&cutting, 1000), false, &options);
+        let style = Style { title: "cutting", max_side: 100 };
+        let title = heatmap_title(&cutting, &blocks(&cutting, 1000), false, &style);
         assert_eq!(title, "cutting 200×200");
-        let title = heatmap_title(&cutting, &blocks(&cutting, 100), true, &options);
+        let title = heatmap_title(&cutting, &blocks(&cutting, 100), true, &style);
         assert_eq!(
             title,
             "cutting 200×200, P-positions (2×2 blocks: any P shown, shade by share of P)"

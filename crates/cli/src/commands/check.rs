@@ -73,27 +73,20 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     }
     let (report, axis_names) = args.table.install(|| {
         let loaded = args.table.load(args.json)?;
-        let axis_names: Vec<String> = loaded.table.axes().iter().map(|a| a.name.clone()).collect();
+        let axis_names: Vec<String> = loaded.data().axes().iter().map(|a| a.name.clone()).collect();
         let names: Vec<&str> = axis_names.iter().map(String::as_str).collect();
         // Parse before anything else is done with the table: a bad expression is an input error.
         let conjecture = parse(&names)?;
         let period = args.period.as_deref().map(|p| parse_period(p, names.len())).transpose()?;
-        let report = check(
-            &loaded.table,
-            loaded.kind,
-            loaded.game.as_ref(),
-            &loaded.name,
-            &conjecture,
-            period.as_deref(),
-            args.show,
-        )
-        .map_err(|err| match err.kind() {
-            ErrorKind::OutcomesOnly { table } => {
-                anyhow::anyhow!(
-                    "{table} holds only outcomes (P/N); {option} needs a table of values"
-                )
+        let report = check(&loaded, &conjecture, period.as_deref(), args.show).map_err(|err| {
+            match err.kind() {
+                ErrorKind::OutcomesOnly { table } => {
+                    anyhow::anyhow!(
+                        "{table} holds only outcomes (P/N); {option} needs a table of values"
+                    )
+                }
+                _ => anyhow::Error::from(err),
             }
-            _ => anyhow::Error::from(err),
         })?;
         Ok((report, axis_names))
     })?;

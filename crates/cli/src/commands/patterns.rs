@@ -23,14 +23,12 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let report = args.table.install(|| {
         let loaded = args.table.load(args.json)?;
-        analyze(&loaded.table, loaded.kind, loaded.game.as_ref(), &loaded.name).map_err(|err| {
-            match err.kind() {
-                ErrorKind::Axes { dims } => anyhow::anyhow!(
-                    "patterns analyses 1-D and 2-D tables; this one has {dims} axes (take a 2-D \
+        analyze(&loaded).map_err(|err| match err.kind() {
+            ErrorKind::Axes { dims } => anyhow::anyhow!(
+                "patterns analyses 1-D and 2-D tables; this one has {dims} axes (take a 2-D \
                      slice with --slice AXIS=COORD)"
-                ),
-                _ => err.into(),
-            }
+            ),
+            _ => err.into(),
         })
     })?;
     let mut out = std::io::stdout().lock();

@@ -39,12 +39,8 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let destination = Destination::open(Some(&args.out), overwrite, Special::WriteThrough)?;
     let png = args.table.install(|| {
         let loaded = args.table.load(false)?;
-        let options = PlotOptions {
-            outcome: args.outcome,
-            max_side: args.max_side as usize,
-            title: loaded.name.clone(),
-        };
-        plot_png(&loaded.table, loaded.kind, &options).map_err(|err| match err.kind() {
+        let options = PlotOptions { outcome: args.outcome, max_side: args.max_side as usize };
+        plot_png(&loaded, &options).map_err(|err| match err.kind() {
             PlotErrorKind::Axes { .. } => {
                 anyhow::anyhow!("{err} (take a 2-D slice with --slice AXIS=COORD)")
             }
