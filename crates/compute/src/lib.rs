@@ -85,20 +85,63 @@ impl Progress for NoProgress {
 #[non_exhaustive]
 pub enum FillError {
     /// The thread pool could not be built.
-    ThreadPool(String),
+    ThreadPool(rayon::ThreadPoolBuildError),
     /// A partial table to resume from does not fit the fill.
-    Resume(String),
+    Resume(ResumeMismatch),
+}
+
+/// How a partial table and its mark differ from the fill that would go on from them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ResumeMismatch {
+    /// The partial table has another size.
+    Size {
+        /// The partial table's lengths.
+        found: Vec<usize>,
+        /// The fill's.
+        expected: Vec<usize>,
+    },
+    /// The mark is for other tiles.
+    TileSides {
+        /// The mark's tile sides.
+        found: [usize; 3],
+        /// The fill's.
+        expected: [usize; 3],
+    },
+    /// The mark counts other tile-waves, or more done than there are.
+    Waves {
+        /// Tile-waves done, by the mark.
+        done: usize,
+        /// Tile-waves in all, by the mark.
+        total: usize,
+        /// Tile-waves in all, by the fill.
+        expected: usize,
+    },
 }
 
 impl fmt::Display for FillError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FillError::ThreadPool(reason) => write!(f, "cannot start the worker threads: {reason}"),
-            FillError::Resume(reason) => write!(f, "cannot resume: {reason}"),
+            FillError::ThreadPool(err) => write!(f, "cannot start the worker threads: {err}"),
+            FillError::Resume(ResumeMismatch::Size { found, expected }) => {
+                write!(f, "cannot resume: the partial table has size {found:?}, not {expected:?}")
+            }
+            FillError::Resume(ResumeMismatch::TileSides { found, expected }) => write!(
+                f,
+                "cannot resume: the mark is for tiles of sides {found:?}, but this fill uses \
+                 tiles of sides {expected:?}"
+            ),
+            FillError::Resume(ResumeMismatch::Waves { done, total, expected }) => write!(
+                f,
+                "cannot resume: the mark says {done} of {total} tile-waves done, but this fill \
+                 has {expected} tile-waves"
+            ),
         }
     }
 }
 
+// The thread pool's error is in the message, so it is not also given as a source (a chain
+// printed with `{:#}` would show it twice).
 impl std::error::Error for FillError {}
 
 /// The widest cells a table of `game` over `shape` can need: its values are bounded by the number
@@ -133,7 +176,7 @@ fn on_threads<T: Send>(
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(effective_threads(threads))
                 .build()
-                .map_err(|e| FillError::ThreadPool(e.to_string()))?;
+                .map_err(FillError::ThreadPool)?;
             Ok(pool.install(work))
         }
     }
@@ -237,26 +280,26 @@ pub fn fill_resumable(
         None => None,
         Some((table, from)) => {
             if table.shape().lens() != shape.lens() {
-                return Err(FillError::Resume(format!(
-                    "the partial table has size {:?}, not {:?}",
-                    table.shape().lens(),
-                    shape.lens()
-                )));
+                return Err(FillError::Resume(ResumeMismatch::Size {
+                    found: table.shape().lens(),
+                    expected: shape.lens(),
+                }));
             }
             // The cells of a partial table are final only in the tile-waves of the tiles that
             // filled them: a mark for other tiles (or more waves than there are) would resume
             // into a wrong table, so it must be exactly this plan's.
             if from.tile_sides != mark.tile_sides {
-                return Err(FillError::Resume(format!(
-                    "the mark is for tiles of sides {:?}, but this fill uses tiles of sides {:?}",
-                    from.tile_sides, mark.tile_sides
-                )));
+                return Err(FillError::Resume(ResumeMismatch::TileSides {
+                    found: from.tile_sides,
+                    expected: mark.tile_sides,
+                }));
             }
             if from.total != mark.total || from.done > mark.total {
-                return Err(FillError::Resume(format!(
-                    "the mark says {} of {} tile-waves done, but this fill has {} tile-waves",
-                    from.done, from.total, mark.total
-                )));
+                return Err(FillError::Resume(ResumeMismatch::Waves {
+                    done: from.done,
+                    total: from.total,
+                    expected: mark.total,
+                }));
             }
             mark.done = from.done;
             Some((table, from.done))
