@@ -2,16 +2,16 @@
 //! periodicity of every row, column and diagonal.
 
 use crate::periodicity::{find_lasting_period, Period};
+use ndarray::{s, ArrayView2, Axis};
 use rayon::prelude::*;
 
-/// A row-major 2-D view of a table's cells.
+/// A row-major 2-D view of a table's cells: an ndarray view whose rows are contiguous (the whole
+/// table, or its top-left corner), so a row can be compared as a slice.
 #[derive(Clone, Copy, Debug)]
 pub struct Grid<'a, T> {
-    cells: &'a [T],
+    view: ArrayView2<'a, T>,
     rows: usize,
     cols: usize,
-    /// Cells from one row to the next (`cols`, or more in a view of the top-left corner).
-    stride: usize,
 }
 
 impl<'a, T: Copy + PartialEq> Grid<'a, T> {
@@ -20,8 +20,8 @@ impl<'a, T: Copy + PartialEq> Grid<'a, T> {
     /// # Panics
     /// If `cells.len() != rows * cols`.
     pub fn new(cells: &'a [T], rows: usize, cols: usize) -> Grid<'a, T> {
-        assert_eq!(cells.len(), rows * cols);
-        Grid { cells, rows, cols, stride: cols }
+        let view = ArrayView2::from_shape((rows, cols), cells).expect("rows * cols cells");
+        Grid { view, rows, cols }
     }
 
     /// The first `rows` rows and `cols` columns.
@@ -30,7 +30,7 @@ impl<'a, T: Copy + PartialEq> Grid<'a, T> {
     /// If the corner is larger than the grid.
     pub fn top_left(&self, rows: usize, cols: usize) -> Grid<'a, T> {
         assert!(rows <= self.rows && cols <= self.cols);
-        Grid { rows, cols, ..*self }
+        Grid { view: self.view.slice_move(s![..rows, ..cols]), rows, cols }
     }
 
     /// Number of rows.
@@ -45,12 +45,12 @@ impl<'a, T: Copy + PartialEq> Grid<'a, T> {
 
     /// Row `i`.
     pub fn row(&self, i: usize) -> &'a [T] {
-        &self.cells[i * self.stride..i * self.stride + self.cols]
+        self.view.index_axis_move(Axis(0), i).to_slice().expect("rows are contiguous")
     }
 
     /// The cell at row `i`, column `j`.
     pub fn at(&self, i: usize, j: usize) -> T {
-        self.cells[i * self.stride + j]
+        self.view[[i, j]]
     }
 
     /// Whether row `i` breaks the period `[p, q]` in columns `b..`: T(i+p, j) ≠ T(i, j) or

@@ -20,13 +20,13 @@ pub(crate) struct Described<'a, T> {
     pub(crate) mins: [i64; 2],
 }
 
-impl<T: Copy + PartialEq> Described<'_, T> {
+impl<'a, T: Copy + PartialEq> Described<'a, T> {
     fn coords(&self, i: usize, j: usize) -> [i64; 2] {
         [self.mins[0] + i as i64, self.mins[1] + j as i64]
     }
 
     /// Calls `f` with each cell's coordinates and value, row-major.
-    fn cells(&self) -> impl Iterator<Item = ([i64; 2], T)> + '_ {
+    fn cells(&self) -> impl Iterator<Item = ([i64; 2], T)> + use<'_, 'a, T> {
         (0..self.grid.rows()).flat_map(move |i| {
             (0..self.grid.cols()).map(move |j| (self.coords(i, j), self.grid.at(i, j)))
         })
