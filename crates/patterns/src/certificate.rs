@@ -13,6 +13,7 @@
 
 use crate::expr::Expr;
 use grundy_core::{mex, Coord, Game, Nimber, Rule};
+use ndarray::Dimension;
 
 /// The outcome of trying to prove a claim for every board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,9 +147,12 @@ pub fn prove_periodic(
     if cells > 50_000_000 {
         return Certificate::none(format!("the box to check has {cells} cells, too many"));
     }
-    let mut pos: Vec<Coord> = bounds.iter().map(|b| b[0]).collect();
     let describe = |pos: &[Coord]| pos.iter().map(Coord::to_string).collect::<Vec<_>>().join(", ");
-    loop {
+    let lens: Vec<usize> = bounds.iter().map(|[lo, hi]| (hi - lo + 1) as usize).collect();
+    // Every position of the box, row-major.
+    for index in ndarray::indices(ndarray::IxDyn(&lens)) {
+        let pos: Vec<Coord> =
+            bounds.iter().zip(index.slice()).map(|([lo, _], &i)| lo + i as Coord).collect();
         let options = game.options(&pos);
         let ok = match claim {
             PeriodicClaim::PSet(claimed_p) => {
@@ -188,35 +192,23 @@ pub fn prove_periodic(
                 checked_box: Some(bounds),
             };
         }
-        // Next position of the box, last axis fastest.
-        let mut d = pos.len();
-        loop {
-            if d == 0 {
-                let shown: Vec<String> = axes
-                    .iter()
-                    .zip(&bounds)
-                    .map(|(axis, [lo, hi])| format!("{} in {lo}..={hi}", axis.name))
-                    .collect();
-                let periods: Vec<String> = periods.iter().map(u64::to_string).collect();
-                return Certificate {
-                    proved: true,
-                    argument: format!(
-                        "the claim is periodic with period [{}] ({how_periodic}) and every move changes a coordinate by at \
-                         most r = {r}; its local condition holds on every cell of the box {}, which covers every case of \
-                         the infinite board, so it holds on every board",
-                        periods.join(", "),
-                        shown.join(", ")
-                    ),
-                    checked_box: Some(bounds),
-                };
-            }
-            d -= 1;
-            pos[d] += 1;
-            if pos[d] <= bounds[d][1] {
-                break;
-            }
-            pos[d] = bounds[d][0];
-        }
+    }
+    let shown: Vec<String> = axes
+        .iter()
+        .zip(&bounds)
+        .map(|(axis, [lo, hi])| format!("{} in {lo}..={hi}", axis.name))
+        .collect();
+    let periods: Vec<String> = periods.iter().map(u64::to_string).collect();
+    Certificate {
+        proved: true,
+        argument: format!(
+            "the claim is periodic with period [{}] ({how_periodic}) and every move changes a coordinate by at \
+             most r = {r}; its local condition holds on every cell of the box {}, which covers every case of \
+             the infinite board, so it holds on every board",
+            periods.join(", "),
+            shown.join(", ")
+        ),
+        checked_box: Some(bounds),
     }
 }
 

@@ -203,12 +203,9 @@ pub fn strip_law(game: &Game, table: &GrundyTable, axis: usize) -> Option<StripL
     let lens = table.shape().lens();
     let across = 1 - axis;
     let values = table.cells().to_u32_vec();
-    let line = |k: usize| -> Vec<u32> {
-        (0..lens[across])
-            .map(|t| if axis == 0 { values[k * lens[1] + t] } else { values[t * lens[1] + k] })
-            .collect()
-    };
-    let lines: Vec<Vec<u32>> = (0..lens[axis]).map(line).collect();
+    let grid = ndarray::ArrayView2::from_shape((lens[0], lens[1]), &values).expect("a 2-D table");
+    let lines: Vec<Vec<u32>> =
+        grid.axis_iter(ndarray::Axis(axis)).map(|line| line.to_vec()).collect();
     // Windows of r lines, keyed by the lines themselves (hashed by the map); the first window
     // that starts r past the axis' start and repeats gives the period.
     let mut seen: HashMap<&[Vec<u32>], usize> = HashMap::new();
