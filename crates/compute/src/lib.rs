@@ -25,6 +25,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod checkpoint;
 mod compiled;
 mod reference;
 mod shared;

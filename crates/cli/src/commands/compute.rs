@@ -299,7 +299,7 @@ fn write_table(
 /// run (after saving and saying so).
 fn fill_checkpointed(
     run: &Config,
-    checkpoint: &Checkpoint<'_>,
+    checkpoint: &Checkpoint,
     every: Duration,
 ) -> Result<Option<(GrundyTable, WaveMark)>> {
     let (game, shape) = (&run.game, &run.shape);
