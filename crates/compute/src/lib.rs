@@ -66,11 +66,17 @@ pub struct FillConfig {
     pub tile_side: Option<usize>,
 }
 
-/// Receives progress reports from a fill. Implementations must be cheap: `advance` is called
-/// once per wave.
+/// Receives progress reports from a fill, and may cancel it. Implementations must be cheap:
+/// `advance` and `cancelled` are called once per wave (per row for the reference fill).
 pub trait Progress: Sync {
     /// `cells` more cells are final.
     fn advance(&self, cells: u64);
+
+    /// Whether the fill should stop now, with [`FillError::Cancelled`] (a notebook's interrupt,
+    /// a user's stop button). Every engine asks between waves; the default never cancels.
+    fn cancelled(&self) -> bool {
+        false
+    }
 }
 
 /// A [`Progress`] that ignores every report.
@@ -89,6 +95,8 @@ pub enum FillError {
     ThreadPool(rayon::ThreadPoolBuildError),
     /// A partial table to resume from does not fit the fill.
     Resume(ResumeMismatch),
+    /// [`Progress::cancelled`] asked the fill to stop.
+    Cancelled,
 }
 
 /// How a partial table and its mark differ from the fill that would go on from them.
@@ -124,6 +132,7 @@ impl fmt::Display for FillError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FillError::ThreadPool(err) => write!(f, "cannot start the worker threads: {err}"),
+            FillError::Cancelled => f.write_str("the fill was cancelled"),
             FillError::Resume(ResumeMismatch::Size { found, expected }) => {
                 write!(f, "cannot resume: the partial table has size {found:?}, not {expected:?}")
             }
@@ -198,21 +207,25 @@ pub fn fill(
 ) -> Result<GrundyTable, FillError> {
     assert_eq!(game.axes(), shape.axes(), "the shape belongs to another game");
     match config.engine {
-        Engine::Reference => {
-            let table = fill_reference(game, shape);
-            progress.advance(table.len() as u64);
-            Ok(table)
-        }
-        Engine::Waves => on_threads(config.threads, || wave::fill_waves(game, shape, progress)),
+        Engine::Reference => reference::fill_reference_with(game, shape, progress),
+        Engine::Waves => on_threads(config.threads, || wave::fill_waves(game, shape, progress))?,
         Engine::Tiles => {
             let compiled = compiled::CompiledGame::new(game, shape, true);
             let sides = tiles::tile_sides(&compiled, shape, config.tile_side);
-            on_threads(config.threads, || {
+            let waves = tiles::wave_count(&shape.lens(), sides);
+            let (table, done) = on_threads(config.threads, || {
                 tiles::fill_tiles(&compiled, shape, sides, None, progress, &mut |_, _| {
-                    Control::Continue
+                    if progress.cancelled() {
+                        Control::Stop
+                    } else {
+                        Control::Continue
+                    }
                 })
-                .0
-            })
+            })?;
+            if done < waves {
+                return Err(FillError::Cancelled);
+            }
+            Ok(table)
         }
     }
 }
@@ -310,7 +323,14 @@ pub fn fill_resumable(
     on_threads(config.threads, || {
         let (table, done) =
             tiles::fill_tiles(&compiled, shape, tile_sides, start, progress, &mut |table, done| {
-                after_wave(table, WaveMark { done, total, tile_sides })
+                // The caller sees every tile-wave (to save it) before a cancellation stops the
+                // fill; the mark it gets back then says how far it went.
+                let control = after_wave(table, WaveMark { done, total, tile_sides });
+                if progress.cancelled() {
+                    Control::Stop
+                } else {
+                    control
+                }
             });
         (table, WaveMark { done, total, tile_sides })
     })

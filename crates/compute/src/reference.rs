@@ -3,6 +3,7 @@
 //! It is deliberately plain and shares nothing with the compiled engine but the game model and
 //! `mex`, so that agreement between the two means something.
 
+use crate::{FillError, NoProgress, Progress};
 use grundy_core::table::advance_row_major;
 use grundy_core::{mex, Coord, Game, GrundyTable, Nimber, TableShape};
 
@@ -14,11 +15,30 @@ use grundy_core::{mex, Coord, Game, GrundyTable, Nimber, TableShape};
 /// # Panics
 /// If `shape` was made for a game with other axes.
 pub fn fill_reference(game: &Game, shape: &TableShape) -> GrundyTable {
+    fill_reference_with(game, shape, &NoProgress).expect("nothing cancels it")
+}
+
+/// [`fill_reference`], reporting to `progress` once per row (the last axis) and stopping with
+/// [`FillError::Cancelled`] when it asks.
+pub(crate) fn fill_reference_with(
+    game: &Game,
+    shape: &TableShape,
+    progress: &dyn Progress,
+) -> Result<GrundyTable, FillError> {
     assert_eq!(game.axes(), shape.axes(), "the shape belongs to another game");
     let mut table = GrundyTable::zeroed(shape.clone());
     let lens = shape.lens();
+    let row = *lens.last().expect("tables have axes");
     let mut index = vec![0usize; lens.len()];
     for flat in 0..table.len() {
+        if flat % row == 0 {
+            if progress.cancelled() {
+                return Err(FillError::Cancelled);
+            }
+            if flat > 0 {
+                progress.advance(row as u64);
+            }
+        }
         let pos: Vec<Coord> =
             index.iter().zip(game.axes()).map(|(&i, axis)| axis.min + i as Coord).collect();
         let value = mex(game.options(&pos).iter().map(|option| {
@@ -29,5 +49,6 @@ pub fn fill_reference(game: &Game, shape: &TableShape) -> GrundyTable {
         table.typed_mut::<u32>().expect("a u32 table")[flat] = value.value();
         advance_row_major(&mut index, &lens);
     }
-    table.narrowed()
+    progress.advance(row as u64);
+    Ok(table.narrowed())
 }

@@ -10,7 +10,7 @@
 //! no `unsafe`.
 
 use crate::compiled::CompiledGame;
-use crate::Progress;
+use crate::{FillError, Progress};
 use grundy_core::{Game, GrundyTable, MexSet, Nimber, TableShape};
 use rayon::prelude::*;
 
@@ -18,8 +18,13 @@ use rayon::prelude::*;
 /// saves. The result does not depend on it.
 const PARALLEL_WAVE: usize = 64;
 
-/// Fills the table of `game` over `shape` in anti-diagonal waves on the current rayon pool.
-pub(crate) fn fill_waves(game: &Game, shape: &TableShape, progress: &dyn Progress) -> GrundyTable {
+/// Fills the table of `game` over `shape` in anti-diagonal waves on the current rayon pool;
+/// stops with [`FillError::Cancelled`] when `progress` asks between waves.
+pub(crate) fn fill_waves(
+    game: &Game,
+    shape: &TableShape,
+    progress: &dyn Progress,
+) -> Result<GrundyTable, FillError> {
     let compiled = CompiledGame::new(game, shape, false);
     let mut table = GrundyTable::zeroed(shape.clone());
     let lens = compiled.lens().to_vec();
@@ -28,6 +33,9 @@ pub(crate) fn fill_waves(game: &Game, shape: &TableShape, progress: &dyn Progres
     let mut wave_values: Vec<Nimber> = Vec::new();
     let mut mex = MexSet::new();
     for d in 0..=last_wave {
+        if progress.cancelled() {
+            return Err(FillError::Cancelled);
+        }
         let cells = index_tuples(&lens, d);
         let values = table.typed::<u32>().expect("a u32 table");
         let flat_of =
@@ -53,7 +61,7 @@ pub(crate) fn fill_waves(game: &Game, shape: &TableShape, progress: &dyn Progres
         }
         progress.advance(cells.len() as u64);
     }
-    table.narrowed()
+    Ok(table.narrowed())
 }
 
 /// The index tuples (unused axes 0) below `lens` whose indices sum to `d`, in row-major order:

@@ -1,0 +1,49 @@
+//! Every engine can be cancelled (issue 13): a `Progress` that asks to stop ends the fill between
+//! waves with `FillError::Cancelled`, and the resumable fill returns its mark so far.
+
+use grundy_compute::{
+    fill, fill_resumable, Control, Engine, FillConfig, FillError, NoProgress, Progress,
+};
+use grundy_core::{lookup, TableShape};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Cancels once `limit` cells are reported.
+struct StopAfter {
+    cells: AtomicU64,
+    limit: u64,
+}
+
+impl Progress for StopAfter {
+    fn advance(&self, cells: u64) {
+        self.cells.fetch_add(cells, Ordering::Relaxed);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cells.load(Ordering::Relaxed) >= self.limit
+    }
+}
+
+#[test]
+fn every_engine_stops_when_asked() {
+    let game = lookup("wythoff").unwrap();
+    let shape = TableShape::new(&game, &[150, 150], "150x150").unwrap();
+    for engine in [Engine::Reference, Engine::Waves, Engine::Tiles] {
+        let config = FillConfig { engine, threads: Some(2), tile_side: Some(16) };
+        let progress = StopAfter { cells: AtomicU64::new(0), limit: 1000 };
+        let result = fill(&game, &shape, &config, &progress);
+        assert!(matches!(result, Err(FillError::Cancelled)), "{engine:?}");
+        let done = progress.cells.load(Ordering::Relaxed);
+        assert!(done < shape.cells() as u64, "{engine:?} went on to the end");
+        assert!(fill(&game, &shape, &config, &NoProgress).is_ok(), "{engine:?}");
+    }
+    let config = FillConfig { engine: Engine::Tiles, threads: Some(2), tile_side: Some(16) };
+    let progress = StopAfter { cells: AtomicU64::new(0), limit: 1000 };
+    let mut saw = 0;
+    let (_, mark) = fill_resumable(&game, &shape, &config, None, &progress, &mut |_, _| {
+        saw += 1;
+        Control::Continue
+    })
+    .unwrap();
+    assert!(!mark.is_complete());
+    assert_eq!(mark.done, saw, "the caller saw every tile-wave that was done");
+}
