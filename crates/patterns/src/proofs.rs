@@ -37,6 +37,32 @@ pub fn subtraction_reach(game: &Game) -> Option<u64> {
     Some(reach)
 }
 
+/// The periodicity theorem that covers a heap game.
+enum Theorem<'a> {
+    /// A subtraction game with a finite set, whose largest move takes `t`.
+    Subtraction { t: usize },
+    /// An octal game (no hexadecimal digit), whose largest move takes `t`.
+    Octal { code: &'a grundy_core::OctalCode, t: usize },
+}
+
+/// The theorem that covers `game`, or why none does.
+fn theorem(game: &Game) -> Result<Theorem<'_>, &'static str> {
+    if let Some(t) = subtraction_reach(game) {
+        return Ok(Theorem::Subtraction { t: t as usize });
+    }
+    match game.rules() {
+        [Rule::TakeAndBreak { code }] if code.digits().iter().all(|&d| d <= 7) => {
+            Ok(Theorem::Octal { code, t: code.last_digit_position() })
+        }
+        [Rule::TakeAndBreak { .. }] => Err(
+            "the code has hexadecimal digits (three-heap moves); the Octal Periodicity Theorem does not cover them",
+        ),
+        _ => Err(
+            "no periodicity theorem covers these rules (only subtraction games with finite sets and octal games have one)",
+        ),
+    }
+}
+
 /// Tries to prove that the `period` found in a sequence of `len` values of `game` holds forever.
 /// The sequence's first value is at coordinate `min` (the axis' smallest); the argument names
 /// coordinates, as the report's `from` does.
@@ -48,60 +74,51 @@ pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize, min: i64
         );
     };
     let (p, e) = (period.period, period.preperiod);
-    if let Some(t) = subtraction_reach(game) {
-        let t = t as usize;
-        let needed = e + p + t;
-        if period.saltus != 0 {
-            return unproved(
-                "a subtraction game's values are bounded, so a saltus cannot last".into(),
+    let (argument, needed) = match theorem(game) {
+        Err(why) => return unproved(why.into()),
+        Ok(Theorem::Subtraction { t }) => {
+            if period.saltus != 0 {
+                return unproved(
+                    "a subtraction game's values are bounded, so a saltus cannot last".into(),
+                );
+            }
+            let needed = e + p + t;
+            let from = min + e as i64;
+            let argument = format!(
+                "subtraction game with a finite set, t = max(S) = {t}: x(n + {p}) = x(n) for all {from} <= n <= {}, and \
+                 the t values before a position determine its value, so the period holds forever (needs {needed} values, \
+                 up to n = {})",
+                from + t as i64 - 1,
+                min + needed as i64 - 1
             );
+            (argument, needed)
         }
-        let from = min + e as i64;
-        let argument = format!(
-            "subtraction game with a finite set, t = max(S) = {t}: x(n + {p}) = x(n) for all {from} <= n <= {}, and \
-             the t values before a position determine its value, so the period holds forever (needs {needed} values, \
-             up to n = {})",
-            from + t as i64 - 1,
-            min + needed as i64 - 1
-        );
-        return Proof {
-            proved: len >= needed,
-            argument: with_length(argument, len, needed),
-            needed_length: Some(needed),
-        };
-    }
-    if let [Rule::TakeAndBreak { code }] = game.rules() {
-        if code.digits().iter().all(|&d| d <= 7) {
-            let t = code.last_digit_position();
-            let needed = 2 * e + 2 * p + t;
+        Ok(Theorem::Octal { code, t }) => {
             if period.saltus != 0 {
                 return unproved("the Octal Periodicity Theorem covers plain periods only".into());
             }
             // Octal games' heaps start at 0 (`Game::new` refuses another smallest coordinate).
             debug_assert_eq!(min, 0);
+            let needed = 2 * e + 2 * p + t;
             let argument = format!(
                 "Octal Periodicity Theorem (Guy and Smith): code {code} removes at most t = {t} stones, and x(n + {p}) = x(n) \
                  for all {e} <= n < 2*{e} + {p} + {t} = {}, so the sequence is periodic from n = {e} on (needs {needed} values)",
                 2 * e + p + t
             );
-            return Proof {
-                proved: len >= needed,
-                argument: with_length(argument, len, needed),
-                needed_length: Some(needed),
-            };
+            (argument, needed)
         }
-        return unproved("the code has hexadecimal digits (three-heap moves); the Octal Periodicity Theorem does not cover them".into());
+    };
+    Proof {
+        proved: len >= needed,
+        argument: with_length(argument, len, needed),
+        needed_length: Some(needed),
     }
-    unproved(
-        "no periodicity theorem covers these rules (only subtraction games with finite sets and octal games have one)".into(),
-    )
 }
 
 /// Whether a periodicity theorem of this module covers `game`: a subtraction game with a finite
 /// set, or an octal game. Only for these can [`proved_law`] ever succeed.
 pub fn has_periodicity_theorem(game: &Game) -> bool {
-    subtraction_reach(game).is_some()
-        || matches!(game.rules(), [Rule::TakeAndBreak { code }] if code.digits().iter().all(|&d| d <= 7))
+    theorem(game).is_ok()
 }
 
 /// A heap game's values for every heap size, from a period proved by a theorem: the values up to

@@ -38,8 +38,14 @@ pub(crate) struct Args {
 const FIRST_SEARCH: i64 = 4096;
 /// How far the search for a proved period goes when the heap asked for is beyond any table.
 const SEARCH_LIMIT: i64 = 1 << 17;
-/// The largest coordinate a table may have (as `--size` allows).
-const TABLE_LIMIT: i64 = 1 << 31;
+/// Tables stop below this coordinate (as `--size` does).
+const TABLE_LIMIT: Coord = grundy_core::COORD_LIMIT;
+
+/// Whether `game` is a board whose moves have a bounded reach: its strips repeat
+/// (`grundy_patterns::proofs::strip_law`), so its positions are answered one strip at a time.
+fn is_bounded_board(game: &Game) -> bool {
+    game.dims() == 2 && reach(game).is_ok()
+}
 
 #[derive(Serialize)]
 struct Component {
@@ -212,7 +218,7 @@ fn part_values(
 /// (each group is one strip); otherwise all of them.
 fn groups(term: &Term<'_>) -> Vec<Vec<usize>> {
     let game = &term.game;
-    if game.dims() != 2 || reach(game).is_err() {
+    if !is_bounded_board(game) {
         return vec![(0..term.positions.len()).collect()];
     }
     let mins = [game.axes()[0].min, game.axes()[1].min];
@@ -296,7 +302,7 @@ const STRIP_SEARCH_CELLS: i64 = 1 << 26;
 /// over the box of its positions.
 fn answer(term: &Term<'_>, threads: Option<usize>, quiet: bool) -> Result<Answer> {
     let game = &term.game;
-    if game.dims() == 2 && reach(game).is_ok() {
+    if is_bounded_board(game) {
         return strip_answer(term, threads, quiet);
     }
     if game.dims() != 1 || !has_periodicity_theorem(game) {
