@@ -4,6 +4,7 @@
 //! amounts it may be taken by; a split becomes an axis stride. Nothing is interpreted per cell
 //! beyond bounds arithmetic, so a game stated as data runs as fast as one written by hand.
 
+use crate::plan::LineKind;
 use grundy_core::{
     Cell, CellWidth, Coord, Game, MexSet, Nimber, PrefixSet, Rule, StepSet, TableShape,
 };
@@ -37,36 +38,6 @@ impl<C: Cell> Cells for [C] {
 
 /// An empty line set, to fill the unused slots of a fixed array of line references.
 pub(crate) static NO_LINE: PrefixSet = PrefixSet::new();
-
-impl LineKind {
-    /// Which line store (rows 0, columns 1, diagonals 2) holds lines of this kind.
-    pub(crate) fn store(self) -> usize {
-        self.locate(0, 0, 1).0
-    }
-
-    /// Which line store (rows 0, columns 1, diagonals 2) and which line in it the cell (i, j) of
-    /// a table with `cols` columns lies on.
-    #[inline]
-    pub(crate) fn locate(self, i: usize, j: usize, cols: usize) -> (usize, usize) {
-        match self {
-            LineKind::Row => (0, i),
-            LineKind::Column => (1, j),
-            LineKind::Diagonal => (2, i + cols - 1 - j),
-        }
-    }
-}
-
-/// A line along which a slide reaches every earlier cell: its values so far are kept in a
-/// [`grundy_core::PrefixSet`] instead of being read one by one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum LineKind {
-    /// Cells with the same first index (a slide along (0, −1)).
-    Row,
-    /// Cells with the same second index (a slide along (−1, 0)).
-    Column,
-    /// Cells with the same index difference (a slide along (−1, −1)).
-    Diagonal,
-}
 
 /// The amounts a ray may be taken by.
 #[derive(Clone, Debug)]
@@ -270,33 +241,34 @@ impl CompiledGame {
         self
     }
 
-    /// How many earlier rows a 2-D cell's options reach back (moves on lines need none), or
-    /// `None` when some move reaches the whole column (splits of the first axis, take-and-break)
-    /// or when the table is not 2-D: what a row-by-row fill must keep.
-    pub(crate) fn rows_needed(&self) -> Option<usize> {
-        if self.lens.len() != 2
-            || !self.take_and_break.is_empty()
-            || self.splits.iter().any(|s| s.axis == 0)
+    /// How far back along `axis` a cell's options reach (moves on lines need none: they read
+    /// line summaries), or `None` when some move reaches along the whole axis (a split of it, or
+    /// take-and-break moves on a heap).
+    pub(crate) fn reach(&self, axis: usize) -> Option<usize> {
+        if (axis == 0 && !self.take_and_break.is_empty())
+            || self.splits.iter().any(|s| s.axis == axis)
         {
             return None;
         }
-        let mut rows = self.fixed.iter().map(|m| m.need[0]).max().unwrap_or(0);
+        let len = self.lens[axis];
+        let mut reach = self.fixed.iter().map(|m| m.need[axis]).max().unwrap_or(0);
         for ray in &self.rays {
-            if let Some(&(_, unit)) = ray.lowers[..ray.lowered].iter().find(|(axis, _)| *axis == 0)
+            if let Some(&(_, unit)) =
+                ray.lowers[..ray.lowered].iter().find(|(lowered, _)| *lowered == axis)
             {
-                // The amounts were listed up to the table's longest side; along the first axis
-                // only those that stay inside its rows can be taken.
-                let fits = |a: usize| a * unit < self.lens[0];
+                // The amounts were listed up to the table's longest side; along this axis only
+                // those that stay inside it can be taken.
+                let fits = |a: usize| a * unit < len;
                 let most = match &ray.amounts {
                     Amounts::List(list) => {
                         list.iter().map(|(a, _)| *a).take_while(|&a| fits(a)).last().unwrap_or(0)
                     }
-                    Amounts::UpTo(bound) => (*bound).min((self.lens[0] - 1) / unit),
+                    Amounts::UpTo(bound) => (*bound).min((len - 1) / unit),
                 };
-                rows = rows.max(most * unit);
+                reach = reach.max(most * unit);
             }
         }
-        Some(rows)
+        Some(reach)
     }
 
     /// Whether swapping the two axes maps the moves onto themselves, on a square 2-D table whose
@@ -379,24 +351,6 @@ impl CompiledGame {
     /// The lines the caller must keep (empty unless compiled with `use_lines`).
     pub(crate) fn lines(&self) -> &[LineKind] {
         &self.lines
-    }
-
-    /// The value of the cell at `index` (flat position `flat`), given that every earlier wave is
-    /// final in `values`. `mex` is scratch space, empty on entry and on exit. Only for games
-    /// compiled without lines.
-    #[inline]
-    pub(crate) fn cell_value<C: Cells + ?Sized>(
-        &self,
-        values: &C,
-        index: &[usize; 3],
-        flat: usize,
-        mex: &mut MexSet,
-    ) -> Nimber {
-        debug_assert!(self.lines.is_empty());
-        let low = self.insert_options(values, index, flat, mex);
-        let value = mex.mex_with_low(low);
-        mex.clear();
-        value
     }
 
     /// Adds to `mex` the values of every option of the cell at `index` except those on lines;

@@ -1,14 +1,21 @@
-//! Filling Grundy tables: a plain reference fill and two parallel anti-diagonal engines.
+//! Filling Grundy tables: a plain reference fill, and one engine made of four parts.
 //!
 //! - [`fill_reference`] walks the table in row-major order and spells out each cell's options with
 //!   [`Game::options`]: slow, obviously right, the oracle for everything else.
-//! - [`fill`] with [`Engine::Waves`] compiles the rules into flat move tables and computes each
-//!   anti-diagonal wave (cells with equal index sum) in parallel with rayon.
-//! - [`fill`] with [`Engine::Tiles`] (the default) runs anti-diagonal waves of tiles in parallel,
-//!   keeps line accumulators for slides, stores the narrowest cells that hold the values and
-//!   mirrors symmetric games: the fast engine.
-//! - [`fill_resumable`] runs the tiled engine so that it can stop between tile-waves and go on
-//!   later from the partial table: what checkpoints are made of.
+//! - The engine composes
+//!   - a **plan** ([`plan`]): the table cut into units (tiles, single cells or rows) in
+//!     anti-diagonal waves, with what each unit reads; a [`WaveMark`] is a position in it;
+//!   - a **kernel** (`kernel.rs`): the game's moves compiled for the table, filling one unit from
+//!     a view of the cells and line summaries it reads;
+//!   - a **store** (`store.rs`): where values live, the dense in-memory table (the only `unsafe`)
+//!     or the streaming fill's ring of rows;
+//!   - an **executor** (`executor.rs`): runs the waves on the current rayon pool, and after each
+//!     one reports progress, honours cancellation and calls back (checkpoints, streamed rows).
+//! - [`fill`] runs it with [`Engine::Tiles`] (the default: tiles, line summaries for slides, the
+//!   narrowest cells, mirrored symmetric tables) or [`Engine::Waves`] (single cells, every slide
+//!   walked, nothing mirrored: a check on the tiled engine). [`fill_resumable`] stops between
+//!   waves and goes on later from the partial table: what checkpoints are made of.
+//!   [`RowStream`] runs rows into a ring, for tables larger than memory.
 //!
 //! # Determinism
 //! Every engine returns the same values for every thread count and tile side: a cell's value
@@ -27,17 +34,23 @@
 
 pub mod checkpoint;
 mod compiled;
+mod executor;
+mod kernel;
+pub mod plan;
 mod reference;
 mod shared;
+mod store;
 mod stream;
-mod tiles;
-mod wave;
 
+pub use plan::{Plan, WaveMark};
 pub use reference::fill_reference;
-pub use stream::{stream_rows, streaming_rows, NoStream};
+pub use stream::{stream_rows, streaming_rows, NoStream, RowStream};
 
+use executor::Executor;
 use grundy_core::{CellWidth, Game, GrundyTable, TableShape};
+use kernel::StencilKernel;
 use std::fmt;
+use store::DenseStore;
 
 /// Which engine fills the table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -158,7 +171,7 @@ impl std::error::Error for FillError {}
 /// of options of a cell. The engines start narrower and widen only when a value needs it, so this
 /// is what a caller should budget memory for.
 pub fn planned_width(game: &Game, shape: &TableShape) -> CellWidth {
-    CellWidth::for_max(compiled::CompiledGame::new(game, shape, true).value_bound())
+    TableFill::new(game, shape, &FillConfig::default()).planned_width()
 }
 
 /// The most worker threads started per core. Every wave wakes every thread; far more threads
@@ -174,8 +187,8 @@ pub fn effective_threads(threads: usize) -> usize {
     threads.clamp(1, MAX_THREADS_PER_CORE * cores)
 }
 
-/// Runs `work` on a pool of `threads` threads (see [`effective_threads`]), or on rayon's global
-/// pool.
+/// Runs `work` on a pool of `threads` threads (see [`effective_threads`]), or on the current
+/// rayon pool (the caller's, or rayon's global one).
 fn on_threads<T: Send>(
     threads: Option<usize>,
     work: impl FnOnce() -> T + Send,
@@ -192,10 +205,178 @@ fn on_threads<T: Send>(
     }
 }
 
+/// What a fill does after a wave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Control {
+    /// Go on with the next wave.
+    Continue,
+    /// Stop here and return the partial table.
+    Stop,
+}
+
+/// A fill of one game's table, prepared once: the game compiled for the table (the kernel) and
+/// the order of the work (the [`Plan`]). [`fill`], [`fill_resumable`], [`plan_waves`] and
+/// [`planned_width`] each prepare one; a front end that needs several of them prepares it once.
+///
+/// The fill itself is a composition: the plan's waves, run by an executor (rayon's current pool,
+/// see [`FillConfig::threads`]) with the kernel into a dense in-memory store.
+pub struct TableFill<'g> {
+    game: &'g Game,
+    shape: TableShape,
+    engine: Engine,
+    threads: Option<usize>,
+    kernel: StencilKernel,
+    plan: Plan,
+}
+
+impl<'g> TableFill<'g> {
+    /// Prepares the fill of `game` over `shape` as `config` says.
+    ///
+    /// # Panics
+    /// If `shape` was made for a game with other axes.
+    pub fn new(game: &'g Game, shape: &TableShape, config: &FillConfig) -> TableFill<'g> {
+        assert_eq!(game.axes(), shape.axes(), "the shape belongs to another game");
+        let (kernel, plan) = match config.engine {
+            // The cell-wave engine walks every slide cell by cell and mirrors nothing: it checks
+            // the tiled engine's tiles, line summaries and mirror writes (the reference fill,
+            // which shares nothing with either, checks the compiled moves).
+            Engine::Waves => {
+                let kernel = StencilKernel::new(game, shape, false);
+                let plan = Plan::cells(shape.lens(), kernel.reads());
+                (kernel, plan)
+            }
+            // The reference fill has no waves to resume between: resumably, it runs the tiles.
+            Engine::Tiles | Engine::Reference => {
+                let kernel = StencilKernel::new(game, shape, true);
+                let symmetric = kernel.compiled().is_symmetric(shape);
+                let plan = Plan::tiles(shape.lens(), kernel.reads(), config.tile_side, symmetric);
+                // A mirrored fill writes every mirror cell, so column moves can read rows.
+                let kernel = if plan.mirror() { kernel.transposing_columns() } else { kernel };
+                (kernel, plan)
+            }
+        };
+        TableFill {
+            game,
+            shape: shape.clone(),
+            engine: config.engine,
+            threads: config.threads,
+            kernel,
+            plan,
+        }
+    }
+
+    /// The plan the fill runs (the tiled one for [`Engine::Reference`] when resumable).
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The widest cells the table can need (see [`planned_width`]).
+    pub fn planned_width(&self) -> CellWidth {
+        CellWidth::for_max(self.kernel.compiled().value_bound())
+    }
+
+    /// Fills the table. The caller checks [`TableShape::value_bytes`] against the memory it is
+    /// willing to use before calling: the table is allocated here.
+    ///
+    /// # Errors
+    /// The thread pool could not be built, or `progress` cancelled the fill.
+    pub fn fill(&self, progress: &dyn Progress) -> Result<GrundyTable, FillError> {
+        if self.engine == Engine::Reference {
+            return reference::fill_reference_with(self.game, &self.shape, progress);
+        }
+        let (table, mark) = self.run(None, progress, &mut |_, _| Control::Continue)?;
+        if !mark.is_complete() {
+            return Err(FillError::Cancelled);
+        }
+        Ok(table)
+    }
+
+    /// Fills the table resumably: see [`fill_resumable`].
+    ///
+    /// # Errors
+    /// As for [`fill_resumable`].
+    pub fn fill_resumable(
+        &self,
+        start: Option<(GrundyTable, WaveMark)>,
+        progress: &dyn Progress,
+        after_wave: &mut (dyn FnMut(&GrundyTable, WaveMark) -> Control + Send),
+    ) -> Result<(GrundyTable, WaveMark), FillError> {
+        let start = match start {
+            None => None,
+            Some((table, from)) => {
+                self.check_resume(&table, from)?;
+                Some((table, from.done))
+            }
+        };
+        self.run(start, progress, &mut |table, mark| {
+            if mark.is_complete() {
+                Control::Continue
+            } else {
+                after_wave(table, mark)
+            }
+        })
+    }
+
+    /// Whether a partial table and its mark are this fill's to go on from.
+    fn check_resume(&self, table: &GrundyTable, from: WaveMark) -> Result<(), FillError> {
+        let plan = self.plan.start();
+        if table.shape().lens() != self.shape.lens() {
+            return Err(FillError::Resume(ResumeMismatch::Size {
+                found: table.shape().lens(),
+                expected: self.shape.lens(),
+            }));
+        }
+        // The cells of a partial table are final only in the waves of the units that filled
+        // them: a mark for other units (or more waves than there are) would resume into a wrong
+        // table, so it must be exactly this plan's.
+        if from.tile_sides != plan.tile_sides {
+            return Err(FillError::Resume(ResumeMismatch::TileSides {
+                found: from.tile_sides,
+                expected: plan.tile_sides,
+            }));
+        }
+        if from.total != plan.total || from.done > plan.total {
+            return Err(FillError::Resume(ResumeMismatch::Waves {
+                done: from.done,
+                total: from.total,
+                expected: plan.total,
+            }));
+        }
+        Ok(())
+    }
+
+    /// The composition: the plan's waves from `start` (a partial table and its waves done),
+    /// run on the fill's threads with the kernel into a dense store.
+    fn run(
+        &self,
+        start: Option<(GrundyTable, usize)>,
+        progress: &dyn Progress,
+        after_wave: &mut (dyn FnMut(&GrundyTable, WaveMark) -> Control + Send),
+    ) -> Result<(GrundyTable, WaveMark), FillError> {
+        let (plan, kernel) = (&self.plan, &self.kernel);
+        on_threads(self.threads, || {
+            let (mut store, from) = match start {
+                None => (DenseStore::new(&self.shape, plan), 0),
+                Some((table, done)) => {
+                    progress.advance(plan.cells_done(done));
+                    (DenseStore::resume(table, plan, done), done)
+                }
+            };
+            let mark = Executor::Rayon.run(plan, from, kernel, &mut store, progress, &mut |s, m| {
+                after_wave(s.table(), m)
+            });
+            (store.into_table(), mark)
+        })
+    }
+}
+
 /// Fills the Grundy table of `game` over `shape` as `config` says.
 ///
 /// The caller checks [`TableShape::value_bytes`] against the memory it is willing to use before
 /// calling: the table is allocated here.
+///
+/// # Errors
+/// The thread pool could not be built, or `progress` cancelled the fill.
 ///
 /// # Panics
 /// If `shape` was made for a game with other axes.
@@ -205,79 +386,29 @@ pub fn fill(
     config: &FillConfig,
     progress: &dyn Progress,
 ) -> Result<GrundyTable, FillError> {
-    assert_eq!(game.axes(), shape.axes(), "the shape belongs to another game");
-    match config.engine {
-        Engine::Reference => reference::fill_reference_with(game, shape, progress),
-        Engine::Waves => on_threads(config.threads, || wave::fill_waves(game, shape, progress))?,
-        Engine::Tiles => {
-            let compiled = compiled::CompiledGame::new(game, shape, true);
-            let sides = tiles::tile_sides(&compiled, shape, config.tile_side);
-            let waves = tiles::wave_count(&shape.lens(), sides);
-            let (table, done) = on_threads(config.threads, || {
-                tiles::fill_tiles(&compiled, shape, sides, None, progress, &mut |_, _| {
-                    if progress.cancelled() {
-                        Control::Stop
-                    } else {
-                        Control::Continue
-                    }
-                })
-            })?;
-            if done < waves {
-                return Err(FillError::Cancelled);
-            }
-            Ok(table)
-        }
-    }
+    TableFill::new(game, shape, config).fill(progress)
 }
 
-/// What a resumable fill does after a tile-wave.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Control {
-    /// Go on with the next tile-wave.
-    Continue,
-    /// Stop here and return the partial table.
-    Stop,
-}
-
-/// Where a resumable fill stands: its table is final in the first `done` of `total` tile-waves
-/// of tiles with sides `tile_sides`. Together with the table, this is all a fill needs to go on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct WaveMark {
-    /// Tile-waves whose cells are final.
-    pub done: usize,
-    /// Tile-waves of the whole table.
-    pub total: usize,
-    /// The sides of the tiles (1 on the axes a table does not have).
-    pub tile_sides: [usize; 3],
-}
-
-impl WaveMark {
-    /// Whether every tile-wave is final.
-    pub fn is_complete(&self) -> bool {
-        self.done == self.total
-    }
-}
-
-/// The tile-waves a resumable fill of `game` over `shape` will run (none done yet): what a
-/// checkpoint written by it will record. `config.tile_side` chooses the tiles as in [`fill`],
-/// except that heap games are cut into tiles too, so that there is something to resume between.
+/// The waves a resumable fill of `game` over `shape` will run (none done yet): what a
+/// checkpoint written by it will record. `config` chooses the plan as in [`fill`]
+/// ([`Engine::Reference`] resumes with the tiles).
 pub fn plan_waves(game: &Game, shape: &TableShape, config: &FillConfig) -> WaveMark {
-    let compiled = compiled::CompiledGame::new(game, shape, true);
-    let tile_sides = tiles::tile_sides(&compiled, shape, config.tile_side);
-    WaveMark { done: 0, total: tiles::wave_count(&shape.lens(), tile_sides), tile_sides }
+    TableFill::new(game, shape, config).plan().start()
 }
 
-/// Fills the table of `game` over `shape` with the tiled engine, resumably: after every tile-wave
-/// but the last, `after_wave` sees the table (final in the waves the mark counts as done) and may
-/// save it, or stop the fill. With `start`, a table and mark that an earlier call's `after_wave`
-/// saw (or returned), the fill goes on from there, and the table it returns is identical to one
-/// filled in a single call. Returns the table and its mark: complete, unless `after_wave` stopped.
+/// Fills the table of `game` over `shape` resumably: after every wave but the last,
+/// `after_wave` sees the table (final in the waves the mark counts as done) and may save it, or
+/// stop the fill. With `start`, a table and mark that an earlier call's `after_wave` saw (or
+/// returned), the fill goes on from there, and the table it returns is identical to one filled in
+/// a single call. Returns the table and its mark: complete, unless `after_wave` stopped it or
+/// `progress` cancelled it.
 ///
-/// `config.engine` is ignored (only tile-waves have a resumable order); `config.threads` is used.
+/// `config.engine` chooses the plan: tiles, or single cells for [`Engine::Waves`];
+/// [`Engine::Reference`] has no waves and runs the tiles. `config.threads` is used.
 ///
 /// # Errors
 /// The thread pool could not be built, or `start` does not fit `game` and `shape`: another shape,
-/// a mark for other tiles than [`plan_waves`] gives or with another number of tile-waves, or more
+/// a mark for other tiles than [`plan_waves`] gives or with another number of waves, or more
 /// done than there are.
 pub fn fill_resumable(
     game: &Game,
@@ -287,51 +418,5 @@ pub fn fill_resumable(
     progress: &dyn Progress,
     after_wave: &mut (dyn FnMut(&GrundyTable, WaveMark) -> Control + Send),
 ) -> Result<(GrundyTable, WaveMark), FillError> {
-    assert_eq!(game.axes(), shape.axes(), "the shape belongs to another game");
-    let compiled = compiled::CompiledGame::new(game, shape, true);
-    let mut mark = plan_waves(game, shape, config);
-    let start = match start {
-        None => None,
-        Some((table, from)) => {
-            if table.shape().lens() != shape.lens() {
-                return Err(FillError::Resume(ResumeMismatch::Size {
-                    found: table.shape().lens(),
-                    expected: shape.lens(),
-                }));
-            }
-            // The cells of a partial table are final only in the tile-waves of the tiles that
-            // filled them: a mark for other tiles (or more waves than there are) would resume
-            // into a wrong table, so it must be exactly this plan's.
-            if from.tile_sides != mark.tile_sides {
-                return Err(FillError::Resume(ResumeMismatch::TileSides {
-                    found: from.tile_sides,
-                    expected: mark.tile_sides,
-                }));
-            }
-            if from.total != mark.total || from.done > mark.total {
-                return Err(FillError::Resume(ResumeMismatch::Waves {
-                    done: from.done,
-                    total: from.total,
-                    expected: mark.total,
-                }));
-            }
-            mark.done = from.done;
-            Some((table, from.done))
-        }
-    };
-    let WaveMark { total, tile_sides, .. } = mark;
-    on_threads(config.threads, || {
-        let (table, done) =
-            tiles::fill_tiles(&compiled, shape, tile_sides, start, progress, &mut |table, done| {
-                // The caller sees every tile-wave (to save it) before a cancellation stops the
-                // fill; the mark it gets back then says how far it went.
-                let control = after_wave(table, WaveMark { done, total, tile_sides });
-                if progress.cancelled() {
-                    Control::Stop
-                } else {
-                    control
-                }
-            });
-        (table, WaveMark { done, total, tile_sides })
-    })
+    TableFill::new(game, shape, config).fill_resumable(start, progress, after_wave)
 }

@@ -1,9 +1,14 @@
 //! The streaming fill: a 2-D table row by row, keeping only the rows the moves reach back and the
-//! line accumulators, for tables larger than memory. Each finished row goes to a sink (a CSV
-//! writer, a summary) and is forgotten.
+//! line summaries, for tables larger than memory. Each finished row goes to a sink (a CSV writer,
+//! a summary) and is forgotten. It is the engine's composition with a plan of rows, a ring store
+//! and the sequential executor (a row reads the rows before it).
 
-use crate::compiled::{Cells, CompiledGame, NO_LINE};
-use grundy_core::{mex_of_union, Game, MexSet, Nimber, PrefixSet, TableShape};
+use crate::executor::Executor;
+use crate::kernel::StencilKernel;
+use crate::plan::{Plan, WaveMark};
+use crate::store::RingStore;
+use crate::{Control, NoProgress, Progress};
+use grundy_core::{Game, TableShape};
 
 /// Why a table cannot be filled row by row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,107 +51,91 @@ impl std::error::Error for NoStream {}
 
 /// The rows a row-by-row fill of `game` over `shape` keeps, or why it cannot stream.
 pub fn streaming_rows(game: &Game, shape: &TableShape) -> Result<usize, NoStream> {
-    if shape.lens().len() != 2 {
-        return Err(NoStream::Axes { dims: shape.lens().len() });
-    }
-    let rows = shape.lens()[0];
-    let needed = |game: &Game| {
-        CompiledGame::new(game, shape, true).rows_needed().filter(|&needed| needed < rows)
-    };
-    if let Some(needed) = needed(game) {
-        return Ok(needed + 1);
-    }
-    // Name the rule that keeps every row: compile each rule alone.
-    let culprit = game.rules().iter().enumerate().find(|(_, rule)| {
-        Game::new(game.name(), "", game.axes().to_vec(), vec![(*rule).clone()])
-            .is_ok_and(|alone| needed(&alone).is_none())
-    });
-    Err(NoStream::WholeColumns { rule: culprit.map(|(index, rule)| (index + 1, rule.kind())) })
+    RowStream::new(game, shape).map(|stream| stream.kept_rows())
 }
 
-/// The last rows of the table, in a ring.
-struct Ring {
-    cells: Vec<u32>,
-    cols: usize,
-    kept: usize,
+/// A row-by-row fill of a 2-D table, prepared: the plan of rows, the kernel and the rows its
+/// moves reach back.
+#[derive(Clone, Debug)]
+pub struct RowStream {
+    kernel: StencilKernel,
+    plan: Plan,
 }
 
-impl Cells for Ring {
-    type Cell = u32;
-
-    #[inline]
-    fn at(&self, index: usize) -> Nimber {
-        let (row, col) = (index / self.cols, index % self.cols);
-        Nimber(self.cells[(row % self.kept) * self.cols + col])
-    }
-
-    #[inline]
-    fn run(&self, start: usize, len: usize) -> Option<&[u32]> {
-        let row = start / self.cols;
-        if len == 0 || (start + len - 1) / self.cols != row {
-            return None;
+impl RowStream {
+    /// Prepares the row-by-row fill of `game` over `shape`, or says why it cannot stream.
+    pub fn new(game: &Game, shape: &TableShape) -> Result<RowStream, NoStream> {
+        let lens = shape.lens();
+        if lens.len() != 2 {
+            return Err(NoStream::Axes { dims: lens.len() });
         }
-        let at = (row % self.kept) * self.cols + start % self.cols;
-        Some(&self.cells[at..at + len])
+        let rows = lens[0];
+        let reach = |kernel: &StencilKernel| kernel.reads().halo[0].filter(|&back| back < rows);
+        let kernel = StencilKernel::new(game, shape, true);
+        if reach(&kernel).is_some() {
+            let plan = Plan::rows(lens, kernel.reads());
+            return Ok(RowStream { kernel, plan });
+        }
+        // Name the rule that keeps every row: compile each rule alone.
+        let culprit = game.rules().iter().enumerate().find(|(_, rule)| {
+            Game::new(game.name(), "", game.axes().to_vec(), vec![(*rule).clone()]).is_ok_and(
+                |alone| reach(&StencilKernel::new(&alone, shape, true)).is_none(),
+            )
+        });
+        Err(NoStream::WholeColumns { rule: culprit.map(|(index, rule)| (index + 1, rule.kind())) })
+    }
+
+    /// The rows the fill keeps: those its moves reach back, and the one being filled.
+    pub fn kept_rows(&self) -> usize {
+        self.plan.reads().halo[0].expect("checked in new") + 1
+    }
+
+    /// The plan: one row per wave.
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// Fills the table row by row on the calling thread and hands each finished row (the values
+    /// along the second axis) to `sink`, in order. Before every row `progress` may cancel the
+    /// fill. Returns how far it went (complete unless cancelled), or the sink's first error.
+    pub fn run<E>(
+        &self,
+        progress: &dyn Progress,
+        mut sink: impl FnMut(&[u32]) -> Result<(), E>,
+    ) -> Result<WaveMark, E> {
+        let mut store = RingStore::new(&self.plan);
+        debug_assert_eq!(store.kept(), self.kept_rows());
+        let mut failed = None;
+        let mark = Executor::Sequential.run(
+            &self.plan,
+            0,
+            &self.kernel,
+            &mut store,
+            progress,
+            &mut |store, mark| match sink(store.row(mark.done - 1)) {
+                Ok(()) => Control::Continue,
+                Err(err) => {
+                    failed = Some(err);
+                    Control::Stop
+                }
+            },
+        );
+        match failed {
+            Some(err) => Err(err),
+            None => Ok(mark),
+        }
     }
 }
 
 /// Fills the table of `game` over `shape` row by row and hands each finished row (the values
-/// along the second axis) to `sink`, in order.
+/// along the second axis) to `sink`, in order: [`RowStream::run`], never cancelled.
 ///
 /// # Panics
 /// If the table cannot stream (check [`streaming_rows`] first).
 pub fn stream_rows<E>(
     game: &Game,
     shape: &TableShape,
-    mut sink: impl FnMut(&[u32]) -> Result<(), E>,
+    sink: impl FnMut(&[u32]) -> Result<(), E>,
 ) -> Result<(), E> {
-    let kept = streaming_rows(game, shape).expect("the table streams");
-    let compiled = CompiledGame::new(game, shape, true);
-    let lens = shape.lens();
-    let (rows, cols) = (lens[0], lens[1]);
-    let kinds = compiled.lines().to_vec();
-    let sized =
-        |store: usize, len: usize| if kinds.iter().any(|k| k.store() == store) { len } else { 0 };
-    // One row set suffices: a row's line is only read while that row is filled.
-    let mut lines = [
-        vec![PrefixSet::new(); sized(0, 1)],
-        vec![PrefixSet::new(); sized(1, cols)],
-        vec![PrefixSet::new(); sized(2, rows + cols - 1)],
-    ];
-    let mut ring = Ring { cells: vec![0; kept * cols], cols, kept };
-    let mut mex = MexSet::new();
-    for i in 0..rows {
-        if let Some(row_line) = lines[0].first_mut() {
-            *row_line = PrefixSet::new();
-        }
-        for j in 0..cols {
-            let flat = i * cols + j;
-            let low = compiled.insert_options(&ring, &[i, j, 0], flat, &mut mex);
-            let value = if kinds.is_empty() {
-                mex.mex_with_low(low)
-            } else {
-                let mut spots = [(0usize, 0usize); 3];
-                for (spot, kind) in spots.iter_mut().zip(&kinds) {
-                    let (store, line) = kind.locate(i, j, cols);
-                    *spot = (store, if store == 0 { 0 } else { line });
-                }
-                let spots = &spots[..kinds.len()];
-                let mut refs = [&NO_LINE; 3];
-                for (slot, &(store, line)) in refs.iter_mut().zip(spots) {
-                    *slot = &lines[store][line];
-                }
-                let value = mex_of_union(&mex, low, &refs[..spots.len()]);
-                for &(store, line) in spots {
-                    lines[store][line].insert(value);
-                }
-                value
-            };
-            mex.clear();
-            ring.cells[(i % kept) * cols + j] = value.value();
-        }
-        let start = (i % kept) * cols;
-        sink(&ring.cells[start..start + cols])?;
-    }
-    Ok(())
+    RowStream::new(game, shape).expect("the table streams").run(&NoProgress, sink).map(|_| ())
 }

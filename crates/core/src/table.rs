@@ -238,10 +238,19 @@ impl GrundyTable {
     ///
     /// # Panics
     /// If `width` is narrower than the table's.
-    pub fn widened(self, width: CellWidth) -> GrundyTable {
+    pub fn widened(mut self, width: CellWidth) -> GrundyTable {
+        self.widen(width);
+        self
+    }
+
+    /// Puts the values in cells of `width`, which must be at least as wide as the current one.
+    ///
+    /// # Panics
+    /// If `width` is narrower than the table's.
+    pub fn widen(&mut self, width: CellWidth) {
         assert!(width >= self.width(), "widening to a narrower width");
         if width == self.width() {
-            return self;
+            return;
         }
         let cells = self.cells();
         fn copy<C: Cell>(shape: TableShape, cells: CellSlice<'_>) -> GrundyTable {
@@ -249,11 +258,11 @@ impl GrundyTable {
                 (0..cells.len()).map(|i| C::from_nimber(cells.get(i)).expect("wider")).collect();
             GrundyTable::from_vec::<C>(shape, values)
         }
-        match width {
+        *self = match width {
             CellWidth::U8 => unreachable!("nothing is narrower than u8"),
             CellWidth::U16 => copy::<u16>(self.shape.clone(), cells),
             CellWidth::U32 => copy::<u32>(self.shape.clone(), cells),
-        }
+        };
     }
 
     /// The table of one fewer axis where axis `axis` is fixed at coordinate `at` (a 2-D slice of a

@@ -1,0 +1,74 @@
+//! The executor: runs a plan's waves in order, the units of each wave on the current rayon pool
+//! (or on the calling thread), and after every wave reports progress, asks whether to cancel and
+//! hands the store to one callback — where checkpoints are saved and streamed rows are written.
+//!
+//! It runs on whatever rayon pool it is called in: the caller owns the threads (a fill asked for
+//! `threads` builds its pool and installs it around the run; a notebook may install its own).
+
+use crate::kernel::StencilKernel;
+use crate::plan::{Plan, Unit, WaveMark};
+use crate::store::Store;
+use crate::{Control, Progress};
+use grundy_core::MexSet;
+use rayon::prelude::*;
+
+/// Waves with fewer cells than this run on the calling thread: splitting them costs more than it
+/// saves. The result does not depend on it.
+const PARALLEL_CELLS: u64 = 64;
+
+/// How the units of a wave are run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Executor {
+    /// One after another, on the calling thread.
+    Sequential,
+    /// In parallel on the current rayon pool.
+    Rayon,
+}
+
+impl Executor {
+    /// `work` applied to every unit, each with scratch space (one per task), results in the
+    /// units' order.
+    pub(crate) fn map<R: Send>(
+        self,
+        units: &[Unit],
+        work: impl Fn(&Unit, &mut MexSet) -> R + Sync + Send,
+    ) -> Vec<R> {
+        let parallel = self == Executor::Rayon
+            && units.len() > 1
+            && units.iter().map(Unit::cells).sum::<u64>() >= PARALLEL_CELLS;
+        if parallel {
+            units.par_iter().map_init(MexSet::new, |mex, unit| work(unit, mex)).collect()
+        } else {
+            let mut mex = MexSet::new();
+            units.iter().map(|unit| work(unit, &mut mex)).collect()
+        }
+    }
+
+    /// Runs the waves of `plan` from wave `from` with `kernel` into `store`. After every wave,
+    /// `after_wave` sees the store and the new mark, and may stop the run; before every wave
+    /// `progress` may cancel it. Returns the mark reached: complete unless stopped.
+    pub(crate) fn run<S: Store>(
+        self,
+        plan: &Plan,
+        from: usize,
+        kernel: &StencilKernel,
+        store: &mut S,
+        progress: &dyn Progress,
+        after_wave: &mut dyn FnMut(&S, WaveMark) -> Control,
+    ) -> WaveMark {
+        let waves = plan.waves();
+        for wave in from..waves {
+            // The caller has seen every finished wave (to save it) before a cancellation stops
+            // the run; the mark it gets back then says how far it went.
+            if progress.cancelled() {
+                return plan.mark(wave);
+            }
+            let cells = store.fill_wave(kernel, &plan.units(wave), self);
+            progress.advance(cells);
+            if after_wave(store, plan.mark(wave + 1)) == Control::Stop {
+                return plan.mark(wave + 1);
+            }
+        }
+        plan.mark(waves)
+    }
+}

@@ -1,0 +1,138 @@
+//! The stencil kernel: computes the cells of one unit, in row-major order, from a view of what the
+//! unit reads.
+//!
+//! A cell's value is the mex of its options' values: the cells its compiled moves reach (through
+//! [`Cells`]) and, for slides along a row, a column or the main diagonal, the summaries of those
+//! lines (a [`PrefixSet`] each). The kernel adds each value to the cell's lines as it goes, since
+//! later cells of the same unit read them; additions are set unions, so the order in which units
+//! add to a line does not change it. The kernel knows nothing of where values live (that is the
+//! store's [`UnitView`]) or of threads (the executor's).
+
+use crate::compiled::{Cells, CompiledGame, NO_LINE};
+use crate::plan::{Reads, Unit};
+use grundy_core::{mex_of_union, Game, MexSet, Nimber, PrefixSet, TableShape};
+
+/// What a unit sees of the store while the kernel fills it: the final cells it reads (as
+/// [`Cells`]), the line summaries of its cells, and a place to put each value.
+pub(crate) trait UnitView: Cells {
+    /// Line `line` of line store `store` (rows 0, columns 1, diagonals 2; see
+    /// [`crate::plan::LineKind::locate`]): the values of the line's final cells so far.
+    fn line(&self, store: usize, line: usize) -> &PrefixSet;
+
+    /// Adds `value` to that line.
+    fn add_to_line(&mut self, store: usize, line: usize, value: Nimber);
+
+    /// Stores `value` as the value of the cell at `index` (flat position `flat`); returns how many
+    /// cells that made final (2 when the store also writes the mirror cell).
+    fn write(&mut self, index: &[usize; 3], flat: usize, value: Nimber) -> u64;
+}
+
+/// A game's moves compiled for one table, as a kernel.
+#[derive(Clone, Debug)]
+pub(crate) struct StencilKernel {
+    compiled: CompiledGame,
+    strides: [usize; 3],
+}
+
+impl StencilKernel {
+    /// Compiles `game` for `shape`. With `use_lines`, slides along whole rows, columns and the
+    /// main diagonal read line summaries instead of every cell.
+    pub(crate) fn new(game: &Game, shape: &TableShape, use_lines: bool) -> StencilKernel {
+        StencilKernel::from_compiled(CompiledGame::new(game, shape, use_lines))
+    }
+
+    fn from_compiled(compiled: CompiledGame) -> StencilKernel {
+        let lens = compiled.lens();
+        let mut strides = [0; 3];
+        for d in 0..lens.len() {
+            strides[d] = lens[d + 1..].iter().product();
+        }
+        StencilKernel { compiled, strides }
+    }
+
+    pub(crate) fn compiled(&self) -> &CompiledGame {
+        &self.compiled
+    }
+
+    /// The same kernel reading the moves that walk down a column through the mirror row (see
+    /// [`CompiledGame::transposing_columns`]): for a store that writes every mirror cell.
+    pub(crate) fn transposing_columns(&self) -> StencilKernel {
+        StencilKernel::from_compiled(self.compiled.clone().transposing_columns())
+    }
+
+    /// What a unit of this kernel reads besides its own earlier cells.
+    pub(crate) fn reads(&self) -> Reads {
+        let dims = self.compiled.lens().len();
+        Reads {
+            halo: (0..dims).map(|axis| self.compiled.reach(axis)).collect(),
+            lines: self.compiled.lines().to_vec(),
+        }
+    }
+
+    /// The flat (row-major) position of `index`.
+    #[inline]
+    pub(crate) fn flat(&self, index: &[usize; 3]) -> usize {
+        index.iter().zip(&self.strides).map(|(i, s)| i * s).sum()
+    }
+
+    /// Fills `unit` through `view`, cell by cell in row-major order; returns the number of cells
+    /// made final. `mex` is scratch space, empty on entry and on exit.
+    pub(crate) fn fill_unit<V: UnitView>(&self, unit: &Unit, view: &mut V, mex: &mut MexSet) -> u64 {
+        let dims = self.compiled.lens().len();
+        // The last axis is the inner loop, with the flat index advancing by one; the others (at
+        // most two) are walked by ndarray's row-major index iterator.
+        let last = dims - 1;
+        let outer = |d: usize| if d < last { (unit.lo[d], unit.hi[d]) } else { (0, 1) };
+        let [(a0, a1), (b0, b1)] = [outer(0), outer(1)];
+        let mut count = 0;
+        for (a, b) in ndarray::indices((a1 - a0, b1 - b0)) {
+            let mut index = [a0 + a, b0 + b, 0];
+            index[last] = unit.lo[last];
+            let start = self.flat(&index);
+            // A diagonal tile of a mirrored table: only the cells with j ≤ i.
+            let end = if unit.lower_only { unit.hi[last].min(index[0] + 1) } else { unit.hi[last] };
+            for (flat, j) in (start..).zip(unit.lo[last]..end) {
+                index[last] = j;
+                let value = self.value(view, &index, flat, mex);
+                count += view.write(&index, flat, value);
+            }
+        }
+        count
+    }
+
+    /// The value of the cell at `index` (flat position `flat`), every option of which is final in
+    /// `view`; adds it to the cell's lines.
+    #[inline]
+    fn value<V: UnitView>(
+        &self,
+        view: &mut V,
+        index: &[usize; 3],
+        flat: usize,
+        mex: &mut MexSet,
+    ) -> Nimber {
+        let compiled = &self.compiled;
+        let low = compiled.insert_options(view, index, flat, mex);
+        let kinds = compiled.lines();
+        let value = if kinds.is_empty() {
+            mex.mex_with_low(low)
+        } else {
+            let cols = compiled.lens()[1];
+            let mut spots = [(0usize, 0usize); 3];
+            for (spot, kind) in spots.iter_mut().zip(kinds) {
+                *spot = kind.locate(index[0], index[1], cols);
+            }
+            let spots = &spots[..kinds.len()];
+            let mut refs = [&NO_LINE; 3];
+            for (slot, &(store, line)) in refs.iter_mut().zip(spots) {
+                *slot = view.line(store, line);
+            }
+            let value = mex_of_union(mex, low, &refs[..spots.len()]);
+            for &(store, line) in spots {
+                view.add_to_line(store, line, value);
+            }
+            value
+        };
+        mex.clear();
+        value
+    }
+}

@@ -1,0 +1,451 @@
+//! Stores: where a fill's values and line summaries live while it runs.
+//!
+//! - [`DenseStore`]: the whole table in memory (a [`GrundyTable`] in the narrowest cells that
+//!   hold its values so far, widened when a value outgrows them), one line summary per row,
+//!   column and diagonal, and the mirror writes of symmetric tables. Units of one wave fill their
+//!   own parts of it in parallel: this is the engine's only use of `unsafe` (through [`Shared`]).
+//! - [`RingStore`]: the last rows a 2-D table's moves reach back, in a ring, and its line
+//!   summaries: the streaming fill's store, for tables larger than memory.
+//!
+//! # Safety (the dense store)
+//! Cells and lines are reached through [`Shared`]. The units of a wave are disjoint, and by the
+//! plan's order every cell a unit reads is either its own, written earlier by the same task, or
+//! one of an earlier wave, whose writes rayon's join at the end of that wave ordered before this
+//! one. Lines: units of one wave touch disjoint rows and columns, and their diagonal ranges are
+//! disjoint too: with tiles of h rows and w columns, tile (I, J) covers i − j in
+//! [I·h − J·w − w + 1, I·h − J·w + h − 1], h + w − 1 values, and the next tile of the same wave,
+//! (I + 1, J − 1), starts h + w further on. So each task writes only its own cells and lines: the
+//! contract of [`Shared::get`] and [`Shared::get_mut`].
+//!
+//! # Symmetry (the dense store with a mirrored plan)
+//! When the moves are symmetric in the two axes on a square table, T(i, j) = T(j, i): the plan
+//! computes only the tiles with I ≥ J (on diagonal tiles, the cells with i ≥ j), and the store
+//! also writes each cell at its mirror (j, i), so every option a computed cell reads, on either
+//! side of the diagonal, is final. The tiles are square then, and the mirror of tile (I, J) is
+//! (J, I): in the same wave, never computed, and read by no other tile of it. Computed cells use
+//! only their row, their column and a diagonal i − j ≥ 0; the mirror (j, i) of a computed cell is
+//! the only one of its column i that is never computed, so its value goes into column i's set
+//! (column i lies in the tile's own row band, which no other tile of the wave touches).
+
+use crate::compiled::Cells;
+use crate::executor::Executor;
+use crate::kernel::{StencilKernel, UnitView};
+use crate::plan::{LineKind, Plan, Unit};
+use crate::shared::Shared;
+use grundy_core::{Cell, CellWidth, GrundyTable, MexSet, Nimber, PrefixSet, TableShape};
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// Where a fill's values live.
+pub(crate) trait Store {
+    /// Computes the units of one wave with `kernel`, through `executor`; returns the number of
+    /// cells made final.
+    fn fill_wave(&mut self, kernel: &StencilKernel, units: &[Unit], executor: Executor) -> u64;
+}
+
+/// One summary per row, column and diagonal that the kernel reads (empty vectors for the others).
+struct Lines {
+    rows: Vec<PrefixSet>,
+    columns: Vec<PrefixSet>,
+    diagonals: Vec<PrefixSet>,
+}
+
+impl Lines {
+    /// The summaries `plan` declares, for `rows` rows (a ring keeps one) and the table's columns.
+    fn new(plan: &Plan, rows: usize) -> Lines {
+        let kinds = &plan.reads().lines;
+        let (table_rows, cols) = match plan.lens() {
+            [table_rows, cols] => (*table_rows, *cols),
+            _ => (0, 0),
+        };
+        let sized = |kind: LineKind, len: usize| {
+            vec![PrefixSet::new(); if kinds.contains(&kind) { len } else { 0 }]
+        };
+        Lines {
+            rows: sized(LineKind::Row, rows),
+            columns: sized(LineKind::Column, cols),
+            diagonals: sized(LineKind::Diagonal, (table_rows + cols).saturating_sub(1)),
+        }
+    }
+}
+
+/// The whole table in memory.
+pub(crate) struct DenseStore {
+    table: GrundyTable,
+    lines: Lines,
+    mirror: bool,
+}
+
+impl DenseStore {
+    /// An empty table for `plan`. Cells start as bytes and widen when a value outgrows them: most
+    /// games' values are small.
+    pub(crate) fn new(shape: &TableShape, plan: &Plan) -> DenseStore {
+        let rows = plan.lens().first().copied().filter(|_| plan.lens().len() == 2).unwrap_or(0);
+        DenseStore {
+            table: GrundyTable::zeroed_with(shape.clone(), CellWidth::U8),
+            lines: Lines::new(plan, rows),
+            mirror: plan.mirror(),
+        }
+    }
+
+    /// The store a fill of `plan` had after `done` waves, from its table (final in those waves):
+    /// the line summaries are rebuilt from the final cells (a [`PrefixSet`] is a set, so the order
+    /// of insertion does not matter), one line per task.
+    pub(crate) fn resume(table: GrundyTable, plan: &Plan, done: usize) -> DenseStore {
+        let mut store = DenseStore::new(table.shape(), plan);
+        store.table = table;
+        if !plan.reads().lines.is_empty() {
+            let DenseStore { table, lines, .. } = &mut store;
+            grundy_core::with_cells!(table.cells(), |values| restore_lines(
+                plan, values, lines, done
+            ));
+        }
+        store
+    }
+
+    pub(crate) fn table(&self) -> &GrundyTable {
+        &self.table
+    }
+
+    pub(crate) fn into_table(self) -> GrundyTable {
+        self.table
+    }
+
+    /// [`Store::fill_wave`] with cells of type `C`. Returns the number of cells and the values
+    /// that did not fit in `C` (their cells hold `C::MAX` until the caller widens the table).
+    fn wave<C: Cell>(
+        &mut self,
+        kernel: &StencilKernel,
+        units: &[Unit],
+        executor: Executor,
+    ) -> (u64, Vec<(usize, Nimber)>) {
+        let cols = self.table.shape().lens().get(1).copied().unwrap_or(0);
+        let column_lines = !self.lines.columns.is_empty();
+        let mirror = self.mirror;
+        let cells = Shared::new(self.table.typed_mut::<C>().expect("the table's width"));
+        let lines = [
+            Shared::new(&mut self.lines.rows),
+            Shared::new(&mut self.lines.columns),
+            Shared::new(&mut self.lines.diagonals),
+        ];
+        let results = executor.map(units, |unit, mex| {
+            let mut view = DenseView {
+                cells: &cells,
+                lines: &lines,
+                overflow: Overflow::new(),
+                mirror,
+                cols,
+                column_lines,
+            };
+            let count = kernel.fill_unit(unit, &mut view, mex);
+            (count, view.overflow.values)
+        });
+        let mut count = 0;
+        let mut overflow = Vec::new();
+        for (cells, values) in results {
+            count += cells;
+            overflow.extend(values);
+        }
+        (count, overflow)
+    }
+}
+
+impl Store for DenseStore {
+    fn fill_wave(&mut self, kernel: &StencilKernel, units: &[Unit], executor: Executor) -> u64 {
+        let (cells, overflow) = match self.table.width() {
+            CellWidth::U8 => self.wave::<u8>(kernel, units, executor),
+            CellWidth::U16 => self.wave::<u16>(kernel, units, executor),
+            CellWidth::U32 => self.wave::<u32>(kernel, units, executor),
+        };
+        if !overflow.is_empty() {
+            // Some values outgrew the cells: widen the table and put them in.
+            let max = overflow.iter().map(|(_, v)| v.value()).max().unwrap_or(0);
+            let wider = self
+                .table
+                .width()
+                .wider()
+                .expect("u32 cells hold every nimber")
+                .max(CellWidth::for_max(max.into()));
+            self.table.widen(wider);
+            for (flat, value) in overflow {
+                self.table.set_flat(flat, value);
+            }
+        }
+        cells
+    }
+}
+
+/// [`DenseStore::resume`] on the table's typed cells. A computed cell's value is in its row,
+/// column and diagonal sets; with a mirrored plan, a mirror cell's (i < j) is in its column set
+/// only.
+fn restore_lines<C: Cell>(plan: &Plan, values: &[C], lines: &mut Lines, done: usize) {
+    let (rows, cols) = (plan.lens()[0], plan.lens()[1]);
+    let cells = ndarray::ArrayView2::from_shape((rows, cols), values).expect("a 2-D table");
+    let computed = |i: usize, j: usize| !plan.mirror() || i >= j;
+    lines.rows.par_iter_mut().enumerate().for_each(|(i, set)| {
+        let final_cells = cells.row(i).into_iter().take(plan.row_end(i, done)).enumerate();
+        final_cells.filter(|&(j, _)| computed(i, j)).for_each(|(_, v)| set.insert(v.nimber()));
+    });
+    lines.columns.par_iter_mut().enumerate().for_each(|(j, set)| {
+        let final_cells = cells.column(j).into_iter().take(plan.column_end(j, done));
+        final_cells.for_each(|v| set.insert(v.nimber()));
+    });
+    lines.diagonals.par_iter_mut().enumerate().for_each(|(line, set)| {
+        // The diagonal `line` holds the cells with i − j = line − (cols − 1).
+        let (i0, j0) = if line < cols { (0, cols - 1 - line) } else { (line + 1 - cols, 0) };
+        (0..(rows - i0).min(cols - j0))
+            .map(|k| (i0 + k, j0 + k))
+            .filter(|&(i, j)| j < plan.row_end(i, done) && computed(i, j))
+            .for_each(|(i, j)| set.insert(cells[[i, j]].nimber()));
+    });
+}
+
+/// The values of a unit's cells (and their mirrors) that did not fit in the cells, by flat index.
+struct Overflow {
+    values: HashMap<usize, Nimber>,
+    /// The smallest flat index in `values` (`usize::MAX` when empty): cells before it hold their
+    /// values as they are stored.
+    first: usize,
+}
+
+impl Overflow {
+    fn new() -> Overflow {
+        Overflow { values: HashMap::new(), first: usize::MAX }
+    }
+
+    fn insert(&mut self, flat: usize, value: Nimber) {
+        self.values.insert(flat, value);
+        self.first = self.first.min(flat);
+    }
+}
+
+/// A unit's view of the dense store: the shared cells and lines, plus the values of its own
+/// cells that did not fit in `C` (stored there as `C::MAX`).
+struct DenseView<'a, 'b, C> {
+    cells: &'a Shared<'b, C>,
+    lines: &'a [Shared<'b, PrefixSet>; 3],
+    overflow: Overflow,
+    mirror: bool,
+    cols: usize,
+    column_lines: bool,
+}
+
+impl<C: Cell> Cells for DenseView<'_, '_, C> {
+    type Cell = C;
+
+    #[inline(always)]
+    fn at(&self, index: usize) -> Nimber {
+        // SAFETY: cells of earlier waves or earlier cells of this unit (module docs).
+        let cell = unsafe { *self.cells.get(index) };
+        if cell == C::MAX {
+            return self.overflowed(index, cell);
+        }
+        cell.nimber()
+    }
+
+    #[inline]
+    fn run(&self, start: usize, len: usize) -> Option<&[C]> {
+        // A cell holding C::MAX may stand for an overflowed value: only cells before the first
+        // one may be read as they are stored.
+        if start + len > self.overflow.first {
+            return None;
+        }
+        // SAFETY: the callers ask for the cells of options, all final and written by no task of
+        // this wave but this one, which does not write while the slice lives (module docs).
+        Some(unsafe { self.cells.slice(start, len) })
+    }
+}
+
+impl<C: Cell> DenseView<'_, '_, C> {
+    /// The value of a cell that holds `C::MAX`: an overflowed value of this unit's own (only
+    /// this unit's cells can hold one during the wave), or `C::MAX` itself.
+    #[cold]
+    #[inline(never)]
+    fn overflowed(&self, index: usize, cell: C) -> Nimber {
+        #[cfg(test)]
+        tests::OVERFLOW_READS.with(|reads| reads.set(reads.get() + 1));
+        self.overflow.values.get(&index).copied().unwrap_or(cell.nimber())
+    }
+}
+
+impl<C: Cell> UnitView for DenseView<'_, '_, C> {
+    #[inline]
+    fn line(&self, store: usize, line: usize) -> &PrefixSet {
+        // SAFETY: the cell's own row, column and diagonal belong to this unit's lines, which no
+        // other task of this wave touches (module docs).
+        unsafe { self.lines[store].get(line) }
+    }
+
+    #[inline]
+    fn add_to_line(&mut self, store: usize, line: usize, value: Nimber) {
+        // SAFETY: as for `line`; the kernel holds no reference from `line` any more.
+        unsafe { self.lines[store].get_mut(line) }.insert(value);
+    }
+
+    #[inline]
+    fn write(&mut self, index: &[usize; 3], flat: usize, value: Nimber) -> u64 {
+        let (i, j) = (index[0], index[1]);
+        let mirror = (self.mirror && j != i).then(|| j * self.cols + i);
+        let cell = match C::from_nimber(value) {
+            Some(cell) if cell != C::MAX => cell,
+            _ => {
+                self.overflow.insert(flat, value);
+                if let Some(mirror) = mirror {
+                    self.overflow.insert(mirror, value);
+                }
+                C::MAX
+            }
+        };
+        // SAFETY: `flat` is in this task's unit; no other task reads or writes it during this
+        // wave (module docs).
+        unsafe { *self.cells.get_mut(flat) = cell };
+        let Some(mirror) = mirror else { return 1 };
+        // SAFETY: the mirror lies in tile (J, I), which no task of this wave computes or reads
+        // (module docs, Symmetry).
+        unsafe { *self.cells.get_mut(mirror) = cell };
+        if self.column_lines {
+            // SAFETY: column i is in this unit's row band (module docs, Symmetry).
+            unsafe { self.lines[1].get_mut(i) }.insert(value);
+        }
+        2
+    }
+}
+
+/// The last rows of a 2-D table, in a ring, and the line summaries: one row summary suffices,
+/// since a row's line is only read while that row is filled.
+pub(crate) struct RingStore {
+    cells: Vec<u32>,
+    cols: usize,
+    kept: usize,
+    lines: Lines,
+    mex: MexSet,
+}
+
+impl RingStore {
+    /// The ring for `plan` (a plan of rows): the rows its moves reach back, and the row being
+    /// filled.
+    pub(crate) fn new(plan: &Plan) -> RingStore {
+        let cols = plan.lens()[1];
+        let kept = plan.reads().halo[0].expect("a streaming plan reaches back a bounded way") + 1;
+        RingStore {
+            cells: vec![0; kept * cols],
+            cols,
+            kept,
+            lines: Lines::new(plan, 1),
+            mex: MexSet::new(),
+        }
+    }
+
+    /// The rows kept.
+    pub(crate) fn kept(&self) -> usize {
+        self.kept
+    }
+
+    /// Row `i`, which must be one of the kept rows.
+    pub(crate) fn row(&self, i: usize) -> &[u32] {
+        let start = (i % self.kept) * self.cols;
+        &self.cells[start..start + self.cols]
+    }
+}
+
+impl Store for RingStore {
+    /// The units are rows, filled in order on the calling thread whatever the executor: a row
+    /// reads the rows before it.
+    fn fill_wave(&mut self, kernel: &StencilKernel, units: &[Unit], _executor: Executor) -> u64 {
+        let mut mex = std::mem::take(&mut self.mex);
+        let mut cells = 0;
+        for unit in units {
+            if let Some(row_line) = self.lines.rows.first_mut() {
+                *row_line = PrefixSet::new();
+            }
+            cells += kernel.fill_unit(unit, self, &mut mex);
+        }
+        self.mex = mex;
+        cells
+    }
+}
+
+impl Cells for RingStore {
+    type Cell = u32;
+
+    #[inline]
+    fn at(&self, index: usize) -> Nimber {
+        let (row, col) = (index / self.cols, index % self.cols);
+        Nimber(self.cells[(row % self.kept) * self.cols + col])
+    }
+
+    #[inline]
+    fn run(&self, start: usize, len: usize) -> Option<&[u32]> {
+        let row = start / self.cols;
+        if len == 0 || (start + len - 1) / self.cols != row {
+            return None;
+        }
+        let at = (row % self.kept) * self.cols + start % self.cols;
+        Some(&self.cells[at..at + len])
+    }
+}
+
+impl UnitView for RingStore {
+    #[inline]
+    fn line(&self, store: usize, line: usize) -> &PrefixSet {
+        match store {
+            0 => &self.lines.rows[0],
+            1 => &self.lines.columns[line],
+            _ => &self.lines.diagonals[line],
+        }
+    }
+
+    #[inline]
+    fn add_to_line(&mut self, store: usize, line: usize, value: Nimber) {
+        match store {
+            0 => &mut self.lines.rows[0],
+            1 => &mut self.lines.columns[line],
+            _ => &mut self.lines.diagonals[line],
+        }
+        .insert(value);
+    }
+
+    #[inline]
+    fn write(&mut self, index: &[usize; 3], _flat: usize, value: Nimber) -> u64 {
+        self.cells[(index[0] % self.kept) * self.cols + index[1]] = value.value();
+        1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::executor::Executor;
+    use crate::{Control, NoProgress};
+    use grundy_core::{parse_spec, TableShape};
+
+    thread_local! {
+        /// Reads of cells whose values did not fit, on this thread.
+        pub(super) static OVERFLOW_READS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Issue 11, item 4: a heap game was one tile, so once a value passed 255 every later cell
+    /// read all its options through the overflow list (cubic: one-heap Nim to 8000 took 23 s).
+    /// Now the table widens after at most one tile of 1024 heaps, and only that tile reads
+    /// overflowed cells: fewer than 1024² reads, where the single tile made 12.5 million here.
+    #[test]
+    fn heap_games_widen_after_one_tile() {
+        let spec =
+            "name = \"nim1\"\ndescription = \"one heap\"\naxes = [{ name = \"n\", min = 0 }]\n\
+                    [[rules]]\nkind = \"slide\"\ndirections = [[-1]]\n";
+        let game = parse_spec(spec, "nim1").unwrap();
+        let shape = TableShape::new(&game, &[5000], "test").unwrap();
+        let kernel = StencilKernel::new(&game, &shape, true);
+        let plan = Plan::tiles(shape.lens(), kernel.reads(), None, false);
+        assert_eq!(plan.tile_sides(), [crate::plan::TILE_1D, 1, 1]);
+        let mut store = DenseStore::new(&shape, &plan);
+        OVERFLOW_READS.with(|reads| reads.set(0));
+        Executor::Sequential.run(&plan, 0, &kernel, &mut store, &NoProgress, &mut |_, _| {
+            Control::Continue
+        });
+        let reads = OVERFLOW_READS.with(|reads| reads.get());
+        let table = store.into_table();
+        assert!((0..=5000).all(|n| table.get(&[n]) == Some(Nimber(n as u32))));
+        assert!(reads < 1024 * 1024, "{reads} reads of overflowed cells");
+    }
+}
