@@ -12,7 +12,7 @@ use crate::progress::Bar;
 use crate::resources::{check_memory, read_budget};
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
-use grundy_compute::{fill, planned_width, Engine, FillConfig};
+use grundy_compute::{Engine, FillConfig, RowStream, TableFill};
 use grundy_core::{
     parse_coords, read_csv_within, CellWidth, CsvLimits, Game, GrundyTable, Table, TableShape,
 };
@@ -111,8 +111,9 @@ pub(crate) struct TableArgs {
 }
 
 impl TableArgs {
-    /// The game and the shape to stream, for `--stream`: a game (not a CSV table) and a size.
-    fn streamed(&self) -> Result<(Game, TableShape)> {
+    /// The game, the shape and the prepared row-by-row fill, for `--stream`: a game (not a CSV
+    /// table) and a size.
+    fn streamed(&self) -> Result<(Game, TableShape, RowStream)> {
         if is_csv_table(&self.source) {
             bail!("--stream computes a game; {} is a table to read", self.source);
         }
@@ -126,9 +127,9 @@ impl TableArgs {
             bail!("--size is needed to compute {}", self.source)
         };
         let shape = TableShape::new(&game, &parse_coords(size, "size")?, size)?;
-        grundy_compute::streaming_rows(&game, &shape)
+        let stream = RowStream::new(&game, &shape)
             .map_err(|why| anyhow::anyhow!("cannot stream {}: {why}", game.name()))?;
-        Ok((game, shape))
+        Ok((game, shape, stream))
     }
 
     /// Runs `work` — loading the table and analysing it — on one pool of `--threads` threads
@@ -233,15 +234,21 @@ fn fill_table(
     threads: Option<usize>,
     quiet: bool,
 ) -> Result<GrundyTable> {
-    // The tiled engine stores the narrowest cells its values can need; the others fill u32 cells.
+    let fill = TableFill::new(game, shape, &FillConfig { engine, threads, tile_side: None });
+    // The reference fill keeps u32 cells; the others start narrow and widen as needed.
     let width = match engine {
-        Engine::Tiles => planned_width(game, shape),
-        Engine::Waves | Engine::Reference => CellWidth::U32,
+        Engine::Reference => CellWidth::U32,
+        _ => fill.planned_width(),
     };
     check_memory(shape, width)?;
+    fill_prepared(&fill, shape, quiet)
+}
+
+/// Runs a prepared fill over `shape` (whose memory the caller checked), with a progress bar
+/// unless `quiet`.
+fn fill_prepared(fill: &TableFill<'_>, shape: &TableShape, quiet: bool) -> Result<GrundyTable> {
     let bar = Bar::new(shape.cells() as u64, quiet);
-    let table = fill(game, shape, &FillConfig { engine, threads, tile_side: None }, &bar)
-        .context("cannot compute the table")?;
+    let table = fill.fill(&bar).context("cannot compute the table")?;
     bar.finish();
     Ok(table)
 }

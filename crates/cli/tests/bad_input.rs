@@ -226,7 +226,7 @@ const CASES: &[(&[&str], &str)] = &[
     ),
     (
         &["compute", "kiki", "--size", "5x5", "--checkpoint", "x.ckpt", "--engine", "reference"],
-        "needs the tiles engine",
+        "the reference fill has no waves to save between",
     ),
 ];
 

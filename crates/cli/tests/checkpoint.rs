@@ -253,8 +253,8 @@ fn checkpoint_options_that_cannot_work_are_refused() {
             "cannot be combined",
         ),
         (
-            vec!["compute", "kiki", "--size", "9x9", "--checkpoint", ckpt, "--engine", "waves"],
-            "needs the tiles engine",
+            vec!["compute", "kiki", "--size", "9x9", "--checkpoint", ckpt, "--engine", "reference"],
+            "has no waves to save between",
         ),
         (vec!["compute", "kiki", "--size", "9x9", "--checkpoint", "-"], "needs a file path"),
         (vec!["compute", "kiki", "--size", "9x9", "--checkpoint-every", "5"], "--checkpoint"),
@@ -344,4 +344,50 @@ fn ctrl_c_without_a_checkpoint_leaves_no_temporary_file() {
     assert_eq!(output.status.code(), Some(130), "{}", String::from_utf8_lossy(&output.stderr));
     let left: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// Issue 13: every engine with waves can be checkpointed, the cell-wave one too; its checkpoint
+/// records its own plan, so a run with the tiles is refused it.
+#[test]
+fn the_waves_engine_saves_and_resumes_its_own_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("waves.ckpt");
+    let out = dir.path().join("waves.npy");
+    let args = |engine: &'static str, every: &'static str| {
+        let mut args: Vec<String> = ["compute", GAME, "--size", "700x700", "--format", "npy"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        args.extend(["--engine".into(), engine.into(), "--checkpoint-every".into(), every.into()]);
+        args.extend(["--out".into(), out.to_str().unwrap().into()]);
+        args.extend(["--checkpoint".into(), ckpt.to_str().unwrap().into()]);
+        args
+    };
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(args("waves", "0"))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(&ckpt, &mut child);
+    signal(&child, "-INT");
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(130), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(ckpt.exists());
+    let before = fs::read(&ckpt).unwrap();
+
+    let refused = grundy().args(args("tiles", "3600")).output().unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("tile"), "{stderr}");
+    assert_eq!(fs::read(&ckpt).unwrap(), before, "a refused checkpoint is left as it was");
+
+    let resumed = grundy().args(args("waves", "3600")).output().unwrap();
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    assert!(stderr.starts_with("grundy: resuming from checkpoint"), "{stderr}");
+    assert!(!ckpt.exists());
+    let plain =
+        grundy().args(["compute", GAME, "--size", "700x700", "--format", "npy"]).output().unwrap();
+    assert!(plain.status.success());
+    assert!(fs::read(&out).unwrap() == plain.stdout);
 }

@@ -77,7 +77,12 @@ impl StencilKernel {
 
     /// Fills `unit` through `view`, cell by cell in row-major order; returns the number of cells
     /// made final. `mex` is scratch space, empty on entry and on exit.
-    pub(crate) fn fill_unit<V: UnitView>(&self, unit: &Unit, view: &mut V, mex: &mut MexSet) -> u64 {
+    pub(crate) fn fill_unit<V: UnitView>(
+        &self,
+        unit: &Unit,
+        view: &mut V,
+        mex: &mut MexSet,
+    ) -> u64 {
         let dims = self.compiled.lens().len();
         // The last axis is the inner loop, with the flat index advancing by one; the others (at
         // most two) are walked by ndarray's row-major index iterator.

@@ -34,6 +34,8 @@
 
 pub mod checkpoint;
 mod compiled;
+#[cfg(test)]
+mod compositions;
 mod executor;
 mod kernel;
 pub mod plan;
@@ -362,9 +364,10 @@ impl<'g> TableFill<'g> {
                     (DenseStore::resume(table, plan, done), done)
                 }
             };
-            let mark = Executor::Rayon.run(plan, from, kernel, &mut store, progress, &mut |s, m| {
-                after_wave(s.table(), m)
-            });
+            let mark =
+                Executor::Rayon.run(plan, from, kernel, &mut store, progress, &mut |s, m| {
+                    after_wave(s.table(), m)
+                });
             (store.into_table(), mark)
         })
     }

@@ -193,15 +193,14 @@ impl Plan {
 
     /// The units of wave `wave`, in row-major order of their corners.
     pub fn units(&self, wave: usize) -> Vec<Unit> {
-        let dims = self.lens.len();
         let mut units: Vec<Unit> = index_tuples(&self.unit_counts(), wave)
             .into_iter()
             .filter(|tile| !self.mirror || tile[0] >= tile[1])
             .map(|tile| {
                 let mut unit = Unit { lo: [0; 3], hi: [1; 3], lower_only: false };
-                for d in 0..dims {
+                for (d, &len) in self.lens.iter().enumerate() {
                     unit.lo[d] = tile[d] * self.sides[d];
-                    unit.hi[d] = (unit.lo[d] + self.sides[d]).min(self.lens[d]);
+                    unit.hi[d] = (unit.lo[d] + self.sides[d]).min(len);
                 }
                 unit.lower_only = self.mirror && tile[0] == tile[1];
                 unit

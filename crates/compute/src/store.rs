@@ -440,9 +440,8 @@ mod tests {
         assert_eq!(plan.tile_sides(), [crate::plan::TILE_1D, 1, 1]);
         let mut store = DenseStore::new(&shape, &plan);
         OVERFLOW_READS.with(|reads| reads.set(0));
-        Executor::Sequential.run(&plan, 0, &kernel, &mut store, &NoProgress, &mut |_, _| {
-            Control::Continue
-        });
+        Executor::Sequential
+            .run(&plan, 0, &kernel, &mut store, &NoProgress, &mut |_, _| Control::Continue);
         let reads = OVERFLOW_READS.with(|reads| reads.get());
         let table = store.into_table();
         assert!((0..=5000).all(|n| table.get(&[n]) == Some(Nimber(n as u32))));

@@ -78,9 +78,8 @@ impl RowStream {
         }
         // Name the rule that keeps every row: compile each rule alone.
         let culprit = game.rules().iter().enumerate().find(|(_, rule)| {
-            Game::new(game.name(), "", game.axes().to_vec(), vec![(*rule).clone()]).is_ok_and(
-                |alone| reach(&StencilKernel::new(&alone, shape, true)).is_none(),
-            )
+            Game::new(game.name(), "", game.axes().to_vec(), vec![(*rule).clone()])
+                .is_ok_and(|alone| reach(&StencilKernel::new(&alone, shape, true)).is_none())
         });
         Err(NoStream::WholeColumns { rule: culprit.map(|(index, rule)| (index + 1, rule.kind())) })
     }

@@ -2,7 +2,7 @@
 //! waves with `FillError::Cancelled`, and the resumable fill returns its mark so far.
 
 use grundy_compute::{
-    fill, fill_resumable, Control, Engine, FillConfig, FillError, NoProgress, Progress,
+    fill, fill_resumable, Control, Engine, FillConfig, FillError, NoProgress, Progress, RowStream,
 };
 use grundy_core::{lookup, TableShape};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -46,4 +46,27 @@ fn every_engine_stops_when_asked() {
     .unwrap();
     assert!(!mark.is_complete());
     assert_eq!(mark.done, saw, "the caller saw every tile-wave that was done");
+}
+
+/// The streaming fill stops too: between rows, with the rows handed to the sink so far and the
+/// mark that says how many.
+#[test]
+fn the_streaming_fill_stops_when_asked() {
+    let game = lookup("wythoff").unwrap();
+    let shape = TableShape::new(&game, &[150, 150], "150x150").unwrap();
+    let stream = RowStream::new(&game, &shape).unwrap();
+    let progress = StopAfter { cells: AtomicU64::new(0), limit: 1000 };
+    let mut rows = 0;
+    let mark = stream
+        .run(&progress, |_| {
+            rows += 1;
+            Ok::<(), ()>(())
+        })
+        .unwrap();
+    assert!(!mark.is_complete());
+    assert_eq!(mark.done, rows);
+    assert_eq!(rows, 1000usize.div_ceil(151), "stopped at the first row past the limit");
+    let mark = stream.run(&NoProgress, |_| Ok::<(), ()>(())).unwrap();
+    assert!(mark.is_complete());
+    assert_eq!(mark.total, 151);
 }

@@ -1,7 +1,7 @@
 use super::TableArgs;
 use crate::output::write_json_line;
 use anyhow::{bail, Result};
-use grundy_compute::stream_rows;
+use grundy_compute::NoProgress;
 use grundy_patterns::conjecture::{check, CheckReport, ClaimKind, Conjecture, RowChecker};
 use grundy_patterns::ErrorKind;
 use std::io::Write;
@@ -61,13 +61,13 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     // The library names no options: the claim is named here, after the option that gave it.
     let parse = |names: &[&str]| Conjecture::parse_named(kind, text, names, option);
     if args.stream {
-        let (game, shape) = args.table.streamed()?;
+        let (game, shape, stream) = args.table.streamed()?;
         let axis_names: Vec<&str> = shape.axes().iter().map(|a| a.name.as_str()).collect();
         let conjecture = parse(&axis_names)?;
         let period =
             args.period.as_deref().map(|p| parse_period(p, axis_names.len())).transpose()?;
         let mut checker = RowChecker::new(&conjecture, &shape, args.show);
-        stream_rows(&game, &shape, |row| checker.feed(row))?;
+        stream.run(&NoProgress, |row| checker.feed(row))?;
         let report = checker.finish(&game, game.name(), period.as_deref());
         return print(&args, &report, &axis_names);
     }

@@ -1,4 +1,4 @@
-use super::{fill_table, load_game};
+use super::{fill_prepared, load_game};
 use crate::checkpoint::Checkpoint;
 use crate::output::write_json_line;
 use crate::output::{same_file, Destination, Overwrite, Special};
@@ -7,10 +7,7 @@ use crate::resources::check_memory;
 use crate::signals;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
-use grundy_compute::{
-    fill_resumable, plan_waves, planned_width, stream_rows, streaming_rows, Control, Engine,
-    FillConfig, Progress, WaveMark,
-};
+use grundy_compute::{Control, Engine, FillConfig, RowStream, TableFill, WaveMark};
 use grundy_core::table::CsvRows;
 use grundy_core::{
     parse_coords, write_bfile, write_csv, write_npy, CellWidth, CsvLayout, Game, GrundyTable,
@@ -186,8 +183,11 @@ impl Config {
                         "--checkpoint and --stream cannot be combined: a streamed table is not kept"
                     );
                 }
-                if args.engine != EngineArg::Tiles {
-                    bail!("--checkpoint needs the tiles engine (tile-waves are what it saves)");
+                if args.engine == EngineArg::Reference {
+                    bail!(
+                        "--checkpoint needs the tiles or waves engine: the reference fill has no \
+                         waves to save between"
+                    );
                 }
                 if path == Path::new("-") || path.is_dir() {
                     bail!("--checkpoint needs a file path");
@@ -234,9 +234,20 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         Mode::Streamed => return run_streaming(&config, destination),
         Mode::InMemory { checkpoint } => checkpoint.as_ref(),
     };
-    if let Err(too_large) = check_memory(shape, planned_width(game, shape)) {
+    // The game is compiled and the work planned once, for the memory check and the fill.
+    let fill = TableFill::new(
+        game,
+        shape,
+        &FillConfig { engine: config.engine, threads: config.threads, tile_side: None },
+    );
+    let width = match config.engine {
+        // The reference fill keeps u32 cells; the others start narrow and widen as needed.
+        Engine::Reference => CellWidth::U32,
+        _ => fill.planned_width(),
+    };
+    if let Err(too_large) = check_memory(shape, width) {
         // Refused before anything is allocated; say when --stream would do it.
-        if streaming_rows(game, shape).is_ok() {
+        if RowStream::new(game, shape).is_ok() {
             bail!("{too_large:#}; --stream computes it row by row in little memory");
         }
         return Err(too_large);
@@ -244,8 +255,8 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let start = Instant::now();
     let checkpoint = checkpoint.map(|c| (Checkpoint::new(&c.path, game, max, overwrite), c.every));
     let (table, mark) = match &checkpoint {
-        None => (fill_table(game, shape, config.engine, config.threads, config.quiet)?, None),
-        Some((checkpoint, every)) => match fill_checkpointed(&config, checkpoint, *every)? {
+        None => (fill_prepared(&fill, shape, config.quiet)?, None),
+        Some((checkpoint, every)) => match fill_checkpointed(&config, &fill, checkpoint, *every)? {
             Some((table, mark)) => (table, Some(mark)),
             None => return Ok(ExitCode::from(signals::EXIT_INTERRUPTED)),
         },
@@ -299,15 +310,15 @@ fn write_table(
 /// run (after saving and saying so).
 fn fill_checkpointed(
     run: &Config,
+    fill: &TableFill<'_>,
     checkpoint: &Checkpoint,
     every: Duration,
 ) -> Result<Option<(GrundyTable, WaveMark)>> {
-    let (game, shape) = (&run.game, &run.shape);
-    let config = FillConfig { engine: Engine::Tiles, threads: run.threads, tile_side: None };
+    let shape = &run.shape;
     // From here on a signal stops the run cleanly: while the checkpoint is read, before any
     // tile-wave (nothing to save, the checkpoint is as it was), then at the next tile-wave.
     signals::defer();
-    let start = checkpoint.load(shape, &plan_waves(game, shape, &config))?;
+    let start = checkpoint.load(shape, &fill.plan().start())?;
     if signals::interrupted() {
         eprintln!(
             "grundy: interrupted before any tile-wave; checkpoint {} is unchanged; run the same \
@@ -330,22 +341,23 @@ fn fill_checkpointed(
     let mut saved: Result<()> = Ok(());
     let mut stopped = false;
     let bar = Bar::new(shape.cells() as u64, run.quiet);
-    let (table, mark) = fill_resumable(game, shape, &config, start, &bar, &mut |table, mark| {
-        let interrupted = signals::interrupted();
-        if interrupted || last_save.elapsed() >= every {
-            if let Err(err) = checkpoint.save(table, mark) {
-                saved = Err(err);
+    let (table, mark) = fill
+        .fill_resumable(start, &bar, &mut |table, mark| {
+            let interrupted = signals::interrupted();
+            if interrupted || last_save.elapsed() >= every {
+                if let Err(err) = checkpoint.save(table, mark) {
+                    saved = Err(err);
+                    return Control::Stop;
+                }
+                last_save = Instant::now();
+            }
+            if interrupted {
+                stopped = true;
                 return Control::Stop;
             }
-            last_save = Instant::now();
-        }
-        if interrupted {
-            stopped = true;
-            return Control::Stop;
-        }
-        Control::Continue
-    })
-    .context("cannot compute the table")?;
+            Control::Continue
+        })
+        .context("cannot compute the table")?;
     bar.finish();
     saved?;
     if stopped {
@@ -364,8 +376,9 @@ fn fill_checkpointed(
 /// final.
 fn run_streaming(config: &Config, destination: Destination) -> Result<ExitCode> {
     let (game, shape, max) = (&config.game, &config.shape, &config.max);
-    let kept = streaming_rows(game, shape)
+    let stream = RowStream::new(game, shape)
         .map_err(|why| anyhow!("cannot stream {}: {why}", game.name()))?;
+    let kept = stream.kept_rows();
     let lens = shape.lens();
     // The ring of kept rows is what the stream needs beyond the line sets.
     check_memory(
@@ -380,17 +393,17 @@ fn run_streaming(config: &Config, destination: Destination) -> Result<ExitCode> 
     match config.format {
         Format::Summary => {
             let mut stats = TableStats { cells: 0, sum: 0, max: 0, p_positions: 0 };
-            stream_rows(game, shape, |row| {
-                for &v in row {
-                    stats.cells += 1;
-                    stats.sum += u64::from(v);
-                    stats.max = stats.max.max(v);
-                    stats.p_positions += u64::from(v == 0);
-                }
-                bar.advance(row.len() as u64);
-                Ok::<(), std::convert::Infallible>(())
-            })
-            .unwrap_or_else(|never| match never {});
+            stream
+                .run(&bar, |row| {
+                    for &v in row {
+                        stats.cells += 1;
+                        stats.sum += u64::from(v);
+                        stats.max = stats.max.max(v);
+                        stats.p_positions += u64::from(v == 0);
+                    }
+                    Ok::<(), std::convert::Infallible>(())
+                })
+                .unwrap_or_else(|never| match never {});
             let summary = Summary::new(game, max, stats, start.elapsed().as_secs_f64());
             destination.write_with(|out| write_json_line(out, &summary))?
         }
@@ -401,10 +414,7 @@ fn run_streaming(config: &Config, destination: Destination) -> Result<ExitCode> 
                 if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
             destination.write_with(|out| {
                 let mut rows = CsvRows::new(shape.axes(), &lens, layout, config.outcome, out)?;
-                stream_rows(game, shape, |row| {
-                    bar.advance(row.len() as u64);
-                    rows.write_row(row)
-                })?;
+                stream.run(&bar, |row| rows.write_row(row))?;
                 rows.finish()
             })?
         }

@@ -7,7 +7,7 @@ use grundy_compute::{
 use grundy_core::{Game, GrundyTable, TableShape};
 
 /// Fills `game` up to `max` with every engine path (the reference; waves and tiles on 1, 2 and 8
-/// threads; resumable fills stopped after every tile-wave), asserts that all the tables are
+/// threads; resumable tile and cell-wave fills stopped after every wave), asserts that all the tables are
 /// identical, and returns the table.
 pub fn fill_all_ways(game: &Game, max: &[i64]) -> GrundyTable {
     let shape = TableShape::new(game, max, "test").unwrap();
@@ -30,13 +30,14 @@ pub fn fill_all_ways(game: &Game, max: &[i64]) -> GrundyTable {
             );
         }
     }
-    for tile_side in [None, Some(3)] {
+    let resumable = [(Engine::Tiles, None), (Engine::Tiles, Some(3)), (Engine::Waves, None)];
+    for (engine, tile_side) in resumable {
         for threads in [1, 2] {
-            let config = FillConfig { engine: Engine::Tiles, threads: Some(threads), tile_side };
+            let config = FillConfig { engine, threads: Some(threads), tile_side };
             let table = fill_stopping_after_every_wave(game, &shape, &config);
             assert!(
                 table == reference,
-                "{} up to {max:?}: resumed fill (tile side {tile_side:?}) on {threads} threads differs from the reference",
+                "{} up to {max:?}: resumed {engine:?} fill (tile side {tile_side:?}) on {threads} threads differs from the reference",
                 game.name()
             );
         }

@@ -1,0 +1,130 @@
+//! Every composition of the engine's parts that exists — kernel (moves with line summaries,
+//! without, read through the mirror) × plan (tiles of several sides, mirrored tiles, single
+//! cells, rows) × store (dense, ring) × executor (sequential, rayon on 1, 2 and 8 threads) —
+//! against the reference fill, on every catalog game.
+
+use crate::executor::Executor;
+use crate::kernel::StencilKernel;
+use crate::plan::Plan;
+use crate::store::{DenseStore, RingStore};
+use crate::{fill_reference, Control, NoProgress};
+use grundy_core::game::catalog;
+use grundy_core::{lookup, GrundyTable, Nimber, TableShape};
+
+/// The kernels there are for `shape`, named, each with whether it must run on a mirrored plan.
+fn kernels(
+    game: &grundy_core::Game,
+    shape: &TableShape,
+) -> Vec<(&'static str, StencilKernel, bool)> {
+    let lines = StencilKernel::new(game, shape, true);
+    let mut kernels = vec![
+        ("without lines", StencilKernel::new(game, shape, false), false),
+        ("with lines", lines.clone(), false),
+    ];
+    if lines.compiled().is_symmetric(shape) {
+        kernels.push(("through the mirror", lines.transposing_columns(), true));
+    }
+    kernels
+}
+
+/// The plans there are for `shape` and `kernel`, named.
+fn plans(shape: &TableShape, kernel: &StencilKernel, symmetric: bool) -> Vec<(String, Plan)> {
+    let lens = shape.lens();
+    let reads = kernel.reads();
+    let mut plans = Vec::new();
+    for side in [None, Some(1), Some(3), Some(7)] {
+        let plan = Plan::tiles(lens.clone(), reads.clone(), side, symmetric);
+        plans.push((format!("tiles {:?}", plan.tile_sides()), plan));
+    }
+    if !symmetric {
+        plans.push(("cells".to_string(), Plan::cells(lens.clone(), reads.clone())));
+        if lens.len() == 2 && reads.halo[0].is_some_and(|back| back < lens[0]) {
+            plans.push(("rows".to_string(), Plan::rows(lens, reads)));
+        }
+    }
+    plans
+}
+
+fn run_dense(
+    shape: &TableShape,
+    plan: &Plan,
+    kernel: &StencilKernel,
+    executor: Executor,
+) -> GrundyTable {
+    let mut store = DenseStore::new(shape, plan);
+    let mark =
+        executor.run(plan, 0, kernel, &mut store, &NoProgress, &mut |_, _| Control::Continue);
+    assert!(mark.is_complete());
+    store.into_table()
+}
+
+fn run_ring(
+    shape: &TableShape,
+    plan: &Plan,
+    kernel: &StencilKernel,
+    executor: Executor,
+) -> GrundyTable {
+    let mut store = RingStore::new(plan);
+    let mut values = Vec::new();
+    executor.run(plan, 0, kernel, &mut store, &NoProgress, &mut |store, mark| {
+        values.extend(store.row(mark.done - 1).iter().map(|&v| Nimber(v)));
+        Control::Continue
+    });
+    GrundyTable::from_nimbers(shape.clone(), &values)
+}
+
+#[test]
+fn every_composition_agrees_with_the_reference() {
+    let mut compositions = 0;
+    let families = ["subtraction:2,5", "octal:0.6", "octal:4.07", "octal:0.137"];
+    let specs = catalog().into_iter().map(|e| e.name).filter(|name| !name.contains(':'));
+    for name in specs.chain(families.map(String::from)) {
+        let game = lookup(&name).unwrap();
+        let sizes: Vec<Vec<i64>> = match game.dims() {
+            1 => vec![vec![300]],
+            2 => vec![vec![29, 29], vec![31, 23]],
+            _ => vec![vec![8, 7, 9]],
+        };
+        for max in sizes {
+            let shape = TableShape::new(&game, &max, "test").unwrap();
+            let reference = fill_reference(&game, &shape);
+            for (kernel_name, kernel, mirrored) in kernels(&game, &shape) {
+                let symmetric_options: &[bool] = if mirrored {
+                    &[true]
+                } else if kernel.compiled().is_symmetric(&shape) {
+                    &[false, true]
+                } else {
+                    &[false]
+                };
+                for &symmetric in symmetric_options {
+                    for (plan_name, plan) in plans(&shape, &kernel, symmetric) {
+                        for threads in [1, 2, 8] {
+                            let pool = rayon::ThreadPoolBuilder::new()
+                                .num_threads(threads)
+                                .build()
+                                .unwrap();
+                            for executor in [Executor::Sequential, Executor::Rayon] {
+                                let what = format!(
+                                    "{} {max:?}: kernel {kernel_name}, plan {plan_name}, \
+                                     {executor:?} on {threads} threads",
+                                    name
+                                );
+                                let dense =
+                                    pool.install(|| run_dense(&shape, &plan, &kernel, executor));
+                                assert!(dense == reference, "{what}, dense store");
+                                compositions += 1;
+                                if plan_name == "rows" {
+                                    let ring =
+                                        pool.install(|| run_ring(&shape, &plan, &kernel, executor));
+                                    assert!(ring == reference, "{what}, ring store");
+                                    compositions += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(compositions > 500, "only {compositions} compositions ran");
+}
