@@ -1,4 +1,4 @@
-//! Checkpoints of `compute --checkpoint FILE`: where they live. The format, and every check a
+//! Checkpoints of `compute --checkpoint FILE` (with or without `--stream`): where they live. The format, and every check a
 //! checkpoint must pass before it is used, are `grundy_compute::checkpoint`'s; this module owns
 //! the path: reading the file, saving it atomically (temporary file, sync, rename) through
 //! [`Destination`], and deleting it once the table is written. A crash (even `kill -9`) leaves
@@ -6,8 +6,8 @@
 
 use crate::output::{Destination, Overwrite, Special};
 use anyhow::{bail, Context, Result};
-use grundy_compute::checkpoint::CheckpointOf;
-use grundy_compute::WaveMark;
+use grundy_compute::checkpoint::{CheckpointError, CheckpointOf};
+use grundy_compute::{RingStore, RowStream, WaveMark};
 use grundy_core::{Coord, Game, GrundyTable, TableShape};
 use std::fs::File;
 use std::io::{self, BufReader};
@@ -47,6 +47,19 @@ impl Checkpoint {
         shape: &TableShape,
         plan: &WaveMark,
     ) -> Result<Option<(GrundyTable, WaveMark)>> {
+        self.load_with(|input| self.of.read(input, shape, plan))
+    }
+
+    /// The saved ring of a streamed run and the summary state saved with it, or `None` if there
+    /// is no checkpoint yet; refused as [`Checkpoint::load`] refuses.
+    pub(crate) fn load_stream(&self, stream: &RowStream) -> Result<Option<(RingStore, Vec<u8>)>> {
+        self.load_with(|input| self.of.read_stream(input, stream))
+    }
+
+    fn load_with<T>(
+        &self,
+        read: impl FnOnce(BufReader<File>) -> Result<T, CheckpointError>,
+    ) -> Result<Option<T>> {
         let refused = |why: &dyn std::fmt::Display| {
             format!("checkpoint {} refused: {why}", self.path.display())
         };
@@ -62,8 +75,7 @@ impl Checkpoint {
             Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(err) => return Err(err).with_context(|| refused(&"cannot read it")),
         };
-        let input = BufReader::with_capacity(1 << 16, file);
-        match self.of.read(input, shape, plan) {
+        match read(BufReader::with_capacity(1 << 16, file)) {
             Ok(loaded) => Ok(Some(loaded)),
             Err(err) => bail!(refused(&err)),
         }
@@ -75,6 +87,15 @@ impl Checkpoint {
         Destination::open(Some(&self.path), self.overwrite, Special::Refuse)
             .with_context(context)?
             .write_file_with(|file| self.of.write(file, table, mark))
+            .with_context(context)
+    }
+
+    /// Saves the ring of a streamed run with `state` (the summary's sums), atomically.
+    pub(crate) fn save_stream(&self, ring: &RingStore, state: &[u8]) -> Result<()> {
+        let context = || format!("cannot save checkpoint {}", self.path.display());
+        Destination::open(Some(&self.path), self.overwrite, Special::Refuse)
+            .with_context(context)?
+            .write_file_with(|file| self.of.write_stream(file, ring, state))
             .with_context(context)
     }
 

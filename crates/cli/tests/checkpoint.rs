@@ -250,7 +250,7 @@ fn checkpoint_options_that_cannot_work_are_refused() {
     for (args, expected) in [
         (
             vec!["compute", "kiki", "--size", "9x9", "--checkpoint", ckpt, "--stream"],
-            "cannot be combined",
+            "--checkpoint with --stream needs --format summary",
         ),
         (
             vec!["compute", "kiki", "--size", "9x9", "--checkpoint", ckpt, "--engine", "reference"],
@@ -390,4 +390,57 @@ fn the_waves_engine_saves_and_resumes_its_own_checkpoint() {
         grundy().args(["compute", GAME, "--size", "700x700", "--format", "npy"]).output().unwrap();
     assert!(plain.status.success());
     assert!(fs::read(&out).unwrap() == plain.stdout);
+}
+
+/// Issue 13: a streamed summary is checkpointed too. Interrupted, it saves its ring of rows and
+/// its sums; resumed, it writes the summary of an uninterrupted run; the checkpoint is refused
+/// by a run that holds the whole table.
+#[test]
+fn a_streamed_summary_saves_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("stream.ckpt");
+    let out = dir.path().join("summary.json");
+    let args = |every: &'static str| -> Vec<String> {
+        let mut args: Vec<String> =
+            ["compute", GAME, "--size", "2500x2500", "--stream", "--format", "summary"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        args.extend(["--checkpoint-every".into(), every.into()]);
+        args.extend(["--out".into(), out.to_str().unwrap().into()]);
+        args.extend(["--checkpoint".into(), ckpt.to_str().unwrap().into()]);
+        args
+    };
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(args("0"))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(&ckpt, &mut child);
+    signal(&child, "-INT");
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted; saved") && stderr.contains(" rows to checkpoint"));
+    assert!(!out.exists(), "an interrupted run writes no summary");
+
+    let in_memory = grundy()
+        .args(["compute", GAME, "--size", "2500x2500", "--format", "summary", "--checkpoint"])
+        .arg(&ckpt)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&in_memory.stderr);
+    assert_eq!(in_memory.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("saved by a streamed run"), "{stderr}");
+
+    let resumed = grundy().args(args("3600")).output().unwrap();
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    assert!(stderr.starts_with("grundy: resuming from checkpoint"), "{stderr}");
+    assert!(!stderr.contains("(0 of"), "the checkpoint held finished rows: {stderr}");
+    assert!(!ckpt.exists(), "the checkpoint is deleted once the summary is written");
+    let without_seconds = |json: &str| json.split(",\"seconds\"").next().unwrap().to_string();
+    let plain = common::stdout_of(&["compute", GAME, "--size", "2500x2500", "--format", "summary"]);
+    let resumed = fs::read_to_string(&out).unwrap();
+    assert_eq!(without_seconds(&resumed), without_seconds(&plain));
 }

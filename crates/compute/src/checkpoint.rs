@@ -9,21 +9,32 @@
 //! crc32               u32, little-endian: CRC-32 of every byte after this field
 //! header length       u32, little-endian
 //! header              JSON: game name and spec, size, tile sides, tile-waves done and in all,
-//!                     cell width
+//!                     cell width; for a streamed fill also `stream`: rows kept, caller bytes
 //! cells               the table as a .npy array (see `grundy_core::write_npy`), to the end
+//! ```
+//!
+//! A streamed fill ([`RowStream`]) saves its ring instead of a table: the waves are its rows and
+//! the body is
+//! ```text
+//! ring                rows kept × columns u32 cells, little-endian, row i at slot i mod kept
+//! 3 line stores       rows, columns, diagonals: a u64 count, then per line its first stored
+//!                     word (u64), mex (u32), word count (u64) and words (u64 each)
+//! caller state        the bytes the header counts (the command line keeps a summary's sums)
 //! ```
 //!
 //! # Trust
 //! A checkpoint is used only when its checksum holds (verified over the whole stream before the
 //! header is believed: a damaged header could claim any shape), its game, rules and size are the
 //! run's own, and every other header field agrees with the plan the run would make (tile sides,
-//! tile-wave counts, done ≤ total, the `.npy` body's type, byte order and shape). A checksum is
-//! no signature: a forged body under a matching header and checksum cannot be told from a real
+//! tile-wave counts, done ≤ total, the `.npy` body's type, byte order and shape; for a ring, the
+//! mode, the rows kept, the number of lines, and line summaries that are consistent and no larger
+//! than the game's values allow). A checksum is no signature: a forged body under a matching header and checksum cannot be told from a real
 //! one.
 
-use crate::WaveMark;
+use crate::{RingStore, RowStream, WaveMark};
 use grundy_core::{
-    read_npy, to_spec, write_npy, CellWidth, Coord, Game, GrundyTable, NpyError, TableShape,
+    read_npy, to_spec, write_npy, CellWidth, Coord, Game, GrundyTable, Nimber, NpyError, PrefixSet,
+    TableShape,
 };
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -46,6 +57,19 @@ struct Header {
     waves_done: usize,
     waves_total: usize,
     cell_bytes: usize,
+    /// Present in the checkpoints of streamed fills, whose body is a ring of rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    stream: Option<StreamHeader>,
+}
+
+/// What a streamed fill's checkpoint adds to the header.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StreamHeader {
+    /// Rows kept in the ring.
+    kept: usize,
+    /// Bytes of the caller's own state at the end of the body (a summary's running sums).
+    caller_bytes: u64,
 }
 
 /// Why a checkpoint was refused.
@@ -117,6 +141,17 @@ pub enum CheckpointErrorKind {
     },
     /// Its table is not the `.npy` array the header announces.
     Table(NpyError),
+    /// It was saved by a streamed fill and the run holds the whole table, or the other way
+    /// round.
+    OtherMode {
+        /// Whether it was saved by a streamed fill.
+        streamed: bool,
+    },
+    /// The ring of rows and line summaries of a streamed fill's checkpoint do not fit its plan.
+    Ring {
+        /// What is wrong.
+        message: String,
+    },
 }
 
 impl CheckpointError {
@@ -173,6 +208,15 @@ impl fmt::Display for CheckpointError {
             }
             K::CellBytes { bytes } => write!(f, "its header gives {bytes}-byte cells"),
             K::Table(err) => write!(f, "{err}"),
+            K::OtherMode { streamed: true } => f.write_str(
+                "it was saved by a streamed run (--stream); resume it with --stream, or delete it \
+                 to start over",
+            ),
+            K::OtherMode { streamed: false } => f.write_str(
+                "it was saved by a run that holds the whole table; resume it without --stream, \
+                 or delete it to start over",
+            ),
+            K::Ring { message } => write!(f, "its ring of rows: {message}"),
         }
     }
 }
@@ -205,26 +249,75 @@ impl CheckpointOf {
         table: &GrundyTable,
         mark: WaveMark,
     ) -> io::Result<()> {
-        let header = Header {
+        let header = self.header(mark, table.width().bytes(), None);
+        self.write_with(out, &header, |body| write_npy(table, body).map_err(io::Error::other))
+    }
+
+    /// Writes the ring of a streamed fill and `caller`, the caller's own state (a summary's
+    /// running sums, say), to `out`, as [`CheckpointOf::write`] writes a table.
+    ///
+    /// # Errors
+    /// Writing or seeking failed.
+    pub fn write_stream<W: Write + Seek>(
+        &self,
+        out: &mut W,
+        ring: &RingStore,
+        caller: &[u8],
+    ) -> io::Result<()> {
+        let mark = ring.plan().mark(ring.rows_done());
+        let stream = StreamHeader { kept: ring.kept(), caller_bytes: caller.len() as u64 };
+        let header = self.header(mark, 4, Some(stream));
+        self.write_with(out, &header, |body| {
+            for &cell in &ring.cells {
+                body.write_all(&cell.to_le_bytes())?;
+            }
+            for sets in ring.lines() {
+                body.write_all(&(sets.len() as u64).to_le_bytes())?;
+                for set in sets {
+                    let (base, words, mex) = set.parts();
+                    body.write_all(&(base as u64).to_le_bytes())?;
+                    body.write_all(&mex.value().to_le_bytes())?;
+                    body.write_all(&(words.len() as u64).to_le_bytes())?;
+                    for word in words {
+                        body.write_all(&word.to_le_bytes())?;
+                    }
+                }
+            }
+            body.write_all(caller)
+        })
+    }
+
+    fn header(&self, mark: WaveMark, cell_bytes: usize, stream: Option<StreamHeader>) -> Header {
+        Header {
             game: self.game.clone(),
             spec: self.spec.clone(),
             size: self.size.clone(),
             tile_sides: mark.tile_sides,
             waves_done: mark.done,
             waves_total: mark.total,
-            cell_bytes: table.width().bytes(),
-        };
-        let header = serde_json::to_vec(&header).map_err(io::Error::other)?;
+            cell_bytes,
+            stream,
+        }
+    }
+
+    /// The fixed fields, `header` and the body that `body` writes, with the checksum.
+    fn write_with<W: Write + Seek>(
+        &self,
+        out: &mut W,
+        header: &Header,
+        body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> io::Result<()> {
+        let header = serde_json::to_vec(header).map_err(io::Error::other)?;
         let start = out.stream_position()?;
         let mut buffered = BufWriter::with_capacity(1 << 16, &mut *out);
         buffered.write_all(MAGIC)?;
         buffered.write_all(&VERSION.to_le_bytes())?;
         buffered.write_all(&0u32.to_le_bytes())?;
-        let mut body = Crc32Writer { inner: &mut buffered, hasher: crc32fast::Hasher::new() };
-        body.write_all(&(header.len() as u32).to_le_bytes())?;
-        body.write_all(&header)?;
-        write_npy(table, &mut body).map_err(io::Error::other)?;
-        let crc = body.hasher.finalize();
+        let mut hashed = Crc32Writer { inner: &mut buffered, hasher: crc32fast::Hasher::new() };
+        hashed.write_all(&(header.len() as u32).to_le_bytes())?;
+        hashed.write_all(&header)?;
+        body(&mut hashed)?;
+        let crc = hashed.hasher.finalize();
         buffered.flush()?;
         drop(buffered);
         out.seek(SeekFrom::Start(start + 12))?;
@@ -245,6 +338,120 @@ impl CheckpointOf {
         shape: &TableShape,
         plan: &WaveMark,
     ) -> Result<(GrundyTable, WaveMark), CheckpointError> {
+        use CheckpointErrorKind as K;
+        let header = self.verified_header(&mut input, plan, false)?;
+        let width = match header.cell_bytes {
+            1 => CellWidth::U8,
+            2 => CellWidth::U16,
+            4 => CellWidth::U32,
+            bytes => return Err(CheckpointError::new(K::CellBytes { bytes })),
+        };
+        let table = read_npy(shape.clone(), width, input)
+            .map_err(|err| CheckpointError::new(K::Table(err)))?;
+        let mark = WaveMark {
+            done: header.waves_done,
+            total: header.waves_total,
+            tile_sides: header.tile_sides,
+        };
+        Ok((table, mark))
+    }
+
+    /// Reads a streamed fill's checkpoint of this run from `input`: the ring `stream` goes on
+    /// from, and the caller's own state saved with it, after the checks of
+    /// [`CheckpointOf::read`] and more: the ring must be the one `stream` keeps, every line
+    /// summary consistent and no larger than the game's values allow.
+    ///
+    /// # Errors
+    /// The input is no checkpoint, is damaged, or belongs to another run, plan or mode.
+    pub fn read_stream<R: Read + Seek>(
+        &self,
+        mut input: R,
+        stream: &RowStream,
+    ) -> Result<(RingStore, Vec<u8>), CheckpointError> {
+        let plan = stream.plan();
+        let header = self.verified_header(&mut input, &plan.start(), true)?;
+        let ring_error =
+            |message: String| CheckpointError::new(CheckpointErrorKind::Ring { message });
+        let stream_header = header.stream.expect("verified: a streamed checkpoint");
+        if stream_header.kept != stream.kept_rows() || header.cell_bytes != 4 {
+            return Err(ring_error(format!(
+                "it keeps {} rows of {}-byte cells, but this run keeps {} rows of 4-byte cells",
+                stream_header.kept,
+                header.cell_bytes,
+                stream.kept_rows()
+            )));
+        }
+        if stream_header.caller_bytes > u64::from(MAX_HEADER) {
+            return Err(ring_error(format!(
+                "it claims {} bytes of summary state",
+                stream_header.caller_bytes
+            )));
+        }
+        // The sizes a ring of this plan has: nothing larger is allocated, whatever the file says.
+        let fresh = RingStore::new(plan);
+        let mut input = io::BufReader::new(input);
+        let short = |_| CheckpointError::new(CheckpointErrorKind::TooShort);
+        let u32_at = |input: &mut io::BufReader<R>| {
+            let mut bytes = [0u8; 4];
+            input.read_exact(&mut bytes).map(|()| u32::from_le_bytes(bytes)).map_err(short)
+        };
+        let mut cells = Vec::with_capacity(fresh.cells.len());
+        for _ in 0..fresh.cells.len() {
+            cells.push(u32_at(&mut input)?);
+        }
+        let u64_at = |input: &mut io::BufReader<R>| {
+            let mut bytes = [0u8; 8];
+            input.read_exact(&mut bytes).map(|()| u64::from_le_bytes(bytes)).map_err(short)
+        };
+        let most_words = stream.value_bound() / 64 + 2;
+        let mut lines: [Vec<PrefixSet>; 3] = Default::default();
+        for (store, (sets, expected)) in lines.iter_mut().zip(fresh.lines()).enumerate() {
+            let count = u64_at(&mut input)?;
+            if count != expected.len() as u64 {
+                return Err(ring_error(format!(
+                    "line store {store} holds {count} lines, not {}",
+                    expected.len()
+                )));
+            }
+            for line in 0..count {
+                let base = u64_at(&mut input)?;
+                let mex = u32_at(&mut input)?;
+                let len = u64_at(&mut input)?;
+                if len > most_words || base > most_words {
+                    return Err(ring_error(format!(
+                        "line {line} of store {store} claims {len} words from word {base}"
+                    )));
+                }
+                let mut words = Vec::with_capacity(len as usize);
+                for _ in 0..len {
+                    words.push(u64_at(&mut input)?);
+                }
+                let set =
+                    PrefixSet::from_parts(base as usize, words, Nimber(mex)).ok_or_else(|| {
+                        ring_error(format!("line {line} of store {store} is inconsistent"))
+                    })?;
+                sets.push(set);
+            }
+        }
+        let mut caller = vec![0; stream_header.caller_bytes as usize];
+        input.read_exact(&mut caller).map_err(short)?;
+        if input.read(&mut [0u8; 1])? != 0 {
+            return Err(ring_error("it has bytes after its end".to_string()));
+        }
+        let ring = RingStore::restore(plan, header.waves_done, cells, lines)
+            .ok_or_else(|| ring_error("it does not fit this run's plan".to_string()))?;
+        Ok((ring, caller))
+    }
+
+    /// Reads the fixed fields and the header, after checking the checksum over the whole input,
+    /// and checks the header against this run, `plan` and whether the run `streamed`. Leaves
+    /// `input` at the start of the body.
+    fn verified_header<R: Read + Seek>(
+        &self,
+        input: &mut R,
+        plan: &WaveMark,
+        streamed: bool,
+    ) -> Result<Header, CheckpointError> {
         use CheckpointErrorKind as K;
         let refuse = |kind| Err(CheckpointError::new(kind));
         let mut fixed = [0u8; 16];
@@ -271,13 +478,13 @@ impl CheckpointOf {
         // The checksum before anything else is believed: a damaged header could claim any shape,
         // and reading by it could ask for any amount of memory.
         let mut hashing = Crc32Writer { inner: io::sink(), hasher: crc32fast::Hasher::new() };
-        io::copy(&mut input, &mut hashing)?;
+        io::copy(input, &mut hashing)?;
         let computed = hashing.hasher.finalize();
         if computed != stored {
             return refuse(K::Damaged { computed, stored });
         }
         input.seek(SeekFrom::Start(fixed.len() as u64))?;
-        let header = read_header(&mut input)?;
+        let header = read_header(input)?;
         if header.game != self.game || header.spec != self.spec || header.size != self.size {
             return refuse(K::OtherRun {
                 game: header.game,
@@ -285,6 +492,9 @@ impl CheckpointOf {
                 expected_game: self.game.clone(),
                 expected_size: self.size.clone(),
             });
+        }
+        if header.stream.is_some() != streamed {
+            return refuse(K::OtherMode { streamed: header.stream.is_some() });
         }
         if header.tile_sides != plan.tile_sides || header.waves_total != plan.total {
             return refuse(K::OtherPlan {
@@ -297,20 +507,7 @@ impl CheckpointOf {
         if header.waves_done > header.waves_total {
             return refuse(K::WavesDone { done: header.waves_done, total: header.waves_total });
         }
-        let width = match header.cell_bytes {
-            1 => CellWidth::U8,
-            2 => CellWidth::U16,
-            4 => CellWidth::U32,
-            bytes => return refuse(K::CellBytes { bytes }),
-        };
-        let table = read_npy(shape.clone(), width, input)
-            .map_err(|err| CheckpointError::new(K::Table(err)))?;
-        let mark = WaveMark {
-            done: header.waves_done,
-            total: header.waves_total,
-            tile_sides: header.tile_sides,
-        };
-        Ok((table, mark))
+        Ok(header)
     }
 }
 
@@ -353,7 +550,7 @@ impl<W: Write> Write for Crc32Writer<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{fill_resumable, plan_waves, Control, FillConfig, NoProgress};
+    use crate::{fill_resumable, plan_waves, Control, FillConfig, NoProgress, RowStream};
     use grundy_core::lookup;
     use std::io::Cursor;
 
@@ -388,5 +585,92 @@ mod tests {
         let nim = CheckpointOf::new(&lookup("nim").unwrap(), &[300, 300]);
         let err = nim.read(Cursor::new(&bytes), &shape, &plan).unwrap_err();
         assert!(err.to_string().starts_with("it belongs to wythoff up to 300x300"), "{err}");
+        let stream = RowStream::new(&game, &shape).unwrap();
+        let err = of.read_stream(Cursor::new(&bytes), &stream).unwrap_err();
+        assert!(matches!(err.kind(), CheckpointErrorKind::OtherMode { streamed: false }), "{err}");
+    }
+
+    /// Issue 13: the streaming fill is checkpointed too. Stopped after every few rows, saved,
+    /// read back and resumed, it hands the sink exactly the rows of an uninterrupted stream;
+    /// damage, a table checkpoint and a ring claiming more than the game allows are refused.
+    #[test]
+    fn a_stream_stopped_and_resumed_from_its_checkpoint_gives_every_row_once() {
+        for (name, size) in [("wythoff", [90, 70]), ("kiki", [40, 50]), ("prime-steps", [60, 60])] {
+            let game = lookup(name).unwrap();
+            let shape = TableShape::new(&game, &size, "test").unwrap();
+            let stream = RowStream::new(&game, &shape).unwrap();
+            let mut whole = Vec::new();
+            stream.run(&NoProgress, |row| Ok::<(), ()>(whole.extend_from_slice(row))).unwrap();
+            let of = CheckpointOf::new(&game, &size);
+            let mut rows = Vec::new();
+            let mut saved: Option<Vec<u8>> = None;
+            let mut stops = 0;
+            loop {
+                let start = saved.as_ref().map(|bytes| {
+                    let (ring, caller) = of.read_stream(Cursor::new(bytes), &stream).unwrap();
+                    assert_eq!(caller, (ring.rows_done() as u64).to_le_bytes());
+                    ring
+                });
+                let mut stop = |ring: &RingStore, _: WaveMark| {
+                    if ring.rows_done() % 7 == 0 {
+                        Control::Stop
+                    } else {
+                        Control::Continue
+                    }
+                };
+                let (ring, mark) = stream
+                    .run_resumable(
+                        start,
+                        &NoProgress,
+                        |row| Ok::<(), ()>(rows.extend_from_slice(row)),
+                        &mut stop,
+                    )
+                    .unwrap();
+                if mark.is_complete() {
+                    break;
+                }
+                stops += 1;
+                let mut bytes = Cursor::new(Vec::new());
+                of.write_stream(&mut bytes, &ring, &(ring.rows_done() as u64).to_le_bytes())
+                    .unwrap();
+                saved = Some(bytes.into_inner());
+            }
+            assert_eq!(stops, size[0] as usize / 7, "{name}");
+            assert_eq!(rows, whole, "{name}");
+            let bytes = saved.unwrap();
+            let mut damaged = bytes.clone();
+            damaged[bytes.len() - 20] ^= 4;
+            let err = of.read_stream(Cursor::new(&damaged), &stream).unwrap_err();
+            assert!(matches!(err.kind(), CheckpointErrorKind::Damaged { .. }), "{err}");
+            let err = of.read(Cursor::new(&bytes), &shape, &stream.plan().start()).unwrap_err();
+            assert!(matches!(err.kind(), CheckpointErrorKind::OtherMode { streamed: true }));
+        }
+    }
+
+    /// A ring whose line claims a huge window (under a valid checksum) is refused before its
+    /// words are allocated.
+    #[test]
+    fn a_ring_claiming_more_than_the_game_allows_is_refused() {
+        let game = lookup("wythoff").unwrap();
+        let shape = TableShape::new(&game, &[30, 30], "test").unwrap();
+        let stream = RowStream::new(&game, &shape).unwrap();
+        let mut stop = |_: &RingStore, _: WaveMark| Control::Stop;
+        let (ring, _) =
+            stream.run_resumable(None, &NoProgress, |_| Ok::<(), ()>(()), &mut stop).unwrap();
+        let of = CheckpointOf::new(&game, &[30, 30]);
+        let mut bytes = Cursor::new(Vec::new());
+        of.write_stream(&mut bytes, &ring, b"").unwrap();
+        let mut bytes = bytes.into_inner();
+        // The first line of the first store (the row): count at the ring's end, then base, mex
+        // and the word count, which is set huge; the checksum is recomputed to match.
+        let header_len = u32::from_le_bytes(bytes[16..20].try_into().unwrap()) as usize;
+        let ring_end = 20 + header_len + ring.kept() * 31 * 4;
+        let words_at = ring_end + 8 + 8 + 4;
+        bytes[words_at..words_at + 8].copy_from_slice(&(1u64 << 40).to_le_bytes());
+        let crc = crc32fast::hash(&bytes[16..]);
+        bytes[12..16].copy_from_slice(&crc.to_le_bytes());
+        let err = of.read_stream(Cursor::new(&bytes), &stream).unwrap_err();
+        assert!(matches!(err.kind(), CheckpointErrorKind::Ring { .. }), "{err}");
+        assert!(err.to_string().contains("claims 1099511627776 words"), "{err}");
     }
 }

@@ -46,7 +46,7 @@ mod stream;
 
 pub use plan::{Plan, WaveMark};
 pub use reference::fill_reference;
-pub use stream::{stream_rows, streaming_rows, NoStream, RowStream};
+pub use stream::{stream_rows, streaming_rows, NoStream, RingStore, RowStream};
 
 use executor::Executor;
 use grundy_core::{CellWidth, Game, GrundyTable, TableShape};

@@ -44,6 +44,7 @@ pub(crate) trait Store {
 }
 
 /// One summary per row, column and diagonal that the kernel reads (empty vectors for the others).
+#[derive(Clone, Debug)]
 struct Lines {
     rows: Vec<PrefixSet>,
     columns: Vec<PrefixSet>,
@@ -311,13 +312,18 @@ impl<C: Cell> UnitView for DenseView<'_, '_, C> {
     }
 }
 
-/// The last rows of a 2-D table, in a ring, and the line summaries: one row summary suffices,
-/// since a row's line is only read while that row is filled.
-pub(crate) struct RingStore {
-    cells: Vec<u32>,
+/// The streaming fill's store: the last rows of a 2-D table, in a ring, and the line summaries
+/// (one row summary suffices, since a row's line is only read while that row is filled). With
+/// the plan it was made for, it is all a streaming fill needs to go on: what a streamed
+/// checkpoint saves.
+#[derive(Clone, Debug)]
+pub struct RingStore {
+    plan: Plan,
+    pub(crate) cells: Vec<u32>,
     cols: usize,
     kept: usize,
     lines: Lines,
+    rows_done: usize,
     mex: MexSet,
 }
 
@@ -328,17 +334,58 @@ impl RingStore {
         let cols = plan.lens()[1];
         let kept = plan.reads().halo[0].expect("a streaming plan reaches back a bounded way") + 1;
         RingStore {
+            plan: plan.clone(),
             cells: vec![0; kept * cols],
             cols,
             kept,
             lines: Lines::new(plan, 1),
+            rows_done: 0,
             mex: MexSet::new(),
         }
     }
 
+    /// The ring `plan` had after `rows_done` rows, from its saved cells and line summaries
+    /// (rows, columns, diagonals), or `None` when they do not fit the plan.
+    pub(crate) fn restore(
+        plan: &Plan,
+        rows_done: usize,
+        cells: Vec<u32>,
+        lines: [Vec<PrefixSet>; 3],
+    ) -> Option<RingStore> {
+        let mut ring = RingStore::new(plan);
+        let [rows, columns, diagonals] = lines;
+        let fits = rows_done <= plan.waves()
+            && cells.len() == ring.cells.len()
+            && rows.len() == ring.lines.rows.len()
+            && columns.len() == ring.lines.columns.len()
+            && diagonals.len() == ring.lines.diagonals.len();
+        if !fits {
+            return None;
+        }
+        ring.cells = cells;
+        ring.lines = Lines { rows, columns, diagonals };
+        ring.rows_done = rows_done;
+        Some(ring)
+    }
+
+    /// The plan the ring belongs to.
+    pub(crate) fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The line summaries, rows, columns and diagonals: what a checkpoint saves with the cells.
+    pub(crate) fn lines(&self) -> [&[PrefixSet]; 3] {
+        [&self.lines.rows, &self.lines.columns, &self.lines.diagonals]
+    }
+
     /// The rows kept.
-    pub(crate) fn kept(&self) -> usize {
+    pub fn kept(&self) -> usize {
         self.kept
+    }
+
+    /// The rows filled so far.
+    pub fn rows_done(&self) -> usize {
+        self.rows_done
     }
 
     /// Row `i`, which must be one of the kept rows.
@@ -359,6 +406,7 @@ impl Store for RingStore {
                 *row_line = PrefixSet::new();
             }
             cells += kernel.fill_unit(unit, self, &mut mex);
+            self.rows_done = unit.hi[0];
         }
         self.mex = mex;
         cells

@@ -6,7 +6,7 @@
 use crate::executor::Executor;
 use crate::kernel::StencilKernel;
 use crate::plan::{Plan, WaveMark};
-use crate::store::RingStore;
+pub use crate::store::RingStore;
 use crate::{Control, NoProgress, Progress};
 use grundy_core::{Game, TableShape};
 
@@ -100,29 +100,65 @@ impl RowStream {
     pub fn run<E>(
         &self,
         progress: &dyn Progress,
-        mut sink: impl FnMut(&[u32]) -> Result<(), E>,
+        sink: impl FnMut(&[u32]) -> Result<(), E>,
     ) -> Result<WaveMark, E> {
-        let mut store = RingStore::new(&self.plan);
+        let (_, mark) = self.run_resumable(None, progress, sink, &mut |_, _| Control::Continue)?;
+        Ok(mark)
+    }
+
+    /// [`RowStream::run`], resumably: after every row but the last, `after_row` sees the ring
+    /// (which a checkpoint can save, [`crate::checkpoint::CheckpointOf::write_stream`]) and
+    /// may stop the fill. With `start`, a ring an earlier call's `after_row` saw (or returned),
+    /// the fill goes on with the next row; `sink` then gets only the rows after it. Returns the
+    /// ring and how far it went.
+    ///
+    /// # Panics
+    /// If `start` was made by a stream of another table or game.
+    pub fn run_resumable<E>(
+        &self,
+        start: Option<RingStore>,
+        progress: &dyn Progress,
+        mut sink: impl FnMut(&[u32]) -> Result<(), E>,
+        after_row: &mut dyn FnMut(&RingStore, WaveMark) -> Control,
+    ) -> Result<(RingStore, WaveMark), E> {
+        let mut store = match start {
+            Some(ring) => {
+                assert_eq!(ring.plan(), &self.plan, "the ring belongs to another stream");
+                progress.advance(self.plan.cells_done(ring.rows_done()));
+                ring
+            }
+            None => RingStore::new(&self.plan),
+        };
         debug_assert_eq!(store.kept(), self.kept_rows());
+        let from = store.rows_done();
         let mut failed = None;
         let mark = Executor::Sequential.run(
             &self.plan,
-            0,
+            from,
             &self.kernel,
             &mut store,
             progress,
-            &mut |store, mark| match sink(store.row(mark.done - 1)) {
-                Ok(()) => Control::Continue,
-                Err(err) => {
+            &mut |store, mark| {
+                if let Err(err) = sink(store.row(mark.done - 1)) {
                     failed = Some(err);
-                    Control::Stop
+                    return Control::Stop;
+                }
+                if mark.is_complete() {
+                    Control::Continue
+                } else {
+                    after_row(store, mark)
                 }
             },
         );
         match failed {
             Some(err) => Err(err),
-            None => Ok(mark),
+            None => Ok((store, mark)),
         }
+    }
+
+    /// The widest value a cell can hold: bounds what a saved ring may claim.
+    pub(crate) fn value_bound(&self) -> u64 {
+        self.kernel.compiled().value_bound()
     }
 }
 

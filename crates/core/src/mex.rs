@@ -127,6 +127,25 @@ impl PrefixSet {
         }
     }
 
+    /// What the set stores, to save it: the index of its first stored word (every word below is
+    /// all ones), the stored words and its mex. [`PrefixSet::from_parts`] rebuilds it.
+    pub fn parts(&self) -> (usize, &[u64], Nimber) {
+        (self.base, &self.words, Nimber(self.mex))
+    }
+
+    /// The set that [`PrefixSet::parts`] gave `base`, `words` and `mex` for, or `None` when they
+    /// cannot come from one: `mex` is not the smallest value the words leave out.
+    pub fn from_parts(base: usize, words: Vec<u64>, mex: Nimber) -> Option<PrefixSet> {
+        let set = PrefixSet { base, words, mex: mex.0 };
+        let word = (mex.0 / 64) as usize;
+        let below = (1u64 << (mex.0 % 64)) - 1;
+        let consistent = word >= base
+            && (base..word).all(|w| set.word(w) == u64::MAX)
+            && set.word(word) & below == below
+            && set.word(word) & (1 << (mex.0 % 64)) == 0;
+        consistent.then_some(set)
+    }
+
     /// Adds `value`.
     #[inline]
     pub fn insert(&mut self, value: Nimber) {
@@ -224,6 +243,25 @@ mod tests {
     }
 
     proptest! {
+        /// A saved set rebuilds to the same set, and a wrong mex is refused.
+        #[test]
+        fn prefix_sets_rebuild_from_their_parts(values in prop::collection::vec(0u32..5000, 0..3000)) {
+            let mut set = PrefixSet::new();
+            for &v in &values {
+                set.insert(Nimber(v));
+            }
+            let (base, words, mex) = set.parts();
+            let again = PrefixSet::from_parts(base, words.to_vec(), mex).expect("consistent");
+            prop_assert_eq!(again.mex(), set.mex());
+            for index in 0..100 {
+                prop_assert_eq!(again.word(index), set.word(index));
+            }
+            prop_assert!(PrefixSet::from_parts(base, words.to_vec(), Nimber(mex.0 + 1)).is_none());
+            if mex.0 > 0 {
+                prop_assert!(PrefixSet::from_parts(base, words.to_vec(), Nimber(mex.0 - 1)).is_none());
+            }
+        }
+
         #[test]
         fn union_mex_agrees_with_the_plain_mex(
             lines in prop::collection::vec(prop::collection::vec(0u32..400, 0..300), 0..4),

@@ -14,6 +14,7 @@ use grundy_core::{
     TableShape, TableStats,
 };
 use serde::Serialize;
+use std::convert::Infallible;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -61,12 +62,13 @@ pub(crate) struct Args {
     /// not run down whole columns): for tables larger than memory.
     #[arg(long)]
     stream: bool,
-    /// Save the finished tile-waves to FILE every --checkpoint-every seconds and on Ctrl-C
-    /// (SIGINT/SIGTERM, which then stops the run); run the same command again to resume from it.
-    /// Deleted once the table is written.
+    /// Save the finished waves (tile-waves; rows with --stream, which then needs --format
+    /// summary) to FILE every --checkpoint-every seconds and on Ctrl-C (SIGINT/SIGTERM, which
+    /// then stops the run); run the same command again to resume from it. Deleted once the table
+    /// is written.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
-    /// Seconds between checkpoint saves (0: after every tile-wave).
+    /// Seconds between checkpoint saves (0: after every wave).
     #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint")]
     checkpoint_every: u64,
     /// No progress bar.
@@ -137,8 +139,9 @@ struct Config {
 enum Mode {
     /// The whole table in memory, saved to a checkpoint when one is given.
     InMemory { checkpoint: Option<CheckpointConfig> },
-    /// Row by row (`--stream`).
-    Streamed,
+    /// Row by row (`--stream`), the ring of rows saved to a checkpoint when one is given
+    /// (`--format summary` only).
+    Streamed { checkpoint: Option<CheckpointConfig> },
 }
 
 /// `--checkpoint FILE` and `--checkpoint-every SECONDS`.
@@ -178,9 +181,11 @@ impl Config {
         let checkpoint = match args.checkpoint {
             None => None,
             Some(path) => {
-                if args.stream {
+                if args.stream && format != Format::Summary {
                     bail!(
-                        "--checkpoint and --stream cannot be combined: a streamed table is not kept"
+                        "--checkpoint with --stream needs --format summary: streamed {} rows go \
+                         out as they are computed and cannot be taken up again",
+                        format.name()
                     );
                 }
                 if args.engine == EngineArg::Reference {
@@ -212,7 +217,11 @@ impl Config {
             shape,
             format,
             outcome: args.outcome,
-            mode: if args.stream { Mode::Streamed } else { Mode::InMemory { checkpoint } },
+            mode: if args.stream {
+                Mode::Streamed { checkpoint }
+            } else {
+                Mode::InMemory { checkpoint }
+            },
             engine: match args.engine {
                 EngineArg::Tiles => Engine::Tiles,
                 EngineArg::Waves => Engine::Waves,
@@ -231,7 +240,9 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let Config { ref game, ref max, ref shape, overwrite, .. } = config;
     let destination = Destination::open(config.out.as_deref(), overwrite, Special::WriteThrough)?;
     let checkpoint = match &config.mode {
-        Mode::Streamed => return run_streaming(&config, destination),
+        Mode::Streamed { checkpoint } => {
+            return run_streaming(&config, checkpoint.as_ref(), destination)
+        }
         Mode::InMemory { checkpoint } => checkpoint.as_ref(),
     };
     // The game is compiled and the work planned once, for the memory check and the fill.
@@ -373,8 +384,12 @@ fn fill_checkpointed(
 }
 
 /// `compute --stream`: the table row by row, each row written (or summed up) as soon as it is
-/// final.
-fn run_streaming(config: &Config, destination: Destination) -> Result<ExitCode> {
+/// final; with a checkpoint (summaries only), resumable.
+fn run_streaming(
+    config: &Config,
+    checkpoint: Option<&CheckpointConfig>,
+    destination: Destination,
+) -> Result<ExitCode> {
     let (game, shape, max) = (&config.game, &config.shape, &config.max);
     let stream = RowStream::new(game, shape)
         .map_err(|why| anyhow!("cannot stream {}: {why}", game.name()))?;
@@ -392,18 +407,36 @@ fn run_streaming(config: &Config, destination: Destination) -> Result<ExitCode> 
     let start = Instant::now();
     match config.format {
         Format::Summary => {
-            let mut stats = TableStats { cells: 0, sum: 0, max: 0, p_positions: 0 };
-            stream
-                .run(&bar, |row| {
-                    for &v in row {
-                        stats.cells += 1;
-                        stats.sum += u64::from(v);
-                        stats.max = stats.max.max(v);
-                        stats.p_positions += u64::from(v == 0);
+            let stats = match checkpoint {
+                None => {
+                    let mut stats = TableStats { cells: 0, sum: 0, max: 0, p_positions: 0 };
+                    stream
+                        .run(&bar, |row| Ok::<(), Infallible>(add_row(&mut stats, row)))
+                        .unwrap_or_else(|never| match never {});
+                    stats
+                }
+                Some(checkpointed) => {
+                    let checkpoint =
+                        Checkpoint::new(&checkpointed.path, game, max, config.overwrite);
+                    match stream_checkpointed(
+                        config,
+                        &stream,
+                        &checkpoint,
+                        checkpointed.every,
+                        &bar,
+                    )? {
+                        Some(stats) => {
+                            let summary =
+                                Summary::new(game, max, stats, start.elapsed().as_secs_f64());
+                            destination.write_with(|out| write_json_line(out, &summary))?;
+                            bar.finish();
+                            checkpoint.remove()?;
+                            return Ok(ExitCode::SUCCESS);
+                        }
+                        None => return Ok(ExitCode::from(signals::EXIT_INTERRUPTED)),
                     }
-                    Ok::<(), std::convert::Infallible>(())
-                })
-                .unwrap_or_else(|never| match never {});
+                }
+            };
             let summary = Summary::new(game, max, stats, start.elapsed().as_secs_f64());
             destination.write_with(|out| write_json_line(out, &summary))?
         }
@@ -421,6 +454,126 @@ fn run_streaming(config: &Config, destination: Destination) -> Result<ExitCode> 
     }
     bar.finish();
     Ok(ExitCode::SUCCESS)
+}
+
+/// Adds a finished row to a summary's sums.
+fn add_row(stats: &mut TableStats, row: &[u32]) {
+    for &v in row {
+        stats.cells += 1;
+        stats.sum += u64::from(v);
+        stats.max = stats.max.max(v);
+        stats.p_positions += u64::from(v == 0);
+    }
+}
+
+/// A summary's sums as a streamed checkpoint keeps them: cells, sum, max and P-positions as
+/// little-endian u64s.
+fn stats_bytes(stats: &TableStats) -> Vec<u8> {
+    [stats.cells, stats.sum, stats.max.into(), stats.p_positions]
+        .iter()
+        .flat_map(|n| n.to_le_bytes())
+        .collect()
+}
+
+/// The sums [`stats_bytes`] wrote, if `bytes` are such sums for `cells` cells.
+fn stats_from(bytes: &[u8], cells: u64) -> Option<TableStats> {
+    let numbers: Vec<u64> = bytes
+        .chunks_exact(8)
+        .map(|chunk| u64::from_le_bytes(chunk.try_into().expect("8 bytes")))
+        .collect();
+    match numbers[..] {
+        [cells_seen, sum, max, p_positions] if bytes.len() == 32 && cells_seen == cells => {
+            Some(TableStats { cells, sum, max: u32::try_from(max).ok()?, p_positions })
+        }
+        _ => None,
+    }
+}
+
+/// `compute --stream --checkpoint --format summary`: streams from the checkpoint if there is
+/// one, saving the ring and the sums every `every` and when interrupted. Returns the sums, or
+/// `None` when a signal stopped the run (after saving and saying so).
+fn stream_checkpointed(
+    config: &Config,
+    stream: &RowStream,
+    checkpoint: &Checkpoint,
+    every: Duration,
+    bar: &Bar,
+) -> Result<Option<TableStats>> {
+    let cols = config.shape.lens()[1] as u64;
+    signals::defer();
+    let start = checkpoint.load_stream(stream)?;
+    if signals::interrupted() {
+        eprintln!(
+            "grundy: interrupted before any row; checkpoint {} is unchanged; run the same \
+             command again to resume",
+            checkpoint.path().display()
+        );
+        return Ok(None);
+    }
+    let mut stats = TableStats { cells: 0, sum: 0, max: 0, p_positions: 0 };
+    let ring = match start {
+        None => None,
+        Some((ring, bytes)) => {
+            let done = ring.rows_done() as u64;
+            stats = stats_from(&bytes, done * cols).ok_or_else(|| {
+                anyhow!(
+                    "checkpoint {} refused: its summary sums are not those of {done} rows",
+                    checkpoint.path().display()
+                )
+            })?;
+            if !config.quiet {
+                eprintln!(
+                    "grundy: resuming from checkpoint {} ({done} of {} rows done)",
+                    checkpoint.path().display(),
+                    stream.plan().waves()
+                );
+            }
+            Some(ring)
+        }
+    };
+    let stats = std::cell::Cell::new(stats);
+    let mut last_save = Instant::now();
+    let mut saved: Result<()> = Ok(());
+    let mut stopped = false;
+    let (_, mark) = stream
+        .run_resumable(
+            ring,
+            bar,
+            |row| {
+                let mut sums = stats.get();
+                add_row(&mut sums, row);
+                stats.set(sums);
+                Ok::<(), Infallible>(())
+            },
+            &mut |ring, _| {
+                let interrupted = signals::interrupted();
+                if interrupted || last_save.elapsed() >= every {
+                    if let Err(err) = checkpoint.save_stream(ring, &stats_bytes(&stats.get())) {
+                        saved = Err(err);
+                        return Control::Stop;
+                    }
+                    last_save = Instant::now();
+                }
+                if interrupted {
+                    stopped = true;
+                    return Control::Stop;
+                }
+                Control::Continue
+            },
+        )
+        .unwrap_or_else(|never| match never {});
+    saved?;
+    if stopped {
+        bar.finish();
+        eprintln!(
+            "grundy: interrupted; saved {} of {} rows to checkpoint {}; run the same command again to resume",
+            mark.done,
+            mark.total,
+            checkpoint.path().display()
+        );
+        return Ok(None);
+    }
+    Ok(Some(stats.get()))
 }
 
 impl Format {
