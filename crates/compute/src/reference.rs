@@ -4,8 +4,8 @@
 //! `mex`, so that agreement between the two means something.
 
 use crate::{FillError, NoProgress, Progress};
-use grundy_core::table::advance_row_major;
 use grundy_core::{mex, Coord, Game, GrundyTable, Nimber, TableShape};
+use ndarray::{Dimension, IxDyn};
 
 /// Fills the table of `game` over `shape` sequentially, in row-major order.
 ///
@@ -29,8 +29,7 @@ pub(crate) fn fill_reference_with(
     let mut table = GrundyTable::zeroed(shape.clone());
     let lens = shape.lens();
     let row = *lens.last().expect("tables have axes");
-    let mut index = vec![0usize; lens.len()];
-    for flat in 0..table.len() {
+    for (flat, index) in ndarray::indices(IxDyn(&lens)).into_iter().enumerate() {
         if flat % row == 0 {
             if progress.cancelled() {
                 return Err(FillError::Cancelled);
@@ -40,14 +39,13 @@ pub(crate) fn fill_reference_with(
             }
         }
         let pos: Vec<Coord> =
-            index.iter().zip(game.axes()).map(|(&i, axis)| axis.min + i as Coord).collect();
+            index.slice().iter().zip(game.axes()).map(|(&i, axis)| axis.min + i as Coord).collect();
         let value = mex(game.options(&pos).iter().map(|option| {
             option.iter().fold(Nimber::ZERO, |sum, component| {
                 sum ^ table.get(component).expect("options lie inside the table")
             })
         }));
         table.typed_mut::<u32>().expect("a u32 table")[flat] = value.value();
-        advance_row_major(&mut index, &lens);
     }
     progress.advance(row as u64);
     Ok(table.narrowed())

@@ -369,15 +369,18 @@ impl GrundyTable {
         if pos.len() != self.shape.axes.len() {
             return None;
         }
-        // No `lens()` here: this runs for every option the reference fill reads.
-        let mut flat = 0;
-        for ((&c, axis), &max) in pos.iter().zip(&self.shape.axes).zip(&self.shape.max) {
-            if c < axis.min || c > max {
-                return None;
-            }
-            flat = flat * (max - axis.min + 1) as usize + (c - axis.min) as usize;
+        // Tables have at most three axes: the indices fit on the stack. No `lens()` here: this
+        // runs for every option the reference fill reads.
+        let mut index = [0usize; 3];
+        for ((slot, &c), axis) in index.iter_mut().zip(pos).zip(&self.shape.axes) {
+            *slot = usize::try_from(c.checked_sub(axis.min)?).ok()?;
         }
-        Some(self.get_flat(flat))
+        let index = &index[..pos.len()];
+        match &self.store {
+            Store::U8(a) => a.get(index).map(|&v| v.nimber()),
+            Store::U16(a) => a.get(index).map(|&v| v.nimber()),
+            Store::U32(a) => a.get(index).map(|&v| v.nimber()),
+        }
     }
 
     /// Cell count, sum, maximum and number of P-positions.
