@@ -600,7 +600,12 @@ mod tests {
             let shape = TableShape::new(&game, &size, "test").unwrap();
             let stream = RowStream::new(&game, &shape).unwrap();
             let mut whole = Vec::new();
-            stream.run(&NoProgress, |row| Ok::<(), ()>(whole.extend_from_slice(row))).unwrap();
+            stream
+                .run(&NoProgress, |row| {
+                    whole.extend_from_slice(row);
+                    Ok::<(), ()>(())
+                })
+                .unwrap();
             let of = CheckpointOf::new(&game, &size);
             let mut rows = Vec::new();
             let mut saved: Option<Vec<u8>> = None;
@@ -622,7 +627,10 @@ mod tests {
                     .run_resumable(
                         start,
                         &NoProgress,
-                        |row| Ok::<(), ()>(rows.extend_from_slice(row)),
+                        |row| {
+                            rows.extend_from_slice(row);
+                            Ok::<(), ()>(())
+                        },
                         &mut stop,
                     )
                     .unwrap();

@@ -4,7 +4,7 @@
 //! tiles of one table while reading tiles finished in earlier tile-waves. Safe Rust cannot express
 //! "disjoint, irregular parts of one slice, plus reads of other parts"; copying would double the
 //! memory. So the table (and the per-line state) is reached through a raw pointer, under the
-//! contract on [`Shared::get`] and [`Shared::get_mut`], which `tiles.rs` upholds and documents.
+//! contract on [`Shared::get`] and [`Shared::get_mut`], which `store.rs` upholds and documents.
 
 use std::marker::PhantomData;
 

@@ -411,7 +411,10 @@ fn run_streaming(
                 None => {
                     let mut stats = TableStats { cells: 0, sum: 0, max: 0, p_positions: 0 };
                     stream
-                        .run(&bar, |row| Ok::<(), Infallible>(add_row(&mut stats, row)))
+                        .run(&bar, |row| {
+                            add_row(&mut stats, row);
+                            Ok::<(), Infallible>(())
+                        })
                         .unwrap_or_else(|never| match never {});
                     stats
                 }
