@@ -26,21 +26,27 @@ pub(crate) enum Executor {
 }
 
 impl Executor {
-    /// `work` applied to every unit, each with scratch space (one per task), results in the
-    /// units' order.
-    pub(crate) fn map<R: Send>(
+    /// `work` applied to every unit, each with scratch space (one per task), the results
+    /// combined with `combine` (associative, with `empty` as its identity): the order of
+    /// combination is not fixed, so the result must not depend on it.
+    pub(crate) fn map_reduce<R: Send>(
         self,
         units: &[Unit],
         work: impl Fn(&Unit, &mut MexSet) -> R + Sync + Send,
-    ) -> Vec<R> {
+        empty: impl Fn() -> R + Sync + Send,
+        combine: impl Fn(R, R) -> R + Sync + Send,
+    ) -> R {
         let parallel = self == Executor::Rayon
             && units.len() > 1
             && units.iter().map(Unit::cells).sum::<u64>() >= PARALLEL_CELLS;
         if parallel {
-            units.par_iter().map_init(MexSet::new, |mex, unit| work(unit, mex)).collect()
+            units
+                .par_iter()
+                .map_init(MexSet::new, |mex, unit| work(unit, mex))
+                .reduce(&empty, &combine)
         } else {
             let mut mex = MexSet::new();
-            units.iter().map(|unit| work(unit, &mut mex)).collect()
+            units.iter().fold(empty(), |done, unit| combine(done, work(unit, &mut mex)))
         }
     }
 
@@ -57,13 +63,15 @@ impl Executor {
         after_wave: &mut dyn FnMut(&S, WaveMark) -> Control,
     ) -> WaveMark {
         let waves = plan.waves();
+        let mut units = Vec::new();
         for wave in from..waves {
             // The caller has seen every finished wave (to save it) before a cancellation stops
             // the run; the mark it gets back then says how far it went.
             if progress.cancelled() {
                 return plan.mark(wave);
             }
-            let cells = store.fill_wave(kernel, &plan.units(wave), self);
+            plan.units_into(wave, &mut units);
+            let cells = store.fill_wave(kernel, &units, self);
             progress.advance(cells);
             if after_wave(store, plan.mark(wave + 1)) == Control::Stop {
                 return plan.mark(wave + 1);

@@ -187,16 +187,32 @@ impl Plan {
         WaveMark { done, total: self.waves(), tile_sides: self.sides }
     }
 
-    fn unit_counts(&self) -> Vec<usize> {
-        self.lens.iter().zip(&self.sides).map(|(len, side)| len.div_ceil(*side)).collect()
+    /// The units along each axis (1 on the axes a table does not have). On the stack: this is
+    /// asked for every wave.
+    fn unit_counts(&self) -> [usize; 3] {
+        let mut counts = [1; 3];
+        for ((count, len), side) in counts.iter_mut().zip(&self.lens).zip(&self.sides) {
+            *count = len.div_ceil(*side);
+        }
+        counts
     }
 
     /// The units of wave `wave`, in row-major order of their corners.
     pub fn units(&self, wave: usize) -> Vec<Unit> {
-        let mut units: Vec<Unit> = index_tuples(&self.unit_counts(), wave)
-            .into_iter()
-            .filter(|tile| !self.mirror || tile[0] >= tile[1])
-            .map(|tile| {
+        let mut units = Vec::new();
+        self.units_into(wave, &mut units);
+        units
+    }
+
+    /// [`Plan::units`] into `units` (emptied first), so that one buffer serves every wave: a
+    /// wave of single cells can hold thousands of units, and a fresh buffer of that size per wave
+    /// goes back and forth to the operating system.
+    pub fn units_into(&self, wave: usize, units: &mut Vec<Unit>) {
+        let dims = self.lens.len();
+        units.clear();
+        let tiles = index_tuples(&self.unit_counts()[..dims], wave);
+        units.extend(tiles.into_iter().filter(|tile| !self.mirror || tile[0] >= tile[1]).map(
+            |tile| {
                 let mut unit = Unit { lo: [0; 3], hi: [1; 3], lower_only: false };
                 for (d, &len) in self.lens.iter().enumerate() {
                     unit.lo[d] = tile[d] * self.sides[d];
@@ -204,10 +220,8 @@ impl Plan {
                 }
                 unit.lower_only = self.mirror && tile[0] == tile[1];
                 unit
-            })
-            .collect();
-        units.shrink_to_fit();
-        units
+            },
+        ));
     }
 
     /// The cells that are final after `done` waves (mirrored cells included).
@@ -217,8 +231,9 @@ impl Plan {
             let lo = tile[axis] * sides[axis];
             ((lo + sides[axis]).min(self.lens.get(axis).copied().unwrap_or(1)) - lo) as u64
         };
+        let counts = self.unit_counts();
         (0..done.min(self.waves()))
-            .flat_map(|d| index_tuples(&self.unit_counts(), d))
+            .flat_map(|d| index_tuples(&counts[..self.lens.len()], d))
             .map(|tile| span(&tile, 0) * span(&tile, 1) * span(&tile, 2))
             .sum()
     }

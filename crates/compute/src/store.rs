@@ -34,7 +34,9 @@ use crate::plan::{LineKind, Plan, Unit};
 use crate::shared::Shared;
 use grundy_core::{Cell, CellWidth, GrundyTable, MexSet, Nimber, PrefixSet, TableShape};
 use rayon::prelude::*;
+use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 /// Where a fill's values live.
 pub(crate) trait Store {
@@ -129,25 +131,27 @@ impl DenseStore {
             Shared::new(&mut self.lines.columns),
             Shared::new(&mut self.lines.diagonals),
         ];
-        let results = executor.map(units, |unit, mex| {
-            let mut view = DenseView {
-                cells: &cells,
-                lines: &lines,
-                overflow: Overflow::new(),
-                mirror,
-                cols,
-                column_lines,
-            };
-            let count = kernel.fill_unit(unit, &mut view, mex);
-            (count, view.overflow.values)
-        });
-        let mut count = 0;
-        let mut overflow = Vec::new();
-        for (cells, values) in results {
-            count += cells;
-            overflow.extend(values);
-        }
-        (count, overflow)
+        executor.map_reduce(
+            units,
+            |unit, mex| {
+                let mut view = DenseView {
+                    cells: &cells,
+                    lines: &lines,
+                    overflow: Overflow::new(),
+                    mirror,
+                    cols,
+                    column_lines,
+                };
+                let count = kernel.fill_unit(unit, &mut view, mex);
+                // Collecting an empty map allocates nothing.
+                (count, view.overflow.values.into_iter().collect::<Vec<_>>())
+            },
+            || (0, Vec::new()),
+            |(a, mut overflow), (b, more)| {
+                overflow.extend(more);
+                (a + b, overflow)
+            },
+        )
     }
 }
 
@@ -203,7 +207,9 @@ fn restore_lines<C: Cell>(plan: &Plan, values: &[C], lines: &mut Lines, done: us
 
 /// The values of a unit's cells (and their mirrors) that did not fit in the cells, by flat index.
 struct Overflow {
-    values: HashMap<usize, Nimber>,
+    /// Keyed by flat index, with a fixed hasher: a unit's map is made for every unit of every
+    /// wave (single cells in the cell-wave plan), and a random one costs a thread-local read each.
+    values: HashMap<usize, Nimber, BuildHasherDefault<DefaultHasher>>,
     /// The smallest flat index in `values` (`usize::MAX` when empty): cells before it hold their
     /// values as they are stored.
     first: usize,
@@ -211,7 +217,7 @@ struct Overflow {
 
 impl Overflow {
     fn new() -> Overflow {
-        Overflow { values: HashMap::new(), first: usize::MAX }
+        Overflow { values: HashMap::default(), first: usize::MAX }
     }
 
     fn insert(&mut self, flat: usize, value: Nimber) {
