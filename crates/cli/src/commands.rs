@@ -221,7 +221,7 @@ fn load_table(
     };
     let max = parse_coords(size, "size")?;
     let shape = TableShape::new(&game, &max, size)?;
-    let table = fill_table(&game, &shape, Engine::Tiles, threads, quiet)?;
+    let table = fill_table(&game, &shape, Engine::Auto, threads, quiet)?;
     Ok(Table::of_game(game, table))
 }
 

@@ -228,6 +228,11 @@ const CASES: &[(&[&str], &str)] = &[
         &["compute", "kiki", "--size", "5x5", "--checkpoint", "x.ckpt", "--engine", "reference"],
         "the reference fill has no waves to save between",
     ),
+    (
+        &["compute", "nim", "--size", "5x5", "--engine", "sparse", "--out", "existing.csv"],
+        "--engine sparse cannot compute nim: the sparse-space engine computes heap games",
+    ),
+    (&["compute", "octal:0.3", "--size", "50", "--engine", "sparse"], "this game has none"),
 ];
 
 /// Every entry of `dir`: a file's bytes and mode, a link's target (never followed: one points

@@ -119,3 +119,25 @@ fn a_strip_that_repeats_answers_far_positions() {
         assert_eq!(component["value"], value_at(x.parse().unwrap(), y.parse().unwrap()), "{text}");
     }
 }
+
+/// Issue 14: heap games with breaking moves run on the sparse-space engine by default; its
+/// values are the tiled engine's, and the summary carries the records.
+#[test]
+fn heap_games_run_on_the_sparse_engine_with_the_same_values_and_records() {
+    for code in ["octal:0.16", "octal:0.127", "grundys-game", "kayles"] {
+        let size = "20000";
+        let auto = common::stdout_of(&["compute", code, "--size", size, "--format", "bfile"]);
+        let tiles = common::stdout_of(&[
+            "compute", code, "--size", size, "--format", "bfile", "--engine", "tiles",
+        ]);
+        assert!(auto == tiles, "{code}: the default engine differs from the tiles");
+        let summary = common::stdout_of(&["compute", code, "--size", size, "--format", "summary"]);
+        for field in ["\"max_first_at\":", "\"rare_mask\":", "\"rare\":", "\"last_rare\":"] {
+            assert!(summary.contains(field), "{code}: {summary}");
+        }
+    }
+    let summary =
+        common::stdout_of(&["compute", "octal:0.16", "--size", "100000", "--format", "summary"]);
+    assert!(summary.contains("\"max\":22,"), "{summary}");
+    assert!(summary.contains("\"max_first_at\":15093,\"rare_mask\":60,\"rare_class\":0,\"rare\":52,\"last_rare\":13935}"), "{summary}");
+}

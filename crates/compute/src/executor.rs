@@ -5,7 +5,6 @@
 //! It runs on whatever rayon pool it is called in: the caller owns the threads (a fill asked for
 //! `threads` builds its pool and installs it around the run; a notebook may install its own).
 
-use crate::kernel::StencilKernel;
 use crate::plan::{Plan, Unit, WaveMark};
 use crate::store::Store;
 use crate::{Control, Progress};
@@ -57,7 +56,7 @@ impl Executor {
         self,
         plan: &Plan,
         from: usize,
-        kernel: &StencilKernel,
+        kernel: &S::Kernel,
         store: &mut S,
         progress: &dyn Progress,
         after_wave: &mut dyn FnMut(&S, WaveMark) -> Control,

@@ -41,30 +41,39 @@ mod kernel;
 pub mod plan;
 mod reference;
 mod shared;
+mod sparse;
 mod store;
 mod stream;
 
 pub use plan::{Plan, WaveMark};
 pub use reference::fill_reference;
+pub use sparse::{sparse_records, NotSparse, SparseRecords};
 pub use stream::{stream_rows, streaming_rows, NoStream, RingStore, RowStream};
 
 use executor::Executor;
 use grundy_core::{CellWidth, Game, GrundyTable, TableShape};
 use kernel::StencilKernel;
+use sparse::{HeapMoves, SparseStore};
 use std::fmt;
 use store::DenseStore;
 
 /// Which engine fills the table.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Engine {
+    /// The fastest engine for the game: [`Engine::Sparse`] for the heap games it computes,
+    /// [`Engine::Tiles`] for every other game.
+    #[default]
+    Auto,
     /// Row-major, options spelt out per cell; single-threaded.
     Reference,
     /// Compiled move tables, cell anti-diagonal waves in parallel.
     Waves,
     /// Compiled move tables, square tiles in anti-diagonal tile-waves in parallel, line
-    /// accumulators for slides: the fast engine.
-    #[default]
+    /// accumulators for slides: the fast engine for boards.
     Tiles,
+    /// The sparse-space (rare/common) method for heap games whose moves leave at most two heaps
+    /// (see [`sparse_eligibility`]); on one thread.
+    Sparse,
 }
 
 /// How to fill a table.
@@ -112,6 +121,8 @@ pub enum FillError {
     Resume(ResumeMismatch),
     /// [`Progress::cancelled`] asked the fill to stop.
     Cancelled,
+    /// [`Engine::Sparse`] was asked for a game it does not compute.
+    NotSparse(NotSparse),
 }
 
 /// How a partial table and its mark differ from the fill that would go on from them.
@@ -148,6 +159,7 @@ impl fmt::Display for FillError {
         match self {
             FillError::ThreadPool(err) => write!(f, "cannot start the worker threads: {err}"),
             FillError::Cancelled => f.write_str("the fill was cancelled"),
+            FillError::NotSparse(why) => write!(f, "{why}"),
             FillError::Resume(ResumeMismatch::Size { found, expected }) => {
                 write!(f, "cannot resume: the partial table has size {found:?}, not {expected:?}")
             }
@@ -225,10 +237,19 @@ pub enum Control {
 pub struct TableFill<'g> {
     game: &'g Game,
     shape: TableShape,
+    /// The engine, resolved: never [`Engine::Auto`].
     engine: Engine,
     threads: Option<usize>,
     kernel: StencilKernel,
     plan: Plan,
+    /// The moves for the sparse-space kernel, or why it cannot run the game.
+    heap: Option<Result<HeapMoves, NotSparse>>,
+}
+
+/// Whether [`Engine::Sparse`] computes `game`: heap games (one axis from 0) whose moves remove
+/// stones and leave at most two heaps, at least one of them leaving two.
+pub fn sparse_eligibility(game: &Game, shape: &TableShape) -> Result<(), NotSparse> {
+    HeapMoves::new(game, shape).map(|_| ())
 }
 
 impl<'g> TableFill<'g> {
@@ -238,7 +259,16 @@ impl<'g> TableFill<'g> {
     /// If `shape` was made for a game with other axes.
     pub fn new(game: &'g Game, shape: &TableShape, config: &FillConfig) -> TableFill<'g> {
         assert_eq!(game.axes(), shape.axes(), "the shape belongs to another game");
-        let (kernel, plan) = match config.engine {
+        let heap = match config.engine {
+            Engine::Auto | Engine::Sparse => Some(HeapMoves::new(game, shape)),
+            _ => None,
+        };
+        let engine = match (config.engine, &heap) {
+            (Engine::Auto, Some(Ok(_))) => Engine::Sparse,
+            (Engine::Auto, _) => Engine::Tiles,
+            (engine, _) => engine,
+        };
+        let (kernel, plan) = match engine {
             // The cell-wave engine walks every slide cell by cell and mirrors nothing: it checks
             // the tiled engine's tiles, line summaries and mirror writes (the reference fill,
             // which shares nothing with either, checks the compiled moves).
@@ -248,7 +278,9 @@ impl<'g> TableFill<'g> {
                 (kernel, plan)
             }
             // The reference fill has no waves to resume between: resumably, it runs the tiles.
-            Engine::Tiles | Engine::Reference => {
+            // The sparse-space method runs the tiles' plan of heap ranges, so that checkpoints
+            // of either engine go on with the other.
+            Engine::Tiles | Engine::Reference | Engine::Sparse | Engine::Auto => {
                 let kernel = StencilKernel::new(game, shape, true);
                 let symmetric = kernel.compiled().is_symmetric(shape);
                 let plan = Plan::tiles(shape.lens(), kernel.reads(), config.tile_side, symmetric);
@@ -260,11 +292,17 @@ impl<'g> TableFill<'g> {
         TableFill {
             game,
             shape: shape.clone(),
-            engine: config.engine,
+            engine,
             threads: config.threads,
             kernel,
             plan,
+            heap,
         }
+    }
+
+    /// The engine that runs: [`Engine::Auto`] resolved for the game.
+    pub fn engine(&self) -> Engine {
+        self.engine
     }
 
     /// The plan the fill runs (the tiled one for [`Engine::Reference`] when resumable).
@@ -356,6 +394,22 @@ impl<'g> TableFill<'g> {
         after_wave: &mut (dyn FnMut(&GrundyTable, WaveMark) -> Control + Send),
     ) -> Result<(GrundyTable, WaveMark), FillError> {
         let (plan, kernel) = (&self.plan, &self.kernel);
+        if let Some(heap) = &self.heap.as_ref().filter(|_| self.engine == Engine::Sparse) {
+            let moves = heap.as_ref().map_err(|why| FillError::NotSparse(why.clone()))?;
+            let (mut store, from) = match start {
+                None => (SparseStore::new(moves, &self.shape), 0),
+                Some((table, done)) => {
+                    let filled = plan.cells_done(done);
+                    progress.advance(filled);
+                    (SparseStore::resume(moves, table, filled as usize), done)
+                }
+            };
+            let mark =
+                Executor::Sequential.run(plan, from, moves, &mut store, progress, &mut |s, m| {
+                    after_wave(s.table(), m)
+                });
+            return Ok((store.into_table(), mark));
+        }
         on_threads(self.threads, || {
             let (mut store, from) = match start {
                 None => (DenseStore::new(&self.shape, plan), 0),

@@ -40,9 +40,12 @@ use std::hash::BuildHasherDefault;
 
 /// Where a fill's values live.
 pub(crate) trait Store {
+    /// The kernel that computes the store's units.
+    type Kernel;
+
     /// Computes the units of one wave with `kernel`, through `executor`; returns the number of
     /// cells made final.
-    fn fill_wave(&mut self, kernel: &StencilKernel, units: &[Unit], executor: Executor) -> u64;
+    fn fill_wave(&mut self, kernel: &Self::Kernel, units: &[Unit], executor: Executor) -> u64;
 }
 
 /// One summary per row, column and diagonal that the kernel reads (empty vectors for the others).
@@ -156,6 +159,8 @@ impl DenseStore {
 }
 
 impl Store for DenseStore {
+    type Kernel = StencilKernel;
+
     fn fill_wave(&mut self, kernel: &StencilKernel, units: &[Unit], executor: Executor) -> u64 {
         let (cells, overflow) = match self.table.width() {
             CellWidth::U8 => self.wave::<u8>(kernel, units, executor),
@@ -402,6 +407,8 @@ impl RingStore {
 }
 
 impl Store for RingStore {
+    type Kernel = StencilKernel;
+
     /// The units are rows, filled in order on the calling thread whatever the executor: a row
     /// reads the rows before it.
     fn fill_wave(&mut self, kernel: &StencilKernel, units: &[Unit], _executor: Executor) -> u64 {

@@ -54,9 +54,11 @@ pub(crate) struct Args {
     /// slow a fill down).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
-    /// The engine: `tiles` (parallel tile-waves, line accumulators), `waves` (parallel cell
-    /// waves) or `reference` (plain, single-threaded, the correctness oracle).
-    #[arg(long, value_enum, default_value_t = EngineArg::Tiles)]
+    /// The engine: `auto` (the default: `sparse` for the heap games it computes, `tiles` for
+    /// the others), `sparse` (the rare/common method for heap games whose moves leave at most two
+    /// heaps), `tiles` (parallel tile-waves, line accumulators), `waves` (parallel cell waves) or
+    /// `reference` (plain, single-threaded, the correctness oracle).
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     engine: EngineArg,
     /// Compute row by row, keeping only the rows the moves reach back (2-D games whose moves do
     /// not run down whole columns): for tables larger than memory.
@@ -87,6 +89,8 @@ enum Format {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum EngineArg {
+    Auto,
+    Sparse,
     Tiles,
     Waves,
     Reference,
@@ -101,6 +105,43 @@ struct Summary<'a> {
     max: u32,
     p_positions: u64,
     seconds: f64,
+    /// Heap games only: the records of the sequence.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    sequence: Option<SequenceRecords>,
+}
+
+/// The columns of the published tables of heap games (Flammenkamp's): where the largest value
+/// first appears and, for games the sparse-space engine computes, its rare positions.
+#[derive(Serialize)]
+struct SequenceRecords {
+    max_first_at: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rare_mask: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rare_class: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rare: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_rare: Option<u64>,
+}
+
+impl SequenceRecords {
+    /// The records of `table` if it is a heap game's sequence.
+    fn of(game: &Game, shape: &TableShape, table: &GrundyTable) -> Option<SequenceRecords> {
+        if shape.lens().len() != 1 {
+            return None;
+        }
+        let max = table.stats().max;
+        let first = (0..table.len()).find(|&n| table.get_flat(n).value() == max).unwrap_or(0);
+        let records = grundy_compute::sparse_records(game, shape, table).ok();
+        Some(SequenceRecords {
+            max_first_at: shape.axes()[0].min + first as i64,
+            rare_mask: records.map(|r| r.mask),
+            rare_class: records.map(|r| r.rare_class),
+            rare: records.map(|r| r.rare),
+            last_rare: records.map(|r| r.last_rare),
+        })
+    }
 }
 
 impl<'a> Summary<'a> {
@@ -113,6 +154,7 @@ impl<'a> Summary<'a> {
             max: stats.max,
             p_positions: stats.p_positions,
             seconds,
+            sequence: None,
         }
     }
 }
@@ -208,6 +250,10 @@ impl Config {
                 Some(CheckpointConfig { path, every: Duration::from_secs(args.checkpoint_every) })
             }
         };
+        if args.engine == EngineArg::Sparse {
+            grundy_compute::sparse_eligibility(&game, &shape)
+                .map_err(|why| anyhow!("--engine sparse cannot compute {}: {why}", game.name()))?;
+        }
         if args.stream && format == Format::Npy {
             bail!("--format npy cannot be streamed; use grid or long with --stream");
         }
@@ -223,6 +269,8 @@ impl Config {
                 Mode::InMemory { checkpoint }
             },
             engine: match args.engine {
+                EngineArg::Auto => Engine::Auto,
+                EngineArg::Sparse => Engine::Sparse,
                 EngineArg::Tiles => Engine::Tiles,
                 EngineArg::Waves => Engine::Waves,
                 EngineArg::Reference => Engine::Reference,
@@ -301,7 +349,8 @@ fn write_table(
 ) -> Result<()> {
     match config.format {
         Format::Summary => {
-            let summary = Summary::new(&config.game, &config.max, table.stats(), seconds);
+            let mut summary = Summary::new(&config.game, &config.max, table.stats(), seconds);
+            summary.sequence = SequenceRecords::of(&config.game, &config.shape, table);
             destination.write_with(|out| write_json_line(out, &summary))
         }
         Format::Grid | Format::Long => {

@@ -318,7 +318,7 @@ fn answer(term: &Term<'_>, threads: Option<usize>, quiet: bool) -> Result<Answer
     let mut len = FIRST_SEARCH;
     loop {
         let shape = TableShape::from_axes(game.axes().to_vec(), vec![min + len - 1]);
-        let table = fill_table(game, &shape, Engine::Tiles, threads, quiet)?;
+        let table = fill_table(game, &shape, Engine::Auto, threads, quiet)?;
         let values = table.cells().to_u32_vec();
         if let Some(law) = proved_law(game, &values, min) {
             return Ok(Answer::Law(law, values.len()));
@@ -357,7 +357,7 @@ fn strip_answer(term: &Term<'_>, threads: Option<usize>, quiet: bool) -> Result<
         let mut max = [mins[0] + width - 1, mins[1] + width - 1];
         max[axis] = mins[axis] + len - 1;
         let shape = TableShape::from_axes(game.axes().to_vec(), max.to_vec());
-        let table = fill_table(game, &shape, Engine::Tiles, threads, quiet)?;
+        let table = fill_table(game, &shape, Engine::Auto, threads, quiet)?;
         if let Some(law) = strip_law(game, &table, axis) {
             return Ok(Answer::Strip(law, table));
         }
@@ -393,5 +393,5 @@ fn table_over(term: &Term<'_>, threads: Option<usize>, quiet: bool) -> Result<Gr
     }
     let text: Vec<String> = max.iter().map(Coord::to_string).collect();
     let shape = TableShape::new(game, &max, &text.join("x"))?;
-    fill_table(game, &shape, Engine::Tiles, threads, quiet)
+    fill_table(game, &shape, Engine::Auto, threads, quiet)
 }
