@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Times the issue-6 workloads with the release binary and prints a Markdown table: workload, size,
 # seconds, cells per second, peak memory (from /usr/bin/time -v), and, where the reference fill is
-# run beside it, the speed-up over the reference of the same binary.
+# run beside it, the speed-up over the reference of the same binary. Then a second table: octal
+# games computed by grundy and by the public solver ogsolve (installed into tools/ on first use),
+# side by side.
 #
 #   scripts/bench.sh            # the full table (takes several minutes)
 #   scripts/bench.sh --quick    # smaller sizes, for a smoke run
@@ -55,4 +57,25 @@ for run in "${runs[@]}"; do
     speedup=$(awk -v r="$rsecs" -v s="$secs" 'BEGIN { printf "%.0fx (reference %.0f s)", r / s, r }')
   fi
   echo "| \`$game --size $size\` | $threads | $secs | $rate | $mib | $speedup |"
+done
+
+# Octal games against the public solver `ogsolve` (rare/common method, one thread), side by side
+# on the same games in this run. It is installed into tools/ (ignored by git) on first use.
+tools="${TOOLS_DIR:-tools}"
+if [ ! -x "$tools/bin/ogsolve" ]; then
+  echo "installing ogsolve into $tools (cargo install ogsolve --root $tools)" >&2
+  cargo install -q ogsolve --root "$tools" >&2
+fi
+if [ "$quick" = 1 ]; then heaps=1000000; else heaps=10000000; fi
+seconds() { # command... -> wall seconds of one run
+  /usr/bin/time -f "%e" "$@" 2>&1 >/dev/null | tail -1
+}
+echo
+echo "| game | heap sizes | ogsolve -m rc2 (s) | grundy (s) | ogsolve / grundy |"
+echo "|---|---|---|---|---|"
+for code in 0.16 0.56 0.127 0.354; do
+  og=$(seconds "$tools/bin/ogsolve" -m rc2 -n "$heaps" "$code")
+  ours=$(seconds "$bin" compute "octal:$code" --size "$heaps" --format summary --quiet)
+  ratio=$(awk -v a="$og" -v b="$ours" 'BEGIN { printf "%.2f", a / b }')
+  echo "| $code | $heaps | $og | $ours | $ratio |"
 done

@@ -11,11 +11,14 @@
 //!     or the streaming fill's ring of rows;
 //!   - an **executor** (`executor.rs`): runs the waves on the current rayon pool, and after each
 //!     one reports progress, honours cancellation and calls back (checkpoints, streamed rows).
-//! - [`fill`] runs it with [`Engine::Tiles`] (the default: tiles, line summaries for slides, the
-//!   narrowest cells, mirrored symmetric tables) or [`Engine::Waves`] (single cells, every slide
-//!   walked, nothing mirrored: a check on the tiled engine). [`fill_resumable`] stops between
-//!   waves and goes on later from the partial table: what checkpoints are made of.
-//!   [`RowStream`] runs rows into a ring, for tables larger than memory.
+//! - [`fill`] runs it with [`Engine::Tiles`] (tiles, line summaries for slides, the narrowest
+//!   cells, mirrored symmetric tables), [`Engine::Waves`] (single cells, every slide walked,
+//!   nothing mirrored: a check on the tiled engine) or [`Engine::Sparse`] (the sparse-space
+//!   kernel and store of `sparse.rs` for heap games that take and break into at most two heaps);
+//!   [`Engine::Auto`], the default, picks the sparse one where it applies and the tiles
+//!   elsewhere. [`fill_resumable`] stops between waves and goes on later from the partial table:
+//!   what checkpoints are made of. [`RowStream`] runs rows into a ring, for tables larger than
+//!   memory.
 //!
 //! # Determinism
 //! Every engine returns the same values for every thread count and tile side: a cell's value

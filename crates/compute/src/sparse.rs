@@ -267,6 +267,52 @@ impl OptionSet {
     }
 }
 
+/// Adds the options `low[k] ^ high[len − 1 − k]` in order until one equals `candidate`; returns
+/// how many pairs were read (and added) then, or `None` when none does (all added).
+#[inline]
+fn scan_pairs<C: Cell>(
+    low: &[C],
+    high: &[C],
+    candidate: u32,
+    options: &mut OptionSet,
+) -> Option<usize> {
+    let len = low.len();
+    let mut k = 0;
+    if let (CellWidth::U8, Ok(low), Ok(high), Ok(target)) = (
+        C::WIDTH,
+        bytemuck::try_cast_slice::<C, u8>(low),
+        bytemuck::try_cast_slice::<C, u8>(high),
+        u8::try_from(candidate),
+    ) {
+        // Byte cells: eight pairs per step, XORed as one word against the reversed tail, the
+        // candidate looked for with the zero-byte test; a step's eight options are all added.
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        const HIGHS: u64 = 0x8080_8080_8080_8080;
+        let wanted = ONES * u64::from(target);
+        while k + 8 <= len {
+            let a = u64::from_le_bytes(low[k..k + 8].try_into().expect("eight bytes"));
+            let b = u64::from_le_bytes(high[len - 8 - k..len - k].try_into().expect("eight bytes"));
+            let xors = a ^ b.swap_bytes();
+            for byte in xors.to_le_bytes() {
+                options.add(byte.into());
+            }
+            k += 8;
+            let t = xors ^ wanted;
+            if t.wrapping_sub(ONES) & !t & HIGHS != 0 {
+                return Some(k);
+            }
+        }
+    }
+    for (j, (&x, &y)) in low[k..].iter().zip(high[..len - k].iter().rev()).enumerate() {
+        let option = x.into() ^ y.into();
+        options.add(option);
+        if option == candidate {
+            return Some(k + j + 1);
+        }
+    }
+    None
+}
+
 /// The class of `value` at heap parity `parity` under `mask`: the parity of the bits of the
 /// extended value the mask keeps. A position is rare when its class is the store's rare class;
 /// a pair of heaps of one class (both rare or both common) summing to s always has a value of
@@ -371,15 +417,11 @@ impl SparseState {
                     }
                     let low = &v[*cursor..=last];
                     let high = &v[s - last..=s - *cursor];
-                    for (k, (&x, &y)) in low.iter().zip(high.iter().rev()).enumerate() {
-                        let option = x.into() ^ y.into();
-                        options.add(option);
-                        if option == candidate {
-                            reads += k as u64 + 1;
-                            *cursor += k + 1;
-                            candidate = options.mex_from(candidate);
-                            continue 'verify;
-                        }
+                    if let Some(read) = scan_pairs(low, high, candidate, options) {
+                        reads += read as u64;
+                        *cursor += read;
+                        candidate = options.mex_from(candidate);
+                        continue 'verify;
                     }
                     reads += low.len() as u64;
                     *cursor = last + 1;
