@@ -6,10 +6,13 @@
 //! that p the smallest e.
 //!
 //! # Cost
-//! For each candidate p the differences x(i + p) − x(i) are scanned from the end backwards and
-//! the scan stops at the first difference that breaks the run, or as soon as the preperiod it
-//! implies is too long to be allowed. A wrong p is usually refused within a few steps of the end,
-//! so the search is close to linear in L in practice.
+//! Linear in L. A saltus period of x from e on is a plain period of the differences
+//! d(i) = x(i + 1) − x(i) from e on, and the smallest period of every suffix of d comes from
+//! the prefix function (the border array) of d reversed: a suffix of length m whose longest
+//! proper border is b has smallest period m − b. The smallest period p allowed for some e is the
+//! smallest of those periods over the e allowed, and for that p the smallest e is found by
+//! scanning the differences x(i + p) − x(i) back from the end. So periods of 10^7 and more are
+//! found in one pass over the sequence (plus the border array: four bytes per value).
 
 use serde::Serialize;
 
@@ -28,9 +31,32 @@ pub struct Period {
 /// rule; `None` when no period up to `values.len() / 3` qualifies.
 pub fn find_period<T: Copy + Into<i64>>(values: &[T]) -> Option<Period> {
     let len = values.len();
-    (1..=len / 3).find_map(|p| {
-        preperiod_for(values, p).map(|(e, s)| Period { period: p, saltus: s, preperiod: e })
-    })
+    if len < 3 {
+        return None;
+    }
+    // The differences, read from the end: r(k) = d(len − 2 − k).
+    let m = len - 1;
+    let r = |k: usize| values[m - k].into() - values[m - 1 - k].into();
+    let mut border = vec![0u32; m];
+    for k in 1..m {
+        let mut j = border[k - 1] as usize;
+        while j > 0 && r(k) != r(j) {
+            j = border[j - 1] as usize;
+        }
+        if r(k) == r(j) {
+            j += 1;
+        }
+        border[k] = j as u32;
+    }
+    // The suffix of x from e on has its differences' suffix of length m − e, of smallest period
+    // (m − e) − border(m − e − 1); a period p is allowed with e when e ≤ len / 2 and
+    // e + 3p ≤ len.
+    let best = (0..=(len / 2).min(m - 1))
+        .map(|e| (e, (m - e) - border[m - e - 1] as usize))
+        .filter(|&(e, p)| e + 3 * p <= len)
+        .map(|(_, p)| p)
+        .min()?;
+    preperiod_for(values, best).map(|(e, s)| Period { period: best, saltus: s, preperiod: e })
 }
 
 /// [`find_period`], kept only when the first three quarters of `values` show the same period,
@@ -65,6 +91,48 @@ pub fn preperiod_for<T: Copy + Into<i64>>(values: &[T], p: usize) -> Option<(usi
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The definition, candidate by candidate: the oracle for the linear search.
+    fn find_period_by_candidates(values: &[i64]) -> Option<Period> {
+        (1..=values.len() / 3).find_map(|p| {
+            preperiod_for(values, p).map(|(e, s)| Period { period: p, saltus: s, preperiod: e })
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// Random heads followed by repeated (and arithmetic) blocks, and plain noise.
+        #[test]
+        fn the_linear_search_finds_what_the_definition_says(
+            head in prop::collection::vec(0i64..4, 0..30),
+            block in prop::collection::vec(0i64..4, 1..8),
+            repeats in 0usize..12,
+            saltus in 0i64..3,
+            tail in prop::collection::vec(0i64..3, 0..3),
+        ) {
+            let mut values = head.clone();
+            for r in 0..repeats {
+                values.extend(block.iter().map(|&v| v + saltus * r as i64));
+            }
+            values.extend(&tail);
+            prop_assert_eq!(find_period(&values), find_period_by_candidates(&values), "{:?}", values);
+        }
+    }
+
+    #[test]
+    fn long_periods_are_found_in_one_pass() {
+        // Period 200 000 after a preperiod of 50 000, in 700 000 values.
+        let block: Vec<i64> = (0..200_000).map(|n| (n * 7919 % 13) as i64).collect();
+        let mut values: Vec<i64> = (0..50_000).map(|n| 20 + n % 3).collect();
+        while values.len() < 700_000 {
+            values.extend_from_slice(&block);
+        }
+        values.truncate(700_000);
+        let found = find_period(&values).unwrap();
+        assert_eq!((found.period, found.saltus, found.preperiod), (200_000, 0, 50_000));
+    }
 
     fn period(values: &[i64]) -> Option<(usize, i64, usize)> {
         find_period(values).map(|p| (p.period, p.saltus, p.preperiod))
