@@ -147,6 +147,11 @@ impl TableArgs {
         }
     }
 
+    /// `--threads`, as a fill takes it.
+    fn threads(&self) -> Option<usize> {
+        self.threads.map(usize::from)
+    }
+
     /// Loads the table (its slice, with `--slice`) on the current pool (see
     /// [`TableArgs::install`]); `json` output also silences the progress bar.
     fn load(&self, json: bool) -> Result<Table> {

@@ -1,7 +1,11 @@
-use super::TableArgs;
+use super::{fill_table, is_csv_table, load_game, TableArgs};
 use crate::output::write_json_line;
-use anyhow::Result;
+use anyhow::{bail, Result};
+use grundy_compute::Engine;
+use grundy_core::{parse_coords, Table, TableShape};
+use grundy_patterns::proofs::has_periodicity_theorem;
 use grundy_patterns::{analyze, BoardReport, ErrorKind, LineReport, Report, SequenceReport};
+use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -18,9 +22,21 @@ pub(crate) struct Args {
     /// Print the full report as JSON.
     #[arg(long)]
     json: bool,
+    /// Compute more values of a heap game until a periodicity theorem proves its period (the
+    /// Octal Periodicity Theorem, or the window of a finite subtraction game): from --size (4095
+    /// by default) the size grows to what the theorem needs, at least by a quarter each round.
+    #[arg(long)]
+    until_proved: bool,
+    /// The largest heap size --until-proved computes.
+    #[arg(long, requires = "until_proved", value_name = "N", default_value_t = 1 << 27,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
+    limit: u64,
 }
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
+    if args.until_proved {
+        return until_proved(&args);
+    }
     let report = args.table.install(|| {
         let loaded = args.table.load(args.json)?;
         analyze(&loaded).map_err(|err| match err.kind() {
@@ -31,13 +47,105 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             _ => err.into(),
         })
     })?;
+    print_report(&args, &report, None)
+}
+
+/// How an `--until-proved` search went.
+#[derive(Serialize)]
+struct Search {
+    /// Values computed in the last round (heap sizes from the axis' smallest).
+    values: usize,
+    /// Rounds of computing.
+    rounds: usize,
+    /// The largest heap size allowed.
+    limit: u64,
+}
+
+/// `patterns GAME --until-proved`: rounds of computing and analysing, each larger, until the
+/// period is proved or the limit is reached.
+fn until_proved(args: &Args) -> Result<ExitCode> {
+    let source = &args.table.source;
+    if is_csv_table(source) {
+        bail!("--until-proved computes a game; {source} is a table to read");
+    }
+    let game = load_game(source)?;
+    if game.dims() != 1 {
+        bail!(
+            "--until-proved proves the periods of heap games; {} has {}",
+            game.name(),
+            grundy_core::counted(game.dims(), "axis", "axes")
+        );
+    }
+    if !has_periodicity_theorem(&game) {
+        bail!(
+            "--until-proved needs a game a periodicity theorem covers (octal codes, finite \
+             subtraction sets); none covers {}",
+            game.name()
+        );
+    }
+    let min = game.axes()[0].min;
+    let start = match args.table.size.as_deref() {
+        Some(size) => parse_coords(size, "size")?[0],
+        None => min + 4095,
+    };
+    let limit = i64::try_from(args.limit).expect("at most 2^32");
+    let mut max = start.min(limit).max(min);
+    let mut rounds = 0;
+    loop {
+        rounds += 1;
+        let shape = TableShape::new(&game, &[max], &max.to_string())?;
+        let report = args.table.install(|| {
+            let table = fill_table(
+                &game,
+                &shape,
+                Engine::Auto,
+                args.table.threads(),
+                args.table.quiet || args.json,
+            )?;
+            Ok(analyze(&Table::of_game(game.clone(), table))?)
+        })?;
+        let Report::Sequence(sequence) = &report else { unreachable!("a heap game") };
+        let len = sequence.sequence.searched.length;
+        let needed = sequence.sequence.needed_length.unwrap_or(0);
+        if sequence.sequence.proved || max >= limit {
+            let search = Search { values: len, rounds, limit: args.limit };
+            return print_report(args, &report, Some(&search));
+        }
+        // What the theorem needs if a period was seen, else twice as much; a quarter more at
+        // least, so that the rounds cost at most a few times the last one.
+        let next_len = if needed > len { needed.max(len + len / 4) } else { 2 * len };
+        max = (min + next_len as i64 - 1).min(limit);
+    }
+}
+
+/// Prints `report` as text or JSON, with how an `--until-proved` search went.
+fn print_report(args: &Args, report: &Report, search: Option<&Search>) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     if args.json {
-        write_json_line(&mut out, &report)?;
+        match search {
+            None => write_json_line(&mut out, report)?,
+            Some(search) => {
+                let mut value = serde_json::to_value(report)?;
+                value["until_proved"] = serde_json::to_value(search)?;
+                write_json_line(&mut out, &value)?;
+            }
+        }
     } else {
         match &report {
             Report::Sequence(r) => print_sequence(&mut out, r)?,
             Report::Board(r) => print_board(&mut out, r)?,
+        }
+        if let (Some(search), Report::Sequence(r)) = (search, report) {
+            let rounds = grundy_core::counted(search.rounds, "round", "rounds");
+            if r.sequence.proved {
+                writeln!(out, "until proved: {} values computed ({rounds})", search.values)?;
+            } else {
+                writeln!(
+                    out,
+                    "until proved: not proved with {} values ({rounds}); --limit {} stopped the search",
+                    search.values, search.limit
+                )?;
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
