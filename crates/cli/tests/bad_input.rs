@@ -233,6 +233,10 @@ const CASES: &[(&[&str], &str)] = &[
         "--engine sparse cannot compute nim: the sparse-space engine computes heap games",
     ),
     (&["compute", "octal:0.3", "--size", "50", "--engine", "sparse"], "this game has none"),
+    (&["patterns", "nim", "--until-proved"], "--until-proved proves the periods of heap games"),
+    (&["patterns", "grundys-game", "--until-proved"], "none covers grundys-game"),
+    (&["patterns", "gaps.csv", "--until-proved"], "is a table to read"),
+    (&["patterns", "kayles", "--limit", "5"], "--until-proved"),
 ];
 
 /// Every entry of `dir`: a file's bytes and mode, a link's target (never followed: one points

@@ -215,3 +215,28 @@ fn patterns_honours_threads() {
         peak_threads(&["patterns", "kiki", "--size", "3000x3000", "--threads", "1", "--json"]);
     assert!(peak <= 3, "{peak} threads with --threads 1");
 }
+
+/// Issue 14: `--until-proved` computes until the Octal Periodicity Theorem proves the period:
+/// 0.16's period 149459 (preperiod 105351, as ogsolve finds it) needs 509622 values.
+#[test]
+fn until_proved_computes_until_the_theorem_proves_the_period() {
+    let report = json(&["patterns", "octal:0.16", "--until-proved", "--json"]);
+    let sequence = &report["sequence"];
+    assert_eq!(sequence["period"], 149459);
+    assert_eq!(sequence["preperiod"], 105351);
+    assert_eq!(sequence["proved"], true);
+    assert_eq!(sequence["needed_length"], 509622);
+    let search = &report["until_proved"];
+    assert!(search["values"].as_u64().unwrap() >= 509622, "{search}");
+    assert_eq!(search["rounds"], 9);
+    let text = stdout_of(&["patterns", "kayles", "--until-proved"]);
+    assert!(text.contains("period 12, preperiod 71"), "{text}");
+    assert!(text.ends_with("until proved: 4096 values computed (1 round)\n"), "{text}");
+    let limited = stdout_of(&["patterns", "octal:0.16", "--until-proved", "--limit", "100000"]);
+    assert!(
+        limited.ends_with(
+            "not proved with 100001 values (6 rounds); --limit 100000 stopped the search\n"
+        ),
+        "{limited}"
+    );
+}
