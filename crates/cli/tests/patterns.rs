@@ -240,3 +240,26 @@ fn until_proved_computes_until_the_theorem_proves_the_period() {
         "{limited}"
     );
 }
+
+/// Issue 14: heap games report the columns of the published tables; a table read from a file
+/// has no rules, so only the largest value's place.
+#[test]
+fn heap_games_report_their_records() {
+    let report = json(&["patterns", "octal:0.16", "--size", "100000", "--json"]);
+    let records = &report["records"];
+    for (key, expected) in [
+        ("max_first_at", 15093),
+        ("rare_mask", 60),
+        ("rare_class", 0),
+        ("rare", 52),
+        ("last_rare", 13935),
+    ] {
+        assert_eq!(records[key], expected, "{key}: {records}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("kayles.csv");
+    grundy().args(["compute", "kayles", "--size", "300", "--out"]).arg(&csv).assert().success();
+    let report = json(&["patterns", csv.to_str().unwrap(), "--json"]);
+    assert_eq!(report["records"]["max_first_at"], 27);
+    assert_eq!(report["records"]["rare_mask"], Value::Null);
+}

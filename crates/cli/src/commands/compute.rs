@@ -1,4 +1,4 @@
-use super::{fill_prepared, load_game};
+use super::{fill_prepared, load_game, SequenceRecords};
 use crate::checkpoint::Checkpoint;
 use crate::output::write_json_line;
 use crate::output::{same_file, Destination, Overwrite, Special};
@@ -108,40 +108,6 @@ struct Summary<'a> {
     /// Heap games only: the records of the sequence.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     sequence: Option<SequenceRecords>,
-}
-
-/// The columns of the published tables of heap games (Flammenkamp's): where the largest value
-/// first appears and, for games the sparse-space engine computes, its rare positions.
-#[derive(Serialize)]
-struct SequenceRecords {
-    max_first_at: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rare_mask: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rare_class: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rare: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    last_rare: Option<u64>,
-}
-
-impl SequenceRecords {
-    /// The records of `table` if it is a heap game's sequence.
-    fn of(game: &Game, shape: &TableShape, table: &GrundyTable) -> Option<SequenceRecords> {
-        if shape.lens().len() != 1 {
-            return None;
-        }
-        let max = table.stats().max;
-        let first = (0..table.len()).find(|&n| table.get_flat(n).value() == max).unwrap_or(0);
-        let records = grundy_compute::sparse_records(game, shape, table).ok();
-        Some(SequenceRecords {
-            max_first_at: shape.axes()[0].min + first as i64,
-            rare_mask: records.map(|r| r.mask),
-            rare_class: records.map(|r| r.rare_class),
-            rare: records.map(|r| r.rare),
-            last_rare: records.map(|r| r.last_rare),
-        })
-    }
 }
 
 impl<'a> Summary<'a> {
@@ -350,7 +316,7 @@ fn write_table(
     match config.format {
         Format::Summary => {
             let mut summary = Summary::new(&config.game, &config.max, table.stats(), seconds);
-            summary.sequence = SequenceRecords::of(&config.game, &config.shape, table);
+            summary.sequence = SequenceRecords::of(Some(&config.game), table);
             destination.write_with(|out| write_json_line(out, &summary))
         }
         Format::Grid | Format::Long => {

@@ -1,4 +1,4 @@
-use super::{fill_table, is_csv_table, load_game, TableArgs};
+use super::{fill_table, is_csv_table, load_game, SequenceRecords, TableArgs};
 use crate::output::write_json_line;
 use anyhow::{bail, Result};
 use grundy_compute::Engine;
@@ -37,17 +37,18 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     if args.until_proved {
         return until_proved(&args);
     }
-    let report = args.table.install(|| {
+    let (report, records) = args.table.install(|| {
         let loaded = args.table.load(args.json)?;
-        analyze(&loaded).map_err(|err| match err.kind() {
+        let report = analyze(&loaded).map_err(|err| match err.kind() {
             ErrorKind::Axes { dims } => anyhow::anyhow!(
                 "patterns analyses 1-D and 2-D tables; this one has {dims} axes (take a 2-D \
                      slice with --slice AXIS=COORD)"
             ),
-            _ => err.into(),
-        })
+            _ => anyhow::Error::from(err),
+        })?;
+        Ok((report, SequenceRecords::of(loaded.game(), loaded.data())))
     })?;
-    print_report(&args, &report, None)
+    print_report(&args, &report, records.as_ref(), None)
 }
 
 /// How an `--until-proved` search went.
@@ -94,22 +95,18 @@ fn until_proved(args: &Args) -> Result<ExitCode> {
     loop {
         rounds += 1;
         let shape = TableShape::new(&game, &[max], &max.to_string())?;
-        let report = args.table.install(|| {
-            let table = fill_table(
-                &game,
-                &shape,
-                Engine::Auto,
-                args.table.threads(),
-                args.table.quiet || args.json,
-            )?;
-            Ok(analyze(&Table::of_game(game.clone(), table))?)
+        let (report, records) = args.table.install(|| {
+            let quiet = args.table.quiet || args.json;
+            let table = fill_table(&game, &shape, Engine::Auto, args.table.threads(), quiet)?;
+            let records = SequenceRecords::of(Some(&game), &table);
+            Ok((analyze(&Table::of_game(game.clone(), table))?, records))
         })?;
         let Report::Sequence(sequence) = &report else { unreachable!("a heap game") };
         let len = sequence.sequence.searched.length;
         let needed = sequence.sequence.needed_length.unwrap_or(0);
         if sequence.sequence.proved || max >= limit {
             let search = Search { values: len, rounds, limit: args.limit };
-            return print_report(args, &report, Some(&search));
+            return print_report(args, &report, records.as_ref(), Some(&search));
         }
         // What the theorem needs if a period was seen, else twice as much; a quarter more at
         // least, so that the rounds cost at most a few times the last one.
@@ -118,22 +115,31 @@ fn until_proved(args: &Args) -> Result<ExitCode> {
     }
 }
 
-/// Prints `report` as text or JSON, with how an `--until-proved` search went.
-fn print_report(args: &Args, report: &Report, search: Option<&Search>) -> Result<ExitCode> {
+/// Prints `report` as text or JSON, with the records of a heap game's sequence and how an
+/// `--until-proved` search went.
+fn print_report(
+    args: &Args,
+    report: &Report,
+    records: Option<&SequenceRecords>,
+    search: Option<&Search>,
+) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     if args.json {
-        match search {
-            None => write_json_line(&mut out, report)?,
-            Some(search) => {
-                let mut value = serde_json::to_value(report)?;
-                value["until_proved"] = serde_json::to_value(search)?;
-                write_json_line(&mut out, &value)?;
-            }
+        let mut value = serde_json::to_value(report)?;
+        if let Some(records) = records {
+            value["records"] = serde_json::to_value(records)?;
         }
+        if let Some(search) = search {
+            value["until_proved"] = serde_json::to_value(search)?;
+        }
+        write_json_line(&mut out, &value)?;
     } else {
         match &report {
             Report::Sequence(r) => print_sequence(&mut out, r)?,
             Report::Board(r) => print_board(&mut out, r)?,
+        }
+        if let (Some(records), Report::Sequence(r)) = (records, report) {
+            writeln!(out, "{}", records.describe(&r.axis))?;
         }
         if let (Some(search), Report::Sequence(r)) = (search, report) {
             let rounds = grundy_core::counted(search.rounds, "round", "rounds");
