@@ -1,8 +1,10 @@
-use super::{fill_table, is_csv_table, load_game, SequenceRecords, TableArgs};
+use super::{is_csv_table, load_game, SequenceRecords, TableArgs};
 use crate::output::write_json_line;
-use anyhow::{bail, Result};
-use grundy_compute::Engine;
-use grundy_core::{parse_coords, Table, TableShape};
+use crate::progress::Bar;
+use crate::resources::check_memory;
+use anyhow::{bail, Context, Result};
+use grundy_compute::{Control, Engine, FillConfig, TableFill};
+use grundy_core::{parse_coords, Cell, CellWidth, Game, GrundyTable, Table, TableShape};
 use grundy_patterns::proofs::has_periodicity_theorem;
 use grundy_patterns::{analyze, BoardReport, ErrorKind, LineReport, Report, SequenceReport};
 use serde::Serialize;
@@ -92,15 +94,18 @@ fn until_proved(args: &Args) -> Result<ExitCode> {
     let limit = i64::try_from(args.limit).expect("at most 2^32");
     let mut max = start.min(limit).max(min);
     let mut rounds = 0;
+    let mut previous: Option<GrundyTable> = None;
     loop {
         rounds += 1;
         let shape = TableShape::new(&game, &[max], &max.to_string())?;
-        let (report, records) = args.table.install(|| {
+        let (report, records, table) = args.table.install(|| {
             let quiet = args.table.quiet || args.json;
-            let table = fill_table(&game, &shape, Engine::Auto, args.table.threads(), quiet)?;
+            let table = extend_table(&game, &shape, previous.take(), args.table.threads(), quiet)?;
             let records = SequenceRecords::of(Some(&game), &table);
-            Ok((analyze(&Table::of_game(game.clone(), table))?, records))
+            let described = Table::of_game(game.clone(), table);
+            Ok((analyze(&described)?, records, described.into_data()))
         })?;
+        previous = Some(table);
         let Report::Sequence(sequence) = &report else { unreachable!("a heap game") };
         let len = sequence.sequence.searched.length;
         let needed = sequence.sequence.needed_length.unwrap_or(0);
@@ -113,6 +118,42 @@ fn until_proved(args: &Args) -> Result<ExitCode> {
         let next_len = if needed > len { needed.max(len + len / 4) } else { 2 * len };
         max = (min + next_len as i64 - 1).min(limit);
     }
+}
+
+/// The table of `game` over `shape` (a longer sequence than `previous`, if given), going on
+/// from the waves of `previous` that are final in it instead of computing them again: each
+/// `--until-proved` round costs only its new heap sizes.
+fn extend_table(
+    game: &Game,
+    shape: &TableShape,
+    previous: Option<GrundyTable>,
+    threads: Option<usize>,
+    quiet: bool,
+) -> Result<GrundyTable> {
+    let config = FillConfig { engine: Engine::Auto, threads, tile_side: None };
+    let fill = TableFill::new(game, shape, &config);
+    check_memory(shape, fill.planned_width())?;
+    let start = previous.map(|previous| {
+        let side = fill.plan().tile_sides()[0];
+        let done = previous.len() / side;
+        let mut table = GrundyTable::zeroed_with(shape.clone(), previous.width());
+        fn copy<C: Cell>(from: &GrundyTable, to: &mut GrundyTable, cells: usize) {
+            let from = from.typed::<C>().expect("the width");
+            to.typed_mut::<C>().expect("the same width")[..cells].copy_from_slice(&from[..cells]);
+        }
+        match previous.width() {
+            CellWidth::U8 => copy::<u8>(&previous, &mut table, done * side),
+            CellWidth::U16 => copy::<u16>(&previous, &mut table, done * side),
+            CellWidth::U32 => copy::<u32>(&previous, &mut table, done * side),
+        }
+        (table, fill.plan().mark(done))
+    });
+    let bar = Bar::new(shape.cells() as u64, quiet);
+    let (table, _) = fill
+        .fill_resumable(start, &bar, &mut |_, _| Control::Continue)
+        .context("cannot compute the table")?;
+    bar.finish();
+    Ok(table)
 }
 
 /// Prints `report` as text or JSON, with the records of a heap game's sequence and how an
