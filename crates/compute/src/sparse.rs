@@ -344,10 +344,6 @@ struct SparseState {
     rare_at_review: usize,
     options: OptionSet,
     cursors: Vec<usize>,
-    /// Pairs of heaps read so far (in the rare lists and the verifying scans): the method's work.
-    pairs_read: u64,
-    /// Times the mask changed.
-    mask_changes: u32,
 }
 
 /// The first review of the mask: before it, every position is rare (the plain method).
@@ -379,7 +375,6 @@ impl SparseState {
                 options.add(value(rest));
             }
         }
-        let mut reads = 0u64;
         for b in &moves.breaks {
             let Some(s) = n.checked_sub(b.k) else { continue };
             let p = b.min_piece;
@@ -395,7 +390,6 @@ impl SparseState {
                     continue;
                 }
                 options.add(value(i) ^ value(s - i));
-                reads += 1;
             }
         }
         let mut candidate = options.mex_from(0);
@@ -418,18 +412,15 @@ impl SparseState {
                     let low = &v[*cursor..=last];
                     let high = &v[s - last..=s - *cursor];
                     if let Some(read) = scan_pairs(low, high, candidate, options) {
-                        reads += read as u64;
                         *cursor += read;
                         candidate = options.mex_from(candidate);
                         continue 'verify;
                     }
-                    reads += low.len() as u64;
                     *cursor = last + 1;
                 }
                 break;
             }
         }
-        self.pairs_read += reads;
         candidate
     }
 
@@ -459,7 +450,6 @@ impl SparseState {
         let (mask, rare_class) = best_mask(&self.histogram, self.odd_masks);
         if (mask, rare_class) != (self.mask, self.rare_class) {
             (self.mask, self.rare_class) = (mask, rare_class);
-            self.mask_changes += 1;
             self.rebuild_rare(v);
         }
         self.rare_at_review = self.rare.len();
