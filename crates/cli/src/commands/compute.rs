@@ -363,30 +363,16 @@ fn fill_checkpointed(
             );
         }
     }
-    let mut last_save = Instant::now();
-    let mut saved: Result<()> = Ok(());
-    let mut stopped = false;
+    let mut saves = Saves::every(every);
     let bar = Bar::new(shape.cells() as u64, run.quiet);
     let (table, mark) = fill
         .fill_resumable(start, &bar, &mut |table, mark| {
-            let interrupted = signals::interrupted();
-            if interrupted || last_save.elapsed() >= every {
-                if let Err(err) = checkpoint.save(table, mark) {
-                    saved = Err(err);
-                    return Control::Stop;
-                }
-                last_save = Instant::now();
-            }
-            if interrupted {
-                stopped = true;
-                return Control::Stop;
-            }
-            Control::Continue
+            saves.after_wave(|| checkpoint.save(table, mark))
         })
         .context("cannot compute the table")?;
     bar.finish();
-    saved?;
-    if stopped {
+    saves.saved?;
+    if saves.stopped {
         eprintln!(
             "grundy: interrupted; saved {} of {} tile-waves to checkpoint {}; run the same command again to resume",
             mark.done,
@@ -396,6 +382,40 @@ fn fill_checkpointed(
         return Ok(None);
     }
     Ok(Some((table, mark)))
+}
+
+/// When a checkpointed run saves: every `every`, and when a signal asks it to stop.
+struct Saves {
+    every: Duration,
+    last: Instant,
+    /// The first failed save, which stopped the run.
+    saved: Result<()>,
+    /// Whether a signal stopped the run (after saving).
+    stopped: bool,
+}
+
+impl Saves {
+    fn every(every: Duration) -> Saves {
+        Saves { every, last: Instant::now(), saved: Ok(()), stopped: false }
+    }
+
+    /// After a wave: saves with `save` when it is time or a signal came, and says whether to go
+    /// on.
+    fn after_wave(&mut self, save: impl FnOnce() -> Result<()>) -> Control {
+        let interrupted = signals::interrupted();
+        if interrupted || self.last.elapsed() >= self.every {
+            if let Err(err) = save() {
+                self.saved = Err(err);
+                return Control::Stop;
+            }
+            self.last = Instant::now();
+        }
+        if interrupted {
+            self.stopped = true;
+            return Control::Stop;
+        }
+        Control::Continue
+    }
 }
 
 /// `compute --stream`: the table row by row, each row written (or summed up) as soon as it is
@@ -550,9 +570,7 @@ fn stream_checkpointed(
         }
     };
     let stats = std::cell::Cell::new(stats);
-    let mut last_save = Instant::now();
-    let mut saved: Result<()> = Ok(());
-    let mut stopped = false;
+    let mut saves = Saves::every(every);
     let (_, mark) = stream
         .run_resumable(
             ring,
@@ -564,24 +582,12 @@ fn stream_checkpointed(
                 Ok::<(), Infallible>(())
             },
             &mut |ring, _| {
-                let interrupted = signals::interrupted();
-                if interrupted || last_save.elapsed() >= every {
-                    if let Err(err) = checkpoint.save_stream(ring, &stats_bytes(&stats.get())) {
-                        saved = Err(err);
-                        return Control::Stop;
-                    }
-                    last_save = Instant::now();
-                }
-                if interrupted {
-                    stopped = true;
-                    return Control::Stop;
-                }
-                Control::Continue
+                saves.after_wave(|| checkpoint.save_stream(ring, &stats_bytes(&stats.get())))
             },
         )
         .unwrap_or_else(|never| match never {});
-    saved?;
-    if stopped {
+    saves.saved?;
+    if saves.stopped {
         bar.finish();
         eprintln!(
             "grundy: interrupted; saved {} of {} rows to checkpoint {}; run the same command again to resume",
