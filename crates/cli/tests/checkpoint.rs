@@ -444,3 +444,47 @@ fn a_streamed_summary_saves_and_resumes() {
     let resumed = fs::read_to_string(&out).unwrap();
     assert_eq!(without_seconds(&resumed), without_seconds(&plain));
 }
+
+/// Issue 14: the sparse-space engine (the default for octal games) saves on Ctrl-C and resumes
+/// from its checkpoint, rebuilding its rare heaps from the saved values, to the table of an
+/// uninterrupted run.
+#[test]
+fn an_interrupted_sparse_fill_resumes_to_the_same_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("octal.ckpt");
+    let out = dir.path().join("octal.npy");
+    let args = |every: &'static str| -> Vec<String> {
+        let mut args: Vec<String> =
+            ["compute", "octal:0.16", "--size", "8000000", "--format", "npy"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        args.extend(["--checkpoint-every".into(), every.into()]);
+        args.extend(["--out".into(), out.to_str().unwrap().into()]);
+        args.extend(["--checkpoint".into(), ckpt.to_str().unwrap().into()]);
+        args
+    };
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(args("0"))
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(&ckpt, &mut child);
+    signal(&child, "-INT");
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted; saved"), "{stderr}");
+
+    let resumed = grundy().args(args("3600")).output().unwrap();
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    assert!(stderr.starts_with("grundy: resuming from checkpoint"), "{stderr}");
+    assert!(!stderr.contains("(0 of"), "the checkpoint held finished waves: {stderr}");
+    let sparse = grundy()
+        .args(["compute", "octal:0.16", "--size", "8000000", "--format", "npy"])
+        .output()
+        .unwrap();
+    assert!(sparse.status.success());
+    assert!(fs::read(&out).unwrap() == sparse.stdout, "the resumed table differs");
+}
