@@ -99,6 +99,33 @@ impl Checkpoint {
             .with_context(context)
     }
 
+    /// Says that a signal stopped the run before its first `wave` (a tile-wave, a row): the
+    /// checkpoint is as it was.
+    pub(crate) fn say_unchanged(&self, wave: &str) {
+        eprintln!(
+            "grundy: interrupted before any {wave}; checkpoint {} is unchanged; run the same \
+             command again to resume",
+            self.path.display()
+        );
+    }
+
+    /// Says that the run goes on from the checkpoint, `done` of `total` waves done.
+    pub(crate) fn say_resuming(&self, done: usize, total: usize, wave: &str) {
+        eprintln!(
+            "grundy: resuming from checkpoint {} ({done} of {total} {wave}s done)",
+            self.path.display()
+        );
+    }
+
+    /// Says that a signal stopped the run after saving `done` of `total` waves.
+    pub(crate) fn say_saved(&self, done: usize, total: usize, wave: &str) {
+        eprintln!(
+            "grundy: interrupted; saved {done} of {total} {wave}s to checkpoint {}; run the same \
+             command again to resume",
+            self.path.display()
+        );
+    }
+
     /// Deletes the checkpoint once the table it served is written.
     pub(crate) fn remove(&self) -> Result<()> {
         match std::fs::remove_file(&self.path) {

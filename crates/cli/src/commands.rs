@@ -13,9 +13,7 @@ use crate::resources::{check_memory, read_budget};
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
 use grundy_compute::{Engine, FillConfig, RowStream, TableFill};
-use grundy_core::{
-    parse_coords, read_csv_within, CellWidth, CsvLimits, Game, GrundyTable, Table, TableShape,
-};
+use grundy_core::{parse_coords, read_csv_within, CsvLimits, Game, GrundyTable, Table, TableShape};
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -240,12 +238,7 @@ fn fill_table(
     quiet: bool,
 ) -> Result<GrundyTable> {
     let fill = TableFill::new(game, shape, &FillConfig { engine, threads, tile_side: None });
-    // The reference fill keeps u32 cells; the others start narrow and widen as needed.
-    let width = match engine {
-        Engine::Reference => CellWidth::U32,
-        _ => fill.planned_width(),
-    };
-    check_memory(shape, width)?;
+    check_memory(shape, fill.planned_width())?;
     fill_prepared(&fill, shape, quiet)
 }
 

@@ -346,46 +346,65 @@ fn ctrl_c_without_a_checkpoint_leaves_no_temporary_file() {
     assert!(left.is_empty(), "left behind: {left:?}");
 }
 
+/// `base`, then `--checkpoint-every EVERY --out OUT --checkpoint CKPT`.
+fn checkpointed(base: &[&str], every: &str, out: &Path, ckpt: &Path) -> Vec<String> {
+    let mut args: Vec<String> = base.iter().map(|s| s.to_string()).collect();
+    args.extend(["--checkpoint-every".into(), every.into()]);
+    args.extend(["--out".into(), out.to_str().unwrap().into()]);
+    args.extend(["--checkpoint".into(), ckpt.to_str().unwrap().into()]);
+    args
+}
+
+/// Runs `args` (which save to `ckpt` after every wave) in the background, sends SIGINT once the
+/// first checkpoint exists, and returns the run's standard error after checking its exit code
+/// 130.
+fn interrupt_after_first_save(args: &[String], ckpt: &Path) -> String {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(args)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(ckpt, &mut child);
+    signal(&child, "-INT");
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted; saved"), "{stderr}");
+    assert!(ckpt.exists());
+    stderr
+}
+
+/// Resumes with `args` and returns its standard error, after checking that it went on from a
+/// checkpoint holding finished waves and deleted it.
+fn resume_from(args: &[String], ckpt: &Path) -> String {
+    let resumed = grundy().args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&resumed.stderr).into_owned();
+    assert!(resumed.status.success(), "{stderr}");
+    assert!(stderr.starts_with("grundy: resuming from checkpoint"), "{stderr}");
+    assert!(!stderr.contains("(0 of"), "the checkpoint held finished waves: {stderr}");
+    assert!(!ckpt.exists(), "the checkpoint is deleted once the output is written");
+    stderr
+}
+
 /// Issue 13: every engine with waves can be checkpointed, the cell-wave one too; its checkpoint
 /// records its own plan, so a run with the tiles is refused it.
 #[test]
 fn the_waves_engine_saves_and_resumes_its_own_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("waves.ckpt");
-    let out = dir.path().join("waves.npy");
-    let args = |engine: &'static str, every: &'static str| {
-        let mut args: Vec<String> = ["compute", GAME, "--size", "700x700", "--format", "npy"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        args.extend(["--engine".into(), engine.into(), "--checkpoint-every".into(), every.into()]);
-        args.extend(["--out".into(), out.to_str().unwrap().into()]);
-        args.extend(["--checkpoint".into(), ckpt.to_str().unwrap().into()]);
-        args
-    };
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-        .args(args("waves", "0"))
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_for(&ckpt, &mut child);
-    signal(&child, "-INT");
-    let output = child.wait_with_output().unwrap();
-    assert_eq!(output.status.code(), Some(130), "{}", String::from_utf8_lossy(&output.stderr));
-    assert!(ckpt.exists());
+    let (ckpt, out) = (dir.path().join("waves.ckpt"), dir.path().join("waves.npy"));
+    let base =
+        |engine| ["compute", GAME, "--size", "700x700", "--format", "npy", "--engine", engine];
+    interrupt_after_first_save(&checkpointed(&base("waves"), "0", &out, &ckpt), &ckpt);
     let before = fs::read(&ckpt).unwrap();
 
-    let refused = grundy().args(args("tiles", "3600")).output().unwrap();
+    let refused =
+        grundy().args(checkpointed(&base("tiles"), "3600", &out, &ckpt)).output().unwrap();
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("tile"), "{stderr}");
     assert_eq!(fs::read(&ckpt).unwrap(), before, "a refused checkpoint is left as it was");
 
-    let resumed = grundy().args(args("waves", "3600")).output().unwrap();
-    let stderr = String::from_utf8_lossy(&resumed.stderr);
-    assert!(resumed.status.success(), "{stderr}");
-    assert!(stderr.starts_with("grundy: resuming from checkpoint"), "{stderr}");
-    assert!(!ckpt.exists());
+    resume_from(&checkpointed(&base("waves"), "3600", &out, &ckpt), &ckpt);
     let plain =
         grundy().args(["compute", GAME, "--size", "700x700", "--format", "npy"]).output().unwrap();
     assert!(plain.status.success());
@@ -398,30 +417,10 @@ fn the_waves_engine_saves_and_resumes_its_own_checkpoint() {
 #[test]
 fn a_streamed_summary_saves_and_resumes() {
     let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("stream.ckpt");
-    let out = dir.path().join("summary.json");
-    let args = |every: &'static str| -> Vec<String> {
-        let mut args: Vec<String> =
-            ["compute", GAME, "--size", "2500x2500", "--stream", "--format", "summary"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-        args.extend(["--checkpoint-every".into(), every.into()]);
-        args.extend(["--out".into(), out.to_str().unwrap().into()]);
-        args.extend(["--checkpoint".into(), ckpt.to_str().unwrap().into()]);
-        args
-    };
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-        .args(args("0"))
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_for(&ckpt, &mut child);
-    signal(&child, "-INT");
-    let output = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(130), "{stderr}");
-    assert!(stderr.contains("interrupted; saved") && stderr.contains(" rows to checkpoint"));
+    let (ckpt, out) = (dir.path().join("stream.ckpt"), dir.path().join("summary.json"));
+    let base = ["compute", GAME, "--size", "2500x2500", "--stream", "--format", "summary"];
+    let stderr = interrupt_after_first_save(&checkpointed(&base, "0", &out, &ckpt), &ckpt);
+    assert!(stderr.contains(" rows to checkpoint"), "{stderr}");
     assert!(!out.exists(), "an interrupted run writes no summary");
 
     let in_memory = grundy()
@@ -433,12 +432,7 @@ fn a_streamed_summary_saves_and_resumes() {
     assert_eq!(in_memory.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("saved by a streamed run"), "{stderr}");
 
-    let resumed = grundy().args(args("3600")).output().unwrap();
-    let stderr = String::from_utf8_lossy(&resumed.stderr);
-    assert!(resumed.status.success(), "{stderr}");
-    assert!(stderr.starts_with("grundy: resuming from checkpoint"), "{stderr}");
-    assert!(!stderr.contains("(0 of"), "the checkpoint held finished rows: {stderr}");
-    assert!(!ckpt.exists(), "the checkpoint is deleted once the summary is written");
+    resume_from(&checkpointed(&base, "3600", &out, &ckpt), &ckpt);
     let without_seconds = |json: &str| json.split(",\"seconds\"").next().unwrap().to_string();
     let plain = common::stdout_of(&["compute", GAME, "--size", "2500x2500", "--format", "summary"]);
     let resumed = fs::read_to_string(&out).unwrap();
@@ -451,40 +445,11 @@ fn a_streamed_summary_saves_and_resumes() {
 #[test]
 fn an_interrupted_sparse_fill_resumes_to_the_same_table() {
     let dir = tempfile::tempdir().unwrap();
-    let ckpt = dir.path().join("octal.ckpt");
-    let out = dir.path().join("octal.npy");
-    let args = |every: &'static str| -> Vec<String> {
-        let mut args: Vec<String> =
-            ["compute", "octal:0.16", "--size", "8000000", "--format", "npy"]
-                .iter()
-                .map(|s| s.to_string())
-                .collect();
-        args.extend(["--checkpoint-every".into(), every.into()]);
-        args.extend(["--out".into(), out.to_str().unwrap().into()]);
-        args.extend(["--checkpoint".into(), ckpt.to_str().unwrap().into()]);
-        args
-    };
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-        .args(args("0"))
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_for(&ckpt, &mut child);
-    signal(&child, "-INT");
-    let output = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(130), "{stderr}");
-    assert!(stderr.contains("interrupted; saved"), "{stderr}");
-
-    let resumed = grundy().args(args("3600")).output().unwrap();
-    let stderr = String::from_utf8_lossy(&resumed.stderr);
-    assert!(resumed.status.success(), "{stderr}");
-    assert!(stderr.starts_with("grundy: resuming from checkpoint"), "{stderr}");
-    assert!(!stderr.contains("(0 of"), "the checkpoint held finished waves: {stderr}");
-    let sparse = grundy()
-        .args(["compute", "octal:0.16", "--size", "8000000", "--format", "npy"])
-        .output()
-        .unwrap();
+    let (ckpt, out) = (dir.path().join("octal.ckpt"), dir.path().join("octal.npy"));
+    let base = ["compute", "octal:0.16", "--size", "8000000", "--format", "npy"];
+    interrupt_after_first_save(&checkpointed(&base, "0", &out, &ckpt), &ckpt);
+    resume_from(&checkpointed(&base, "3600", &out, &ckpt), &ckpt);
+    let sparse = grundy().args(base).output().unwrap();
     assert!(sparse.status.success());
     assert!(fs::read(&out).unwrap() == sparse.stdout, "the resumed table differs");
 }

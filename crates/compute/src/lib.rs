@@ -313,9 +313,14 @@ impl<'g> TableFill<'g> {
         &self.plan
     }
 
-    /// The widest cells the table can need (see [`planned_width`]).
+    /// The widest cells the fill can hold the table in: what a caller should budget memory for
+    /// (see [`planned_width`]). The reference fill keeps `u32` cells; the others start narrow and
+    /// widen only as far as the values need.
     pub fn planned_width(&self) -> CellWidth {
-        CellWidth::for_max(self.kernel.compiled().value_bound())
+        match self.engine {
+            Engine::Reference => CellWidth::U32,
+            _ => CellWidth::for_max(self.kernel.compiled().value_bound()),
+        }
     }
 
     /// Fills the table. The caller checks [`TableShape::value_bytes`] against the memory it is

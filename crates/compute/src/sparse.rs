@@ -121,17 +121,22 @@ impl HeapMoves {
         if axes[0].min != 0 {
             return Err(NotSparse::AxisStart { min: axes[0].min });
         }
+        // Games without a break (or a three-heap move, refused below) are refused before their
+        // removals are listed.
+        let breaks_somewhere = game.rules().iter().any(|rule| match rule {
+            Rule::Split { .. } => true,
+            Rule::TakeAndBreak { code } => code.digits().iter().any(|d| d & 12 != 0),
+            _ => false,
+        });
+        if !breaks_somewhere {
+            return Err(NotSparse::NoBreaks);
+        }
         let longest = shape.lens()[0] as u64;
         let mut takes: Vec<Take> = Vec::new();
         let mut breaks: Vec<Break> = Vec::new();
+        // Merged by k below: a jump set can list hundreds of thousands of amounts.
         let mut take =
-            |k: usize, to_nothing: bool, to_heap: bool| match takes.iter_mut().find(|t| t.k == k) {
-                Some(t) => {
-                    t.to_nothing |= to_nothing;
-                    t.to_heap |= to_heap;
-                }
-                None => takes.push(Take { k, to_nothing, to_heap }),
-            };
+            |k: usize, to_nothing: bool, to_heap: bool| takes.push(Take { k, to_nothing, to_heap });
         for (index, rule) in game.rules().iter().enumerate() {
             let refuse = || NotSparse::Rule { rule: (index + 1, rule.kind()) };
             // A 1-D direction must lower the heap: [-d] with d ≥ 1.
@@ -189,6 +194,14 @@ impl HeapMoves {
             return Err(NotSparse::NoBreaks);
         }
         takes.sort_by_key(|t| t.k);
+        takes.dedup_by(|later, kept| {
+            let same = later.k == kept.k;
+            if same {
+                kept.to_nothing |= later.to_nothing;
+                kept.to_heap |= later.to_heap;
+            }
+            same
+        });
         breaks.sort_by_key(|b| (b.k, b.min_piece, b.unequal));
         breaks.dedup();
         Ok(HeapMoves { takes, breaks })

@@ -265,12 +265,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         shape,
         &FillConfig { engine: config.engine, threads: config.threads, tile_side: None },
     );
-    let width = match config.engine {
-        // The reference fill keeps u32 cells; the others start narrow and widen as needed.
-        Engine::Reference => CellWidth::U32,
-        _ => fill.planned_width(),
-    };
-    if let Err(too_large) = check_memory(shape, width) {
+    if let Err(too_large) = check_memory(shape, fill.planned_width()) {
         // Refused before anything is allocated; say when --stream would do it.
         if RowStream::new(game, shape).is_ok() {
             bail!("{too_large:#}; --stream computes it row by row in little memory");
@@ -346,21 +341,12 @@ fn fill_checkpointed(
     signals::defer();
     let start = checkpoint.load(shape, &fill.plan().start())?;
     if signals::interrupted() {
-        eprintln!(
-            "grundy: interrupted before any tile-wave; checkpoint {} is unchanged; run the same \
-             command again to resume",
-            checkpoint.path().display()
-        );
+        checkpoint.say_unchanged("tile-wave");
         return Ok(None);
     }
     if let Some((_, mark)) = &start {
         if !run.quiet {
-            eprintln!(
-                "grundy: resuming from checkpoint {} ({} of {} tile-waves done)",
-                checkpoint.path().display(),
-                mark.done,
-                mark.total
-            );
+            checkpoint.say_resuming(mark.done, mark.total, "tile-wave");
         }
     }
     let mut saves = Saves::every(every);
@@ -373,12 +359,7 @@ fn fill_checkpointed(
     bar.finish();
     saves.saved?;
     if saves.stopped {
-        eprintln!(
-            "grundy: interrupted; saved {} of {} tile-waves to checkpoint {}; run the same command again to resume",
-            mark.done,
-            mark.total,
-            checkpoint.path().display()
-        );
+        checkpoint.say_saved(mark.done, mark.total, "tile-wave");
         return Ok(None);
     }
     Ok(Some((table, mark)))
@@ -541,11 +522,7 @@ fn stream_checkpointed(
     signals::defer();
     let start = checkpoint.load_stream(stream)?;
     if signals::interrupted() {
-        eprintln!(
-            "grundy: interrupted before any row; checkpoint {} is unchanged; run the same \
-             command again to resume",
-            checkpoint.path().display()
-        );
+        checkpoint.say_unchanged("row");
         return Ok(None);
     }
     let mut stats = TableStats { cells: 0, sum: 0, max: 0, p_positions: 0 };
@@ -560,11 +537,7 @@ fn stream_checkpointed(
                 )
             })?;
             if !config.quiet {
-                eprintln!(
-                    "grundy: resuming from checkpoint {} ({done} of {} rows done)",
-                    checkpoint.path().display(),
-                    stream.plan().waves()
-                );
+                checkpoint.say_resuming(ring.rows_done(), stream.plan().waves(), "row");
             }
             Some(ring)
         }
@@ -589,12 +562,7 @@ fn stream_checkpointed(
     saves.saved?;
     if saves.stopped {
         bar.finish();
-        eprintln!(
-            "grundy: interrupted; saved {} of {} rows to checkpoint {}; run the same command again to resume",
-            mark.done,
-            mark.total,
-            checkpoint.path().display()
-        );
+        checkpoint.say_saved(mark.done, mark.total, "row");
         return Ok(None);
     }
     Ok(Some(stats.get()))
