@@ -75,7 +75,8 @@ pub enum Engine {
     /// accumulators for slides: the fast engine for boards.
     Tiles,
     /// The sparse-space (rare/common) method for heap games whose moves leave at most two heaps
-    /// (see [`sparse_eligibility`]); on one thread.
+    /// (see [`sparse_eligibility`]); two workers pipeline consecutive heaps when the heaps are
+    /// expensive and the pool has two threads or more.
     Sparse,
 }
 
@@ -412,10 +413,11 @@ impl<'g> TableFill<'g> {
                     (SparseStore::resume(moves, table, filled as usize), done)
                 }
             };
-            let mark =
-                Executor::Sequential.run(plan, from, moves, &mut store, progress, &mut |s, m| {
+            let mark = on_threads(self.threads, || {
+                Executor::Rayon.run(plan, from, moves, &mut store, progress, &mut |s, m| {
                     after_wave(s.table(), m)
-                });
+                })
+            })?;
             return Ok((store.into_table(), mark));
         }
         on_threads(self.threads, || {

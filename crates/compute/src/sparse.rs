@@ -23,12 +23,27 @@
 //! extended values so far: its Walsh–Hadamard transform gives, for every mask at once, how many
 //! positions it would make rare; the mask is reviewed as the heap sizes double and whenever the
 //! rare positions have doubled since the last review.
+//!
+//! # Two workers
+//! Heap n reads the heaps just below it only through a few options: takes of a few stones, and
+//! splits with a small piece. So a heap is computed in two steps: [`SparseState::begin`] with
+//! the heaps final so far (everything but the options that read later ones), then
+//! [`HeapInProgress::finish`] once every smaller heap is final. On a pool of two threads or
+//! more, two workers begin heaps up to [`LOOKAHEAD`] past the last final one while the heaps
+//! below are finished (see [`Pipeline`]); each worker keeps its own copy of the rare list and
+//! histogram, and the values are identical to one worker's, heap for heap. They pipeline only
+//! while heaps are expensive (see [`PIPELINE_COST`]): on cheap ones the hand-over between cores
+//! costs more than a heap.
 
 use crate::executor::Executor;
 use crate::plan::Unit;
+use crate::shared::Shared;
 use crate::store::Store;
+use crossbeam_utils::CachePadded;
 use grundy_core::{Cell, CellWidth, Coord, Game, GrundyTable, Nimber, Rule, TableShape};
 use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// A move that removes `k` stones and leaves nothing (`to_nothing`) or one heap (`to_heap`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -272,6 +287,21 @@ impl OptionSet {
         self.seen[value as usize] = 1;
     }
 
+    /// Adds a value that may be past the room made by [`OptionSet::reset`].
+    #[inline]
+    fn add_growing(&mut self, value: u32) {
+        let room = (value as usize + 1).next_power_of_two() + 1;
+        if self.seen.len() < room {
+            self.seen.resize(room, 0);
+        }
+        self.add(value);
+    }
+
+    #[inline]
+    fn contains(&self, value: u32) -> bool {
+        self.seen.get(value as usize).is_some_and(|&b| b != 0)
+    }
+
     /// The smallest value from `from` up that is not in the set.
     #[inline]
     fn mex_from(&self, from: u32) -> u32 {
@@ -355,8 +385,6 @@ struct SparseState {
     /// The heap at which the mask is reviewed next, and the rare positions at the last review.
     next_review: usize,
     rare_at_review: usize,
-    options: OptionSet,
-    cursors: Vec<usize>,
 }
 
 /// The first review of the mask: before it, every position is rare (the plain method).
@@ -369,11 +397,29 @@ impl SparseState {
         SparseState { next_review: FIRST_REVIEW, limit: 1, odd_masks, ..SparseState::default() }
     }
 
-    /// The value of heap `n`, all smaller heaps being final in `v`.
+    /// Brings the state up to the heaps of `known`, all final: records the ones it has not seen.
+    fn catch_up<C: Cell>(&mut self, known: &[C]) {
+        for n in self.filled..known.len() {
+            self.record(known, n, known[n].into());
+        }
+    }
+
+    /// The first step of heap `n`'s value, while the heaps from `known.len()` to n − 1 may still
+    /// be computed elsewhere: `known` holds final heaps (the state has seen them all). Adds every
+    /// option that reads only known heaps and verifies candidates against them;
+    /// [`HeapInProgress::finish`] adds the rest once every heap below `n` is final. `heap` is
+    /// scratch space from an earlier heap.
     #[inline]
-    fn heap_value<C: Cell>(&mut self, moves: &HeapMoves, v: &[C], n: usize) -> u32 {
-        let value = |x: usize| -> u32 { v[x].into() };
-        let options = &mut self.options;
+    fn begin<C: Cell>(
+        &self,
+        moves: &HeapMoves,
+        known: &[C],
+        n: usize,
+        mut heap: HeapInProgress,
+    ) -> HeapInProgress {
+        debug_assert!(known.len() <= n && self.filled == known.len());
+        let value = |x: usize| -> u32 { known[x].into() };
+        let options = &mut heap.options;
         options.reset(self.limit);
         for take in &moves.takes {
             if take.k > n {
@@ -384,57 +430,46 @@ impl SparseState {
                 if take.to_nothing {
                     options.add(0);
                 }
-            } else if take.to_heap {
+            } else if take.to_heap && rest < known.len() {
                 options.add(value(rest));
             }
         }
+        let mut through_rare = 0;
         for b in &moves.breaks {
             let Some(s) = n.checked_sub(b.k) else { continue };
             let p = b.min_piece;
             if s < 2 * p {
                 continue;
             }
+            // A rare heap at or past `known.len()` pairs with a piece below the first known
+            // pair: `finish` adds those pairs.
+            let first = first_known_pair(s, known.len());
             for &i in &self.rare {
                 let i = i as usize;
                 if i > s - p {
                     break;
                 }
-                if i < p || (b.unequal && 2 * i == s) {
+                through_rare += 1;
+                if i < p.max(first) || (b.unequal && 2 * i == s) {
                     continue;
                 }
                 options.add(value(i) ^ value(s - i));
             }
         }
-        let mut candidate = options.mex_from(0);
-        if self.mask != 0 {
-            self.cursors.clear();
-            self.cursors.extend(moves.breaks.iter().map(|b| b.min_piece));
-            'verify: loop {
-                for (b, cursor) in moves.breaks.iter().zip(self.cursors.iter_mut()) {
-                    let Some(s) = n.checked_sub(b.k) else { continue };
-                    // A candidate of class 1 at parity s cannot come from a pair left out.
-                    if s < 2 * b.min_piece || class(self.mask, candidate, s) == 1 {
-                        continue;
-                    }
-                    // The pairs (a, s − a) from the cursor to the middle (short of it for
-                    // unequal pieces), the two heaps read as two slices walking towards it.
-                    let last = if b.unequal && s % 2 == 0 { s / 2 - 1 } else { s / 2 };
-                    if *cursor > last {
-                        continue;
-                    }
-                    let low = &v[*cursor..=last];
-                    let high = &v[s - last..=s - *cursor];
-                    if let Some(read) = scan_pairs(low, high, candidate, options) {
-                        *cursor += read;
-                        candidate = options.mex_from(candidate);
-                        continue 'verify;
-                    }
-                    *cursor = last + 1;
-                }
-                break;
-            }
-        }
-        candidate
+        heap.cursors.clear();
+        heap.cursors.extend(
+            moves
+                .breaks
+                .iter()
+                .map(|b| b.min_piece.max(first_known_pair(n.saturating_sub(b.k), known.len()))),
+        );
+        heap.n = n;
+        heap.cost = 2 * through_rare;
+        heap.known = known.len();
+        heap.mask = self.mask;
+        heap.candidate = heap.options.mex_from(0);
+        heap.verify(moves, known);
+        heap
     }
 
     /// Records that heap `n` has `value`: the histogram, the rare list, the mask's review.
@@ -501,6 +536,108 @@ impl SparseState {
     }
 }
 
+/// The first pair (a, s − a), by its smaller piece a, whose heaps are both below `known`.
+#[inline]
+fn first_known_pair(s: usize, known: usize) -> usize {
+    (s + 1).saturating_sub(known)
+}
+
+/// A heap whose value is being computed: the options found so far and where each break's
+/// verifying scan stands.
+#[derive(Clone, Debug, Default)]
+struct HeapInProgress {
+    n: usize,
+    /// Heaps 0..known were final at the first step: the options that read a later heap (takes
+    /// that leave one, pairs whose smaller piece is below the first known pair) come at the end.
+    known: usize,
+    /// The mask of the first step; the verifying scans go on under it.
+    mask: u64,
+    /// The smallest value that no option found so far makes.
+    candidate: u32,
+    options: OptionSet,
+    /// Per break, the smaller piece of the next pair to scan.
+    cursors: Vec<usize>,
+    /// What the heap cost: pairs read through the rare list (counted twice: each is a random
+    /// access) and by the verifying scans (streaming reads), about one per half nanosecond here.
+    cost: u64,
+}
+
+impl HeapInProgress {
+    /// Heap `n`'s value, now that `all` holds every heap below it: adds the options that read
+    /// heaps past the first step's and, if one of them is the candidate, verifies on from there.
+    #[inline]
+    fn finish<C: Cell>(&mut self, moves: &HeapMoves, all: &[C]) -> u32 {
+        let n = self.n;
+        debug_assert_eq!(all.len(), n);
+        if self.known == n {
+            return self.candidate;
+        }
+        let value = |x: usize| -> u32 { all[x].into() };
+        for take in &moves.takes {
+            if take.k > n {
+                break;
+            }
+            let rest = n - take.k;
+            if take.to_heap && rest >= self.known.max(1) {
+                self.options.add_growing(value(rest));
+            }
+        }
+        for b in &moves.breaks {
+            let Some(s) = n.checked_sub(b.k) else { continue };
+            let p = b.min_piece;
+            let last = s / 2;
+            for a in p..first_known_pair(s, self.known).min(last + 1) {
+                if !(b.unequal && 2 * a == s) {
+                    self.options.add_growing(value(a) ^ value(s - a));
+                }
+            }
+        }
+        if self.options.contains(self.candidate) {
+            self.candidate = self.options.mex_from(self.candidate);
+            self.verify(moves, all);
+        }
+        self.candidate
+    }
+
+    /// Verifies the candidate, and the next ones, against the pairs of two heaps of one class
+    /// from the cursors on, as far as `known` reaches.
+    #[inline]
+    fn verify<C: Cell>(&mut self, moves: &HeapMoves, known: &[C]) {
+        if self.mask == 0 {
+            return;
+        }
+        let (n, mask) = (self.n, self.mask);
+        let options = &mut self.options;
+        let candidate = &mut self.candidate;
+        'verify: loop {
+            for (b, cursor) in moves.breaks.iter().zip(self.cursors.iter_mut()) {
+                let Some(s) = n.checked_sub(b.k) else { continue };
+                // A candidate of class 1 at parity s cannot come from a pair left out.
+                if s < 2 * b.min_piece || class(mask, *candidate, s) == 1 {
+                    continue;
+                }
+                // The pairs (a, s − a) from the cursor to the middle (short of it for unequal
+                // pieces), the two heaps read as two slices walking towards it.
+                let last = if b.unequal && s % 2 == 0 { s / 2 - 1 } else { s / 2 };
+                if *cursor > last {
+                    continue;
+                }
+                let low = &known[*cursor..=last];
+                let high = &known[s - last..=s - *cursor];
+                if let Some(read) = scan_pairs(low, high, *candidate, options) {
+                    self.cost += read as u64;
+                    *cursor += read;
+                    *candidate = options.mex_from(*candidate);
+                    continue 'verify;
+                }
+                self.cost += low.len() as u64;
+                *cursor = last + 1;
+            }
+            break;
+        }
+    }
+}
+
 /// The mask over extended values, and the class to call rare, that make the fewest positions
 /// of `histogram` rare ((0, 0) when none makes fewer than all). With W the Walsh–Hadamard
 /// transform of the histogram, mask m makes (N + W(m)) / 2 of the N positions class 0 and
@@ -543,14 +680,75 @@ fn best_mask(histogram: &[u64], odd_masks: Option<u32>) -> (u64, u32) {
 /// The heap table being filled with the sparse-space method.
 pub(crate) struct SparseStore {
     table: GrundyTable,
-    state: SparseState,
+    /// One per worker: the first runs alone, the second joins it on a pool of two threads or
+    /// more while the heaps are expensive (and catches up on the heaps it missed).
+    workers: Vec<Worker>,
+    /// Whether the last wave's heaps cost [`PIPELINE_COST`] each or more.
+    expensive: bool,
 }
+
+/// A worker's own state: it records every final heap itself, so that the workers share nothing
+/// but the values and the heaps in progress.
+#[derive(Clone, Debug)]
+struct Worker {
+    state: SparseState,
+    /// Scratch space for heaps when the worker runs alone.
+    scratch: HeapInProgress,
+    /// The cost of the heaps this worker finished.
+    cost: u64,
+}
+
+impl Worker {
+    fn new(state: SparseState) -> Worker {
+        Worker { state, scratch: HeapInProgress::default(), cost: 0 }
+    }
+
+    /// Fills heaps `from..to` of `values` alone, in order; returns the first heap whose value
+    /// does not fit in `C` (`to` when all fit).
+    fn run_alone<C: Cell>(
+        &mut self,
+        moves: &HeapMoves,
+        values: &mut [C],
+        from: usize,
+        to: usize,
+    ) -> usize {
+        let mut heap = std::mem::take(&mut self.scratch);
+        for n in from..to {
+            let known = &values[..n];
+            self.state.catch_up(known);
+            heap = self.state.begin(moves, known, n, heap);
+            let value = heap.finish(moves, known);
+            self.cost += heap.cost;
+            match C::from_nimber(Nimber(value)) {
+                Some(cell) => values[n] = cell,
+                None => {
+                    self.scratch = heap;
+                    return n;
+                }
+            }
+        }
+        self.scratch = heap;
+        to
+    }
+}
+
+/// Two workers pipeline the heaps only when the last wave's heaps cost this much each or more
+/// (see [`HeapInProgress::cost`]; about 600 ns here): handing heaps between cores costs a few
+/// hundred nanoseconds, and would slow down the games whose heaps are cheaper. Measured on
+/// 0.354 (about 400 per heap: slower pipelined), 0.127 (700: faster) and others.
+const PIPELINE_COST: u64 = 1200;
+
+/// How far past the last final heap a worker may begin one. Heaps of many games alternate
+/// between long and short verifying scans (a candidate's class depends on the heap's parity),
+/// so two workers overlap two long scans only with a few heaps of room.
+const LOOKAHEAD: usize = 64;
 
 impl SparseStore {
     pub(crate) fn new(moves: &HeapMoves, shape: &TableShape) -> SparseStore {
         SparseStore {
             table: GrundyTable::zeroed_with(shape.clone(), CellWidth::U8),
-            state: SparseState::new(moves),
+            workers: vec![Worker::new(SparseState::new(moves))],
+            expensive: false,
         }
     }
 
@@ -559,7 +757,7 @@ impl SparseStore {
         let state = grundy_core::with_cells!(table.cells(), |values| SparseState::rebuild(
             moves, values, filled
         ));
-        SparseStore { table, state }
+        SparseStore { table, workers: vec![Worker::new(state)], expensive: false }
     }
 
     pub(crate) fn table(&self) -> &GrundyTable {
@@ -570,36 +768,207 @@ impl SparseStore {
         self.table
     }
 
-    /// Fills heaps `from..to` in cells of type `C`; returns the first heap whose value does not
-    /// fit in `C` (`to` when all fit).
-    fn run<C: Cell>(&mut self, moves: &HeapMoves, from: usize, to: usize) -> usize {
+    /// Fills heaps `from..to` in cells of type `C` with the first `workers` workers; returns the
+    /// first heap whose value does not fit in `C` (`to` when all fit).
+    fn run<C: Cell>(&mut self, moves: &HeapMoves, workers: usize, from: usize, to: usize) -> usize {
         let values = self.table.typed_mut::<C>().expect("the table's width");
-        for n in from..to {
-            let value = self.state.heap_value(moves, values, n);
-            match C::from_nimber(Nimber(value)) {
-                Some(cell) => values[n] = cell,
-                None => return n,
-            }
-            self.state.record(values, n, value);
+        if workers == 1 {
+            return self.workers[0].run_alone(moves, values, from, to);
         }
-        to
+        let pipeline = Pipeline::new(values, from, to);
+        match &mut self.workers[..workers] {
+            [first, second] => {
+                rayon::join(|| pipeline.work(first, moves), || pipeline.work(second, moves));
+            }
+            _ => unreachable!("two workers"),
+        }
+        pipeline.stopped_at()
+    }
+}
+
+/// Slots for heaps in progress: more than the heaps that can be begun and not finished at once
+/// (a heap is begun only when the one [`LOOKAHEAD`] below it is final), so no two share one.
+const SLOTS: usize = LOOKAHEAD + 2;
+
+/// A heap's place in the pipeline: its scratch space (kept between the heaps that share the
+/// slot, so that nothing is allocated per heap), and the heap itself while it is parked.
+#[derive(Default)]
+#[repr(align(128))]
+struct Slot {
+    /// Whether the heap is parked, waiting for a worker to take it.
+    marked: AtomicBool,
+    /// Locked only by the one worker that owns the heap (or its scratch space) at the time.
+    heap: Mutex<HeapInProgress>,
+}
+
+const POISONED: &str = "no worker panics holding a slot";
+
+/// The heaps of one run, shared by its workers.
+///
+/// Heap n reads a heap close below it only through a few options (takes of a few stones, splits
+/// with a small piece), so a worker can do most of heap n while others still compute the heaps
+/// just below: it begins heap n with the heaps final so far ([`SparseState::begin`]), and the
+/// heap is finished ([`HeapInProgress::finish`]) when every heap below it is final — by its
+/// worker if that is already so, or else by the worker that makes heap n − 1 final. Workers take
+/// heaps in order, and the smallest heap not final is always in a running worker's hands: one
+/// worker alone computes every heap, the pipeline cannot deadlock, and the values do not depend
+/// on how the heaps were shared out.
+struct Pipeline<'a, C> {
+    values: Shared<'a, C>,
+    to: usize,
+    /// Heaps 0..final_heaps are final. Each on its own cache line: one worker spins on it while
+    /// the other takes heaps.
+    final_heaps: CachePadded<AtomicUsize>,
+    /// The next heap to take.
+    next: CachePadded<AtomicUsize>,
+    /// The heap whose value did not fit in `C` (`usize::MAX` while none).
+    too_wide: AtomicUsize,
+    /// Heap n's slot is n mod [`SLOTS`].
+    slots: Vec<Slot>,
+}
+
+impl<'a, C: Cell> Pipeline<'a, C> {
+    fn new(values: &'a mut [C], from: usize, to: usize) -> Pipeline<'a, C> {
+        Pipeline {
+            values: Shared::new(values),
+            to,
+            final_heaps: CachePadded::new(AtomicUsize::new(from)),
+            next: CachePadded::new(AtomicUsize::new(from)),
+            too_wide: AtomicUsize::new(usize::MAX),
+            slots: (0..SLOTS).map(|_| Slot::default()).collect(),
+        }
+    }
+
+    /// Takes heaps one after another until none is left or a value does not fit.
+    fn work(&self, worker: &mut Worker, moves: &HeapMoves) {
+        loop {
+            let n = self.next.fetch_add(1, Ordering::Relaxed);
+            if n >= self.to || self.too_wide.load(Ordering::Relaxed) != usize::MAX {
+                return;
+            }
+            let Some(known) = self.final_from(n.saturating_sub(LOOKAHEAD)) else { return };
+            worker.state.catch_up(known);
+            let scratch = std::mem::take(&mut *self.slot(n).heap.lock().expect(POISONED));
+            let mut heap = worker.state.begin(moves, known, n, scratch);
+            if self.final_heaps.load(Ordering::Acquire) != n {
+                match self.park(heap) {
+                    Some(back) => heap = back,
+                    None => continue,
+                }
+            }
+            // Every heap below this one is final, and no other worker holds it: finish it, and
+            // the parked heaps that wait on it.
+            loop {
+                // SAFETY: heaps below `heap.n` are final: written once, before the release
+                // (or SeqCst) store of `final_heaps` that this worker saw, and never again.
+                let all = unsafe { self.values.slice(0, heap.n) };
+                let value = heap.finish(moves, all);
+                let Some(cell) = C::from_nimber(Nimber(value)) else {
+                    self.too_wide.store(heap.n, Ordering::Relaxed);
+                    return;
+                };
+                // SAFETY: no other worker writes heap n (it is this worker's), and none reads it
+                // before the store below makes it final.
+                unsafe { *self.values.get_mut(heap.n) = cell };
+                let (done, next) = (heap.n, heap.n + 1);
+                worker.cost += heap.cost;
+                // The heap's scratch space goes back to its slot, for heap n + SLOTS.
+                *self.slot(done).heap.lock().expect(POISONED) = heap;
+                self.final_heaps.store(next, Ordering::SeqCst);
+                match self.unpark(next) {
+                    Some(parked) => heap = parked,
+                    None => break,
+                }
+            }
+        }
+    }
+
+    /// Parks a heap whose smaller heaps were not all final at its first step, unless the last of
+    /// them became final meanwhile: then it is handed back, for this worker to finish.
+    ///
+    /// The race with the worker that makes heap n − 1 final is settled as in Dekker's algorithm:
+    /// this worker marks the slot, then reads `final_heaps`; that one stores `final_heaps`, then
+    /// reads the mark (all sequentially consistent). One of them sees the other's write, and the
+    /// mark's swap lets exactly one take the heap.
+    fn park(&self, heap: HeapInProgress) -> Option<HeapInProgress> {
+        let n = heap.n;
+        let slot = self.slot(n);
+        *slot.heap.lock().expect(POISONED) = heap;
+        slot.marked.store(true, Ordering::SeqCst);
+        if self.final_heaps.load(Ordering::SeqCst) == n {
+            return self.unpark(n);
+        }
+        None
+    }
+
+    /// Heap n if it is parked and no other worker took it first.
+    fn unpark(&self, n: usize) -> Option<HeapInProgress> {
+        let slot = self.slot(n);
+        slot.marked
+            .swap(false, Ordering::SeqCst)
+            .then(|| std::mem::take(&mut *slot.heap.lock().expect(POISONED)))
+    }
+
+    fn slot(&self, n: usize) -> &Slot {
+        &self.slots[n % SLOTS]
+    }
+
+    /// Every final heap once heaps 0..len are, or `None` when a value did not fit first (the
+    /// heaps from there on are abandoned, and computed again in wider cells).
+    fn final_from(&self, len: usize) -> Option<&[C]> {
+        let mut spins = 0u32;
+        loop {
+            let done = self.final_heaps.load(Ordering::Acquire);
+            if done >= len {
+                // SAFETY: heaps below `done` are final: written once, before the release store
+                // that the acquire load above saw, and never written again.
+                return Some(unsafe { self.values.slice(0, done) });
+            }
+            if self.too_wide.load(Ordering::Relaxed) != usize::MAX {
+                return None;
+            }
+            // The wait is for a heap of the other worker: usually short, so spin, and give the
+            // core away only when it is not (an oversubscribed machine).
+            if spins < 1 << 12 {
+                std::hint::spin_loop();
+                spins += 1;
+            } else {
+                std::thread::yield_now();
+            }
+        }
+    }
+
+    /// Where the run stopped: at the heap whose value did not fit, or at the end. Every heap
+    /// before it is final.
+    fn stopped_at(&self) -> usize {
+        let stop = self.too_wide.load(Ordering::Relaxed).min(self.to);
+        debug_assert_eq!(self.final_heaps.load(Ordering::Relaxed), stop);
+        stop
     }
 }
 
 impl Store for SparseStore {
     type Kernel = HeapMoves;
 
-    /// Heaps depend on every smaller heap, so the units (ranges of heap sizes) run in order on
-    /// the calling thread whatever the executor.
-    fn fill_wave(&mut self, moves: &HeapMoves, units: &[Unit], _executor: Executor) -> u64 {
+    /// Heaps depend on every smaller heap, so the units (ranges of heap sizes) run in order;
+    /// on the rayon executor with two threads or more, two workers pipeline consecutive heaps
+    /// when they are expensive.
+    fn fill_wave(&mut self, moves: &HeapMoves, units: &[Unit], executor: Executor) -> u64 {
+        let parallel = executor == Executor::Rayon && rayon::current_num_threads() >= 2;
+        let workers = if parallel && self.expensive { 2 } else { 1 };
+        let cost_before: u64 = self.workers.iter().map(|w| w.cost).sum();
+        if self.workers.len() < workers {
+            let first = self.workers[0].clone();
+            self.workers.push(first);
+        }
         let mut cells = 0;
         for unit in units {
             let (mut n, to) = (unit.lo[0], unit.hi[0]);
             while n < to {
                 n = match self.table.width() {
-                    CellWidth::U8 => self.run::<u8>(moves, n, to),
-                    CellWidth::U16 => self.run::<u16>(moves, n, to),
-                    CellWidth::U32 => self.run::<u32>(moves, n, to),
+                    CellWidth::U8 => self.run::<u8>(moves, workers, n, to),
+                    CellWidth::U16 => self.run::<u16>(moves, workers, n, to),
+                    CellWidth::U32 => self.run::<u32>(moves, workers, n, to),
                 };
                 if n < to {
                     // Heap n's value did not fit: widen, and compute it again.
@@ -609,6 +978,8 @@ impl Store for SparseStore {
             }
             cells += (to - unit.lo[0]) as u64;
         }
+        let cost = self.workers.iter().map(|w| w.cost).sum::<u64>() - cost_before;
+        self.expensive = cost >= PIPELINE_COST * cells;
         cells
     }
 }
@@ -616,6 +987,66 @@ impl Store for SparseStore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fill_reference;
+    use grundy_core::lookup;
+
+    /// Heaps 0..=n of `name` with two workers pipelining every heap (however cheap) on a pool
+    /// of `threads`, in units of `unit` heaps; and the cost of the heaps the second worker
+    /// finished.
+    fn pipelined(name: &str, n: usize, threads: usize, unit: usize) -> (GrundyTable, u64) {
+        let game = lookup(name).unwrap();
+        let shape = TableShape::new(&game, &[n as i64], "test").unwrap();
+        let moves = HeapMoves::new(&game, &shape).unwrap();
+        let mut store = SparseStore::new(&moves, &shape);
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| {
+            for lo in (0..=n).step_by(unit) {
+                store.expensive = true;
+                let hi = (lo + unit).min(n + 1);
+                let unit = Unit { lo: [lo, 0, 0], hi: [hi, 1, 1], lower_only: false };
+                store.fill_wave(&moves, &[unit], Executor::Rayon);
+            }
+        });
+        let second = store.workers.get(1).map_or(0, |w| w.cost);
+        (store.into_table(), second)
+    }
+
+    // Issue 14: the pipelined workers give the reference's values whatever the heaps cost,
+    // the units' lengths and the pool, through a widening from u8 to u16 cells (0.7…7 with
+    // 300 digits has values up to 700) and on Grundy's game (which splits without taking).
+    #[test]
+    fn pipelined_workers_give_the_reference_values() {
+        let sevens = format!("octal:0.{}", "7".repeat(300));
+        let games = ["octal:0.16", "octal:0.376", "octal:4.07", "octal:0.6", "grundys-game"];
+        for name in games.iter().copied().chain([sevens.as_str()]) {
+            let game = lookup(name).unwrap();
+            let n = 700;
+            let shape = TableShape::new(&game, &[n as i64], "test").unwrap();
+            let reference = fill_reference(&game, &shape);
+            for (threads, unit) in [(2, 1), (2, 7), (2, 1024), (3, 97), (8, 1024)] {
+                let (values, _) = pipelined(name, n, threads, unit);
+                assert!(values == reference, "{name}: {threads} threads, units of {unit}");
+            }
+        }
+    }
+
+    // Issue 14: long runs with both workers busy, against one worker alone.
+    #[test]
+    fn pipelined_workers_share_long_runs_and_agree_with_one_worker() {
+        for (name, n) in
+            [("octal:0.376", 60_000), ("grundys-game", 60_000), ("octal:0.16", 200_000)]
+        {
+            let (values, second) = pipelined(name, n, 2, 1 << 16);
+            let game = lookup(name).unwrap();
+            let shape = TableShape::new(&game, &[n as i64], "test").unwrap();
+            let moves = HeapMoves::new(&game, &shape).unwrap();
+            let mut alone = SparseStore::new(&moves, &shape);
+            let unit = Unit { lo: [0, 0, 0], hi: [n + 1, 1, 1], lower_only: false };
+            alone.fill_wave(&moves, &[unit], Executor::Sequential);
+            assert!(values == alone.into_table(), "{name} to {n}");
+            assert!(second > 0, "{name}: the second worker finished no heap");
+        }
+    }
 
     #[test]
     fn the_best_mask_makes_the_fewest_positions_rare() {
