@@ -408,15 +408,9 @@ impl SparseState {
     /// be computed elsewhere: `known` holds final heaps (the state has seen them all). Adds every
     /// option that reads only known heaps and verifies candidates against them;
     /// [`HeapInProgress::finish`] adds the rest once every heap below `n` is final. `heap` is
-    /// scratch space from an earlier heap.
+    /// scratch space from an earlier heap, and becomes heap `n` in progress.
     #[inline]
-    fn begin<C: Cell>(
-        &self,
-        moves: &HeapMoves,
-        known: &[C],
-        n: usize,
-        mut heap: HeapInProgress,
-    ) -> HeapInProgress {
+    fn begin<C: Cell>(&self, moves: &HeapMoves, known: &[C], n: usize, heap: &mut HeapInProgress) {
         debug_assert!(known.len() <= n && self.filled == known.len());
         let value = |x: usize| -> u32 { known[x].into() };
         let options = &mut heap.options;
@@ -444,16 +438,15 @@ impl SparseState {
             // A rare heap at or past `known.len()` pairs with a piece below the first known
             // pair: `finish` adds those pairs.
             let first = first_known_pair(s, known.len());
-            for &i in &self.rare {
+            let (lo, hi) = (p.max(first), s - p);
+            let start = self.rare.partition_point(|&i| (i as usize) < lo);
+            let end = self.rare.partition_point(|&i| i as usize <= hi).max(start);
+            through_rare += (end - start) as u64;
+            for &i in &self.rare[start..end] {
                 let i = i as usize;
-                if i > s - p {
-                    break;
+                if !(b.unequal && 2 * i == s) {
+                    options.add(value(i) ^ value(s - i));
                 }
-                through_rare += 1;
-                if i < p.max(first) || (b.unequal && 2 * i == s) {
-                    continue;
-                }
-                options.add(value(i) ^ value(s - i));
             }
         }
         heap.cursors.clear();
@@ -469,7 +462,6 @@ impl SparseState {
         heap.mask = self.mask;
         heap.candidate = heap.options.mex_from(0);
         heap.verify(moves, known);
-        heap
     }
 
     /// Records that heap `n` has `value`: the histogram, the rare list, the mask's review.
@@ -716,7 +708,7 @@ impl Worker {
         for n in from..to {
             let known = &values[..n];
             self.state.catch_up(known);
-            heap = self.state.begin(moves, known, n, heap);
+            self.state.begin(moves, known, n, &mut heap);
             let value = heap.finish(moves, known);
             self.cost += heap.cost;
             match C::from_nimber(Nimber(value)) {
@@ -733,10 +725,11 @@ impl Worker {
 }
 
 /// Two workers pipeline the heaps only when the last wave's heaps cost this much each or more
-/// (see [`HeapInProgress::cost`]; about 600 ns here): handing heaps between cores costs a few
-/// hundred nanoseconds, and would slow down the games whose heaps are cheaper. Measured on
-/// 0.354 (about 400 per heap: slower pipelined), 0.127 (700: faster) and others.
-const PIPELINE_COST: u64 = 1200;
+/// (see [`HeapInProgress::cost`]; about a microsecond here): handing a heap between cores costs
+/// a few hundred nanoseconds, and pipelining cheaper heaps gains little or loses. Measured on
+/// 10^7 heaps: 0.354 (about 1000 a heap late on) is 10 % slower pipelined, 0.127 (1400) 10 %
+/// faster; 0.376 and Grundy's game (several thousand) 1.6–1.8× faster.
+const PIPELINE_COST: u64 = 2400;
 
 /// How far past the last final heap a worker may begin one. Heaps of many games alternate
 /// between long and short verifying scans (a candidate's class depends on the heap's parity),
@@ -848,8 +841,8 @@ impl<'a, C: Cell> Pipeline<'a, C> {
             }
             let Some(known) = self.final_from(n.saturating_sub(LOOKAHEAD)) else { return };
             worker.state.catch_up(known);
-            let scratch = std::mem::take(&mut *self.slot(n).heap.lock().expect(POISONED));
-            let mut heap = worker.state.begin(moves, known, n, scratch);
+            let mut heap = std::mem::take(&mut *self.slot(n).heap.lock().expect(POISONED));
+            worker.state.begin(moves, known, n, &mut heap);
             if self.final_heaps.load(Ordering::Acquire) != n {
                 match self.park(heap) {
                     Some(back) => heap = back,
