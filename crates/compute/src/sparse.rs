@@ -439,10 +439,19 @@ impl SparseState {
             // pair: `finish` adds those pairs.
             let first = first_known_pair(s, known.len());
             let (lo, hi) = (p.max(first), s - p);
-            let start = self.rare.partition_point(|&i| (i as usize) < lo);
-            let end = self.rare.partition_point(|&i| i as usize <= hi).max(start);
+            // Usually every rare heap is in range (a search only near the ends).
+            let rare = &self.rare;
+            let start = match rare.first() {
+                Some(&first) if first as usize >= lo => 0,
+                _ => rare.partition_point(|&i| (i as usize) < lo),
+            };
+            let end = match rare.last() {
+                Some(&last) if last as usize <= hi => rare.len(),
+                _ => rare.partition_point(|&i| i as usize <= hi),
+            }
+            .max(start);
             through_rare += (end - start) as u64;
-            for &i in &self.rare[start..end] {
+            for &i in &rare[start..end] {
                 let i = i as usize;
                 if !(b.unequal && 2 * i == s) {
                     options.add(value(i) ^ value(s - i));
