@@ -9,9 +9,10 @@ mod show;
 mod value;
 
 use crate::progress::Bar;
-use crate::resources::{check_memory, read_budget};
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
+use grundy_compute::memory::{check_table as check_memory, read_budget};
+pub(crate) use grundy_compute::SequenceRecords;
 use grundy_compute::{Engine, FillConfig, RowStream, TableFill};
 use grundy_core::{parse_coords, read_csv_within, CsvLimits, Game, GrundyTable, Table, TableShape};
 use std::path::Path;
@@ -145,11 +146,6 @@ impl TableArgs {
         }
     }
 
-    /// `--threads`, as a fill takes it.
-    fn threads(&self) -> Option<usize> {
-        self.threads.map(usize::from)
-    }
-
     /// Loads the table (its slice, with `--slice`) on the current pool (see
     /// [`TableArgs::install`]); `json` output also silences the progress bar.
     fn load(&self, json: bool) -> Result<Table> {
@@ -249,59 +245,4 @@ fn fill_prepared(fill: &TableFill<'_>, shape: &TableShape, quiet: bool) -> Resul
     let table = fill.fill(&bar).context("cannot compute the table")?;
     bar.finish();
     Ok(table)
-}
-
-/// The columns of the published tables of heap games (Flammenkamp's): where the largest value
-/// first appears and, for games the sparse-space engine computes, its rare positions. Written by
-/// `compute --format summary` and `patterns`.
-#[derive(serde::Serialize)]
-pub(crate) struct SequenceRecords {
-    /// In the text only: the summary of `compute` has it already.
-    #[serde(skip)]
-    max: u32,
-    max_first_at: i64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rare_mask: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rare_class: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    rare: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    last_rare: Option<u64>,
-}
-
-impl SequenceRecords {
-    /// The records of `table` if it is a heap game's sequence; the rare columns need the game.
-    pub(crate) fn of(game: Option<&Game>, table: &GrundyTable) -> Option<SequenceRecords> {
-        let shape = table.shape();
-        if shape.lens().len() != 1 {
-            return None;
-        }
-        let max = table.stats().max;
-        let first = (0..table.len()).find(|&n| table.get_flat(n).value() == max).unwrap_or(0);
-        let records = game.and_then(|game| grundy_compute::sparse_records(game, shape, table).ok());
-        Some(SequenceRecords {
-            max,
-            max_first_at: shape.axes()[0].min + first as i64,
-            rare_mask: records.map(|r| r.mask),
-            rare_class: records.map(|r| r.rare_class),
-            rare: records.map(|r| r.rare),
-            last_rare: records.map(|r| r.last_rare),
-        })
-    }
-
-    /// One line of text for the report of `patterns`.
-    pub(crate) fn describe(&self, axis: &str) -> String {
-        let mut line =
-            format!("records: largest value {}, first at {axis} = {}", self.max, self.max_first_at);
-        if let (Some(mask), Some(class), Some(rare), Some(last)) =
-            (self.rare_mask, self.rare_class, self.rare, self.last_rare)
-        {
-            line += &format!(
-                "; rare mask {mask} over value·2 + parity (rare class {class}): {rare} rare \
-                 heaps, the last at {axis} = {last}"
-            );
-        }
-        line
-    }
 }

@@ -9,7 +9,6 @@ mod checkpoint;
 mod commands;
 mod output;
 mod progress;
-mod resources;
 mod signals;
 
 use clap::Parser;

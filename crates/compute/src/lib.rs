@@ -41,7 +41,9 @@ mod compiled;
 mod compositions;
 mod executor;
 mod kernel;
+pub mod memory;
 pub mod plan;
+mod records;
 mod reference;
 mod shared;
 mod sparse;
@@ -49,6 +51,7 @@ mod store;
 mod stream;
 
 pub use plan::{Plan, WaveMark};
+pub use records::SequenceRecords;
 pub use reference::fill_reference;
 pub use sparse::{sparse_records, NotSparse, SparseRecords};
 pub use stream::{stream_rows, streaming_rows, NoStream, RingStore, RowStream};

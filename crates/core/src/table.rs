@@ -7,7 +7,7 @@ mod described;
 mod npy;
 
 pub use self::bfile::write_bfile;
-pub use self::cells::{Cell, CellSlice, CellWidth, Store};
+pub use self::cells::{Cell, CellArray, CellSlice, CellWidth};
 pub use self::csv::{
     read_csv, read_csv_within, write_csv, CellKind, CsvLayout, CsvLimits, CsvReadError, CsvRows,
 };
@@ -159,7 +159,7 @@ pub struct TableStats {
 #[derive(Clone, Debug)]
 pub struct GrundyTable {
     shape: TableShape,
-    store: Store,
+    store: CellArray,
 }
 
 impl PartialEq for GrundyTable {
@@ -284,10 +284,15 @@ impl GrundyTable {
             GrundyTable::from_vec(shape, array.iter().copied().collect())
         }
         Some(match &self.store {
-            Store::U8(a) => take(shape, a.index_axis(ArrayAxis(axis), index)),
-            Store::U16(a) => take(shape, a.index_axis(ArrayAxis(axis), index)),
-            Store::U32(a) => take(shape, a.index_axis(ArrayAxis(axis), index)),
+            CellArray::U8(a) => take(shape, a.index_axis(ArrayAxis(axis), index)),
+            CellArray::U16(a) => take(shape, a.index_axis(ArrayAxis(axis), index)),
+            CellArray::U32(a) => take(shape, a.index_axis(ArrayAxis(axis), index)),
         })
+    }
+
+    /// The values, without a copy (for a numpy array that takes over the allocation).
+    pub fn into_array(self) -> CellArray {
+        self.store
     }
 
     /// The table's box.
@@ -303,9 +308,9 @@ impl GrundyTable {
     /// The width of the cells.
     pub fn width(&self) -> CellWidth {
         match self.store {
-            Store::U8(_) => CellWidth::U8,
-            Store::U16(_) => CellWidth::U16,
-            Store::U32(_) => CellWidth::U32,
+            CellArray::U8(_) => CellWidth::U8,
+            CellArray::U16(_) => CellWidth::U16,
+            CellArray::U32(_) => CellWidth::U32,
         }
     }
 
@@ -322,9 +327,9 @@ impl GrundyTable {
     /// The values in row-major order, in their stored width.
     pub fn cells(&self) -> CellSlice<'_> {
         match &self.store {
-            Store::U8(a) => CellSlice::U8(a.as_slice().expect("standard layout")),
-            Store::U16(a) => CellSlice::U16(a.as_slice().expect("standard layout")),
-            Store::U32(a) => CellSlice::U32(a.as_slice().expect("standard layout")),
+            CellArray::U8(a) => CellSlice::U8(a.as_slice().expect("standard layout")),
+            CellArray::U16(a) => CellSlice::U16(a.as_slice().expect("standard layout")),
+            CellArray::U32(a) => CellSlice::U32(a.as_slice().expect("standard layout")),
         }
     }
 
@@ -377,9 +382,9 @@ impl GrundyTable {
         }
         let index = &index[..pos.len()];
         match &self.store {
-            Store::U8(a) => a.get(index).map(|&v| v.nimber()),
-            Store::U16(a) => a.get(index).map(|&v| v.nimber()),
-            Store::U32(a) => a.get(index).map(|&v| v.nimber()),
+            CellArray::U8(a) => a.get(index).map(|&v| v.nimber()),
+            CellArray::U16(a) => a.get(index).map(|&v| v.nimber()),
+            CellArray::U32(a) => a.get(index).map(|&v| v.nimber()),
         }
     }
 

@@ -6,6 +6,7 @@
 //! - [`proofs`]: the subtraction-game and Octal Periodicity theorems for heap games.
 //! - [`expr::Expr`]: the expression language of rules and conjectures.
 //! - [`analyze`]: everything above as one [`Report`], the JSON contract of `grundy patterns`.
+//! - [`search::ProofSearch`]: a heap game computed in rounds until a theorem proves its period.
 //! - [`conjecture::check`]: a claim against a table, with counterexamples, and
 //!   [`certificate`]: the finite check that proves a periodic claim for every board.
 //!
@@ -31,6 +32,7 @@ pub mod grid;
 pub mod periodicity;
 pub mod proofs;
 mod rules;
+pub mod search;
 
 pub use analysis::{
     analyze, BoardReport, LineReport, OutcomeReport, Report, SequencePeriod, SequenceReport,

@@ -3,10 +3,10 @@ use crate::checkpoint::Checkpoint;
 use crate::output::write_json_line;
 use crate::output::{same_file, Destination, Overwrite, Special};
 use crate::progress::Bar;
-use crate::resources::check_memory;
 use crate::signals;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
+use grundy_compute::memory::check_table as check_memory;
 use grundy_compute::{Control, Engine, FillConfig, RowStream, TableFill, WaveMark};
 use grundy_core::table::CsvRows;
 use grundy_core::{
@@ -270,7 +270,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         if RowStream::new(game, shape).is_ok() {
             bail!("{too_large:#}; --stream computes it row by row in little memory");
         }
-        return Err(too_large);
+        return Err(too_large.into());
     }
     let start = Instant::now();
     let checkpoint = checkpoint.map(|c| (Checkpoint::new(&c.path, game, max, overwrite), c.every));

@@ -1,13 +1,10 @@
 use super::{is_csv_table, load_game, SequenceRecords, TableArgs};
 use crate::output::write_json_line;
 use crate::progress::Bar;
-use crate::resources::check_memory;
-use anyhow::{bail, Context, Result};
-use grundy_compute::{Control, Engine, FillConfig, TableFill};
-use grundy_core::{parse_coords, Cell, CellWidth, Game, GrundyTable, Table, TableShape};
-use grundy_patterns::proofs::has_periodicity_theorem;
+use anyhow::{bail, Result};
+use grundy_core::parse_coords;
+use grundy_patterns::search::{ProofSearch, Search, SearchError};
 use grundy_patterns::{analyze, BoardReport, ErrorKind, LineReport, Report, SequenceReport};
-use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -53,107 +50,38 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     print_report(&args, &report, records.as_ref(), None)
 }
 
-/// How an `--until-proved` search went.
-#[derive(Serialize)]
-struct Search {
-    /// Values computed in the last round (heap sizes from the axis' smallest).
-    values: usize,
-    /// Rounds of computing.
-    rounds: usize,
-    /// The largest heap size allowed.
-    limit: u64,
-}
-
 /// `patterns GAME --until-proved`: rounds of computing and analysing, each larger, until the
-/// period is proved or the limit is reached.
+/// period is proved or the limit is reached (`grundy_patterns::search`).
 fn until_proved(args: &Args) -> Result<ExitCode> {
     let source = &args.table.source;
     if is_csv_table(source) {
         bail!("--until-proved computes a game; {source} is a table to read");
     }
     let game = load_game(source)?;
-    if game.dims() != 1 {
-        bail!(
-            "--until-proved proves the periods of heap games; {} has {}",
-            game.name(),
-            grundy_core::counted(game.dims(), "axis", "axes")
-        );
-    }
-    if !has_periodicity_theorem(&game) {
-        bail!(
-            "--until-proved needs a game a periodicity theorem covers (octal codes, finite \
-             subtraction sets); none covers {}",
-            game.name()
-        );
-    }
-    let min = game.axes()[0].min;
-    let start = match args.table.size.as_deref() {
-        Some(size) => parse_coords(size, "size")?[0],
-        None => min + 4095,
-    };
-    let limit = i64::try_from(args.limit).expect("at most 2^32");
-    let mut max = start.min(limit).max(min);
-    let mut rounds = 0;
-    let mut previous: Option<GrundyTable> = None;
-    loop {
-        rounds += 1;
-        let shape = TableShape::new(&game, &[max], &max.to_string())?;
-        let (report, records, table) = args.table.install(|| {
-            let quiet = args.table.quiet || args.json;
-            let table = extend_table(&game, &shape, previous.take(), args.table.threads(), quiet)?;
-            let records = SequenceRecords::of(Some(&game), &table);
-            let described = Table::of_game(game.clone(), table);
-            Ok((analyze(&described)?, records, described.into_data()))
+    let start = args.table.size.as_deref().map(|size| parse_coords(size, "size")).transpose()?;
+    let mut search =
+        ProofSearch::new(&game, start.map(|s| s[0]), args.limit).map_err(|err| match err {
+            SearchError::NotHeapGame(dims) => anyhow::anyhow!(
+                "--until-proved proves the periods of heap games; {} has {}",
+                game.name(),
+                grundy_core::counted(dims, "axis", "axes")
+            ),
+            SearchError::NoTheorem => anyhow::anyhow!(
+                "--until-proved needs a game a periodicity theorem covers (octal codes, finite \
+                 subtraction sets); none covers {}",
+                game.name()
+            ),
+            err => err.into(),
         })?;
-        previous = Some(table);
-        let Report::Sequence(sequence) = &report else { unreachable!("a heap game") };
-        let len = sequence.sequence.searched.length;
-        let needed = sequence.sequence.needed_length.unwrap_or(0);
-        if sequence.sequence.proved || max >= limit {
-            let search = Search { values: len, rounds, limit: args.limit };
-            return print_report(args, &report, records.as_ref(), Some(&search));
+    loop {
+        let shape = search.next_shape()?;
+        let bar = Bar::new(shape.cells() as u64, args.table.quiet || args.json);
+        let found = args.table.install(|| Ok(search.round(&bar)?))?;
+        bar.finish();
+        if let Some(found) = found {
+            return print_report(args, &found.report, found.records.as_ref(), Some(&found.search));
         }
-        // What the theorem needs if a period was seen, else twice as much; a quarter more at
-        // least, so that the rounds cost at most a few times the last one.
-        let next_len = if needed > len { needed.max(len + len / 4) } else { 2 * len };
-        max = (min + next_len as i64 - 1).min(limit);
     }
-}
-
-/// The table of `game` over `shape` (a longer sequence than `previous`, if given), going on
-/// from the waves of `previous` that are final in it instead of computing them again: each
-/// `--until-proved` round costs only its new heap sizes.
-fn extend_table(
-    game: &Game,
-    shape: &TableShape,
-    previous: Option<GrundyTable>,
-    threads: Option<usize>,
-    quiet: bool,
-) -> Result<GrundyTable> {
-    let config = FillConfig { engine: Engine::Auto, threads, tile_side: None };
-    let fill = TableFill::new(game, shape, &config);
-    check_memory(shape, fill.planned_width())?;
-    let start = previous.map(|previous| {
-        let side = fill.plan().tile_sides()[0];
-        let done = previous.len() / side;
-        let mut table = GrundyTable::zeroed_with(shape.clone(), previous.width());
-        fn copy<C: Cell>(from: &GrundyTable, to: &mut GrundyTable, cells: usize) {
-            let from = from.typed::<C>().expect("the width");
-            to.typed_mut::<C>().expect("the same width")[..cells].copy_from_slice(&from[..cells]);
-        }
-        match previous.width() {
-            CellWidth::U8 => copy::<u8>(&previous, &mut table, done * side),
-            CellWidth::U16 => copy::<u16>(&previous, &mut table, done * side),
-            CellWidth::U32 => copy::<u32>(&previous, &mut table, done * side),
-        }
-        (table, fill.plan().mark(done))
-    });
-    let bar = Bar::new(shape.cells() as u64, quiet);
-    let (table, _) = fill
-        .fill_resumable(start, &bar, &mut |_, _| Control::Continue)
-        .context("cannot compute the table")?;
-    bar.finish();
-    Ok(table)
 }
 
 /// Prints `report` as text or JSON, with the records of a heap game's sequence and how an

@@ -63,21 +63,24 @@ pub trait Cell: bytemuck::Pod + Eq + Send + Sync + Into<u32> + 'static {
     }
 
     #[doc(hidden)]
-    fn wrap(array: ArrayD<Self>) -> Store;
+    fn wrap(array: ArrayD<Self>) -> CellArray;
 
     #[doc(hidden)]
-    fn slice(store: &Store) -> Option<&[Self]>;
+    fn slice(store: &CellArray) -> Option<&[Self]>;
 
     #[doc(hidden)]
-    fn slice_mut(store: &mut Store) -> Option<&mut [Self]>;
+    fn slice_mut(store: &mut CellArray) -> Option<&mut [Self]>;
 }
 
-/// The values of a table in one of the widths.
+/// The values of a table as an ndarray of its cell type (row-major, standard layout): what
+/// [`GrundyTable::into_array`](crate::GrundyTable::into_array) hands over without a copy.
 #[derive(Clone, Debug)]
-#[doc(hidden)]
-pub enum Store {
+pub enum CellArray {
+    /// Values up to 255.
     U8(ArrayD<u8>),
+    /// Values up to 65 535.
     U16(ArrayD<u16>),
+    /// Any value.
     U32(ArrayD<u32>),
 }
 
@@ -92,20 +95,20 @@ macro_rules! cell {
                 <$t>::try_from(value.0).ok()
             }
 
-            fn wrap(array: ArrayD<$t>) -> Store {
-                Store::$width(array)
+            fn wrap(array: ArrayD<$t>) -> CellArray {
+                CellArray::$width(array)
             }
 
-            fn slice(store: &Store) -> Option<&[$t]> {
+            fn slice(store: &CellArray) -> Option<&[$t]> {
                 match store {
-                    Store::$width(array) => array.as_slice(),
+                    CellArray::$width(array) => array.as_slice(),
                     _ => None,
                 }
             }
 
-            fn slice_mut(store: &mut Store) -> Option<&mut [$t]> {
+            fn slice_mut(store: &mut CellArray) -> Option<&mut [$t]> {
                 match store {
-                    Store::$width(array) => array.as_slice_mut(),
+                    CellArray::$width(array) => array.as_slice_mut(),
                     _ => None,
                 }
             }

@@ -2,7 +2,7 @@
 //! table's cell width (`uint8`, `uint16` or `uint32`), so `numpy.load` gives the values as they
 //! are, indexed from each axis' smallest coordinate.
 
-use super::{Cell, GrundyTable, Store, TableShape};
+use super::{Cell, CellArray, GrundyTable, TableShape};
 use crate::table::CellWidth;
 use ndarray_npy::WriteNpyExt;
 use std::fmt;
@@ -96,9 +96,9 @@ impl std::error::Error for NpyError {}
 /// Writing to `out` failed.
 pub fn write_npy<W: Write>(table: &GrundyTable, out: W) -> Result<(), NpyError> {
     let written = match &table.store {
-        Store::U8(array) => array.write_npy(out),
-        Store::U16(array) => array.write_npy(out),
-        Store::U32(array) => array.write_npy(out),
+        CellArray::U8(array) => array.write_npy(out),
+        CellArray::U16(array) => array.write_npy(out),
+        CellArray::U32(array) => array.write_npy(out),
     };
     written.map_err(|err| {
         NpyError::new(NpyErrorKind::Io(std::io::Error::other(format!("cannot write: {err}"))))

@@ -1,0 +1,58 @@
+//! The records of a heap game's sequence, as the published tables give them.
+
+use grundy_core::{Game, GrundyTable};
+
+/// The columns of the published tables of heap games (Flammenkamp's): where the largest value
+/// first appears and, for games the sparse-space engine computes, its rare positions. Written by
+/// `compute --format summary` and `patterns`.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct SequenceRecords {
+    /// In the text only: the summary of `compute` has it already.
+    #[serde(skip)]
+    max: u32,
+    max_first_at: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rare_mask: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rare_class: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rare: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_rare: Option<u64>,
+}
+
+impl SequenceRecords {
+    /// The records of `table` if it is a heap game's sequence; the rare columns need the game.
+    pub fn of(game: Option<&Game>, table: &GrundyTable) -> Option<SequenceRecords> {
+        let shape = table.shape();
+        if shape.lens().len() != 1 {
+            return None;
+        }
+        let max = table.stats().max;
+        let first = (0..table.len()).find(|&n| table.get_flat(n).value() == max).unwrap_or(0);
+        let records = game.and_then(|game| crate::sparse_records(game, shape, table).ok());
+        Some(SequenceRecords {
+            max,
+            max_first_at: shape.axes()[0].min + first as i64,
+            rare_mask: records.map(|r| r.mask),
+            rare_class: records.map(|r| r.rare_class),
+            rare: records.map(|r| r.rare),
+            last_rare: records.map(|r| r.last_rare),
+        })
+    }
+
+    /// One line of text for the report of `patterns`.
+    pub fn describe(&self, axis: &str) -> String {
+        let mut line =
+            format!("records: largest value {}, first at {axis} = {}", self.max, self.max_first_at);
+        if let (Some(mask), Some(class), Some(rare), Some(last)) =
+            (self.rare_mask, self.rare_class, self.rare, self.last_rare)
+        {
+            line += &format!(
+                "; rare mask {mask} over value·2 + parity (rare class {class}): {rare} rare \
+                 heaps, the last at {axis} = {last}"
+            );
+        }
+        line
+    }
+}

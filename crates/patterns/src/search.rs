@@ -1,0 +1,173 @@
+//! Periods proved on the fly: a heap game computed in rounds, each longer than the last, until
+//! a periodicity theorem proves its period or a limit is reached. Each round goes on from the
+//! previous round's table (a resumable fill from its final waves), so the rounds together cost
+//! about one fill of the last size.
+
+use crate::proofs::has_periodicity_theorem;
+use crate::{analyze, Report};
+use grundy_compute::memory::{check_table, TooLarge};
+use grundy_compute::{
+    Control, Engine, FillConfig, FillError, Progress, SequenceRecords, TableFill,
+};
+use grundy_core::{Cell, CellWidth, Coord, Game, GrundyTable, ModelError, Table, TableShape};
+use serde::Serialize;
+use std::fmt;
+
+/// Heap sizes computed in the first round when the caller names no start: 0..=4095.
+pub const FIRST_ROUND: Coord = 4095;
+
+/// How a search went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Search {
+    /// Values computed in the last round (heap sizes from the axis' smallest).
+    pub values: usize,
+    /// Rounds of computing.
+    pub rounds: usize,
+    /// The largest heap size allowed.
+    pub limit: u64,
+}
+
+/// Where a search ended: the last round's report (proved, or not when the limit stopped it),
+/// the sequence's records and how the search went.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The analysis of the last round's table.
+    pub report: Report,
+    /// The records of its sequence.
+    pub records: Option<SequenceRecords>,
+    /// How the search went.
+    pub search: Search,
+}
+
+/// Why a search cannot run or stopped.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum SearchError {
+    /// The game is not a heap game (its number of axes).
+    NotHeapGame(usize),
+    /// No periodicity theorem covers the game.
+    NoTheorem,
+    /// A round's table would not fit in memory.
+    TooLarge(TooLarge),
+    /// A round's size is not one of the game's tables.
+    Size(ModelError),
+    /// A round's fill failed or was cancelled.
+    Fill(FillError),
+    /// A round's analysis failed.
+    Analysis(crate::Error),
+}
+
+impl fmt::Display for SearchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SearchError::NotHeapGame(dims) => write!(
+                f,
+                "periods are proved for heap games; this game has {}",
+                grundy_core::counted(*dims, "axis", "axes")
+            ),
+            SearchError::NoTheorem => f.write_str(
+                "no periodicity theorem covers this game (they cover octal codes and finite \
+                 subtraction sets)",
+            ),
+            SearchError::TooLarge(err) => write!(f, "{err}"),
+            SearchError::Size(err) => write!(f, "{err}"),
+            SearchError::Fill(err) => write!(f, "cannot compute the table: {err}"),
+            SearchError::Analysis(err) => write!(f, "{err}"),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {}
+
+/// A search for a proved period, run one round at a time (so that the caller can show each
+/// round's progress): [`ProofSearch::next_shape`] is the table the next round computes, and
+/// [`ProofSearch::round`] computes it.
+pub struct ProofSearch<'g> {
+    game: &'g Game,
+    min: Coord,
+    /// The largest heap size of the next round.
+    max: Coord,
+    limit: u64,
+    rounds: usize,
+    previous: Option<GrundyTable>,
+}
+
+impl<'g> ProofSearch<'g> {
+    /// A search of `game` from heap size `start` (the axis' smallest + [`FIRST_ROUND`] when
+    /// `None`) up to `limit` at most.
+    pub fn new(game: &'g Game, start: Option<Coord>, limit: u64) -> Result<Self, SearchError> {
+        if game.dims() != 1 {
+            return Err(SearchError::NotHeapGame(game.dims()));
+        }
+        if !has_periodicity_theorem(game) {
+            return Err(SearchError::NoTheorem);
+        }
+        let min = game.axes()[0].min;
+        let limit_coord = Coord::try_from(limit).unwrap_or(Coord::MAX);
+        let start = start.unwrap_or(min + FIRST_ROUND);
+        let max = start.min(limit_coord).max(min);
+        Ok(ProofSearch { game, min, max, limit, rounds: 0, previous: None })
+    }
+
+    /// The table the next round computes.
+    pub fn next_shape(&self) -> Result<TableShape, SearchError> {
+        TableShape::new(self.game, &[self.max], &self.max.to_string()).map_err(SearchError::Size)
+    }
+
+    /// Computes the next round on the current rayon pool; `Some` when the period is proved or
+    /// the limit is reached, `None` when another round is needed.
+    pub fn round(&mut self, progress: &dyn Progress) -> Result<Option<Found>, SearchError> {
+        self.rounds += 1;
+        let shape = self.next_shape()?;
+        let table = extend_table(self.game, &shape, self.previous.take(), progress)?;
+        let records = SequenceRecords::of(Some(self.game), &table);
+        let described = Table::of_game(self.game.clone(), table);
+        let report = analyze(&described).map_err(SearchError::Analysis)?;
+        self.previous = Some(described.into_data());
+        let Report::Sequence(sequence) = &report else { unreachable!("a heap game") };
+        let len = sequence.sequence.searched.length;
+        let needed = sequence.sequence.needed_length.unwrap_or(0);
+        let limit = Coord::try_from(self.limit).unwrap_or(Coord::MAX);
+        if sequence.sequence.proved || self.max >= limit {
+            let search = Search { values: len, rounds: self.rounds, limit: self.limit };
+            return Ok(Some(Found { report, records, search }));
+        }
+        // What the theorem needs if a period was seen, else twice as much; a quarter more at
+        // least, so that the rounds cost at most a few times the last one.
+        let next_len = if needed > len { needed.max(len + len / 4) } else { 2 * len };
+        self.max = (self.min + next_len as Coord - 1).min(limit);
+        Ok(None)
+    }
+}
+
+/// The table of `game` over `shape` (a longer sequence than `previous`, if given), going on
+/// from the waves of `previous` that are final in it instead of computing them again.
+fn extend_table(
+    game: &Game,
+    shape: &TableShape,
+    previous: Option<GrundyTable>,
+    progress: &dyn Progress,
+) -> Result<GrundyTable, SearchError> {
+    let config = FillConfig { engine: Engine::Auto, threads: None, tile_side: None };
+    let fill = TableFill::new(game, shape, &config);
+    check_table(shape, fill.planned_width()).map_err(SearchError::TooLarge)?;
+    let start = previous.map(|previous| {
+        let side = fill.plan().tile_sides()[0];
+        let done = previous.len() / side;
+        let mut table = GrundyTable::zeroed_with(shape.clone(), previous.width());
+        fn copy<C: Cell>(from: &GrundyTable, to: &mut GrundyTable, cells: usize) {
+            let from = from.typed::<C>().expect("the width");
+            to.typed_mut::<C>().expect("the same width")[..cells].copy_from_slice(&from[..cells]);
+        }
+        match previous.width() {
+            CellWidth::U8 => copy::<u8>(&previous, &mut table, done * side),
+            CellWidth::U16 => copy::<u16>(&previous, &mut table, done * side),
+            CellWidth::U32 => copy::<u32>(&previous, &mut table, done * side),
+        }
+        (table, fill.plan().mark(done))
+    });
+    let (table, _) = fill
+        .fill_resumable(start, progress, &mut |_, _| Control::Continue)
+        .map_err(SearchError::Fill)?;
+    Ok(table)
+}
