@@ -1,0 +1,640 @@
+"""grundy: Sprague-Grundy tables of impartial games, computed in parallel, with pattern hunting
+and conjecture checks, for notebooks.
+
+>>> import grundy
+>>> table = grundy.compute("kiki", (20, 20))      # a numpy array of the table's own dtype
+>>> table.axes, table.mins, table.shape, table.dtype
+(('n', 'm'), (1, 1), (20, 20), dtype('uint8'))
+>>> grundy.value("kayles", 10)                     # one position, or the sum of several
+2
+>>> grundy.check(table, p_set="n % 2 == 1 && m % 2 == 1").disagreements
+0
+
+The functions mirror the command-line tool (``grundy compute``, ``value``, ``games``, ``show``,
+``patterns``, ``check``, ``plot``); results carry the fields of its ``--json`` output.
+
+Games are named as in the CLI (``"kiki"``, ``"octal:0.137"``, ``"subtraction:1,3,4"``; see
+:func:`games`), given as a path to a spec file, or built with :meth:`Game.from_spec`.
+
+Tables (:class:`Table`) are numpy arrays: ``table[i, j]`` holds the value at coordinates
+``(table.mins[0] + i, table.mins[1] + j)`` (every catalog game starts its axes at 0 or 1), and
+``table.at(x, y)`` reads by coordinates. A computed table is handed over without a copy.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+
+import json
+
+import numpy as np
+
+from . import _grundy
+from ._errors import GrundyError, InputError, TableTooLarge
+
+__version__: str = _grundy.__version__
+
+__all__ = [
+    "BoardReport",
+    "CheckReport",
+    "Counterexample",
+    "Game",
+    "GameInfo",
+    "GrundyError",
+    "InputError",
+    "Record",
+    "SequenceReport",
+    "Table",
+    "TableTooLarge",
+    "check",
+    "compute",
+    "games",
+    "patterns",
+    "plot",
+    "show",
+    "value",
+]
+
+
+class Game:
+    """A game: a catalog game by name, or rules of your own (:meth:`from_spec`).
+
+    Attributes: ``name``, ``description``, ``axes`` (axis names), ``mins`` (the smallest
+    coordinate of each axis), ``dims`` and ``spec`` (the TOML text of its rules; see
+    ``grundy show``).
+    """
+
+    __slots__ = ("name", "description", "axes", "mins", "spec", "_ref", "_spec")
+
+    def __init__(self, name: str) -> None:
+        """The catalog game called ``name`` (``"wythoff"``, ``"octal:0.07"``, ...)."""
+        if not isinstance(name, str):
+            raise InputError(f"a game name is a string, not {type(name).__name__}")
+        self._setup(name, None)
+
+    def _setup(self, ref: str, spec: Optional[str]) -> None:
+        name, description, axes, text = _grundy.describe(ref, spec)
+        self._ref, self._spec = ref, spec
+        self.name: str = name
+        self.description: str = description
+        self.axes: Tuple[str, ...] = tuple(a for a, _ in axes)
+        self.mins: Tuple[int, ...] = tuple(m for _, m in axes)
+        self.spec: str = text
+
+    @classmethod
+    def from_spec(cls, text_or_path: Union[str, "os.PathLike[str]"]) -> "Game":
+        """A game from a spec: TOML text, or the path of a ``.toml`` file (the format of
+        ``grundy show``)."""
+        if isinstance(text_or_path, os.PathLike) or (
+            isinstance(text_or_path, str) and "\n" not in text_or_path and os.path.isfile(text_or_path)
+        ):
+            path = os.fspath(text_or_path)
+            with open(path, encoding="utf-8") as f:
+                text = f.read(16 << 20)
+            origin = path
+        elif isinstance(text_or_path, str):
+            text, origin = text_or_path, "spec"
+        else:
+            raise InputError(f"a spec is TOML text or a path, not {type(text_or_path).__name__}")
+        game = cls.__new__(cls)
+        game._setup(origin, text)
+        return game
+
+    @property
+    def dims(self) -> int:
+        """The number of axes: 1 for heap games, 2 for boards."""
+        return len(self.axes)
+
+    def __repr__(self) -> str:
+        return f"Game({self.name!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and (self._ref, self._spec) == (other._ref, other._spec)
+
+    def __hash__(self) -> int:
+        return hash((self._ref, self._spec))
+
+
+GameLike = Union[str, Game, "os.PathLike[str]"]
+
+
+def _game(game: GameLike) -> Game:
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, os.PathLike):
+        return Game.from_spec(game)
+    if isinstance(game, str):
+        if game.endswith(".toml") or "/" in game or os.sep in game:
+            return Game.from_spec(game)
+        return Game(game)
+    raise InputError(f"a game is a name, a Game or a spec path, not {type(game).__name__}")
+
+
+class Table(np.ndarray):
+    """A Grundy table: a numpy array (uint8, uint16 or uint32, the narrowest that holds its
+    values) that also knows its ``game``, its ``axes`` (names) and ``mins`` (the smallest
+    coordinate of each axis).
+
+    It *is* an ``ndarray``: index it, slice it, pass it to numpy, pandas or matplotlib. Arrays
+    derived from it with another shape (slices, reductions) keep no coordinates (``axes`` and
+    ``mins`` are ``None``). ``np.asarray(table)`` is the plain array, without a copy.
+    """
+
+    game: Optional[Game]
+    axes: Optional[Tuple[str, ...]]
+    mins: Optional[Tuple[int, ...]]
+
+    def __array_finalize__(self, obj: Any) -> None:
+        same = obj is not None and getattr(obj, "shape", None) == self.shape
+        self.game = getattr(obj, "game", None) if same else None
+        self.axes = getattr(obj, "axes", None) if same else None
+        self.mins = getattr(obj, "mins", None) if same else None
+
+    def at(self, *coords: int) -> int:
+        """The value at the given coordinates (not indices)."""
+        if self.mins is None:
+            raise InputError("this array has no coordinates; index it instead")
+        if len(coords) != self.ndim:
+            raise InputError(f"{self.ndim} coordinates are needed, {len(coords)} were given")
+        index = tuple(c - m for c, m in zip(coords, self.mins))
+        if any(i < 0 or i >= n for i, n in zip(index, self.shape)):
+            raise InputError(f"{coords} is outside the table")
+        return int(self[index])
+
+    @property
+    def coords(self) -> Tuple[np.ndarray, ...]:
+        """The coordinates along each axis (``np.arange(min, min + length)``)."""
+        if self.mins is None:
+            raise InputError("this array has no coordinates")
+        return tuple(np.arange(m, m + n) for m, n in zip(self.mins, self.shape))
+
+    def __reduce__(self) -> Any:
+        # Pickles (multiprocessing, joblib) keep the coordinates.
+        constructor, args, state = super().__reduce__()  # type: ignore[misc]
+        return constructor, args, (state, self.game and self.game._ref, self.game and self.game._spec, self.axes, self.mins)
+
+    def __setstate__(self, state: Any) -> None:
+        base, ref, spec, axes, mins = state
+        super().__setstate__(base)  # type: ignore[misc]
+        self.game = None
+        if ref is not None:
+            game = Game.__new__(Game)
+            game._setup(ref, spec)
+            self.game = game
+        self.axes, self.mins = axes, mins
+
+
+def _table(values: np.ndarray, game: Optional[Game], axes: Sequence[str], mins: Sequence[int]) -> Table:
+    table = values.view(Table)
+    table.game, table.axes, table.mins = game, tuple(axes), tuple(int(m) for m in mins)
+    return table
+
+
+def _size(game: Game, size: Union[int, Sequence[int]]) -> List[int]:
+    if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
+        size = [int(size)] * game.dims
+    try:
+        coords = [int(c) for c in size]  # type: ignore[union-attr]
+    except TypeError:
+        raise InputError(f"size must be an int or a tuple of ints, not {size!r}") from None
+    if len(coords) != game.dims:
+        raise InputError(
+            f"{game.name} has {game.dims} axes ({', '.join(game.axes)}); size {tuple(coords)} has {len(coords)}"
+        )
+    return coords
+
+
+class _Bar:
+    """A progress bar: tqdm's when it is installed (it draws in notebooks), else one line of
+    text on standard error."""
+
+    def __init__(self, total: int, what: str) -> None:
+        self.total = total
+        self.done = 0
+        try:
+            from tqdm.auto import tqdm  # type: ignore[import-not-found]
+
+            self.tqdm = tqdm(total=total, desc=what, unit="cell", unit_scale=True)
+        except ImportError:
+            self.tqdm = None
+        self.what = what
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.tqdm is not None:
+            self.tqdm.update(done - self.done)
+        else:
+            width = 30
+            filled = width * done // max(total, 1)
+            sys.stderr.write(f"\r{self.what} [{'#' * filled}{' ' * (width - filled)}] {100 * done // max(total, 1)}%")
+            sys.stderr.flush()
+        self.done = done
+
+    def close(self) -> None:
+        self(self.total, self.total)
+        if self.tqdm is not None:
+            self.tqdm.close()
+        else:
+            sys.stderr.write("\n")
+
+
+ProgressArg = Union[bool, Callable[[int, int], Any]]
+
+
+def _progress(progress: ProgressArg, total: int, what: str) -> Tuple[Optional[Callable[[int, int], Any]], Callable[[], None]]:
+    if progress is True:
+        bar = _Bar(total, what)
+        return bar, bar.close
+    if callable(progress):
+        return progress, lambda: None
+    return None, lambda: None
+
+
+def compute(
+    game: GameLike,
+    size: Union[int, Sequence[int]],
+    *,
+    threads: Optional[int] = None,
+    engine: Optional[str] = None,
+    progress: ProgressArg = False,
+) -> Table:
+    """The Grundy table of ``game`` up to ``size`` (the largest coordinate on each axis,
+    inclusive, as the CLI's ``--size``): a :class:`Table`, which is a numpy array of the table's
+    own unsigned type, handed over without a copy.
+
+    ``threads``: worker threads (default: one per core). ``engine``: ``"auto"`` (default),
+    ``"sparse"``, ``"tiles"``, ``"waves"`` or ``"reference"``. ``progress``: ``True`` for a bar
+    (tqdm's if installed), or a callable ``f(done, total)`` called about ten times a second.
+
+    The GIL is released while the table is computed; Ctrl-C (or a notebook's stop button) stops
+    the computation within a second and raises ``KeyboardInterrupt``.
+
+    Raises :class:`InputError` for an unknown game or an impossible size, and
+    :class:`TableTooLarge` when the table would not fit in memory (nothing is allocated).
+    """
+    g = _game(game)
+    coords = _size(g, size)
+    cells = 1
+    for c, m in zip(coords, g.mins):
+        cells *= max(c - m + 1, 0)
+    callback, close = _progress(progress, cells, g.name)
+    try:
+        values = _grundy.compute(g._ref, g._spec, coords, threads, engine, callback)
+    finally:
+        close()
+    return _table(values, g, g.axes, g.mins)
+
+
+def value(game: GameLike, *positions: Union[int, Sequence[int]], threads: Optional[int] = None) -> int:
+    """The Grundy value of a position, or of the sum of several (the XOR of their values):
+    ``value("kayles", 10)``, ``value("subtraction:2,5", 5, 12)``, ``value("wythoff", (3, 5))``.
+    A position is 0 exactly when the player to move loses."""
+    g = _game(game)
+    if not positions:
+        raise InputError("value needs at least one position")
+    coords: List[List[int]] = []
+    for p in positions:
+        if isinstance(p, (int, np.integer)) and not isinstance(p, bool):
+            coords.append([int(p)])
+        else:
+            try:
+                coords.append([int(c) for c in p])  # type: ignore[union-attr]
+            except TypeError:
+                raise InputError(f"a position is an int or a tuple of ints, not {p!r}") from None
+    total = 0
+    for v in _grundy.values_at(g._ref, g._spec, coords, threads):
+        total ^= v
+    return total
+
+
+class GameInfo(NamedTuple):
+    """A catalog entry."""
+
+    name: str
+    axes: str
+    description: str
+
+
+def games() -> List[GameInfo]:
+    """The catalog: every game by name, with its axes and a one-line description."""
+    return [GameInfo(*entry) for entry in _grundy.games()]
+
+
+def show(game: GameLike) -> str:
+    """The spec (TOML) of a game: save it, edit it, and load it with :meth:`Game.from_spec`."""
+    return _game(game).spec
+
+
+class Record:
+    """A result: the fields of the CLI's JSON output as attributes (nested objects are records
+    too). ``to_dict()`` gives the JSON object back."""
+
+    def __init__(self, fields: Dict[str, Any]) -> None:
+        self._fields = fields
+        for key, item in fields.items():
+            setattr(self, key, _record(item))
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The fields as the JSON output has them."""
+        return json.loads(json.dumps(self._fields))
+
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and self._fields == other._fields  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._fields)
+        return f"{type(self).__name__}({inner})"
+
+
+def _record(item: Any) -> Any:
+    if isinstance(item, dict):
+        return Record(item)
+    if isinstance(item, list):
+        return [_record(i) for i in item]
+    return item
+
+
+class SequenceReport(Record):
+    """The patterns of a heap game's sequence: ``game``, ``size``, ``min``, ``axis``,
+    ``sequence`` (``period``, ``saltus``, ``preperiod``, ``from``, ``proved``, ``argument``,
+    ``needed_length``, ``searched``), ``records`` and, after ``until_proved``, ``until_proved``
+    (``values``, ``rounds``, ``limit``). ``period``, ``preperiod``, ``saltus``, ``proved`` and
+    ``argument`` are also read directly on the report."""
+
+    @property
+    def period(self) -> Optional[int]:
+        return self.sequence.period  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def preperiod(self) -> Optional[int]:
+        return self.sequence.preperiod  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def saltus(self) -> Optional[int]:
+        return self.sequence.saltus  # type: ignore[attr-defined,no-any-return]
+
+    @property
+    def proved(self) -> bool:
+        return bool(self.sequence.proved)  # type: ignore[attr-defined]
+
+    @property
+    def argument(self) -> Optional[str]:
+        return self.sequence.argument  # type: ignore[attr-defined,no-any-return]
+
+
+class BoardReport(Record):
+    """The patterns of a board: ``game``, ``axes``, ``min``, ``size``, ``cells``, ``outcome``
+    (``period``, ``from``, ``rule``, ``proved``, ``argument``, ``separable``), ``values``,
+    ``symmetric``, ``rows``, ``columns`` and ``diagonals`` (each line's ``index``, ``period``,
+    ``saltus``, ``from``). ``proved`` and ``argument`` are the outcome rule's."""
+
+    @property
+    def proved(self) -> bool:
+        return bool(self.outcome.proved)  # type: ignore[attr-defined]
+
+    @property
+    def argument(self) -> Optional[str]:
+        return self.outcome.argument  # type: ignore[attr-defined,no-any-return]
+
+
+class Counterexample(NamedTuple):
+    """A cell where a claim fails: its coordinates, its value and what the claim says."""
+
+    position: Tuple[int, ...]
+    value: int
+    claimed: Union[str, int, bool]
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """A claim checked against a table (the fields of ``grundy check --json``)."""
+
+    game: str
+    size: Tuple[int, ...]
+    claim: str
+    expression: str
+    cells: int
+    disagreements: int
+    counterexamples: List[Counterexample]
+    verdict: str
+    proved: bool
+    argument: str
+    checked_box: Optional[List[Tuple[int, int]]]
+
+    @property
+    def agrees(self) -> bool:
+        """Whether the claim holds on every cell of the table."""
+        return self.disagreements == 0
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The JSON object of ``grundy check --json``."""
+        return {
+            "game": self.game,
+            "size": list(self.size),
+            "claim": self.claim,
+            "expression": self.expression,
+            "cells": self.cells,
+            "disagreements": self.disagreements,
+            "counterexamples": [
+                {"position": list(c.position), "value": c.value, "claimed": c.claimed} for c in self.counterexamples
+            ],
+            "verdict": self.verdict,
+            "proved": self.proved,
+            "argument": self.argument,
+            "checked_box": None if self.checked_box is None else [list(b) for b in self.checked_box],
+        }
+
+
+TableLike = Union[GameLike, np.ndarray]
+
+
+def _described(
+    source: TableLike,
+    size: Optional[Union[int, Sequence[int]]],
+    axes: Optional[Sequence[str]],
+    mins: Optional[Sequence[int]],
+    threads: Optional[int],
+    progress: ProgressArg,
+) -> Tuple[np.ndarray, List[Tuple[str, int]], str, Optional[Game]]:
+    """(uint32 C-order values, axes as (name, min), name, game) of a game or an array."""
+    if isinstance(source, np.ndarray):
+        if size is not None:
+            raise InputError("size is for games; an array is a table already")
+        if not (np.issubdtype(source.dtype, np.integer) or source.dtype == np.bool_):
+            raise InputError(f"a table holds integers; this array holds {source.dtype}")
+        if source.ndim == 0:
+            raise InputError("a table has at least one axis")
+        if source.size and source.min() < 0:
+            raise InputError("a table holds values of 0 or more; this array has negative ones")
+        if source.size and source.max() > np.iinfo(np.uint32).max:
+            raise InputError("a table's values fit in 32 bits; this array has larger ones")
+        game = getattr(source, "game", None) if isinstance(source, Table) else None
+        names = axes or (getattr(source, "axes", None) if isinstance(source, Table) else None)
+        starts = mins or (getattr(source, "mins", None) if isinstance(source, Table) else None)
+        if names is None:
+            names = ("n", "m", "l")[: source.ndim] if source.ndim <= 3 else tuple(f"x{i}" for i in range(source.ndim))
+        if starts is None:
+            starts = (0,) * source.ndim
+        if len(names) != source.ndim or len(starts) != source.ndim:
+            raise InputError(f"the array has {source.ndim} axes; give as many names and mins")
+        values = np.ascontiguousarray(source, dtype=np.uint32)
+        name = game.name if game is not None else "array"
+        return values, list(zip(names, (int(s) for s in starts))), name, game
+    if size is None:
+        raise InputError("size is needed to compute a game's table")
+    table = compute(source, size, threads=threads, progress=progress)
+    values = np.ascontiguousarray(table, dtype=np.uint32)
+    g = table.game
+    assert g is not None and table.axes is not None and table.mins is not None
+    return values, list(zip(table.axes, table.mins)), g.name, g
+
+
+def patterns(
+    source: TableLike,
+    size: Optional[Union[int, Sequence[int]]] = None,
+    *,
+    until_proved: bool = False,
+    limit: int = 1 << 27,
+    axes: Optional[Sequence[str]] = None,
+    mins: Optional[Sequence[int]] = None,
+    threads: Optional[int] = None,
+    progress: ProgressArg = False,
+) -> Union[SequenceReport, BoardReport]:
+    """The laws behind a table (``grundy patterns``): a heap game's period, preperiod and
+    saltus, proved where a theorem allows; a board's outcome rule, values rule, symmetry and the
+    periods of its rows, columns and diagonals.
+
+    ``source`` is a game (computed up to ``size``) or an array (a :class:`Table` keeps its game
+    and coordinates; a plain array takes ``axes`` names and ``mins``, by default ``n, m`` from
+    0). With ``until_proved=True`` a heap game is computed in rounds, from ``size`` (4095 by
+    default) up to ``limit``, until the Octal Periodicity Theorem (or a subtraction game's
+    window) proves its period.
+    """
+    if until_proved:
+        if isinstance(source, np.ndarray):
+            raise InputError("until_proved computes a game; an array is a table already")
+        g = _game(source)
+        start = None
+        if size is not None:
+            start = _size(g, size)[0]
+        if not (1 <= limit <= 1 << 32):
+            raise InputError(f"limit must be from 1 to 2^32, not {limit}")
+        callback, close = _progress(progress, 0, g.name)
+        try:
+            text = _grundy.patterns_until_proved(g._ref, g._spec, start, limit, threads, callback)
+        finally:
+            close()
+    else:
+        values, named_axes, name, g = _described(source, size, axes, mins, threads, progress)
+        text = _grundy.patterns_of(values, named_axes, name, g and g._ref, g and g._spec, False)
+    fields = json.loads(text)
+    return SequenceReport(fields) if "sequence" in fields else BoardReport(fields)
+
+
+def check(
+    source: TableLike,
+    size: Optional[Union[int, Sequence[int]]] = None,
+    *,
+    p_set: Optional[str] = None,
+    values: Optional[str] = None,
+    holds: Optional[str] = None,
+    period: Optional[Sequence[int]] = None,
+    show: int = 10,
+    axes: Optional[Sequence[str]] = None,
+    mins: Optional[Sequence[int]] = None,
+    threads: Optional[int] = None,
+    progress: ProgressArg = False,
+) -> CheckReport:
+    """A closed-form claim against a table (``grundy check``): exactly one of ``p_set`` (the
+    P-positions are exactly where the expression is true), ``values`` (the value equals the
+    expression) or ``holds`` (the expression, which may use ``g``, is true on every cell).
+
+    Variables are the axis names, ``i, j, k`` for the axes and ``g`` (in ``holds``); operators
+    ``+ - * / %``, comparisons, ``&& || !``; functions ``floor ceil sqrt abs min max xor if``;
+    the constant ``phi``. ``period`` proves the claim for every board where the game allows.
+    The report lists the first ``show`` counterexamples as ``(position, value, claimed)``.
+    """
+    claims = [(k, e) for k, e in (("p_set", p_set), ("values", values), ("holds", holds)) if e is not None]
+    if len(claims) != 1:
+        raise InputError("check needs exactly one claim: p_set=, values= or holds=")
+    kind, expression = claims[0]
+    if show < 0:
+        raise InputError("show must be 0 or more")
+    array, named_axes, name, g = _described(source, size, axes, mins, threads, progress)
+    text = _grundy.check_of(
+        array,
+        named_axes,
+        name,
+        g and g._ref,
+        g and g._spec,
+        False,
+        kind,
+        expression,
+        None if period is None else [int(p) for p in period],
+        show,
+    )
+    fields = json.loads(text)
+    return CheckReport(
+        game=fields["game"],
+        size=tuple(fields["size"]),
+        claim=fields["claim"],
+        expression=fields["expression"],
+        cells=fields["cells"],
+        disagreements=fields["disagreements"],
+        counterexamples=[
+            Counterexample(tuple(c["position"]), c["value"], c["claimed"]) for c in fields["counterexamples"]
+        ],
+        verdict=fields["verdict"],
+        proved=fields["proved"],
+        argument=fields["argument"],
+        checked_box=None if fields["checked_box"] is None else [tuple(b) for b in fields["checked_box"]],
+    )
+
+
+def plot(
+    source: TableLike,
+    size: Optional[Union[int, Sequence[int]]] = None,
+    *,
+    outcome: bool = False,
+    out: Optional[Union[str, "os.PathLike[str]"]] = None,
+    max_side: int = 1000,
+    axes: Optional[Sequence[str]] = None,
+    mins: Optional[Sequence[int]] = None,
+    threads: Optional[int] = None,
+) -> Any:
+    """The picture ``grundy plot`` draws of a table: a heatmap of the values (0 in red), or the
+    P/N mask with ``outcome=True``; a heap game as its sequence. With ``out`` the PNG is
+    written there (atomically) and the path returned; without, a matplotlib ``Figure`` is
+    returned (matplotlib is needed then: ``pip install matplotlib``)."""
+    array, named_axes, name, g = _described(source, size, axes, mins, threads, False)
+    png = _grundy.plot_of(array, named_axes, name, g and g._ref, g and g._spec, False, outcome, max_side)
+    if out is not None:
+        path = os.fspath(out)
+        if not path.lower().endswith(".png"):
+            raise InputError(f"out={path} must be a .png file")
+        directory = os.path.dirname(os.path.abspath(path))
+        fd, temporary = tempfile.mkstemp(prefix=".grundy-", suffix=".png", dir=directory)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(png)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+        return path
+    try:
+        import matplotlib.image as mpimg
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise GrundyError("plot needs matplotlib for a figure (pip install matplotlib), or out= for a PNG file") from None
+    image = mpimg.imread(io.BytesIO(png), format="png")
+    height, width = image.shape[:2]
+    figure = plt.figure(figsize=(width / 100, height / 100), dpi=100)
+    axis = figure.add_axes((0, 0, 1, 1))
+    axis.imshow(image)
+    axis.set_axis_off()
+    return figure

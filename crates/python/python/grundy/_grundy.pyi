@@ -1,0 +1,59 @@
+"""Type stubs of the native module (the Python functions in ``grundy`` wrap these)."""
+
+from typing import Any, Callable, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+__version__: str
+
+def games() -> List[Tuple[str, str, str]]: ...
+def describe(game: str, spec: Optional[str] = None) -> Tuple[str, str, List[Tuple[str, int]], str]: ...
+def compute(
+    game: str,
+    spec: Optional[str],
+    size: Sequence[int],
+    threads: Optional[int] = None,
+    engine: Optional[str] = None,
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> np.ndarray: ...
+def values_at(
+    game: str, spec: Optional[str], positions: Sequence[Sequence[int]], threads: Optional[int] = None
+) -> List[int]: ...
+def patterns_of(
+    array: np.ndarray,
+    axes: Sequence[Tuple[str, int]],
+    name: str,
+    game: Optional[str] = None,
+    spec: Optional[str] = None,
+    outcomes: bool = False,
+) -> str: ...
+def patterns_until_proved(
+    game: str,
+    spec: Optional[str],
+    start: Optional[int],
+    limit: int,
+    threads: Optional[int] = None,
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> str: ...
+def check_of(
+    array: np.ndarray,
+    axes: Sequence[Tuple[str, int]],
+    name: str,
+    game: Optional[str],
+    spec: Optional[str],
+    outcomes: bool,
+    kind: str,
+    expression: str,
+    period: Optional[Sequence[int]] = None,
+    show: int = 10,
+) -> str: ...
+def plot_of(
+    array: np.ndarray,
+    axes: Sequence[Tuple[str, int]],
+    name: str,
+    game: Optional[str] = None,
+    spec: Optional[str] = None,
+    outcomes: bool = False,
+    outcome: bool = False,
+    max_side: int = 1000,
+) -> bytes: ...

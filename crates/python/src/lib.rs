@@ -1,0 +1,486 @@
+//! The native half of the `grundy` Python package (`grundy._grundy`): thin functions over the
+//! workspace's crates. The Python half (`python/grundy/__init__.py`) gives them their Python
+//! idiom: the `Table` array, the `Game` class, the result dataclasses and the keyword arguments.
+//!
+//! What crosses the boundary: names and spec texts of games, coordinates, numpy arrays (tables
+//! leave as the table's own cells, without a copy; they come in as `uint32`), JSON text (the
+//! reports, exactly as the CLI's `--json` writes them) and PNG bytes. Errors cross as the
+//! Python-defined classes of `grundy._errors`, never as a panic: every computation runs on a
+//! worker thread whose panic becomes a `GrundyError`.
+//!
+//! Long computations release the GIL. While one runs, the calling thread wakes every 100 ms,
+//! takes the GIL back briefly to look for a signal (Ctrl-C in a terminal, the stop button of a
+//! notebook: a `KeyboardInterrupt`) and to report progress; on an interrupt it asks the fill to
+//! stop (the engines stop between waves) and raises it.
+
+use grundy_compute::memory::check_table;
+use grundy_compute::{Engine, FillConfig, FillError, Progress, SequenceRecords, TableFill};
+use grundy_core::{
+    check_position, lookup, parse_spec, Axis, CellArray, CellKind, Coord, Game, GrundyTable, Table,
+    TableShape,
+};
+use grundy_patterns::conjecture::{check, ClaimKind, Conjecture};
+use grundy_patterns::search::{ProofSearch, SearchError};
+use grundy_patterns::{analyze, Report};
+use grundy_plot::{plot_png, PlotOptions};
+use numpy::{IntoPyArray, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::fmt::Display;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::time::Duration;
+
+/// The error classes of `grundy._errors` (defined in Python, so that `InputError` can be both a
+/// `GrundyError` and a `ValueError`).
+#[derive(Clone, Copy)]
+enum Class {
+    Grundy,
+    Input,
+    TooLarge,
+}
+
+fn error(py: Python<'_>, class: Class, message: impl Display) -> PyErr {
+    let name = match class {
+        Class::Grundy => "GrundyError",
+        Class::Input => "InputError",
+        Class::TooLarge => "TableTooLarge",
+    };
+    let raised = py
+        .import("grundy._errors")
+        .and_then(|module| module.getattr(name))
+        .and_then(|class| class.call1((message.to_string(),)));
+    match raised {
+        Ok(value) => PyErr::from_value(value),
+        Err(err) => err,
+    }
+}
+
+/// The game called `name`, or the one `spec` (TOML text) describes.
+fn load_game(py: Python<'_>, name: &str, spec: Option<&str>) -> PyResult<Game> {
+    match spec {
+        Some(text) => parse_spec(text, name),
+        None => lookup(name),
+    }
+    .map_err(|err| error(py, Class::Input, err))
+}
+
+/// A fill's progress as atomics the watching thread reads, and its cancellation.
+#[derive(Default)]
+struct Watch {
+    done: AtomicU64,
+    cancel: AtomicBool,
+}
+
+impl Progress for Watch {
+    fn advance(&self, cells: u64) {
+        self.done.fetch_add(cells, Ordering::Relaxed);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+}
+
+/// Runs `work` on a worker thread with the GIL released; every 100 ms the calling thread looks
+/// for a signal and calls `progress(done, total)`. A signal (or an exception from `progress`)
+/// cancels the work and is raised once it has stopped.
+fn watched<T: Send>(
+    py: Python<'_>,
+    total: u64,
+    progress: Option<&Py<PyAny>>,
+    work: impl FnOnce(&Watch) -> T + Send,
+) -> PyResult<T> {
+    let watch = Watch::default();
+    let (outcome, interrupt) = py.detach(|| {
+        std::thread::scope(|scope| {
+            let (finished, wait) = channel::<()>();
+            let watch = &watch;
+            let worker = scope.spawn(move || {
+                let outcome = work(watch);
+                let _ = finished.send(());
+                outcome
+            });
+            let mut interrupt: Option<PyErr> = None;
+            // Until the worker finishes (or panics: its sender is gone).
+            while let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(Duration::from_millis(100))
+            {
+                if interrupt.is_some() {
+                    continue;
+                }
+                Python::attach(|py| {
+                    let report = py.check_signals().and_then(|()| match progress {
+                        Some(callback) => {
+                            let done = watch.done.load(Ordering::Relaxed).min(total);
+                            callback.call1(py, (done, total)).map(drop)
+                        }
+                        None => Ok(()),
+                    });
+                    if let Err(err) = report {
+                        watch.cancel.store(true, Ordering::Relaxed);
+                        interrupt = Some(err);
+                    }
+                });
+            }
+            (worker.join(), interrupt)
+        })
+    });
+    if let Some(interrupt) = interrupt {
+        return Err(interrupt);
+    }
+    outcome.map_err(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_string());
+        error(py, Class::Grundy, format!("internal error (please report it): {what}"))
+    })
+}
+
+fn fill_error(py: Python<'_>, err: FillError) -> PyErr {
+    match err {
+        FillError::NotSparse(why) => error(py, Class::Input, why),
+        err => error(py, Class::Grundy, format!("cannot compute the table: {err}")),
+    }
+}
+
+fn parse_engine(py: Python<'_>, engine: Option<&str>) -> PyResult<Engine> {
+    Ok(match engine.unwrap_or("auto") {
+        "auto" => Engine::Auto,
+        "sparse" => Engine::Sparse,
+        "tiles" => Engine::Tiles,
+        "waves" => Engine::Waves,
+        "reference" => Engine::Reference,
+        other => {
+            return Err(error(
+                py,
+                Class::Input,
+                format!(
+                    "unknown engine {other:?}: use 'auto', 'sparse', 'tiles', 'waves' or \
+                     'reference'"
+                ),
+            ))
+        }
+    })
+}
+
+fn check_threads(py: Python<'_>, threads: Option<usize>) -> PyResult<()> {
+    match threads {
+        Some(t) if !(1..=1024).contains(&t) => {
+            Err(error(py, Class::Input, format!("threads must be from 1 to 1024, not {t}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn size_text(size: &[Coord]) -> String {
+    size.iter().map(Coord::to_string).collect::<Vec<_>>().join("x")
+}
+
+/// A fill of `game` up to `size` (the largest coordinate on each axis), its memory checked.
+fn fill_table(
+    py: Python<'_>,
+    game: &Game,
+    size: &[Coord],
+    threads: Option<usize>,
+    engine: Engine,
+    progress: Option<&Py<PyAny>>,
+) -> PyResult<GrundyTable> {
+    check_threads(py, threads)?;
+    let shape = TableShape::new(game, size, &size_text(size))
+        .map_err(|err| error(py, Class::Input, err))?;
+    let config = FillConfig { engine, threads, tile_side: None };
+    let fill = TableFill::new(game, &shape, &config);
+    check_table(&shape, fill.planned_width()).map_err(|err| error(py, Class::TooLarge, err))?;
+    let total = u64::try_from(shape.cells()).unwrap_or(u64::MAX);
+    watched(py, total, progress, |watch| fill.fill(watch))?.map_err(|err| fill_error(py, err))
+}
+
+/// The catalog: (name, axes, description) of every game.
+#[pyfunction]
+fn games() -> Vec<(String, String, String)> {
+    grundy_core::game::catalog().into_iter().map(|e| (e.name, e.axes, e.description)).collect()
+}
+
+/// A game as Python sees it: name, description, axes as (name, smallest coordinate), spec text.
+type Described = (String, String, Vec<(String, Coord)>, String);
+
+/// The [`Described`] of a game.
+#[pyfunction]
+#[pyo3(signature = (game, spec=None))]
+fn describe(py: Python<'_>, game: &str, spec: Option<&str>) -> PyResult<Described> {
+    let loaded = load_game(py, game, spec)?;
+    let text = match (spec, grundy_core::game::catalog_spec(game)) {
+        (Some(text), _) => text.to_string(),
+        (None, Some(text)) => text.to_string(),
+        (None, None) => grundy_core::to_spec(&loaded),
+    };
+    let axes = loaded.axes().iter().map(|a| (a.name.clone(), a.min)).collect();
+    Ok((loaded.name().to_string(), loaded.description().to_string(), axes, text))
+}
+
+/// The table of a game as a numpy array of its own cell type (uint8, uint16 or uint32), which
+/// takes over the table's memory: no copy.
+#[pyfunction]
+#[pyo3(signature = (game, spec, size, threads=None, engine=None, progress=None))]
+fn compute(
+    py: Python<'_>,
+    game: &str,
+    spec: Option<&str>,
+    size: Vec<Coord>,
+    threads: Option<usize>,
+    engine: Option<&str>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Py<PyAny>> {
+    let loaded = load_game(py, game, spec)?;
+    let engine = parse_engine(py, engine)?;
+    let table = fill_table(py, &loaded, &size, threads, engine, progress.as_ref())?;
+    Ok(match table.into_array() {
+        CellArray::U8(a) => a.into_pyarray(py).into_any().unbind(),
+        CellArray::U16(a) => a.into_pyarray(py).into_any().unbind(),
+        CellArray::U32(a) => a.into_pyarray(py).into_any().unbind(),
+    })
+}
+
+/// The values of `positions` of a game, from one table that holds them all.
+#[pyfunction]
+#[pyo3(signature = (game, spec, positions, threads=None))]
+fn values_at(
+    py: Python<'_>,
+    game: &str,
+    spec: Option<&str>,
+    positions: Vec<Vec<Coord>>,
+    threads: Option<usize>,
+) -> PyResult<Vec<u32>> {
+    let loaded = load_game(py, game, spec)?;
+    let dims = loaded.dims();
+    let mut size: Vec<Coord> = loaded.axes().iter().map(|a| a.min).collect();
+    for position in &positions {
+        let text = size_text(position);
+        if position.len() != dims {
+            let message = format!(
+                "position {text} has {} but {} has {}",
+                grundy_core::counted(position.len(), "coordinate", "coordinates"),
+                loaded.name(),
+                grundy_core::counted(dims, "axis", "axes"),
+            );
+            return Err(error(py, Class::Input, message));
+        }
+        check_position(&loaded, position, &text).map_err(|err| error(py, Class::Input, err))?;
+        for (largest, &c) in size.iter_mut().zip(position) {
+            *largest = (*largest).max(c);
+        }
+    }
+    let table = fill_table(py, &loaded, &size, threads, Engine::Auto, None)?;
+    Ok(positions.iter().map(|p| table.get(p).expect("inside the table").0).collect())
+}
+
+/// A table described for the analyses: an array (uint32, C order) with its axes, and the game
+/// it is a table of when known.
+fn described(
+    py: Python<'_>,
+    array: &PyReadonlyArrayDyn<'_, u32>,
+    axes: Vec<(String, Coord)>,
+    name: &str,
+    game: Option<&str>,
+    spec: Option<&str>,
+    outcomes: bool,
+) -> PyResult<Table> {
+    let lens = array.shape().to_vec();
+    if lens.len() != axes.len() {
+        let message = format!(
+            "the array has {} but {} axis names were given",
+            grundy_core::counted(lens.len(), "dimension", "dimensions"),
+            axes.len()
+        );
+        return Err(error(py, Class::Input, message));
+    }
+    if lens.contains(&0) {
+        return Err(error(py, Class::Input, "the array is empty"));
+    }
+    let values = array
+        .as_slice()
+        .map_err(|_| error(py, Class::Input, "the array must be contiguous (C order)"))?;
+    let max = axes.iter().zip(&lens).map(|((_, min), &len)| min + len as Coord - 1).collect();
+    let axes = axes.into_iter().map(|(name, min)| Axis::new(&name, min)).collect();
+    let shape = TableShape::from_axes(axes, max);
+    let data = GrundyTable::from_vec(shape, values.to_vec()).narrowed();
+    Ok(match game {
+        Some(game) => Table::of_game(load_game(py, game, spec)?, data),
+        None => {
+            let kind = if outcomes { CellKind::Outcomes } else { CellKind::Values };
+            Table::without_game(data, kind, name)
+        }
+    })
+}
+
+fn to_json(py: Python<'_>, value: &impl serde::Serialize) -> PyResult<String> {
+    serde_json::to_string(value).map_err(|err| error(py, Class::Grundy, err))
+}
+
+/// The report of `grundy patterns --json` for a table.
+#[pyfunction]
+#[pyo3(signature = (array, axes, name, game=None, spec=None, outcomes=false))]
+fn patterns_of(
+    py: Python<'_>,
+    array: PyReadonlyArrayDyn<'_, u32>,
+    axes: Vec<(String, Coord)>,
+    name: &str,
+    game: Option<&str>,
+    spec: Option<&str>,
+    outcomes: bool,
+) -> PyResult<String> {
+    let table = described(py, &array, axes, name, game, spec, outcomes)?;
+    let (report, records) = watched(py, 0, None, |_| {
+        let report = analyze(&table);
+        (report, SequenceRecords::of(table.game(), table.data()))
+    })?;
+    let report = report.map_err(|err| error(py, Class::Input, err))?;
+    report_json(py, &report, records.as_ref(), None)
+}
+
+fn report_json(
+    py: Python<'_>,
+    report: &Report,
+    records: Option<&SequenceRecords>,
+    search: Option<&grundy_patterns::search::Search>,
+) -> PyResult<String> {
+    let json = |value: serde_json::Result<serde_json::Value>| {
+        value.map_err(|err| error(py, Class::Grundy, err))
+    };
+    let mut value = json(serde_json::to_value(report))?;
+    if let Some(records) = records {
+        value["records"] = json(serde_json::to_value(records))?;
+    }
+    if let Some(search) = search {
+        value["until_proved"] = json(serde_json::to_value(search))?;
+    }
+    to_json(py, &value)
+}
+
+/// The report of `grundy patterns GAME --until-proved --json`.
+#[pyfunction]
+#[pyo3(signature = (game, spec, start, limit, threads=None, progress=None))]
+fn patterns_until_proved(
+    py: Python<'_>,
+    game: &str,
+    spec: Option<&str>,
+    start: Option<Coord>,
+    limit: u64,
+    threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    check_threads(py, threads)?;
+    let loaded = load_game(py, game, spec)?;
+    let search_error = |py: Python<'_>, err: SearchError| match err {
+        SearchError::NotHeapGame(_) | SearchError::NoTheorem | SearchError::Size(_) => {
+            error(py, Class::Input, format!("{}: {err}", loaded.name()))
+        }
+        SearchError::TooLarge(err) => error(py, Class::TooLarge, err),
+        SearchError::Fill(err) => fill_error(py, err),
+        err => error(py, Class::Grundy, err),
+    };
+    let mut search = ProofSearch::new(&loaded, start, limit).map_err(|e| search_error(py, e))?;
+    let pool = match threads {
+        Some(threads) => Some(
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|err| error(py, Class::Grundy, err))?,
+        ),
+        None => None,
+    };
+    loop {
+        let shape = search.next_shape().map_err(|e| search_error(py, e))?;
+        let total = u64::try_from(shape.cells()).unwrap_or(u64::MAX);
+        let round = watched(py, total, progress.as_ref(), |watch| match &pool {
+            Some(pool) => pool.install(|| search.round(watch)),
+            None => search.round(watch),
+        })?;
+        if let Some(found) = round.map_err(|e| search_error(py, e))? {
+            return report_json(py, &found.report, found.records.as_ref(), Some(&found.search));
+        }
+    }
+}
+
+/// The report of `grundy check --json` for a claim about a table.
+#[pyfunction]
+#[pyo3(signature = (array, axes, name, game, spec, outcomes, kind, expression, period=None, show=10))]
+#[allow(clippy::too_many_arguments)]
+fn check_of(
+    py: Python<'_>,
+    array: PyReadonlyArrayDyn<'_, u32>,
+    axes: Vec<(String, Coord)>,
+    name: &str,
+    game: Option<&str>,
+    spec: Option<&str>,
+    outcomes: bool,
+    kind: &str,
+    expression: &str,
+    period: Option<Vec<u64>>,
+    show: usize,
+) -> PyResult<String> {
+    let (kind, argument) = match kind {
+        "p_set" => (ClaimKind::PSet, "p_set"),
+        "values" => (ClaimKind::Values, "values"),
+        "holds" => (ClaimKind::Holds, "holds"),
+        other => return Err(error(py, Class::Input, format!("unknown claim kind {other:?}"))),
+    };
+    let names: Vec<&str> = axes.iter().map(|(n, _)| n.as_str()).collect();
+    let conjecture = Conjecture::parse_named(kind, expression, &names, argument)
+        .map_err(|err| error(py, Class::Input, err))?;
+    if let Some(period) = &period {
+        if period.len() != axes.len() || period.contains(&0) {
+            let message = format!(
+                "period {period:?} needs one whole number of at least 1 for each of the {} axes",
+                axes.len()
+            );
+            return Err(error(py, Class::Input, message));
+        }
+    }
+    let table = described(py, &array, axes, name, game, spec, outcomes)?;
+    let report = watched(py, 0, None, |_| check(&table, &conjecture, period.as_deref(), show))?
+        .map_err(|err| error(py, Class::Input, err))?;
+    to_json(py, &report)
+}
+
+/// The PNG picture `grundy plot` draws of a table.
+#[pyfunction]
+#[pyo3(signature = (array, axes, name, game=None, spec=None, outcomes=false, outcome=false, max_side=1000))]
+#[allow(clippy::too_many_arguments)]
+fn plot_of<'py>(
+    py: Python<'py>,
+    array: PyReadonlyArrayDyn<'py, u32>,
+    axes: Vec<(String, Coord)>,
+    name: &str,
+    game: Option<&str>,
+    spec: Option<&str>,
+    outcomes: bool,
+    outcome: bool,
+    max_side: usize,
+) -> PyResult<Bound<'py, PyBytes>> {
+    if !(16..=8192).contains(&max_side) {
+        let message = format!("max_side must be from 16 to 8192, not {max_side}");
+        return Err(error(py, Class::Input, message));
+    }
+    let table = described(py, &array, axes, name, game, spec, outcomes)?;
+    let options = PlotOptions { outcome, max_side };
+    let png = watched(py, 0, None, |_| plot_png(&table, &options))?
+        .map_err(|err| error(py, Class::Input, err))?;
+    Ok(PyBytes::new(py, &png))
+}
+
+#[pymodule]
+fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(describe, m)?)?;
+    m.add_function(wrap_pyfunction!(compute, m)?)?;
+    m.add_function(wrap_pyfunction!(values_at, m)?)?;
+    m.add_function(wrap_pyfunction!(patterns_of, m)?)?;
+    m.add_function(wrap_pyfunction!(patterns_until_proved, m)?)?;
+    m.add_function(wrap_pyfunction!(check_of, m)?)?;
+    m.add_function(wrap_pyfunction!(plot_of, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

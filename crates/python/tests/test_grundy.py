@@ -1,0 +1,297 @@
+"""The Python package against the command-line tool: the same tables (values, dtype, shape),
+the same reports, the same pictures; and the package's own promises (no copy, errors,
+interruption, progress, the GIL released).
+
+The CLI binary is $GRUNDY_CLI, or the workspace's target/release/grundy, or target/debug/grundy.
+"""
+
+import json
+import os
+import pickle
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import grundy
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def cli_path():
+    for candidate in (
+        os.environ.get("GRUNDY_CLI"),
+        ROOT / "target" / "release" / "grundy",
+        ROOT / "target" / "debug" / "grundy",
+    ):
+        if candidate and Path(candidate).is_file():
+            return str(candidate)
+    pytest.skip("no grundy binary: set GRUNDY_CLI or build the workspace")
+
+
+def cli(*args, check=True):
+    done = subprocess.run([cli_path(), *args], capture_output=True, text=True)
+    if check and done.returncode != 0:
+        raise AssertionError(f"grundy {' '.join(args)}: {done.stderr}")
+    return done
+
+
+def catalog_games():
+    names = [g.name for g in grundy.games() if ":" not in g.name]
+    return names + ["subtraction:1,3,4", "octal:0.137", "octal:4.07", "subtraction:2,5"]
+
+
+def small_size(game):
+    g = grundy.Game(game)
+    return tuple(m + {1: 300, 2: 30, 3: 7}[g.dims] for m in g.mins)
+
+
+@pytest.mark.parametrize("game", catalog_games())
+def test_every_catalog_game_equals_the_cli(game, tmp_path):
+    size = small_size(game)
+    table = grundy.compute(game, size)
+    out = tmp_path / "table.npy"
+    cli("compute", game, "--size", "x".join(map(str, size)), "--format", "npy", "--out", str(out), "--quiet")
+    expected = np.load(out)
+    assert table.dtype == expected.dtype, game
+    assert table.shape == expected.shape, game
+    assert np.array_equal(np.asarray(table), expected), game
+    g = grundy.Game(game)
+    assert table.axes == g.axes and table.mins == g.mins and table.game == g
+    assert table.shape == tuple(s - m + 1 for s, m in zip(size, g.mins))
+
+
+@pytest.mark.parametrize("engine", ["auto", "tiles", "waves", "reference"])
+def test_engines_and_threads_agree(engine):
+    expected = grundy.compute("wythoff", (60, 70), engine="reference")
+    for threads in (1, 2, 3):
+        table = grundy.compute("wythoff", (60, 70), engine=engine, threads=threads)
+        assert np.array_equal(table, expected), (engine, threads)
+    heaps = grundy.compute("octal:0.137", 2000, engine="sparse")
+    assert np.array_equal(heaps, grundy.compute("octal:0.137", 2000, engine="reference"))
+
+
+def test_dtype_is_the_narrowest_and_the_table_is_not_copied():
+    assert grundy.compute("kiki", (50, 50)).dtype == np.uint8
+    wythoff = grundy.compute("wythoff", (300, 300))
+    assert wythoff.dtype == np.uint16
+    assert isinstance(wythoff, grundy.Table) and isinstance(wythoff, np.ndarray)
+    # The memory is the engine's: at the bottom of the chain of views is no numpy array that
+    # owns a copy, but the Rust allocation numpy took over.
+    base = wythoff
+    while isinstance(base, np.ndarray) and base.base is not None:
+        base = base.base
+    assert not isinstance(base, np.ndarray), "the values were copied into a numpy-owned array"
+
+
+def test_table_coordinates():
+    table = grundy.compute("kiki", (20, 30))
+    assert table.mins == (1, 1) and table.axes == ("n", "m")
+    assert table.at(1, 1) == table[0, 0] and table.at(20, 30) == table[-1, -1]
+    assert [len(c) for c in table.coords] == [20, 30] and table.coords[0][0] == 1
+    part = table[2:5, :]
+    assert part.axes is None and part.mins is None
+    copy = pickle.loads(pickle.dumps(table))
+    assert np.array_equal(copy, table) and copy.mins == (1, 1) and copy.game == table.game
+    with pytest.raises(grundy.InputError):
+        table.at(0, 1)
+
+
+def test_value_matches_the_cli():
+    assert grundy.value("kayles", 10) == 2
+    assert grundy.value("subtraction:2,5", 5, 12) == 0
+    assert grundy.value("wythoff", (3, 5)) == 0
+    assert grundy.value("nim", (3, 5)) == 3 ^ 5
+    for args, positions in [(["kayles", "10"], [10]), (["subtraction:2,5", "5", "12"], [5, 12]), (["wythoff", "3x5"], [(3, 5)])]:
+        out = json.loads(cli("value", *args, "--json").stdout)
+        assert grundy.value(args[0], *positions) == out["value"]
+
+
+def test_games_and_show_match_the_cli():
+    listed = cli("games").stdout.splitlines()
+    assert [line.split()[0] for line in listed] == [g.name for g in grundy.games()]
+    for game in ("kiki", "octal:0.137", "subtraction:1,3,4"):
+        assert grundy.show(game) == cli("show", game).stdout
+
+
+def test_spec_from_text_and_path(tmp_path):
+    text = grundy.show("kiki")
+    from_text = grundy.Game.from_spec(text)
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    for game in (from_text, grundy.Game.from_spec(path), grundy.Game.from_spec(str(path)), str(path)):
+        assert np.array_equal(grundy.compute(game, (12, 12)), grundy.compute("kiki", (12, 12)))
+
+
+@pytest.mark.parametrize(
+    "game,size",
+    [("kayles", "1000"), ("octal:0.137", "2000"), ("kiki", "60x60"), ("wythoff", "80x80"), ("cutting", "40x40")],
+)
+def test_patterns_equal_the_cli_json(game, size):
+    coords = tuple(int(c) for c in size.split("x"))
+    report = grundy.patterns(game, coords if len(coords) > 1 else coords[0])
+    expected = json.loads(cli("patterns", game, "--size", size, "--json").stdout)
+    assert report.to_dict() == expected
+    assert isinstance(report, grundy.SequenceReport if len(coords) == 1 else grundy.BoardReport)
+    # The same report from the table, computed first.
+    table = grundy.compute(game, coords if len(coords) > 1 else coords[0])
+    assert grundy.patterns(table).to_dict() == expected
+
+
+def test_patterns_until_proved():
+    report = grundy.patterns("octal:0.16", until_proved=True)
+    expected = json.loads(cli("patterns", "octal:0.16", "--until-proved", "--json").stdout)
+    assert report.to_dict() == expected
+    assert (report.period, report.preperiod, report.proved) == (149459, 105351, True)
+    assert report.until_proved.values == 1048576
+    assert "Octal Periodicity" in report.argument
+
+
+@pytest.mark.parametrize(
+    "game,size,claim,expression",
+    [
+        ("kiki", "40x40", "p_set", "n % 2 == 1 && m % 2 == 1"),
+        ("kiki", "40x40", "p_set", "n % 2 == 1"),
+        ("nim", "30x30", "values", "xor(a, b)"),
+        ("wythoff", "50x50", "holds", "g <= a + b"),
+        ("kayles", "500", "values", "n % 3"),
+    ],
+)
+def test_check_equals_the_cli_json(game, size, claim, expression):
+    coords = tuple(int(c) for c in size.split("x"))
+    report = grundy.check(game, coords if len(coords) > 1 else coords[0], **{claim: expression})
+    option = "--" + claim.replace("_", "-")
+    done = cli("check", game, "--size", size, option, expression, "--json", check=False)
+    assert done.returncode in (0, 1), done.stderr
+    assert report.to_dict() == json.loads(done.stdout)
+    assert report.agrees == (done.returncode == 0)
+    assert all(isinstance(c, tuple) and isinstance(c.position, tuple) for c in report.counterexamples)
+
+
+def test_check_on_plain_arrays():
+    values = np.add.outer(np.arange(10), np.arange(10)) % 3
+    report = grundy.check(values, values="(n + m) % 3")
+    assert report.agrees and not report.proved
+    report = grundy.check(values, axes=("x", "y"), mins=(5, 6), values="(x + y) % 3")
+    assert report.disagreements > 0 and report.counterexamples[0].position[0] >= 5
+
+
+def test_plot_writes_the_cli_picture(tmp_path):
+    ours = tmp_path / "ours.png"
+    assert grundy.plot("wythoff", (100, 100), out=ours) == str(ours)
+    theirs = tmp_path / "theirs.png"
+    cli("plot", "wythoff", "--size", "100x100", "--out", str(theirs))
+    assert ours.read_bytes() == theirs.read_bytes()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".grundy-")]
+
+
+def test_plot_returns_a_figure():
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    figure = grundy.plot(grundy.compute("kiki", (80, 80)), outcome=True)
+    assert figure.get_axes()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: grundy.compute("no-such-game", 10),
+        lambda: grundy.compute("kiki", (10,)),
+        lambda: grundy.compute("kiki", (-5, 10)),
+        lambda: grundy.compute("kiki", (10, 10), engine="fastest"),
+        lambda: grundy.compute("kiki", (10, 10), engine="sparse"),
+        lambda: grundy.compute("kiki", (10, 10), threads=0),
+        lambda: grundy.Game.from_spec("this is not toml ["),
+        lambda: grundy.check("kiki", (10, 10), p_set="n %% 2"),
+        lambda: grundy.check("kiki", (10, 10), p_set="n", values="m"),
+        lambda: grundy.check("kiki", (10, 10), values="q + 1"),
+        lambda: grundy.patterns(np.array([[0.5, 1.0]])),
+        lambda: grundy.patterns(np.array([-1, 2])),
+        lambda: grundy.patterns("kiki", until_proved=True),
+        lambda: grundy.value("kayles"),
+        lambda: grundy.value("kiki", (0, 3)),
+        lambda: grundy.plot("kiki", (10, 10), out="picture.jpg"),
+    ],
+)
+def test_bad_input_is_an_input_error(call):
+    with pytest.raises(grundy.InputError) as raised:
+        call()
+    assert isinstance(raised.value, ValueError) and isinstance(raised.value, grundy.GrundyError)
+    assert str(raised.value) and "\n" not in str(raised.value).strip()
+
+
+def test_a_table_too_large_is_refused_before_allocating():
+    with pytest.raises(grundy.TableTooLarge) as raised:
+        grundy.compute("wythoff", (10**6, 10**6))
+    assert isinstance(raised.value, MemoryError)
+    assert "needs" in str(raised.value)
+
+
+def test_progress_callback_and_bar(capsys):
+    seen = []
+    table = grundy.compute("wythoff", (5000, 5000), progress=lambda done, total: seen.append((done, total)))
+    assert table.shape == (5001, 5001)
+    assert seen, "a fill of several tenths of a second reports progress"
+    assert all(total == 5001 * 5001 and 0 <= done <= total for done, total in seen)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    grundy.compute("kiki", (200, 200), progress=True)
+    err = capsys.readouterr().err
+    assert "100%" in err or "kiki" in err
+
+
+def test_the_gil_is_released_while_computing():
+    ticks = 0
+    done = threading.Event()
+
+    def work():
+        grundy.compute("wythoff", (5000, 5000))
+        done.set()
+
+    worker = threading.Thread(target=work)
+    worker.start()
+    started = time.monotonic()
+    while not done.is_set() and time.monotonic() - started < 60:
+        ticks += 1
+        time.sleep(0.001)
+    worker.join()
+    assert ticks > 50, f"the main thread ran only {ticks} times during the fill"
+
+
+def test_ctrl_c_stops_a_fill_within_a_second(tmp_path):
+    # Python's own handler, even where the parent ignores SIGINT (a background job); kiki's
+    # values stay in byte cells, so no widening pass (which runs whole) falls in the second.
+    script = (
+        "import signal\n"
+        "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "import grundy\n"
+        "print('started', flush=True)\n"
+        "grundy.compute('kiki', (40000, 40000))\n"
+        "print('finished', flush=True)\n"
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-c", script], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    assert process.stdout.readline().strip() == "started"
+    time.sleep(1.5)
+    process.send_signal(signal.SIGINT)
+    sent = time.monotonic()
+    out, err = process.communicate(timeout=30)
+    stopped = time.monotonic() - sent
+    assert "KeyboardInterrupt" in err, err
+    assert "finished" not in out
+    assert process.returncode != 0
+    assert stopped < 1.0, f"stopped {stopped:.2f} s after Ctrl-C"
+
+
+def test_module_docstring_examples():
+    import doctest
+
+    failures, tried = doctest.testmod(grundy, verbose=False)
+    assert tried > 0 and failures == 0
