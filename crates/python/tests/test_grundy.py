@@ -295,3 +295,15 @@ def test_module_docstring_examples():
 
     failures, tried = doctest.testmod(grundy, verbose=False)
     assert tried > 0 and failures == 0
+
+
+def test_the_example_notebook_executes():
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    pytest.importorskip("matplotlib")
+    notebook = nbformat.read(ROOT / "examples" / "notebook.ipynb", as_version=4)
+    nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3").execute()
+    outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
+    assert not [o for o in outputs if o.get("output_type") == "error"]
+    text = "".join(o.get("text", "") for o in outputs)
+    assert "P-positions: n % 2 == 1 && m % 2 == 1" in text
