@@ -6,6 +6,8 @@
 //! - [`proofs`]: the subtraction-game and Octal Periodicity theorems for heap games.
 //! - [`expr::Expr`]: the expression language of rules and conjectures.
 //! - [`analyze`]: everything above as one [`Report`], the JSON contract of `grundy patterns`.
+//! - [`positions::values_of`]: the values of positions however far out (proved periods, strips
+//!   that repeat).
 //! - [`search::ProofSearch`]: a heap game computed in rounds until a theorem proves its period.
 //! - [`conjecture::check`]: a claim against a table, with counterexamples, and
 //!   [`certificate`]: the finite check that proves a periodic claim for every board.
@@ -30,6 +32,7 @@ mod error;
 pub mod expr;
 pub mod grid;
 pub mod periodicity;
+pub mod positions;
 pub mod proofs;
 mod rules;
 pub mod search;

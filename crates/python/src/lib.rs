@@ -20,6 +20,7 @@ use grundy_core::{
     TableShape,
 };
 use grundy_patterns::conjecture::{check, ClaimKind, Conjecture};
+use grundy_patterns::positions::{values_of, Position, ValuesError};
 use grundy_patterns::search::{ProofSearch, SearchError};
 use grundy_patterns::{analyze, Report};
 use grundy_plot::{plot_png, PlotOptions};
@@ -243,7 +244,9 @@ fn compute(
     })
 }
 
-/// The values of `positions` of a game, from one table that holds them all.
+/// The values of `positions` of a game however far out, as `grundy value` finds them: a heap
+/// game whose period a theorem proves is computed only as far as the proof needs, a board with
+/// bounded moves one strip at a time (`grundy_patterns::positions`).
 #[pyfunction]
 #[pyo3(signature = (game, spec, positions, threads=None))]
 fn values_at(
@@ -255,9 +258,8 @@ fn values_at(
 ) -> PyResult<Vec<u32>> {
     let loaded = load_game(py, game, spec)?;
     let dims = loaded.dims();
-    let mut size: Vec<Coord> = loaded.axes().iter().map(|a| a.min).collect();
-    for position in &positions {
-        let text = size_text(position);
+    let texts: Vec<String> = positions.iter().map(|p| size_text(p)).collect();
+    for (position, text) in positions.iter().zip(&texts) {
         if position.len() != dims {
             let message = format!(
                 "position {text} has {} but {} has {}",
@@ -267,13 +269,19 @@ fn values_at(
             );
             return Err(error(py, Class::Input, message));
         }
-        check_position(&loaded, position, &text).map_err(|err| error(py, Class::Input, err))?;
-        for (largest, &c) in size.iter_mut().zip(position) {
-            *largest = (*largest).max(c);
-        }
+        check_position(&loaded, position, text).map_err(|err| error(py, Class::Input, err))?;
     }
-    let table = fill_table(py, &loaded, &size, threads, Engine::Auto, None)?;
-    Ok(positions.iter().map(|p| table.get(p).expect("inside the table").0).collect())
+    let positions: Vec<Position<'_>> =
+        texts.iter().map(String::as_str).zip(positions.iter().cloned()).collect();
+    let mut fill = |shape: &TableShape| {
+        let size = shape.max().to_vec();
+        fill_table(py, &loaded, &size, threads, Engine::Auto, None)
+    };
+    match values_of(&loaded, &positions, &mut fill) {
+        Ok(answered) => Ok(answered.values),
+        Err(ValuesError::Fill(err)) => Err(err),
+        Err(err) => Err(error(py, Class::Input, err)),
+    }
 }
 
 /// A table described for the analyses: an array (uint32, C order) with its axes, and the game

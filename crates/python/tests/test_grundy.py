@@ -107,7 +107,15 @@ def test_value_matches_the_cli():
     assert grundy.value("subtraction:2,5", 5, 12) == 0
     assert grundy.value("wythoff", (3, 5)) == 0
     assert grundy.value("nim", (3, 5)) == 3 ^ 5
-    for args, positions in [(["kayles", "10"], [10]), (["subtraction:2,5", "5", "12"], [5, 12]), (["wythoff", "3x5"], [(3, 5)])]:
+    cases = [
+        (["kayles", "10"], [10]),
+        (["subtraction:2,5", "5", "12"], [5, 12]),
+        (["wythoff", "3x5"], [(3, 5)]),
+        # Beyond any table: a proved period, a strip that repeats (as the CLI answers them).
+        (["kayles", "10^18", "12345678901"], [10**18, 12345678901]),
+        (["kiki", "1000000000000x3", "7x99999999999"], [(10**12, 3), (7, 99999999999)]),
+    ]
+    for args, positions in cases:
         out = json.loads(cli("value", *args, "--json").stdout)
         assert grundy.value(args[0], *positions) == out["value"]
 
@@ -217,6 +225,7 @@ def test_plot_returns_a_figure():
         lambda: grundy.patterns("kiki", until_proved=True),
         lambda: grundy.value("kayles"),
         lambda: grundy.value("kiki", (0, 3)),
+        lambda: grundy.value("wythoff", (3 * 10**9, 2)),
         lambda: grundy.plot("kiki", (10, 10), out="picture.jpg"),
     ],
 )

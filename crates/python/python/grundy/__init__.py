@@ -292,7 +292,11 @@ def compute(
 def value(game: GameLike, *positions: Union[int, Sequence[int]], threads: Optional[int] = None) -> int:
     """The Grundy value of a position, or of the sum of several (the XOR of their values):
     ``value("kayles", 10)``, ``value("subtraction:2,5", 5, 12)``, ``value("wythoff", (3, 5))``.
-    A position is 0 exactly when the player to move loses."""
+    A position is 0 exactly when the player to move loses.
+
+    As ``grundy value`` does, a heap game whose period a theorem proves is computed only as far
+    as the proof needs (``value("kayles", 10**18)``), and a board with bounded moves one strip at
+    a time until the strip repeats (``value("kiki", (10**12, 3))``)."""
     g = _game(game)
     if not positions:
         raise InputError("value needs at least one position")
