@@ -6,6 +6,7 @@ mod games;
 mod patterns;
 mod plot;
 mod show;
+mod survey;
 mod value;
 
 use crate::progress::Bar;
@@ -34,6 +35,8 @@ pub(crate) enum Command {
     Games(games::Args),
     /// Print the spec of a game, from the catalog or a file.
     Show(show::Args),
+    /// Survey a family of games: every member's period, proved where possible, and classes.
+    Survey(survey::Args),
 }
 
 pub(crate) fn run(command: Command) -> Result<ExitCode> {
@@ -45,6 +48,7 @@ pub(crate) fn run(command: Command) -> Result<ExitCode> {
         Command::Check(args) => check::run(args),
         Command::Games(args) => games::run(args),
         Command::Show(args) => show::run(args),
+        Command::Survey(args) => survey::run(args),
     }
 }
 

@@ -20,11 +20,16 @@ pub(crate) struct Bar {
 impl Bar {
     /// A bar for `total` cells; `quiet` suppresses it.
     pub(crate) fn new(total: u64, quiet: bool) -> Bar {
+        Bar::counting(total, quiet, "cells")
+    }
+
+    /// A bar for `total` things called `unit` (cells, members); `quiet` suppresses it.
+    pub(crate) fn counting(total: u64, quiet: bool, unit: &str) -> Bar {
         let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
         bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} [{elapsed_precise}] {wide_bar} {human_pos}/{human_len} cells ({rate} cells/s, ETA {eta})",
-            )
+            ProgressStyle::with_template(&format!(
+                "{{spinner}} [{{elapsed_precise}}] {{wide_bar}} {{human_pos}}/{{human_len}} {unit} ({{rate}} {unit}/s, ETA {{eta}})"
+            ))
             .expect("the template is valid")
             .with_key("rate", |state: &ProgressState, w: &mut dyn std::fmt::Write| {
                 let _ = write!(w, "{}", HumanCount(state.per_sec() as u64));

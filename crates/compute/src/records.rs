@@ -7,18 +7,24 @@ use grundy_core::{Game, GrundyTable};
 /// `compute --format summary` and `patterns`.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct SequenceRecords {
-    /// In the text only: the summary of `compute` has it already.
+    /// The largest value (in the text only: the summary of `compute` has it already).
     #[serde(skip)]
-    max: u32,
-    max_first_at: i64,
+    pub max: u32,
+    /// Where it first appears.
+    pub max_first_at: i64,
+    /// The sparse-space mask over extended values that leaves the fewest rare heaps (games the
+    /// sparse-space engine computes).
     #[serde(skip_serializing_if = "Option::is_none")]
-    rare_mask: Option<u64>,
+    pub rare_mask: Option<u64>,
+    /// The class (parity of the masked bits) of the rare heaps.
     #[serde(skip_serializing_if = "Option::is_none")]
-    rare_class: Option<u32>,
+    pub rare_class: Option<u32>,
+    /// Rare heaps (from 1).
     #[serde(skip_serializing_if = "Option::is_none")]
-    rare: Option<u64>,
+    pub rare: Option<u64>,
+    /// The last rare heap.
     #[serde(skip_serializing_if = "Option::is_none")]
-    last_rare: Option<u64>,
+    pub last_rare: Option<u64>,
 }
 
 impl SequenceRecords {

@@ -8,6 +8,8 @@
 //! - [`analyze`]: everything above as one [`Report`], the JSON contract of `grundy patterns`.
 //! - [`positions::values_of`]: the values of positions however far out (proved periods, strips
 //!   that repeat).
+//! - [`survey`]: whole families of games (code patterns, subtraction sets, spec templates),
+//!   every member's row and the classes of equal members.
 //! - [`search::ProofSearch`]: a heap game computed in rounds until a theorem proves its period.
 //! - [`conjecture::check`]: a claim against a table, with counterexamples, and
 //!   [`certificate`]: the finite check that proves a periodic claim for every board.
@@ -36,6 +38,7 @@ pub mod positions;
 pub mod proofs;
 mod rules;
 pub mod search;
+pub mod survey;
 
 pub use analysis::{
     analyze, BoardReport, LineReport, OutcomeReport, Report, SequencePeriod, SequenceReport,

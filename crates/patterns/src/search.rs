@@ -109,6 +109,11 @@ impl<'g> ProofSearch<'g> {
         Ok(ProofSearch { game, min, max, limit, rounds: 0, previous: None })
     }
 
+    /// The table of the last round computed, if any.
+    pub fn last_table(&self) -> Option<&GrundyTable> {
+        self.previous.as_ref()
+    }
+
     /// The table the next round computes.
     pub fn next_shape(&self) -> Result<TableShape, SearchError> {
         TableShape::new(self.game, &[self.max], &self.max.to_string()).map_err(SearchError::Size)

@@ -23,8 +23,11 @@ include!(concat!(env!("OUT_DIR"), "/catalog.rs"));
 const SUBTRACTION: &str =
     "remove s stones, s in the comma list S, e.g. subtraction:2,5 (S-Nim, HDU 1536)";
 const OCTAL: &str = "take-and-break game with octal code CODE, e.g. octal:0.137 (Dawson's chess)";
+const HEX: &str =
+    "take-and-break game with hexadecimal code CODE (8: three heaps), e.g. hex:0.8 or hex:4.c";
 
-/// Every catalog entry: the embedded spec files by name, then `subtraction:S` and `octal:CODE`.
+/// Every catalog entry: the embedded spec files by name, then `subtraction:S`, `octal:CODE` and
+/// `hex:CODE`.
 pub fn catalog() -> Vec<CatalogEntry> {
     let mut entries: Vec<CatalogEntry> = SPECS
         .iter()
@@ -39,7 +42,9 @@ pub fn catalog() -> Vec<CatalogEntry> {
             }
         })
         .collect();
-    for (name, description) in [("subtraction:S", SUBTRACTION), ("octal:CODE", OCTAL)] {
+    for (name, description) in
+        [("subtraction:S", SUBTRACTION), ("octal:CODE", OCTAL), ("hex:CODE", HEX)]
+    {
         entries.push(CatalogEntry {
             name: name.into(),
             axes: "n >= 0".into(),
@@ -54,8 +59,8 @@ pub fn catalog_spec(name: &str) -> Option<&'static str> {
     SPECS.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
 }
 
-/// The game called `name` in the catalog, including the parameterised `subtraction:S` and
-/// `octal:CODE`.
+/// The game called `name` in the catalog, including the parameterised `subtraction:S`,
+/// `octal:CODE` and `hex:CODE`.
 pub fn lookup(name: &str) -> Result<Game, ModelError> {
     if let Some(text) = catalog_spec(name) {
         return parse_spec(text, &format!("games/{name}.toml"));
@@ -75,6 +80,10 @@ pub fn lookup(name: &str) -> Result<Game, ModelError> {
     } else if let Some(code) = name.strip_prefix("octal:") {
         let code = OctalCode::parse_octal(code).map_err(|err| bad(err.to_string()))?;
         let description = format!("take-and-break game with octal code {code}");
+        Game::new(name, &description, heap(), vec![Rule::TakeAndBreak { code }])
+    } else if let Some(code) = name.strip_prefix("hex:") {
+        let code = OctalCode::parse_hex(code).map_err(|err| bad(err.to_string()))?;
+        let description = format!("take-and-break game with hexadecimal code {code}");
         Game::new(name, &description, heap(), vec![Rule::TakeAndBreak { code }])
     } else {
         let known: Vec<String> = catalog().into_iter().map(|e| e.name).collect();
@@ -113,7 +122,7 @@ mod tests {
             assert_eq!(game.name(), *name);
             assert!(!game.description().is_empty(), "{name} has no description");
         }
-        assert_eq!(catalog().len(), SPECS.len() + 2);
+        assert_eq!(catalog().len(), SPECS.len() + 3);
     }
 
     #[test]

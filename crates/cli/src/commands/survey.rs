@@ -1,0 +1,245 @@
+use super::{read_spec, spec_path};
+use crate::output::{Destination, Overwrite, Special};
+use crate::progress::Bar;
+use anyhow::{bail, Context, Result};
+use grundy_compute::Progress;
+use grundy_core::Coord;
+use grundy_patterns::survey::{classify, survey_member, Computed, Family, Plan, Row};
+use rayon::prelude::*;
+use std::collections::HashMap;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+/// Survey a whole family of games: compute every member, find its period (proved where a
+/// theorem allows), group the members whose sequences agree, and write one row per member.
+///
+/// FAMILY: `octal:0.??` (every code with two digits after the point; `?` is any digit, the last
+/// never 0), `octal:4.??`, `hex:0.?`; `subtraction:3-of-12` (every 3-subset of 1..=12),
+/// `subtraction:any-of-6`, `subtraction:all-but-2-of-8`; or a spec file with a `[parameters]`
+/// table (`k = "1..=20"`) whose names appear as `{k}` in its rules.
+///
+/// Examples: `grundy survey octal:0.?? --size 5000`, `grundy survey octal:0.??? --until-proved
+/// --out survey.csv`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// The family (see above).
+    family: String,
+    /// The largest coordinate computed for every member (heap size, or both axes of a board);
+    /// with --until-proved, where the search starts.
+    #[arg(long, default_value_t = 4095, allow_hyphen_values = true)]
+    size: Coord,
+    /// Compute heap games until a periodicity theorem proves their period (or --limit).
+    #[arg(long)]
+    until_proved: bool,
+    /// The largest heap size --until-proved computes.
+    #[arg(long, requires = "until_proved", value_name = "N", default_value_t = 1 << 20,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
+    limit: u64,
+    /// Write to this file (atomically) instead of standard output; the rows done so far are kept
+    /// beside it in FILE.partial until the survey completes.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Replace an existing output file even if it is read-only.
+    #[arg(long)]
+    force: bool,
+    /// `csv` (one row per member) or `json` (a list of objects, the keys of `patterns --json`).
+    #[arg(long, value_enum, default_value_t = Format::Csv)]
+    format: Format,
+    /// Go on with an interrupted survey: keep the rows in FILE.partial, compute the others.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// No progress bar.
+    #[arg(short, long)]
+    quiet: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Csv,
+    Json,
+}
+
+pub(crate) fn run(args: Args) -> Result<ExitCode> {
+    let family = match spec_path(&args.family) {
+        Some(path) => Family::from_template(&read_spec(path, &args.family)?, &args.family)?,
+        None => Family::parse(&args.family)?,
+    };
+    if args.size < 0 {
+        bail!("--size {} must be 0 or more", args.size);
+    }
+    let plan = Plan { size: args.size, until_proved: args.until_proved.then_some(args.limit) };
+    let overwrite = if args.force { Overwrite::Force } else { Overwrite::IfWritable };
+    // Checked before any work: an output that cannot be written is refused now.
+    let destination = Destination::open(args.out.as_deref(), overwrite, Special::WriteThrough)?;
+    let partial = args.out.as_deref().map(partial_path);
+    let mut done: HashMap<String, Computed> = HashMap::new();
+    if let Some(partial) = &partial {
+        if partial.exists() {
+            if !args.resume {
+                bail!(
+                    "{} holds the rows of an unfinished survey: add --resume to go on with it, \
+                     or delete it",
+                    partial.display()
+                );
+            }
+            done = read_partial(partial, &family)?;
+        }
+    }
+    let todo: Vec<_> = family.members.iter().filter(|g| !done.contains_key(g.name())).collect();
+    let bar = Bar::counting(family.members.len() as u64, args.quiet, "members");
+    bar.advance(done.len() as u64);
+    let log = match &partial {
+        Some(path) => Some(Mutex::new(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot write {}", path.display()))?,
+        )),
+        None => None,
+    };
+    let fresh: Vec<Computed> = install(args.threads, || {
+        todo.par_iter()
+            .map(|game| {
+                let computed = survey_member(game, plan)?;
+                if let Some(log) = &log {
+                    let mut line = serde_json::to_string(&computed)?;
+                    line.push('\n');
+                    let mut file = log.lock().expect("no writer panics holding it");
+                    file.write_all(line.as_bytes())
+                        .and_then(|()| file.flush())
+                        .context("cannot write the partial survey")?;
+                }
+                bar.advance(1);
+                Ok(computed)
+            })
+            .collect::<Result<Vec<_>>>()
+    })?;
+    bar.finish();
+    for computed in fresh {
+        done.insert(computed.row.game.clone(), computed);
+    }
+    let ordered: Vec<Computed> = family
+        .members
+        .iter()
+        .map(|g| done.remove(g.name()).expect("every member is computed"))
+        .collect();
+    let rows = classify(&ordered);
+    destination.write_with(|out| match args.format {
+        Format::Csv => write_csv(out, &rows),
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &rows)?;
+            writeln!(out)
+        }
+    })?;
+    if let Some(partial) = partial {
+        std::fs::remove_file(&partial)
+            .with_context(|| format!("cannot delete {}", partial.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn install<T: Send>(threads: Option<u16>, work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    match threads {
+        None => work(),
+        Some(threads) => rayon::ThreadPoolBuilder::new()
+            .num_threads(grundy_compute::effective_threads(threads.into()))
+            .build()
+            .context("cannot start the worker threads")?
+            .install(work),
+    }
+}
+
+fn partial_path(out: &Path) -> PathBuf {
+    let mut name = out.as_os_str().to_owned();
+    name.push(".partial");
+    PathBuf::from(name)
+}
+
+/// The rows of an interrupted survey: one JSON object per line (a last line cut short by the
+/// interruption is dropped; any other bad line, or a member of another family, is an error).
+fn read_partial(path: &Path, family: &Family) -> Result<HashMap<String, Computed>> {
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let lines: Vec<String> = std::io::BufReader::new(file)
+        .lines()
+        .collect::<std::io::Result<_>>()
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let members: std::collections::HashSet<&str> =
+        family.members.iter().map(|g| g.name()).collect();
+    let mut done = HashMap::new();
+    for (i, line) in lines.iter().enumerate() {
+        match serde_json::from_str::<Computed>(line) {
+            Ok(computed) if members.contains(computed.row.game.as_str()) => {
+                done.insert(computed.row.game.clone(), computed);
+            }
+            Ok(computed) => bail!(
+                "{}: line {} is {}, which is not a member of {}",
+                path.display(),
+                i + 1,
+                computed.row.game,
+                family.text
+            ),
+            Err(_) if i + 1 == lines.len() => {}
+            Err(err) => bail!("{}: line {} is not a survey row: {err}", path.display(), i + 1),
+        }
+    }
+    Ok(done)
+}
+
+const CSV_HEADER: &[&str] = &[
+    "game",
+    "class",
+    "equivalence",
+    "trivial",
+    "values",
+    "max",
+    "max_first_at",
+    "p_positions",
+    "period",
+    "preperiod",
+    "saltus",
+    "proved",
+    "argument",
+    "needed_length",
+    "rare_mask",
+    "rare",
+    "last_rare",
+    "outcome_rule",
+    "seconds",
+];
+
+fn write_csv(out: &mut dyn Write, rows: &[Row]) -> std::io::Result<()> {
+    let mut writer = csv::Writer::from_writer(out);
+    writer.write_record(CSV_HEADER)?;
+    let opt = |v: Option<String>| v.unwrap_or_default();
+    for r in rows {
+        writer.write_record([
+            r.game.clone(),
+            r.class.clone(),
+            r.equivalence.clone(),
+            r.trivial.to_string(),
+            r.values.to_string(),
+            r.max.to_string(),
+            opt(r.max_first_at.map(|v| v.to_string())),
+            r.p_positions.to_string(),
+            opt(r.period.map(|v| v.to_string())),
+            opt(r.preperiod.map(|v| v.to_string())),
+            opt(r.saltus.map(|v| v.to_string())),
+            r.proved.to_string(),
+            opt(r.argument.clone()),
+            opt(r.needed_length.map(|v| v.to_string())),
+            opt(r.rare_mask.map(|v| v.to_string())),
+            opt(r.rare.map(|v| v.to_string())),
+            opt(r.last_rare.map(|v| v.to_string())),
+            opt(r.outcome_rule.clone()),
+            format!("{:.3}", r.seconds),
+        ])?;
+    }
+    writer.flush()
+}
