@@ -372,8 +372,67 @@ pub struct Row {
 pub struct Computed {
     /// The row (`class` and `equivalence` not yet set).
     pub row: Row,
-    /// The values, row-major.
+    /// The values, row-major (serialised packed: see [`packed`]).
+    #[serde(with = "packed")]
     pub values: Vec<u32>,
+}
+
+/// Values as a survey's partial file keeps them: `W:` then, in base64, the values as
+/// little-endian cells of W bytes (the narrowest that holds them), deflated. A periodic
+/// sequence of a million byte values takes a few kilobytes instead of megabytes of JSON.
+pub mod packed {
+    use base64::engine::general_purpose::STANDARD;
+    use base64::Engine as _;
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serializer};
+    use std::io::{Read, Write};
+
+    /// Packs `values`.
+    pub fn serialize<S: Serializer>(values: &[u32], serializer: S) -> Result<S::Ok, S::Error> {
+        let max = values.iter().copied().max().unwrap_or(0);
+        let width = if max <= 0xff {
+            1
+        } else if max <= 0xffff {
+            2
+        } else {
+            4
+        };
+        let mut encoder =
+            flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+        for v in values {
+            encoder.write_all(&v.to_le_bytes()[..width]).map_err(serde::ser::Error::custom)?;
+        }
+        let deflated = encoder.finish().map_err(serde::ser::Error::custom)?;
+        serializer.serialize_str(&format!("{width}:{}", STANDARD.encode(deflated)))
+    }
+
+    /// Unpacks values packed by [`serialize`].
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u32>, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        let (width, data) = text.split_once(':').ok_or_else(|| D::Error::custom("no width"))?;
+        let width: usize = match width {
+            "1" => 1,
+            "2" => 2,
+            "4" => 4,
+            other => return Err(D::Error::custom(format!("cell width {other}"))),
+        };
+        let deflated = STANDARD.decode(data).map_err(D::Error::custom)?;
+        let mut bytes = Vec::new();
+        flate2::read::DeflateDecoder::new(&deflated[..])
+            .read_to_end(&mut bytes)
+            .map_err(D::Error::custom)?;
+        if bytes.len() % width != 0 {
+            return Err(D::Error::custom("a cell cut short"));
+        }
+        Ok(bytes
+            .chunks_exact(width)
+            .map(|cell| {
+                let mut le = [0u8; 4];
+                le[..width].copy_from_slice(cell);
+                u32::from_le_bytes(le)
+            })
+            .collect())
+    }
 }
 
 /// Why a member could not be computed.
@@ -517,5 +576,70 @@ fn gcd(a: usize, b: usize) -> usize {
         a
     } else {
         gcd(b, a % b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packed_values_round_trip_in_every_width() {
+        for values in [vec![], vec![0, 1, 2, 255], vec![3, 300, 65535], vec![7, 70000, u32::MAX]] {
+            let computed = Computed { row: empty_row(), values: values.clone() };
+            let line = serde_json::to_string(&computed).unwrap();
+            let back: Computed = serde_json::from_str(&line).unwrap();
+            assert_eq!(back.values, values);
+        }
+        // A periodic million values pack into a few kilobytes.
+        let periodic =
+            Computed { row: empty_row(), values: (0..1_000_000u32).map(|n| n % 12).collect() };
+        assert!(serde_json::to_string(&periodic).unwrap().len() < 20_000);
+    }
+
+    fn empty_row() -> Row {
+        Row {
+            game: "g".into(),
+            class: String::new(),
+            equivalence: String::new(),
+            trivial: false,
+            values: 0,
+            max: 0,
+            max_first_at: None,
+            p_positions: 0,
+            period: None,
+            preperiod: None,
+            saltus: None,
+            proved: false,
+            argument: None,
+            needed_length: None,
+            rare_mask: None,
+            rare: None,
+            last_rare: None,
+            outcome_rule: None,
+            seconds: 0.0,
+        }
+    }
+
+    #[test]
+    fn families_list_their_members_in_order() {
+        let names = |text: &str| -> Vec<String> {
+            Family::parse(text).unwrap().members.iter().map(|g| g.name().to_string()).collect()
+        };
+        assert_eq!(names("octal:0.?")[..3], ["octal:0.1", "octal:0.2", "octal:0.3"]);
+        assert_eq!(names("octal:0.??").len(), 56);
+        assert_eq!(names("hex:0.?").len(), 15);
+        assert_eq!(
+            names("subtraction:2-of-4"),
+            [
+                "subtraction:1,2",
+                "subtraction:1,3",
+                "subtraction:1,4",
+                "subtraction:2,3",
+                "subtraction:2,4",
+                "subtraction:3,4"
+            ]
+        );
+        assert_eq!(names("subtraction:any-of-3").len(), 7);
     }
 }

@@ -53,6 +53,10 @@ pub(crate) struct Args {
     /// Worker threads (default: one per core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
+    /// Leave out the seconds each member took, so that the same survey writes the same bytes
+    /// (for datasets with checksums).
+    #[arg(long)]
+    no_seconds: bool,
     /// No progress bar.
     #[arg(short, long)]
     quiet: bool,
@@ -130,9 +134,16 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         .map(|g| done.remove(g.name()).expect("every member is computed"))
         .collect();
     let rows = classify(&ordered);
+    let seconds = !args.no_seconds;
     destination.write_with(|out| match args.format {
-        Format::Csv => write_csv(out, &rows),
+        Format::Csv => write_csv(out, &rows, seconds),
         Format::Json => {
+            let mut rows = serde_json::to_value(&rows)?;
+            if !seconds {
+                for row in rows.as_array_mut().expect("a list of rows") {
+                    row.as_object_mut().expect("a row").remove("seconds");
+                }
+            }
             serde_json::to_writer_pretty(&mut *out, &rows)?;
             writeln!(out)
         }
@@ -214,12 +225,13 @@ const CSV_HEADER: &[&str] = &[
     "seconds",
 ];
 
-fn write_csv(out: &mut dyn Write, rows: &[Row]) -> std::io::Result<()> {
+fn write_csv(out: &mut dyn Write, rows: &[Row], seconds: bool) -> std::io::Result<()> {
     let mut writer = csv::Writer::from_writer(out);
-    writer.write_record(CSV_HEADER)?;
+    let columns = if seconds { CSV_HEADER.len() } else { CSV_HEADER.len() - 1 };
+    writer.write_record(&CSV_HEADER[..columns])?;
     let opt = |v: Option<String>| v.unwrap_or_default();
     for r in rows {
-        writer.write_record([
+        let record = [
             r.game.clone(),
             r.class.clone(),
             r.equivalence.clone(),
@@ -239,7 +251,8 @@ fn write_csv(out: &mut dyn Write, rows: &[Row]) -> std::io::Result<()> {
             opt(r.last_rare.map(|v| v.to_string())),
             opt(r.outcome_rule.clone()),
             format!("{:.3}", r.seconds),
-        ])?;
+        ];
+        writer.write_record(&record[..columns])?;
     }
     writer.flush()
 }
