@@ -218,3 +218,29 @@ fn an_interrupted_survey_resumes_where_it_stopped() {
     };
     assert_eq!(strip(&resumed), strip(&whole));
 }
+
+// Issue 17: the facts the literature states, and its known mistakes. OEIS A071453 (0.117:
+// period 48, exceptions up to 46), A071464 (0.127: period 4, last exception 46577, Gangolli and
+// Plambeck), A002187 (0.137: period 34, exceptions to 51), A071435 (0.177: period 20, last
+// exception 496). Winning Ways' game locator maps 0.27 to 0.06 and 0.314 to 0.31; both are
+// wrong (0.27 plays as 0.26). Flammenkamp's table maps 0.161 to 0.36; they first differ at heap
+// size 519.
+#[test]
+fn the_survey_agrees_with_the_literature_and_finds_its_mistakes() {
+    let rows = by_game(&survey_json(&["octal:0.1?7", "--until-proved", "--limit", "300000"]));
+    assert_eq!(period(&rows["octal:0.117"]), (48, 47, true));
+    assert_eq!(period(&rows["octal:0.127"]), (4, 46578, true));
+    assert_eq!(period(&rows["octal:0.137"]), (34, 52, true));
+    assert_eq!(period(&rows["octal:0.177"]), (20, 497, true));
+    let two = by_game(&survey_json(&["octal:0.??", "--size", "3000"]));
+    assert_eq!(two["octal:0.27"]["class"], "octal:0.26");
+    assert_eq!(two["octal:0.27"]["equivalence"], "proved");
+    assert_ne!(two["octal:0.06"]["class"], two["octal:0.27"]["class"]);
+    let first_difference = |a: &str, b: &str| {
+        let values = |g: &str| stdout_of(&["compute", g, "--size", "2000", "--format", "bfile"]);
+        let (a, b) = (values(a), values(b));
+        a.lines().zip(b.lines()).position(|(x, y)| x != y)
+    };
+    assert_eq!(first_difference("octal:0.161", "octal:0.36"), Some(519));
+    assert!(first_difference("octal:0.314", "octal:0.31").is_some());
+}
