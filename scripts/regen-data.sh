@@ -32,9 +32,14 @@ datasets=(
   "docs/images/wythoff-300.png|the picture in the README: Wythoff's game, values|plot wythoff --size 299x299"
   "docs/images/cutting-200-outcome.png|the cutting game's P-positions|plot cutting --size 200x200 --outcome"
   "docs/images/kayles-300.png|Kayles against n|plot kayles --size 300"
+  "data/surveys/octal-0.dd.csv|every octal code 0.d1d2 (d2 > 0): periods proved to 2^19 values, classes|survey octal:0.?? --until-proved --limit 524288 --no-seconds"
+  "data/surveys/subtraction-3-of-12.csv|every subtraction set of three amounts from 1..=12|survey subtraction:3-of-12 --until-proved --limit 1048576 --no-seconds"
+  "data/surveys/octal-0.ddd.csv|every octal code 0.d1d2d3 (d3 > 0): periods proved to 2^16 values, classes|survey octal:0.??? --until-proved --limit 65536 --no-seconds"
 )
 
-mkdir -p data/large docs/images
+mkdir -p data/large docs/images data/surveys
+# The arguments hold wildcards for grundy (octal:0.??), not for the shell.
+set -f
 for entry in "${datasets[@]}"; do
   IFS='|' read -r file _ args <<<"$entry"
   # shellcheck disable=SC2086 # the arguments are words

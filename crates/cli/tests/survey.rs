@@ -132,6 +132,9 @@ fn a_spec_template_surveys_every_parameter_value() {
     let games: Vec<&str> = rows.iter().map(|r| r["game"].as_str().unwrap()).collect();
     assert_eq!(games, ["wythoff-1", "wythoff-2", "wythoff-3"]);
     assert!(rows.iter().all(|r| r["values"] == 41 * 41 && r["period"].is_null()));
+    // The 2-D analysis in summary form.
+    assert!(rows.iter().all(|r| r["symmetric"] == true && r["separable"].is_boolean()));
+    assert!(rows[0]["periodic_lines"].as_str().unwrap().starts_with("rows "));
 }
 
 #[test]

@@ -363,6 +363,12 @@ pub struct Row {
     pub last_rare: Option<u64>,
     /// A board's exact rule for its P-positions, when one was found.
     pub outcome_rule: Option<String>,
+    /// A board's P-positions: whether they form a product of two sets (separable).
+    pub separable: Option<bool>,
+    /// A board's values: whether the table is symmetric.
+    pub symmetric: Option<bool>,
+    /// A board's rows, columns and diagonals: how many are periodic, as `k/n`.
+    pub periodic_lines: Option<String>,
     /// Seconds spent on the member.
     pub seconds: f64,
 }
@@ -498,6 +504,9 @@ pub fn survey_member(game: &Game, plan: Plan) -> Result<Computed, MemberError> {
         rare: records.as_ref().and_then(|r| r.rare),
         last_rare: records.as_ref().and_then(|r| r.last_rare),
         outcome_rule: None,
+        separable: None,
+        symmetric: None,
+        periodic_lines: None,
         seconds: 0.0,
     };
     match &report {
@@ -510,6 +519,17 @@ pub fn survey_member(game: &Game, plan: Plan) -> Result<Computed, MemberError> {
         Report::Board(r) => {
             row.outcome_rule = r.outcome.rule.clone();
             (row.proved, row.argument) = (r.outcome.proved, r.outcome.argument.clone());
+            (row.separable, row.symmetric) = (Some(r.outcome.separable), Some(r.symmetric));
+            let periodic = |lines: &[crate::LineReport]| {
+                let k = lines.iter().filter(|l| l.period.is_some()).count();
+                format!("{k}/{}", lines.len())
+            };
+            row.periodic_lines = Some(format!(
+                "rows {}, columns {}, diagonals {}",
+                periodic(&r.rows),
+                periodic(&r.columns),
+                periodic(&r.diagonals)
+            ));
         }
     }
     row.seconds = started.elapsed().as_secs_f64();
@@ -617,6 +637,9 @@ mod tests {
             rare: None,
             last_rare: None,
             outcome_rule: None,
+            separable: None,
+            symmetric: None,
+            periodic_lines: None,
             seconds: 0.0,
         }
     }

@@ -222,6 +222,9 @@ const CSV_HEADER: &[&str] = &[
     "rare",
     "last_rare",
     "outcome_rule",
+    "separable",
+    "symmetric",
+    "periodic_lines",
     "seconds",
 ];
 
@@ -250,6 +253,9 @@ fn write_csv(out: &mut dyn Write, rows: &[Row], seconds: bool) -> std::io::Resul
             opt(r.rare.map(|v| v.to_string())),
             opt(r.last_rare.map(|v| v.to_string())),
             opt(r.outcome_rule.clone()),
+            opt(r.separable.map(|v| v.to_string())),
+            opt(r.symmetric.map(|v| v.to_string())),
+            opt(r.periodic_lines.clone()),
             format!("{:.3}", r.seconds),
         ];
         writer.write_record(&record[..columns])?;
