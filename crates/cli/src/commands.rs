@@ -93,6 +93,19 @@ fn spec_path(name: &str) -> Option<&Path> {
     .then_some(path)
 }
 
+/// Runs `work` on a pool of `threads` threads (the cap of `grundy_compute::effective_threads`
+/// applies), or on rayon's global pool.
+fn install<T: Send>(threads: Option<u16>, work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    match threads {
+        None => work(),
+        Some(threads) => rayon::ThreadPoolBuilder::new()
+            .num_threads(grundy_compute::effective_threads(threads.into()))
+            .build()
+            .context("cannot start the worker threads")?
+            .install(work),
+    }
+}
+
 /// Where a table to analyse comes from: the arguments `patterns` and `check` share.
 #[derive(Debug, clap::Args)]
 pub(crate) struct TableArgs {
@@ -140,14 +153,7 @@ impl TableArgs {
     /// fill and the analyses both use the pool they run on, so `--threads` bounds the whole
     /// command.
     fn install<T: Send>(&self, work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
-        match self.threads {
-            None => work(),
-            Some(threads) => rayon::ThreadPoolBuilder::new()
-                .num_threads(grundy_compute::effective_threads(threads.into()))
-                .build()
-                .context("cannot start the worker threads")?
-                .install(work),
-        }
+        install(self.threads, work)
     }
 
     /// Loads the table (its slice, with `--slice`) on the current pool (see

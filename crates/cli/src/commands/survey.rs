@@ -1,4 +1,4 @@
-use super::{read_spec, spec_path};
+use super::{install, read_spec, spec_path};
 use crate::output::{Destination, Overwrite, Special};
 use crate::progress::Bar;
 use anyhow::{bail, Context, Result};
@@ -153,17 +153,6 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             .with_context(|| format!("cannot delete {}", partial.display()))?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn install<T: Send>(threads: Option<u16>, work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
-    match threads {
-        None => work(),
-        Some(threads) => rayon::ThreadPoolBuilder::new()
-            .num_threads(grundy_compute::effective_threads(threads.into()))
-            .build()
-            .context("cannot start the worker threads")?
-            .install(work),
-    }
 }
 
 fn partial_path(out: &Path) -> PathBuf {
