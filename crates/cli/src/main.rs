@@ -54,7 +54,7 @@ fn main() -> ExitCode {
 
 /// Folds a multi-line message (clap's usage blocks) into one line: the lines before the usage,
 /// trimmed and joined.
-fn one_line(message: &str) -> String {
+pub(crate) fn one_line(message: &str) -> String {
     message
         .lines()
         .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))

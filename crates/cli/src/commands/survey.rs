@@ -77,6 +77,45 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         bail!("--size {} must be 0 or more", args.size);
     }
     let plan = Plan { size: args.size, until_proved: args.until_proved.then_some(args.limit) };
+    // In an MPI job of two ranks or more, rank 0 hands out members and writes the output; the
+    // other ranks compute the members they are given (the family is listed by every rank).
+    #[cfg(feature = "mpi")]
+    let cluster = grundy_mpi::Cluster::join();
+    #[cfg(feature = "mpi")]
+    if let Some(cluster) = cluster.as_ref().filter(|c| c.rank() != 0) {
+        let work = |item: usize| {
+            install(args.threads, || Ok(survey_member(&family.members[item], plan)?))
+                .and_then(|computed| Ok(serde_json::to_vec(&computed)?))
+                .map_err(|err| format!("{err:#}"))
+        };
+        cluster.share(&[], work, |_, _| {});
+        return Ok(ExitCode::SUCCESS);
+    }
+    #[cfg(feature = "mpi")]
+    if let Some(cluster) = &cluster {
+        // Rank 0: an error here must end the job, or the other ranks would wait for work.
+        return gather(&args, &family, plan, Some(cluster)).or_else(|err| {
+            eprintln!("grundy: error: {}", crate::one_line(&format!("{err:#}")));
+            cluster.abort(2)
+        });
+    }
+    gather(
+        &args,
+        &family,
+        plan,
+        #[cfg(feature = "mpi")]
+        None,
+    )
+}
+
+/// The survey on one process, or on rank 0 of an MPI job (`cluster`): the output and the
+/// partial file, the members computed here or handed out.
+fn gather(
+    args: &Args,
+    family: &Family,
+    plan: Plan,
+    #[cfg(feature = "mpi")] cluster: Option<&grundy_mpi::Cluster>,
+) -> Result<ExitCode> {
     let overwrite = if args.force { Overwrite::Force } else { Overwrite::IfWritable };
     // Checked before any work: an output that cannot be written is refused now.
     let destination = Destination::open(args.out.as_deref(), overwrite, Special::WriteThrough)?;
@@ -91,10 +130,12 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
                     partial.display()
                 );
             }
-            done = read_partial(partial, &family)?;
+            done = read_partial(partial, family)?;
         }
     }
-    let todo: Vec<_> = family.members.iter().filter(|g| !done.contains_key(g.name())).collect();
+    let todo: Vec<usize> = (0..family.members.len())
+        .filter(|&i| !done.contains_key(family.members[i].name()))
+        .collect();
     let bar = Bar::counting(family.members.len() as u64, args.quiet, "members");
     bar.advance(done.len() as u64);
     let log = match &partial {
@@ -107,23 +148,37 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         )),
         None => None,
     };
-    let fresh: Vec<Computed> = install(args.threads, || {
-        todo.par_iter()
-            .map(|game| {
-                let computed = survey_member(game, plan)?;
-                if let Some(log) = &log {
-                    let mut line = serde_json::to_string(&computed)?;
-                    line.push('\n');
-                    let mut file = log.lock().expect("no writer panics holding it");
-                    file.write_all(line.as_bytes())
-                        .and_then(|()| file.flush())
-                        .context("cannot write the partial survey")?;
-                }
-                bar.advance(1);
-                Ok(computed)
-            })
-            .collect::<Result<Vec<_>>>()
-    })?;
+    let keep = |computed: &Computed| -> Result<()> {
+        if let Some(log) = &log {
+            let mut line = serde_json::to_string(computed)?;
+            line.push('\n');
+            let mut file = log.lock().expect("no writer panics holding it");
+            file.write_all(line.as_bytes())
+                .and_then(|()| file.flush())
+                .context("cannot write the partial survey")?;
+        }
+        bar.advance(1);
+        Ok(())
+    };
+    #[cfg(feature = "mpi")]
+    let shared = match cluster {
+        Some(cluster) => Some(share_members(cluster, &todo, &keep)?),
+        None => None,
+    };
+    #[cfg(not(feature = "mpi"))]
+    let shared: Option<Vec<Computed>> = None;
+    let fresh = match shared {
+        Some(fresh) => fresh,
+        None => install(args.threads, || {
+            todo.par_iter()
+                .map(|&i| {
+                    let computed = survey_member(&family.members[i], plan)?;
+                    keep(&computed)?;
+                    Ok(computed)
+                })
+                .collect::<Result<Vec<Computed>>>()
+        })?,
+    };
     bar.finish();
     for computed in fresh {
         done.insert(computed.row.game.clone(), computed);
@@ -153,6 +208,34 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             .with_context(|| format!("cannot delete {}", partial.display()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Rank 0 of an MPI job: `todo` handed out to the other ranks, each result kept as it comes.
+#[cfg(feature = "mpi")]
+fn share_members(
+    cluster: &grundy_mpi::Cluster,
+    todo: &[usize],
+    keep: &dyn Fn(&Computed) -> Result<()>,
+) -> Result<Vec<Computed>> {
+    let mut failed = None;
+    let results = cluster
+        .share(
+            todo,
+            |_| unreachable!("rank 0 hands out"),
+            |_, bytes| {
+                let kept = serde_json::from_slice::<Computed>(bytes)
+                    .map_err(anyhow::Error::from)
+                    .and_then(|computed| keep(&computed));
+                if let Err(err) = kept {
+                    failed.get_or_insert(err);
+                }
+            },
+        )
+        .expect("rank 0 gathers the results");
+    if let Some(err) = failed {
+        return Err(err);
+    }
+    results.iter().map(|bytes| Ok(serde_json::from_slice(bytes)?)).collect()
 }
 
 fn partial_path(out: &Path) -> PathBuf {
