@@ -4,7 +4,7 @@
 //! `libmpich-dev`, and `libclang-dev` for the bindings); without it this crate is empty, so the
 //! workspace builds and tests on any machine.
 //!
-//! [`Cluster::share`] is a work list with dynamic load balancing: rank 0 hands out items one at a
+//! `Cluster::share` is a work list with dynamic load balancing: rank 0 hands out items one at a
 //! time to the ranks that ask, and gathers their results, in item order. The members of a survey
 //! differ in cost by orders of magnitude, so a static split would leave ranks idle.
 //!
