@@ -324,7 +324,7 @@ pub struct Plan {
 }
 
 /// One member's row: what it is, what was computed, what was found.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// The member.
     pub game: String,
@@ -487,27 +487,15 @@ pub fn survey_member(game: &Game, plan: Plan) -> Result<Computed, MemberError> {
     let records = SequenceRecords::of(Some(game), &table);
     let mut row = Row {
         game: game.name().to_string(),
-        class: String::new(),
-        equivalence: String::new(),
         trivial: stats.max == 0,
         values: table.len(),
         max: stats.max,
         max_first_at: records.as_ref().map(|r| r.max_first_at),
         p_positions: stats.p_positions,
-        period: None,
-        preperiod: None,
-        saltus: None,
-        proved: false,
-        argument: None,
-        needed_length: None,
         rare_mask: records.as_ref().and_then(|r| r.rare_mask),
         rare: records.as_ref().and_then(|r| r.rare),
         last_rare: records.as_ref().and_then(|r| r.last_rare),
-        outcome_rule: None,
-        separable: None,
-        symmetric: None,
-        periodic_lines: None,
-        seconds: 0.0,
+        ..Row::default()
     };
     match &report {
         Report::Sequence(r) => {
@@ -618,30 +606,7 @@ mod tests {
     }
 
     fn empty_row() -> Row {
-        Row {
-            game: "g".into(),
-            class: String::new(),
-            equivalence: String::new(),
-            trivial: false,
-            values: 0,
-            max: 0,
-            max_first_at: None,
-            p_positions: 0,
-            period: None,
-            preperiod: None,
-            saltus: None,
-            proved: false,
-            argument: None,
-            needed_length: None,
-            rare_mask: None,
-            rare: None,
-            last_rare: None,
-            outcome_rule: None,
-            separable: None,
-            symmetric: None,
-            periodic_lines: None,
-            seconds: 0.0,
-        }
+        Row { game: "g".into(), ..Row::default() }
     }
 
     #[test]
