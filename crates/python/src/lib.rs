@@ -293,7 +293,6 @@ fn described(
     name: &str,
     game: Option<&str>,
     spec: Option<&str>,
-    outcomes: bool,
 ) -> PyResult<Table> {
     let lens = array.shape().to_vec();
     if lens.len() != axes.len() {
@@ -316,10 +315,8 @@ fn described(
     let data = GrundyTable::from_vec(shape, values.to_vec()).narrowed();
     Ok(match game {
         Some(game) => Table::of_game(load_game(py, game, spec)?, data),
-        None => {
-            let kind = if outcomes { CellKind::Outcomes } else { CellKind::Values };
-            Table::without_game(data, kind, name)
-        }
+        // An array from Python holds values (outcome tables are read from CSV by the CLI).
+        None => Table::without_game(data, CellKind::Values, name),
     })
 }
 
@@ -329,7 +326,7 @@ fn to_json(py: Python<'_>, value: &impl serde::Serialize) -> PyResult<String> {
 
 /// The report of `grundy patterns --json` for a table.
 #[pyfunction]
-#[pyo3(signature = (array, axes, name, game=None, spec=None, outcomes=false))]
+#[pyo3(signature = (array, axes, name, game=None, spec=None))]
 fn patterns_of(
     py: Python<'_>,
     array: PyReadonlyArrayDyn<'_, u32>,
@@ -337,9 +334,8 @@ fn patterns_of(
     name: &str,
     game: Option<&str>,
     spec: Option<&str>,
-    outcomes: bool,
 ) -> PyResult<String> {
-    let table = described(py, &array, axes, name, game, spec, outcomes)?;
+    let table = described(py, &array, axes, name, game, spec)?;
     let (report, records) = watched(py, 0, None, |_| {
         let report = analyze(&table);
         (report, SequenceRecords::of(table.game(), table.data()))
@@ -414,7 +410,7 @@ fn patterns_until_proved(
 
 /// The report of `grundy check --json` for a claim about a table.
 #[pyfunction]
-#[pyo3(signature = (array, axes, name, game, spec, outcomes, kind, expression, period=None, show=10))]
+#[pyo3(signature = (array, axes, name, game, spec, kind, expression, period=None, show=10))]
 #[allow(clippy::too_many_arguments)]
 fn check_of(
     py: Python<'_>,
@@ -423,7 +419,6 @@ fn check_of(
     name: &str,
     game: Option<&str>,
     spec: Option<&str>,
-    outcomes: bool,
     kind: &str,
     expression: &str,
     period: Option<Vec<u64>>,
@@ -447,7 +442,7 @@ fn check_of(
             return Err(error(py, Class::Input, message));
         }
     }
-    let table = described(py, &array, axes, name, game, spec, outcomes)?;
+    let table = described(py, &array, axes, name, game, spec)?;
     let report = watched(py, 0, None, |_| check(&table, &conjecture, period.as_deref(), show))?
         .map_err(|err| error(py, Class::Input, err))?;
     to_json(py, &report)
@@ -455,7 +450,7 @@ fn check_of(
 
 /// The PNG picture `grundy plot` draws of a table.
 #[pyfunction]
-#[pyo3(signature = (array, axes, name, game=None, spec=None, outcomes=false, outcome=false, max_side=1000))]
+#[pyo3(signature = (array, axes, name, game=None, spec=None, outcome=false, max_side=1000))]
 #[allow(clippy::too_many_arguments)]
 fn plot_of<'py>(
     py: Python<'py>,
@@ -464,7 +459,6 @@ fn plot_of<'py>(
     name: &str,
     game: Option<&str>,
     spec: Option<&str>,
-    outcomes: bool,
     outcome: bool,
     max_side: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
@@ -472,7 +466,7 @@ fn plot_of<'py>(
         let message = format!("max_side must be from 16 to 8192, not {max_side}");
         return Err(error(py, Class::Input, message));
     }
-    let table = described(py, &array, axes, name, game, spec, outcomes)?;
+    let table = described(py, &array, axes, name, game, spec)?;
     let options = PlotOptions { outcome, max_side };
     let png = watched(py, 0, None, |_| plot_png(&table, &options))?
         .map_err(|err| error(py, Class::Input, err))?;

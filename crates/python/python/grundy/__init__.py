@@ -534,7 +534,7 @@ def patterns(
             close()
     else:
         values, named_axes, name, g = _described(source, size, axes, mins, threads, progress)
-        text = _grundy.patterns_of(values, named_axes, name, g and g._ref, g and g._spec, False)
+        text = _grundy.patterns_of(values, named_axes, name, g and g._ref, g and g._spec)
     fields = json.loads(text)
     return SequenceReport(fields) if "sequence" in fields else BoardReport(fields)
 
@@ -575,7 +575,6 @@ def check(
         name,
         g and g._ref,
         g and g._spec,
-        False,
         kind,
         expression,
         None if period is None else [int(p) for p in period],
@@ -615,7 +614,7 @@ def plot(
     written there (atomically) and the path returned; without, a matplotlib ``Figure`` is
     returned (matplotlib is needed then: ``pip install matplotlib``)."""
     array, named_axes, name, g = _described(source, size, axes, mins, threads, False)
-    png = _grundy.plot_of(array, named_axes, name, g and g._ref, g and g._spec, False, outcome, max_side)
+    png = _grundy.plot_of(array, named_axes, name, g and g._ref, g and g._spec, outcome, max_side)
     if out is not None:
         path = os.fspath(out)
         if not path.lower().endswith(".png"):

@@ -25,7 +25,6 @@ def patterns_of(
     name: str,
     game: Optional[str] = None,
     spec: Optional[str] = None,
-    outcomes: bool = False,
 ) -> str: ...
 def patterns_until_proved(
     game: str,
@@ -41,7 +40,6 @@ def check_of(
     name: str,
     game: Optional[str],
     spec: Optional[str],
-    outcomes: bool,
     kind: str,
     expression: str,
     period: Optional[Sequence[int]] = None,
@@ -53,7 +51,6 @@ def plot_of(
     name: str,
     game: Optional[str] = None,
     spec: Optional[str] = None,
-    outcomes: bool = False,
     outcome: bool = False,
     max_side: int = 1000,
 ) -> bytes: ...
