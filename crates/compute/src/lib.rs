@@ -35,6 +35,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod bands;
 pub mod checkpoint;
 mod compiled;
 #[cfg(test)]

@@ -8,10 +8,13 @@
 
 use std::marker::PhantomData;
 
-/// A slice whose elements parallel tasks access through a raw pointer.
+/// A slice whose elements parallel tasks access through a raw pointer, by index from `first`
+/// (0 for a whole table; a band of rows held by one rank of a distributed fill is reached by the
+/// table's own flat indices).
 pub(crate) struct Shared<'a, T> {
     ptr: *mut T,
     len: usize,
+    first: usize,
     _borrow: PhantomData<&'a mut [T]>,
 }
 
@@ -28,7 +31,12 @@ unsafe impl<T: Send> Send for Shared<'_, T> {}
 impl<'a, T> Shared<'a, T> {
     /// Shares `slice` for the lifetime of the borrow.
     pub(crate) fn new(slice: &'a mut [T]) -> Shared<'a, T> {
-        Shared { ptr: slice.as_mut_ptr(), len: slice.len(), _borrow: PhantomData }
+        Shared::starting_at(slice, 0)
+    }
+
+    /// Shares `slice`, whose first element has index `first`.
+    pub(crate) fn starting_at(slice: &'a mut [T], first: usize) -> Shared<'a, T> {
+        Shared { ptr: slice.as_mut_ptr(), len: slice.len(), first, _borrow: PhantomData }
     }
 
     /// The element at `index`.
@@ -39,9 +47,10 @@ impl<'a, T> Shared<'a, T> {
     /// earlier tile-wave, and rayon's join between waves orders the two).
     #[inline]
     pub(crate) unsafe fn get(&self, index: usize) -> &T {
-        assert!(index < self.len);
+        let at = index.wrapping_sub(self.first);
+        assert!(at < self.len);
         // SAFETY: in bounds (checked above); no concurrent writer, by the caller's contract.
-        unsafe { &*self.ptr.add(index) }
+        unsafe { &*self.ptr.add(at) }
     }
 
     /// The `len` elements from `start`, as a slice.
@@ -50,9 +59,10 @@ impl<'a, T> Shared<'a, T> {
     /// As for [`Shared::get`], for every element of the range, while the slice lives.
     #[inline]
     pub(crate) unsafe fn slice(&self, start: usize, len: usize) -> &[T] {
-        assert!(start + len <= self.len);
+        let at = start.wrapping_sub(self.first);
+        assert!(at <= self.len && len <= self.len - at);
         // SAFETY: in bounds (checked above); no concurrent writer, by the caller's contract.
-        unsafe { std::slice::from_raw_parts(self.ptr.add(start), len) }
+        unsafe { std::slice::from_raw_parts(self.ptr.add(at), len) }
     }
 
     /// The element at `index`, to change.
@@ -62,9 +72,10 @@ impl<'a, T> Shared<'a, T> {
     #[inline]
     #[allow(clippy::mut_from_ref)]
     pub(crate) unsafe fn get_mut(&self, index: usize) -> &mut T {
-        assert!(index < self.len);
+        let at = index.wrapping_sub(self.first);
+        assert!(at < self.len);
         // SAFETY: in bounds (checked above); exclusive, by the caller's contract.
-        unsafe { &mut *self.ptr.add(index) }
+        unsafe { &mut *self.ptr.add(at) }
     }
 }
 

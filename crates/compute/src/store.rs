@@ -50,15 +50,15 @@ pub(crate) trait Store {
 
 /// One summary per row, column and diagonal that the kernel reads (empty vectors for the others).
 #[derive(Clone, Debug)]
-struct Lines {
-    rows: Vec<PrefixSet>,
-    columns: Vec<PrefixSet>,
-    diagonals: Vec<PrefixSet>,
+pub(crate) struct Lines {
+    pub(crate) rows: Vec<PrefixSet>,
+    pub(crate) columns: Vec<PrefixSet>,
+    pub(crate) diagonals: Vec<PrefixSet>,
 }
 
 impl Lines {
     /// The summaries `plan` declares, for `rows` rows (a ring keeps one) and the table's columns.
-    fn new(plan: &Plan, rows: usize) -> Lines {
+    pub(crate) fn new(plan: &Plan, rows: usize) -> Lines {
         let kinds = &plan.reads().lines;
         let (table_rows, cols) = match plan.lens() {
             [table_rows, cols] => (*table_rows, *cols),
@@ -126,36 +126,62 @@ impl DenseStore {
         executor: Executor,
     ) -> (u64, Vec<(usize, Nimber)>) {
         let cols = self.table.shape().lens().get(1).copied().unwrap_or(0);
-        let column_lines = !self.lines.columns.is_empty();
-        let mirror = self.mirror;
-        let cells = Shared::new(self.table.typed_mut::<C>().expect("the table's width"));
-        let lines = [
-            Shared::new(&mut self.lines.rows),
-            Shared::new(&mut self.lines.columns),
-            Shared::new(&mut self.lines.diagonals),
-        ];
-        executor.map_reduce(
-            units,
-            |unit, mex| {
-                let mut view = DenseView {
-                    cells: &cells,
-                    lines: &lines,
-                    overflow: Overflow::new(),
-                    mirror,
-                    cols,
-                    column_lines,
-                };
-                let count = kernel.fill_unit(unit, &mut view, mex);
-                // Collecting an empty map allocates nothing.
-                (count, view.overflow.values.into_iter().collect::<Vec<_>>())
-            },
-            || (0, Vec::new()),
-            |(a, mut overflow), (b, more)| {
-                overflow.extend(more);
-                (a + b, overflow)
-            },
-        )
+        let cells = self.table.typed_mut::<C>().expect("the table's width");
+        let window = Window { cells, first: 0, first_row: 0, cols, mirror: self.mirror };
+        fill_window_wave(kernel, units, executor, window, &mut self.lines)
     }
+}
+
+/// Cells of a table held from flat index `first` on (all of it for the dense store; a band of
+/// rows and the rows above it that its moves read, for a rank of the distributed fill), with
+/// their row summaries from row `first_row` on.
+pub(crate) struct Window<'a, C> {
+    pub(crate) cells: &'a mut [C],
+    pub(crate) first: usize,
+    pub(crate) first_row: usize,
+    pub(crate) cols: usize,
+    pub(crate) mirror: bool,
+}
+
+/// Computes the units of one wave into `window`, the units in parallel through `executor`:
+/// returns the number of cells made final and the values that did not fit in `C` (by flat
+/// index; their cells hold `C::MAX` until the caller widens the cells).
+pub(crate) fn fill_window_wave<C: Cell>(
+    kernel: &StencilKernel,
+    units: &[Unit],
+    executor: Executor,
+    window: Window<'_, C>,
+    lines: &mut Lines,
+) -> (u64, Vec<(usize, Nimber)>) {
+    let Window { cells, first, first_row, cols, mirror } = window;
+    let column_lines = !lines.columns.is_empty();
+    let cells = Shared::starting_at(cells, first);
+    let lines = [
+        Shared::starting_at(&mut lines.rows, first_row),
+        Shared::new(&mut lines.columns),
+        Shared::new(&mut lines.diagonals),
+    ];
+    executor.map_reduce(
+        units,
+        |unit, mex| {
+            let mut view = DenseView {
+                cells: &cells,
+                lines: &lines,
+                overflow: Overflow::new(),
+                mirror,
+                cols,
+                column_lines,
+            };
+            let count = kernel.fill_unit(unit, &mut view, mex);
+            // Collecting an empty map allocates nothing.
+            (count, view.overflow.values.into_iter().collect::<Vec<_>>())
+        },
+        || (0, Vec::new()),
+        |(a, mut overflow), (b, more)| {
+            overflow.extend(more);
+            (a + b, overflow)
+        },
+    )
 }
 
 impl Store for DenseStore {

@@ -146,6 +146,36 @@ impl PrefixSet {
         consistent.then_some(set)
     }
 
+    /// Adds every member of `other`: word by word, so that merging the summaries of a line that
+    /// two processes each saw part of costs its stored words, not its values.
+    pub fn union_with(&mut self, other: &PrefixSet) {
+        let base = self.base.max(other.base);
+        let end = (self.base + self.words.len()).max(other.base + other.words.len()).max(base);
+        self.words = (base..end).map(|k| self.word(k) | other.word(k)).collect();
+        self.base = base;
+        // Both mexes are at least 64 times their own base, so this one is at least 64 · base.
+        self.mex = self.mex.max(other.mex);
+        self.advance_mex();
+    }
+
+    /// Moves the mex past the members at and above it, and drops stored words that became all
+    /// ones.
+    fn advance_mex(&mut self) {
+        loop {
+            let bit = self.mex % 64;
+            let ones = (self.word((self.mex / 64) as usize) >> bit).trailing_ones();
+            self.mex += ones;
+            if bit + ones < 64 {
+                break;
+            }
+        }
+        let full = (self.mex / 64) as usize - self.base;
+        if full >= Self::DROP_AFTER {
+            self.words.drain(..full);
+            self.base += full;
+        }
+    }
+
     /// Adds `value`.
     #[inline]
     pub fn insert(&mut self, value: Nimber) {
@@ -159,19 +189,7 @@ impl PrefixSet {
         }
         self.words[k] |= 1 << (value.0 % 64);
         if value.0 == self.mex {
-            loop {
-                let bit = self.mex % 64;
-                let ones = (self.word((self.mex / 64) as usize) >> bit).trailing_ones();
-                self.mex += ones;
-                if bit + ones < 64 {
-                    break;
-                }
-            }
-            let full = (self.mex / 64) as usize - self.base;
-            if full >= Self::DROP_AFTER {
-                self.words.drain(..full);
-                self.base += full;
-            }
+            self.advance_mex();
         }
     }
 }
@@ -291,6 +309,31 @@ mod tests {
             }
             prop_assert_eq!(mex_of_union(&split, low, &refs), mex(all.clone()));
             prop_assert_eq!(split.mex_with_low(low), mex(local.iter().copied().map(Nimber)));
+        }
+
+        /// A union of two sets holds the members of both (with its mex), however each dropped
+        /// its full prefix.
+        #[test]
+        fn prefix_set_unions_hold_both_sets(
+            a in prop::collection::vec(0u32..9000, 0..4000),
+            b in prop::collection::vec(0u32..9000, 0..4000),
+            a_prefix in 0u32..5000,
+        ) {
+            let set_of = |values: &[u32], prefix: u32| {
+                let mut set = PrefixSet::new();
+                for v in (0..prefix).chain(values.iter().copied()) {
+                    set.insert(Nimber(v));
+                }
+                set
+            };
+            let (mut union, other) = (set_of(&a, a_prefix), set_of(&b, 0));
+            union.union_with(&other);
+            let all: Vec<u32> = (0..a_prefix).chain(a.iter().copied()).chain(b.iter().copied()).collect();
+            let plain = set_of(&all, 0);
+            prop_assert_eq!(union.mex(), plain.mex());
+            for index in 0..150 {
+                prop_assert_eq!(union.word(index), plain.word(index));
+            }
         }
 
         #[test]
