@@ -23,7 +23,7 @@ struct Cli {
 }
 
 /// Exit code for bad input and failures.
-const EXIT_ERROR: u8 = 2;
+pub(crate) const EXIT_ERROR: u8 = 2;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {

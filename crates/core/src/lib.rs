@@ -39,6 +39,6 @@ pub use mex::{mex, mex_of_union, MexSet, PrefixSet};
 pub use nimber::Nimber;
 pub use table::{
     check_position, parse_coords, read_csv, read_csv_within, read_npy, write_bfile, write_csv,
-    write_npy, Cell, CellArray, CellKind, CellSlice, CellWidth, CsvLayout, CsvLimits, CsvReadError,
-    GrundyTable, NpyError, Table, TableShape, TableStats,
+    write_npy, write_npy_header, Cell, CellArray, CellKind, CellSlice, CellWidth, CsvLayout,
+    CsvLimits, CsvReadError, GrundyTable, NpyError, Table, TableShape, TableStats,
 };

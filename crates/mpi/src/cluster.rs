@@ -1,6 +1,8 @@
+use crate::MpiLink;
 use mpi::environment::Universe;
 use mpi::point_to_point::{Destination, Source};
 use mpi::topology::{Communicator, SimpleCommunicator};
+use mpi::Threading;
 
 /// A worker asks for an item (its message holds the last result, if any).
 const ASK: i32 = 1;
@@ -15,15 +17,32 @@ const STOP: u64 = u64::MAX;
 pub struct Cluster {
     _universe: Universe,
     world: SimpleCommunicator,
+    /// Whether MPI may be called from several threads at once.
+    threads: bool,
 }
 
 impl Cluster {
     /// The job this process belongs to, when it was started by `mpirun` with two ranks or
     /// more; `None` for a job of one (a plain run: the caller does the work itself).
     pub fn join() -> Option<Cluster> {
-        let universe = mpi::initialize()?;
+        // A distributed fill sends from a thread of its own while the rank receives.
+        let (universe, threading) = mpi::initialize_with_threading(Threading::Multiple)?;
         let world = universe.world();
-        (world.size() > 1).then_some(Cluster { _universe: universe, world })
+        (world.size() > 1).then_some(Cluster {
+            _universe: universe,
+            world,
+            threads: threading == Threading::Multiple,
+        })
+    }
+
+    /// The ranks as a link for a distributed fill, or why the MPI library cannot give one.
+    pub fn link(&self) -> Result<MpiLink, String> {
+        if !self.threads {
+            return Err("the MPI library does not allow MPI calls from several threads \
+                        (MPI_THREAD_MULTIPLE), which a distributed fill needs"
+                .to_string());
+        }
+        Ok(MpiLink::new())
     }
 
     /// This rank (0 gathers the results and writes the output).

@@ -4,6 +4,9 @@
 //! `libmpich-dev`, and `libclang-dev` for the bindings); without it this crate is empty, so the
 //! workspace builds and tests on any machine.
 //!
+//! `Cluster::link` connects the ranks of a distributed fill (`grundy_compute::bands`): each
+//! rank computes bands of rows and passes their edges down, as a pipelined wavefront.
+//!
 //! `Cluster::share` is a work list with dynamic load balancing: rank 0 hands out items one at a
 //! time to the ranks that ask, and gathers their results, in item order. The members of a survey
 //! differ in cost by orders of magnitude, so a static split would leave ranks idle.
@@ -14,6 +17,10 @@
 
 #[cfg(feature = "mpi")]
 mod cluster;
+#[cfg(feature = "mpi")]
+mod link;
 
 #[cfg(feature = "mpi")]
 pub use cluster::Cluster;
+#[cfg(feature = "mpi")]
+pub use link::MpiLink;

@@ -249,7 +249,20 @@ impl Config {
     }
 }
 
+#[cfg(feature = "mpi")]
+mod distributed;
+
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
+    // In an MPI job of two ranks or more, the ranks share the table (2-D games).
+    #[cfg(feature = "mpi")]
+    if let Some(cluster) = grundy_mpi::Cluster::join() {
+        return match Config::from_args(args) {
+            Ok(config) => distributed::run(config, &cluster),
+            // Every rank found the same error: rank 0 says it.
+            Err(err) if cluster.rank() == 0 => Err(err),
+            Err(_) => Ok(ExitCode::from(crate::EXIT_ERROR)),
+        };
+    }
     let config = Config::from_args(args)?;
     let Config { ref game, ref max, ref shape, overwrite, .. } = config;
     let destination = Destination::open(config.out.as_deref(), overwrite, Special::WriteThrough)?;

@@ -105,6 +105,37 @@ pub fn write_npy<W: Write>(table: &GrundyTable, out: W) -> Result<(), NpyError> 
     })
 }
 
+/// Writes the header [`write_npy`] writes for a table of `lens` in cells of `width`, so that a
+/// table whose rows arrive one at a time (a distributed fill's) can be written as the same bytes:
+/// after the header come the cells, row-major, little-endian, in `width`.
+///
+/// # Errors
+/// Writing to `out` failed.
+pub fn write_npy_header<W: Write>(
+    mut out: W,
+    width: CellWidth,
+    lens: &[usize],
+) -> std::io::Result<()> {
+    let descr = match width {
+        CellWidth::U8 => "|u1",
+        CellWidth::U16 => "<u2",
+        CellWidth::U32 => "<u4",
+    };
+    let shape = match lens {
+        [len] => format!("({len},)"),
+        _ => format!("({})", lens.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")),
+    };
+    let mut dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {shape}}}");
+    // Version 1.0: magic (6 bytes), version (2), header length (2), then the dict padded with
+    // spaces and ended by a newline so that the cells start at a multiple of 64 bytes.
+    let unpadded = 10 + dict.len() + 1;
+    dict.extend(std::iter::repeat_n(' ', unpadded.next_multiple_of(64) - unpadded));
+    dict.push('\n');
+    out.write_all(b"\x93NUMPY\x01\x00")?;
+    out.write_all(&(dict.len() as u16).to_le_bytes())?;
+    out.write_all(dict.as_bytes())
+}
+
 /// Reads an `.npy` array of `width` cells, written by [`write_npy`], as the table over `shape`:
 /// the array must have exactly `shape`'s lengths and end the input.
 ///
@@ -251,6 +282,29 @@ mod tests {
     fn shape(lens: &[i64]) -> TableShape {
         let axes = (0..lens.len()).map(|d| Axis { name: format!("x{d}"), min: 0 }).collect();
         TableShape::from_axes(axes, lens.iter().map(|l| l - 1).collect())
+    }
+
+    /// The header written alone is the one `write_npy` writes, for every width and for one, two
+    /// and three axes.
+    #[test]
+    fn headers_alone_match_whole_arrays() {
+        for lens in [vec![7], vec![3, 4], vec![300, 1], vec![2, 3, 5], vec![12345, 678]] {
+            for (max, width) in
+                [(9, CellWidth::U8), (300, CellWidth::U16), (70_000, CellWidth::U32)]
+            {
+                let table = GrundyTable::zeroed_with(
+                    shape(&lens.iter().map(|&l| l as i64).collect::<Vec<_>>()),
+                    width,
+                );
+                let mut whole = Vec::new();
+                write_npy(&table, &mut whole).unwrap();
+                let mut header = Vec::new();
+                write_npy_header(&mut header, width, &lens).unwrap();
+                assert_eq!(header[..], whole[..header.len()], "{lens:?} {max}");
+                let cells: usize = lens.iter().product();
+                assert_eq!(whole.len() - header.len(), cells * width.bytes(), "{lens:?}");
+            }
+        }
     }
 
     #[test]

@@ -1,0 +1,274 @@
+//! `mpirun -n K grundy compute ...`: the table computed by K ranks, bands of rows each (see
+//! `grundy_compute::bands`), written by rank 0 as the bands arrive.
+
+use super::{add_row, stats_bytes, stats_from, CheckpointConfig, Config, Format, Mode, Summary};
+use crate::checkpoint::Checkpoint;
+use crate::output::{write_json_line, Destination, Special};
+use crate::progress::Bar;
+use crate::signals;
+use anyhow::{anyhow, bail, Context, Result};
+use grundy_compute::bands::{BandCut, BandFill, BandsDone, Cuts, NoCuts};
+use grundy_compute::memory::check_table as check_memory;
+use grundy_compute::{Control, Engine, NoProgress, Progress, RowStream};
+use grundy_core::table::CsvRows;
+use grundy_core::{write_npy_header, CellWidth, CsvLayout, TableShape, TableStats};
+use grundy_mpi::Cluster;
+use std::cell::Cell;
+use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+/// Rank `cluster.rank()`'s part of `compute`. Every rank validates the same arguments, so an
+/// error found before any message is the same on all of them: rank 0 says it, and the others
+/// end quietly with the same exit code. An error after that ends the whole job.
+pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
+    let zero = cluster.rank() == 0;
+    if matches!(config.mode, Mode::InMemory { checkpoint: Some(_) }) {
+        // Every rank goes on until rank 0 has saved the cut; then rank 0 ends the job.
+        signals::defer();
+    }
+    let fill = match prepare(&config, cluster.size()) {
+        Ok(fill) => fill,
+        Err(err) if zero => return Err(err),
+        Err(_) => return Ok(ExitCode::from(crate::EXIT_ERROR)),
+    };
+    let link = cluster.link().map_err(|why| anyhow!("cannot share the table: {why}"));
+    let ended = link.and_then(|link| {
+        let work = || -> Result<ExitCode> {
+            if zero {
+                write(&config, &fill, &link)
+            } else {
+                let mut sink = |_: &[u32]| Ok::<(), io::Error>(());
+                fill.run(&link, None, &NoProgress, &mut sink, &mut NoCuts)?;
+                Ok(ExitCode::SUCCESS)
+            }
+        };
+        super::super::install(config.threads.map(|t| t as u16), work)
+    });
+    match ended {
+        Ok(code) if code == ExitCode::from(signals::EXIT_INTERRUPTED) => {
+            // The other ranks wait for bands that will not come.
+            cluster.abort(i32::from(signals::EXIT_INTERRUPTED))
+        }
+        Ok(code) => Ok(code),
+        Err(err) => {
+            eprintln!("grundy: error: {}", crate::one_line(&format!("{err:#}")));
+            cluster.abort(i32::from(crate::EXIT_ERROR))
+        }
+    }
+}
+
+/// The fill for `ranks` ranks, after every check that needs no message: the options a
+/// distributed fill takes, and this rank's memory.
+fn prepare(config: &Config, ranks: usize) -> Result<BandFill> {
+    let (game, shape) = (&config.game, &config.shape);
+    if !matches!(config.engine, Engine::Auto | Engine::Tiles) {
+        bail!(
+            "under mpirun the ranks share the tiles engine's work; --engine auto or tiles, not \
+             another engine"
+        );
+    }
+    let checkpoint = match &config.mode {
+        Mode::Streamed { .. } => bail!(
+            "--stream is for one process: under mpirun the ranks already compute the table band \
+             by band and rank 0 writes the rows as they come"
+        ),
+        Mode::InMemory { checkpoint } => checkpoint,
+    };
+    let threads = config.threads.unwrap_or_else(rayon::current_num_threads).max(1);
+    let fill = BandFill::new(game, shape, ranks, grundy_compute::effective_threads(threads))
+        .map_err(|why| anyhow!("cannot share {} among ranks: {why}", game.name()))?;
+    if checkpoint.is_some() {
+        if config.format != Format::Summary {
+            bail!(
+                "--checkpoint under mpirun needs --format summary: rank 0 writes the rows as \
+                 they come, and written rows cannot be taken up again"
+            );
+        }
+        if fill.keeps_every_row() || RowStream::new(game, shape).is_err() {
+            bail!(
+                "--checkpoint under mpirun needs a game whose moves reach back a bounded number \
+                 of rows; {}'s read whole columns, so every rank keeps every row: run it in one \
+                 process with --checkpoint",
+                game.name()
+            );
+        }
+    }
+    // What one rank holds: its band and the rows above it that the moves read (every row, for
+    // some games); rank 0 also one band of another rank, as it arrives.
+    let mut max = shape.max().to_vec();
+    // A band in u32s is at most four bands in the planned width.
+    let held = fill.rows_held() + 4 * fill.band_rows();
+    max[0] = shape.axes()[0].min + held.min(shape.lens()[0]) as i64 - 1;
+    check_memory(&TableShape::from_axes(shape.axes().to_vec(), max), fill.planned_width())
+        .map_err(|too_large| anyhow!("{too_large:#} (the part one rank holds)"))?;
+    Ok(fill)
+}
+
+/// Rank 0: runs its part and writes the rows to the output in the format asked for.
+fn write(config: &Config, fill: &BandFill, link: &grundy_mpi::MpiLink) -> Result<ExitCode> {
+    let (game, shape) = (&config.game, &config.shape);
+    let destination =
+        Destination::open(config.out.as_deref(), config.overwrite, Special::WriteThrough)?;
+    let bar = Bar::new(shape.cells() as u64, config.quiet);
+    let start = Instant::now();
+    let lens = shape.lens();
+    match config.format {
+        Format::Summary => {
+            let checkpoint = match &config.mode {
+                Mode::InMemory { checkpoint } => checkpoint.as_ref(),
+                Mode::Streamed { .. } => unreachable!("refused in prepare"),
+            };
+            let Some(stats) = summarise(config, fill, link, checkpoint, &bar)? else {
+                return Ok(ExitCode::from(signals::EXIT_INTERRUPTED));
+            };
+            let summary = Summary::new(game, &config.max, stats, start.elapsed().as_secs_f64());
+            destination.write_with(|out| write_json_line(out, &summary))?;
+            if let Some(checkpointed) = checkpoint {
+                Checkpoint::new(&checkpointed.path, game, &config.max, config.overwrite)
+                    .remove()?;
+            }
+        }
+        Format::Grid | Format::Long => {
+            let layout =
+                if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
+            destination.write_with(|out| {
+                let mut rows = CsvRows::new(shape.axes(), &lens, layout, config.outcome, out)?;
+                fill.run(link, None, &bar, &mut |row| rows.write_row(row), &mut NoCuts)?;
+                rows.finish()
+            })?;
+        }
+        Format::Npy => {
+            // The cells' type is the narrowest that holds the largest value, known only at the
+            // end: the rows wait in an unnamed file (4 bytes a cell, beside the output).
+            let spool = match config.out.as_deref().and_then(|out| out.parent()) {
+                Some(dir) if !dir.as_os_str().is_empty() => tempfile::tempfile_in(dir),
+                _ => tempfile::tempfile(),
+            }
+            .context("cannot create the file that holds the rows until the end")?;
+            let mut spooled = BufWriter::with_capacity(1 << 16, spool);
+            let mut max = 0;
+            fill.run(
+                link,
+                None,
+                &bar,
+                &mut |row| {
+                    max = row.iter().copied().fold(max, u32::max);
+                    row.iter().try_for_each(|v| spooled.write_all(&v.to_le_bytes()))
+                },
+                &mut NoCuts,
+            )
+            .context("cannot hold the rows until the end")?;
+            let mut spool = spooled.into_inner().map_err(|e| e.into_error())?;
+            spool.rewind()?;
+            let width = CellWidth::for_max(max.into());
+            destination.write_with(|out| {
+                write_npy_header(&mut *out, width, &lens)?;
+                let mut cells = BufReader::with_capacity(1 << 16, spool);
+                let mut cell = [0u8; 4];
+                for _ in 0..shape.cells() {
+                    cells.read_exact(&mut cell)?;
+                    out.write_all(&cell[..width.bytes()])?;
+                }
+                Ok(())
+            })?;
+        }
+        Format::Bfile => unreachable!("only 2-D tables are shared, and bfile is for heap games"),
+    }
+    bar.finish();
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Rank 0 with `--format summary`: the sums of every row, saved with the cut between bands to
+/// `checkpoint` (as a streamed checkpoint, which any number of ranks, or one process with
+/// `--stream`, can resume) every `--checkpoint-every` and when a signal comes. `None` when a
+/// signal stopped the run.
+fn summarise(
+    config: &Config,
+    fill: &BandFill,
+    link: &grundy_mpi::MpiLink,
+    checkpoint: Option<&CheckpointConfig>,
+    bar: &Bar,
+) -> Result<Option<TableStats>> {
+    let stats = Cell::new(TableStats { cells: 0, sum: 0, max: 0, p_positions: 0 });
+    let mut sink = |row: &[u32]| {
+        let mut sums = stats.get();
+        add_row(&mut sums, row);
+        stats.set(sums);
+        Ok::<(), io::Error>(())
+    };
+    let Some(checkpointed) = checkpoint else {
+        fill.run(link, None, bar, &mut sink, &mut NoCuts)?;
+        return Ok(Some(stats.get()));
+    };
+    let (game, shape) = (&config.game, &config.shape);
+    let stream = RowStream::new(game, shape).expect("checked in prepare");
+    let checkpoint = Checkpoint::new(&checkpointed.path, game, &config.max, config.overwrite);
+    let rows = shape.lens()[0];
+    let start = match checkpoint.load_stream(&stream)? {
+        None => None,
+        Some((ring, bytes)) => {
+            let done = ring.rows_done();
+            stats.set(stats_from(&bytes, (done * shape.lens()[1]) as u64).ok_or_else(|| {
+                anyhow!(
+                    "checkpoint {} refused: its summary sums are not those of {done} rows",
+                    checkpoint.path().display()
+                )
+            })?);
+            if !config.quiet {
+                checkpoint.say_resuming(done, rows, "row");
+            }
+            bar.advance(stream.plan().cells_done(done));
+            Some(BandCut::from_ring(&ring, stream.kept_rows() - 1))
+        }
+    };
+    let mut cuts = Saves {
+        every: checkpointed.every,
+        last: Instant::now(),
+        checkpoint: &checkpoint,
+        stream: &stream,
+        stats: &stats,
+        saved: Ok(()),
+    };
+    let done = fill.run(link, start, bar, &mut sink, &mut cuts)?;
+    cuts.saved?;
+    match done {
+        BandsDone::Complete => Ok(Some(stats.get())),
+        BandsDone::Stopped { next_row } => {
+            bar.finish();
+            checkpoint.say_saved(next_row, rows, "row");
+            Ok(None)
+        }
+    }
+}
+
+/// Rank 0's cuts: saved every `every` and when a signal comes (which then stops the run), or
+/// when a save fails (which stops it too, with the error).
+struct Saves<'a> {
+    every: Duration,
+    last: Instant,
+    checkpoint: &'a Checkpoint,
+    stream: &'a RowStream,
+    stats: &'a Cell<TableStats>,
+    saved: Result<()>,
+}
+
+impl Cuts for Saves<'_> {
+    fn due(&mut self) -> bool {
+        signals::interrupted() || self.last.elapsed() >= self.every
+    }
+
+    fn save(&mut self, cut: &BandCut) -> Control {
+        let ring = cut.to_ring(self.stream.plan()).expect("a game that streams");
+        if let Err(err) = self.checkpoint.save_stream(&ring, &stats_bytes(&self.stats.get())) {
+            self.saved = Err(err);
+            return Control::Stop;
+        }
+        self.last = Instant::now();
+        if signals::interrupted() {
+            Control::Stop
+        } else {
+            Control::Continue
+        }
+    }
+}
