@@ -78,9 +78,8 @@ impl std::fmt::Display for NoBands {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "only 2-D tables are shared among ranks (this one has {} axes); heap games run in \
-             one process",
-            self.dims
+            "only 2-D tables are shared among ranks (this one has {}); run it in one process",
+            grundy_core::counted(self.dims, "axis", "axes")
         )
     }
 }
@@ -385,6 +384,11 @@ impl Held {
             Held::U16(cells) => cells[at] = value as u16,
             Held::U32(cells) => cells[at] = value,
         }
+    }
+
+    /// The `len` cells from `at`, appended to `row` as values.
+    fn row_into(&self, at: usize, len: usize, row: &mut Vec<u32>) {
+        with_held!(self, |cells| row.extend(cells[at..at + len].iter().map(|&v| value_of(v))));
     }
 
     fn copy_within(&mut self, src: std::ops::Range<usize>, dest: usize) {
@@ -697,9 +701,8 @@ impl<'a> Rank<'a> {
         for i in rows {
             let at = (i - self.first_row) * self.fill.cols;
             with_held!(&self.held, |cells| {
-                for &v in &cells[at + cols.start..at + cols.end] {
-                    wire.bytes.extend_from_slice(&v.to_le_bytes());
-                }
+                let cells = &cells[at + cols.start..at + cols.end];
+                wire.bytes.extend(cells.iter().flat_map(|v| v.to_le_bytes()));
             });
         }
     }
@@ -720,16 +723,24 @@ impl<'a> Rank<'a> {
         self.held.widen(width);
         let cols = self.fill.cols;
         let mirror = self.fill.mirrored();
+        let mut row = Vec::with_capacity(c1 - c0);
         for i in r0..r1 {
-            for j in c0..c1 {
-                let value = wire.cell(bytes);
-                if mirror && j > i {
-                    continue;
-                }
-                self.held.set((i - self.first_row) * cols + j, value);
-                if mirror {
-                    self.held.set((j - self.first_row) * cols + i, value);
-                }
+            row.clear();
+            wire.cells_into(bytes, c1 - c0, &mut row);
+            let at = (i - self.first_row) * cols;
+            if !mirror {
+                with_held!(&mut self.held, |cells| {
+                    for (cell, &value) in cells[at + c0..at + c1].iter_mut().zip(&row) {
+                        *cell = Cell::from_nimber(Nimber(value))
+                            .expect("widened to the message's cells");
+                    }
+                });
+                continue;
+            }
+            // Only the lower half is sent as computed; each cell also goes to its mirror.
+            for (j, &value) in (c0..c1).zip(&row).filter(|&(j, _)| j <= i) {
+                self.held.set(at + j, value);
+                self.held.set((j - self.first_row) * cols + i, value);
             }
         }
         if channel == Channel::Edge {
@@ -766,7 +777,7 @@ impl<'a> Rank<'a> {
             for i in self.start_row..self.fill.rows {
                 row.clear();
                 let at = i * cols;
-                row.extend((at..at + cols).map(|k| self.held.get(k)));
+                self.held.row_into(at, cols, &mut row);
                 sink(&row)?;
             }
             self.next_out = self.bands;
@@ -781,7 +792,7 @@ impl<'a> Rank<'a> {
                 for i in r0..r1 {
                     row.clear();
                     let at = (i - self.first_row) * cols;
-                    row.extend((at..at + cols).map(|k| self.held.get(k)));
+                    self.held.row_into(at, cols, &mut row);
                     sink(&row)?;
                 }
             } else {
@@ -791,7 +802,7 @@ impl<'a> Rank<'a> {
                 wire.at += 1;
                 for _ in r0..r1 {
                     row.clear();
-                    row.extend((0..cols).map(|_| wire.cell(bytes)));
+                    wire.cells_into(bytes, cols, &mut row);
                     sink(&row)?;
                 }
             }
@@ -860,6 +871,20 @@ impl Reader<'_> {
         le[..bytes].copy_from_slice(&self.bytes[self.at..self.at + bytes]);
         self.at += bytes;
         u32::from_le_bytes(le)
+    }
+
+    /// `len` cells of `bytes` bytes each, appended to `row` as values.
+    fn cells_into(&mut self, bytes: usize, len: usize, row: &mut Vec<u32>) {
+        let cells = &self.bytes[self.at..self.at + bytes * len];
+        match bytes {
+            1 => row.extend(cells.iter().map(|&b| u32::from(b))),
+            2 => row
+                .extend(cells.chunks_exact(2).map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])))),
+            _ => row.extend(
+                cells.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+            ),
+        }
+        self.at += bytes * len;
     }
 
     fn set(&mut self) -> PrefixSet {

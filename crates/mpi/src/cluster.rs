@@ -1,4 +1,3 @@
-use crate::MpiLink;
 use mpi::environment::Universe;
 use mpi::point_to_point::{Destination, Source};
 use mpi::topology::{Communicator, SimpleCommunicator};
@@ -17,7 +16,7 @@ const STOP: u64 = u64::MAX;
 pub struct Cluster {
     _universe: Universe,
     world: SimpleCommunicator,
-    /// Whether MPI may be called from several threads at once.
+    /// Whether MPI may be called from any thread (one at a time).
     threads: bool,
 }
 
@@ -25,24 +24,25 @@ impl Cluster {
     /// The job this process belongs to, when it was started by `mpirun` with two ranks or
     /// more; `None` for a job of one (a plain run: the caller does the work itself).
     pub fn join() -> Option<Cluster> {
-        // A distributed fill sends from a thread of its own while the rank receives.
-        let (universe, threading) = mpi::initialize_with_threading(Threading::Multiple)?;
+        // A distributed fill calls MPI from a thread of the fill's pool (one at a time).
+        let (universe, threading) = mpi::initialize_with_threading(Threading::Serialized)?;
         let world = universe.world();
         (world.size() > 1).then_some(Cluster {
             _universe: universe,
             world,
-            threads: threading == Threading::Multiple,
+            threads: matches!(threading, Threading::Serialized | Threading::Multiple),
         })
     }
 
-    /// The ranks as a link for a distributed fill, or why the MPI library cannot give one.
-    pub fn link(&self) -> Result<MpiLink, String> {
+    /// Whether the ranks can run a distributed fill ([`MpiLink::new`], on any one thread), or
+    /// why not.
+    pub fn can_link(&self) -> Result<(), String> {
         if !self.threads {
-            return Err("the MPI library does not allow MPI calls from several threads \
-                        (MPI_THREAD_MULTIPLE), which a distributed fill needs"
+            return Err("the MPI library does not allow MPI calls from threads other than the \
+                        first (MPI_THREAD_SERIALIZED), which a distributed fill makes"
                 .to_string());
         }
-        Ok(MpiLink::new())
+        Ok(())
     }
 
     /// This rank (0 gathers the results and writes the output).

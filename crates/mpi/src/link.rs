@@ -2,9 +2,9 @@
 
 use grundy_compute::bands::{Channel, Link};
 use mpi::point_to_point::{Destination, Source};
+use mpi::request::{Request, StaticScope};
 use mpi::topology::{Communicator, SimpleCommunicator};
-use std::sync::mpsc::{channel, Sender};
-use std::thread::JoinHandle;
+use std::cell::RefCell;
 use std::time::{Duration, Instant};
 
 /// The tag of each channel (apart from the work list's tags, 1 to 3).
@@ -15,40 +15,49 @@ fn tag(channel: Channel) -> i32 {
     }
 }
 
-/// The ranks of the job as a [`Link`]. Sends go through a thread of their own, so that a rank
-/// never waits for its receiver (the fill's contract); a receive waits on the calling thread.
-/// Waiting ranks poll and then sleep instead of spinning, so that on a machine with more ranks
-/// than cores the waiting ones leave the cores to those computing.
+/// The ranks of the job as a [`Link`], used from the thread that made it. Sends are immediate
+/// (`MPI_Isend`), so a rank never waits for its receiver (the fill's contract): each message is
+/// kept until MPI says it is sent, and every call of the link completes the sends that are done.
+/// Receives poll, then sleep between polls, so that on a machine with more ranks than cores the
+/// waiting ones leave the cores to those computing.
 pub struct MpiLink {
     world: SimpleCommunicator,
-    sends: Option<Sender<(usize, i32, Vec<u8>)>>,
-    sender: Option<JoinHandle<()>>,
+    sending: RefCell<Vec<Sending>>,
+}
+
+/// A message on its way: the request and the buffer it reads, which is freed only once the
+/// request is complete.
+struct Sending {
+    request: Request<'static, [u8]>,
+    buffer: *mut [u8],
 }
 
 impl MpiLink {
-    pub(crate) fn new() -> MpiLink {
-        let (sends, queue) = channel::<(usize, i32, Vec<u8>)>();
-        let sender = std::thread::spawn(move || {
-            let world = SimpleCommunicator::world();
-            for (to, tag, message) in queue {
-                mpi::request::scope(|scope| {
-                    let mut request = world.process_at_rank(to as i32).immediate_send_with_tag(
-                        scope,
-                        &message[..],
-                        tag,
-                    );
-                    let mut wait = Backoff::new();
-                    loop {
-                        match request.test() {
-                            Ok(_) => break,
-                            Err(pending) => request = pending,
-                        }
-                        wait.pause();
-                    }
-                });
+    /// The link of this job's ranks (see [`crate::Cluster::can_link`]), for the calling thread.
+    pub fn new() -> MpiLink {
+        MpiLink { world: SimpleCommunicator::world(), sending: RefCell::new(Vec::new()) }
+    }
+
+    /// Frees the buffers of the sends that are complete; with `all`, waits for every send.
+    fn complete_sends(&self, all: bool) {
+        let mut sending = self.sending.borrow_mut();
+        let mut wait = Backoff::new();
+        loop {
+            let mut pending = Vec::with_capacity(sending.len());
+            for Sending { request, buffer } in sending.drain(..) {
+                match request.test() {
+                    // SAFETY: `buffer` came from `Box::leak` in `send`, and the only reference
+                    // to it, the request's, ended with the request.
+                    Ok(_) => drop(unsafe { Box::from_raw(buffer) }),
+                    Err(request) => pending.push(Sending { request, buffer }),
+                }
             }
-        });
-        MpiLink { world: SimpleCommunicator::world(), sends: Some(sends), sender: Some(sender) }
+            *sending = pending;
+            if !all || sending.is_empty() {
+                return;
+            }
+            wait.pause();
+        }
     }
 }
 
@@ -62,35 +71,43 @@ impl Link for MpiLink {
     }
 
     fn send(&self, to: usize, channel: Channel, message: Vec<u8>) {
-        self.sends
-            .as_ref()
-            .expect("open until dropped")
-            .send((to, tag(channel), message))
-            .expect("the sending thread runs until the link is dropped");
+        self.complete_sends(false);
+        // MPI reads the buffer until the request completes, after this call returns: it lives
+        // on the heap, owned by `sending`, until then.
+        let buffer: *mut [u8] = Box::leak(message.into_boxed_slice());
+        // SAFETY: the buffer is not written or freed until the request is complete
+        // (`complete_sends`).
+        let shared: &'static [u8] = unsafe { &*buffer };
+        let request = self.world.process_at_rank(to as i32).immediate_send_with_tag(
+            StaticScope,
+            shared,
+            tag(channel),
+        );
+        self.sending.borrow_mut().push(Sending { request, buffer });
     }
 
     fn receive(&self, from: usize, channel: Channel) -> Vec<u8> {
         let process = self.world.process_at_rank(from as i32);
         let mut wait = Backoff::new();
-        while process.immediate_probe_with_tag(tag(channel)).is_none() {
+        loop {
+            self.complete_sends(false);
+            if process.immediate_probe_with_tag(tag(channel)).is_some() {
+                return process.receive_vec_with_tag::<u8>(tag(channel)).0;
+            }
             wait.pause();
         }
-        process.receive_vec_with_tag::<u8>(tag(channel)).0
     }
 }
 
 impl Drop for MpiLink {
     /// Waits until every message sent has been received, so that MPI may be finalised.
     fn drop(&mut self) {
-        drop(self.sends.take());
-        if let Some(sender) = self.sender.take() {
-            let _ = sender.join();
-        }
+        self.complete_sends(true);
     }
 }
 
-/// Waiting for a message: polls as fast as it can for a while (messages between ranks of one
-/// node arrive within microseconds), then sleeps between polls.
+/// Waiting for MPI: polls as fast as it can for a while (messages between ranks of one node
+/// arrive within microseconds), then sleeps between polls.
 struct Backoff {
     since: Instant,
 }

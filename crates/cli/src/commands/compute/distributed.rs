@@ -12,7 +12,7 @@ use grundy_compute::memory::check_table as check_memory;
 use grundy_compute::{Control, Engine, NoProgress, Progress, RowStream};
 use grundy_core::table::CsvRows;
 use grundy_core::{write_npy_header, CellWidth, CsvLayout, TableShape, TableStats};
-use grundy_mpi::Cluster;
+use grundy_mpi::{Cluster, MpiLink};
 use std::cell::Cell;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
 use std::process::ExitCode;
@@ -32,9 +32,11 @@ pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
         Err(err) if zero => return Err(err),
         Err(_) => return Ok(ExitCode::from(crate::EXIT_ERROR)),
     };
-    let link = cluster.link().map_err(|why| anyhow!("cannot share the table: {why}"));
-    let ended = link.and_then(|link| {
+    let can = cluster.can_link().map_err(|why| anyhow!("cannot share the table: {why}"));
+    let ended = can.and_then(|()| {
+        // On the pool's thread, which makes every MPI call from now on.
         let work = || -> Result<ExitCode> {
+            let link = MpiLink::new();
             if zero {
                 write(&config, &fill, &link)
             } else {
@@ -106,7 +108,7 @@ fn prepare(config: &Config, ranks: usize) -> Result<BandFill> {
 }
 
 /// Rank 0: runs its part and writes the rows to the output in the format asked for.
-fn write(config: &Config, fill: &BandFill, link: &grundy_mpi::MpiLink) -> Result<ExitCode> {
+fn write(config: &Config, fill: &BandFill, link: &MpiLink) -> Result<ExitCode> {
     let (game, shape) = (&config.game, &config.shape);
     let destination =
         Destination::open(config.out.as_deref(), config.overwrite, Special::WriteThrough)?;
@@ -186,7 +188,7 @@ fn write(config: &Config, fill: &BandFill, link: &grundy_mpi::MpiLink) -> Result
 fn summarise(
     config: &Config,
     fill: &BandFill,
-    link: &grundy_mpi::MpiLink,
+    link: &MpiLink,
     checkpoint: Option<&CheckpointConfig>,
     bar: &Bar,
 ) -> Result<Option<TableStats>> {
