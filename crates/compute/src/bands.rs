@@ -151,8 +151,14 @@ pub struct BandFill {
 }
 
 impl BandFill {
-    /// Prepares the fill of `game` over `shape` for `ranks` ranks, bands of `band_tiles` rows of
-    /// tiles (one per thread of a rank is a good choice: a band's waves have that many tiles).
+    /// Prepares the fill of `game` over `shape` for `ranks` ranks of `threads` threads each.
+    ///
+    /// A band has a row of tiles per thread (a band's waves have that many tiles), and more when
+    /// the moves keep column or diagonal summaries: every band passes one of each per column
+    /// down, so taller bands send fewer per cell (Wythoff 6000², 2 ranks: 1.24 GB a rank with
+    /// bands of 16 rows, 0.15 GB with 128). Not so tall that the ranks wait for one another: a
+    /// rank begins a band a few tiles after the rank above has, and comes round again after K
+    /// bands, so bands stay under a 2K-th of the tile columns.
     ///
     /// # Errors
     /// The table is not 2-D.
@@ -160,9 +166,14 @@ impl BandFill {
         game: &Game,
         shape: &TableShape,
         ranks: usize,
-        band_tiles: usize,
+        threads: usize,
     ) -> Result<BandFill, NoBands> {
-        BandFill::with_tiles(game, shape, ranks, band_tiles, None)
+        let mut fill = BandFill::with_tiles(game, shape, ranks, threads.max(1), None)?;
+        if fill.plan.reads().lines.iter().any(|line| *line != LineKind::Row) {
+            let tile_columns = fill.cols.div_ceil(fill.plan.tile_sides()[1]);
+            fill.band_tiles = fill.band_tiles.max((tile_columns / (2 * fill.ranks)).clamp(1, 8));
+        }
+        Ok(fill)
     }
 
     /// [`BandFill::new`] with square tiles of `side` (`None`: the engine's tiles).
@@ -746,13 +757,13 @@ impl<'a> Rank<'a> {
         if channel == Channel::Edge {
             if !self.lines.columns.is_empty() {
                 for c in c0..c1 {
-                    self.lines.columns[c].union_with(&wire.set());
+                    wire.union_into(&mut self.lines.columns[c]);
                 }
             }
             if !self.lines.diagonals.is_empty() {
                 for c in c0..c1 {
                     let line = LineKind::Diagonal.locate(r1 - 1, c, cols).1;
-                    self.lines.diagonals[line].union_with(&wire.set());
+                    wire.union_into(&mut self.lines.diagonals[line]);
                 }
             }
         }
@@ -842,6 +853,9 @@ impl Wire {
 
     fn put_set(&mut self, set: &PrefixSet) {
         let (base, words, mex) = set.parts();
+        // The words below the mex's are all ones: leave them out (a set keeps up to 32 of them).
+        let skip = ((mex.0 / 64) as usize).saturating_sub(base).min(words.len());
+        let (base, words) = (base + skip, &words[skip..]);
         self.put(base as u64);
         self.put(mex.0.into());
         self.put(words.len() as u64);
@@ -887,11 +901,15 @@ impl Reader<'_> {
         self.at += bytes * len;
     }
 
-    fn set(&mut self) -> PrefixSet {
+    /// Adds the summary that comes next to `set`.
+    fn union_into(&mut self, set: &mut PrefixSet) {
         let base = self.get() as usize;
         let mex = Nimber(self.get() as u32);
-        let words = (0..self.get()).map(|_| self.get()).collect();
-        PrefixSet::from_parts(base, words, mex).expect("a summary sent by another rank")
+        let len = self.get() as usize;
+        let words = &self.bytes[self.at..self.at + 8 * len];
+        self.at += 8 * len;
+        let words = words.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8")));
+        set.union_with_parts(base, words, mex);
     }
 }
 

@@ -154,12 +154,35 @@ impl PrefixSet {
     /// Adds every member of `other`: word by word, so that merging the summaries of a line that
     /// two processes each saw part of costs its stored words, not its values.
     pub fn union_with(&mut self, other: &PrefixSet) {
-        let base = self.base.max(other.base);
-        let end = (self.base + self.words.len()).max(other.base + other.words.len()).max(base);
-        self.words = (base..end).map(|k| self.word(k) | other.word(k)).collect();
-        self.base = base;
+        self.union_with_parts(other.base, other.words.iter().copied(), Nimber(other.mex));
+    }
+
+    /// [`PrefixSet::union_with`] the set whose [`PrefixSet::parts`] are `base`, `words` and
+    /// `mex` (as another process sent them), in place: no allocation unless the set grows.
+    pub fn union_with_parts(
+        &mut self,
+        base: usize,
+        words: impl IntoIterator<Item = u64>,
+        mex: Nimber,
+    ) {
+        if base > self.base {
+            // The other set holds every value below its base: so does the union.
+            let full = (base - self.base).min(self.words.len());
+            self.words.drain(..full);
+            self.base = base;
+        }
+        for (k, word) in (base..).zip(words) {
+            if k < self.base {
+                continue;
+            }
+            let at = k - self.base;
+            if at >= self.words.len() {
+                self.words.resize(at + 1, 0);
+            }
+            self.words[at] |= word;
+        }
         // Both mexes are at least 64 times their own base, so this one is at least 64 · base.
-        self.mex = self.mex.max(other.mex);
+        self.mex = self.mex.max(mex.0);
         self.advance_mex();
     }
 

@@ -23,4 +23,4 @@ mod link;
 #[cfg(feature = "mpi")]
 pub use cluster::Cluster;
 #[cfg(feature = "mpi")]
-pub use link::MpiLink;
+pub use link::{LinkStats, MpiLink};

@@ -23,6 +23,18 @@ fn tag(channel: Channel) -> i32 {
 pub struct MpiLink {
     world: SimpleCommunicator,
     sending: RefCell<Vec<Sending>>,
+    stats: RefCell<LinkStats>,
+}
+
+/// What a rank's link carried, for a model of the fill's scale.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LinkStats {
+    /// Messages sent.
+    pub messages: u64,
+    /// Bytes sent.
+    pub bytes: u64,
+    /// Time spent waiting for a message.
+    pub waited: Duration,
 }
 
 /// A message on its way: the request and the buffer it reads, which is freed only once the
@@ -35,7 +47,16 @@ struct Sending {
 impl MpiLink {
     /// The link of this job's ranks (see [`crate::Cluster::can_link`]), for the calling thread.
     pub fn new() -> MpiLink {
-        MpiLink { world: SimpleCommunicator::world(), sending: RefCell::new(Vec::new()) }
+        MpiLink {
+            world: SimpleCommunicator::world(),
+            sending: RefCell::new(Vec::new()),
+            stats: RefCell::new(LinkStats::default()),
+        }
+    }
+
+    /// What the link carried so far.
+    pub fn stats(&self) -> LinkStats {
+        *self.stats.borrow()
     }
 
     /// Frees the buffers of the sends that are complete; with `all`, waits for every send.
@@ -72,6 +93,9 @@ impl Link for MpiLink {
 
     fn send(&self, to: usize, channel: Channel, message: Vec<u8>) {
         self.complete_sends(false);
+        let mut stats = self.stats.borrow_mut();
+        stats.messages += 1;
+        stats.bytes += message.len() as u64;
         // MPI reads the buffer until the request completes, after this call returns: it lives
         // on the heap, owned by `sending`, until then.
         let buffer: *mut [u8] = Box::leak(message.into_boxed_slice());
@@ -92,6 +116,7 @@ impl Link for MpiLink {
         loop {
             self.complete_sends(false);
             if process.immediate_probe_with_tag(tag(channel)).is_some() {
+                self.stats.borrow_mut().waited += wait.since.elapsed();
                 return process.receive_vec_with_tag::<u8>(tag(channel)).0;
             }
             wait.pause();

@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 /// error found before any message is the same on all of them: rank 0 says it, and the others
 /// end quietly with the same exit code. An error after that ends the whole job.
 pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
-    let zero = cluster.rank() == 0;
+    let cluster_rank = cluster.rank();
+    let zero = cluster_rank == 0;
     if matches!(config.mode, Mode::InMemory { checkpoint: Some(_) }) {
         // Every rank goes on until rank 0 has saved the cut; then rank 0 ends the job.
         signals::defer();
@@ -37,13 +38,28 @@ pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
         // On the pool's thread, which makes every MPI call from now on.
         let work = || -> Result<ExitCode> {
             let link = MpiLink::new();
-            if zero {
-                write(&config, &fill, &link)
+            let started = Instant::now();
+            let code = if zero {
+                write(&config, &fill, &link)?
             } else {
                 let mut sink = |_: &[u32]| Ok::<(), io::Error>(());
                 fill.run(&link, None, &NoProgress, &mut sink, &mut NoCuts)?;
-                Ok(ExitCode::SUCCESS)
+                ExitCode::SUCCESS
+            };
+            if std::env::var_os("GRUNDY_MPI_STATS").is_some() {
+                // For a model of scale (BENCHMARKS.md): what this rank sent, and how long it
+                // waited, of how long it ran.
+                let stats = link.stats();
+                eprintln!(
+                    "grundy: rank {}: {} messages, {} bytes sent; waited {:.3} s of {:.3} s",
+                    cluster_rank,
+                    stats.messages,
+                    stats.bytes,
+                    stats.waited.as_secs_f64(),
+                    started.elapsed().as_secs_f64()
+                );
             }
+            Ok(code)
         };
         super::super::install(config.threads.map(|t| t as u16), work)
     });
