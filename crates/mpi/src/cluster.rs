@@ -34,7 +34,7 @@ impl Cluster {
         })
     }
 
-    /// Whether the ranks can run a distributed fill ([`MpiLink::new`], on any one thread), or
+    /// Whether the ranks can run a distributed fill ([`crate::MpiLink::connect`], on any one thread), or
     /// why not.
     pub fn can_link(&self) -> Result<(), String> {
         if !self.threads {

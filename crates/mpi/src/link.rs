@@ -46,7 +46,7 @@ struct Sending {
 
 impl MpiLink {
     /// The link of this job's ranks (see [`crate::Cluster::can_link`]), for the calling thread.
-    pub fn new() -> MpiLink {
+    pub fn connect() -> MpiLink {
         MpiLink {
             world: SimpleCommunicator::world(),
             sending: RefCell::new(Vec::new()),

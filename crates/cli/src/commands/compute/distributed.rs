@@ -37,7 +37,7 @@ pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
     let ended = can.and_then(|()| {
         // On the pool's thread, which makes every MPI call from now on.
         let work = || -> Result<ExitCode> {
-            let link = MpiLink::new();
+            let link = MpiLink::connect();
             let started = Instant::now();
             let code = if zero {
                 write(&config, &fill, &link)?
