@@ -226,20 +226,99 @@ impl PrefixSet {
 /// 64, as kept by [`MexSet::insert_with_low`]): the mex of a cell whose options are the union of
 /// several lines' values and some others.
 ///
-/// The answer is at least every line's own mex, so the scan starts at the largest of them.
+/// The answer is at least every line's own mex, so the scan starts at the largest of them. Past
+/// its first word, the scan ORs the stored words of the sets as slices, eight words at a time
+/// (see [`first_open_word`]): on a slide game such as Wythoff the answer lies a window of values
+/// above where the scan starts, hundreds of words on a large table, and a word at a time through
+/// [`PrefixSet::word`] (a bounds check per set and word) made Wythoff 16384² take 12.3 s, not
+/// 7.5 s.
 #[inline]
 pub fn mex_of_union(local: &MexSet, low: u64, lines: &[&PrefixSet]) -> Nimber {
     let start = lines.iter().map(|line| line.mex).max().unwrap_or(0);
-    let mut index = (start / 64) as usize;
-    let mut below_start = (1u64 << (start % 64)) - 1;
-    loop {
-        let own = local.word(index) | if index == 0 { low } else { 0 };
-        let combined = lines.iter().fold(own | below_start, |w, line| w | line.word(index));
-        if combined != u64::MAX {
-            return Nimber(index as u32 * 64 + combined.trailing_ones());
+    let index = (start / 64) as usize;
+    let below_start = (1u64 << (start % 64)) - 1;
+    let own = local.word(index) | if index == 0 { low } else { 0 };
+    let first = lines.iter().fold(own | below_start, |w, line| w | line.word(index));
+    if first != u64::MAX {
+        return Nimber(index as u32 * 64 + first.trailing_ones());
+    }
+    // Every line's base is at most `index` (a set's mex is at least 64 times its base), so from
+    // `index + 1` on each contributes its stored words, then nothing.
+    let next = index + 1;
+    let mut parts: [&[u64]; 4] = [&[]; 4];
+    let mut count = 0;
+    for line in lines {
+        let stored = &line.words[(next - line.base).min(line.words.len())..];
+        if !stored.is_empty() {
+            parts[count] = stored;
+            count += 1;
         }
-        index += 1;
-        below_start = 0;
+    }
+    let stored = &local.words[next.min(local.used)..local.used];
+    if !stored.is_empty() {
+        parts[count] = stored;
+        count += 1;
+    }
+    let (at, word) = first_open_word(&mut parts[..count]);
+    Nimber(((next + at) * 64) as u32 + word.trailing_ones())
+}
+
+/// The first position at which the OR of `parts` (each read as followed by zeros) is not all
+/// ones, and that OR.
+///
+/// While every part has words left, their OR is taken eight words at a time, a loop the
+/// compiler turns into vector instructions; a part that runs out drops out. Compiled for AVX2 or
+/// AVX-512 (chosen at run time) it was no faster than this baseline build on Wythoff 16384²
+/// (7.55 s all three): the scan waits on memory, not on arithmetic.
+fn first_open_word(parts: &mut [&[u64]]) -> (usize, u64) {
+    first_open_word_with(parts)
+}
+
+#[inline(always)]
+fn first_open_word_with(parts: &mut [&[u64]]) -> (usize, u64) {
+    const LANES: usize = 8;
+    let mut offset = 0;
+    let mut count = parts.len();
+    loop {
+        let mut k = 0;
+        while k < count {
+            if parts[k].is_empty() {
+                parts.swap(k, count - 1);
+                count -= 1;
+            } else {
+                k += 1;
+            }
+        }
+        let live = &parts[..count];
+        let Some(common) = live.iter().map(|part| part.len()).min() else {
+            return (offset, 0);
+        };
+        let chunked = common - common % LANES;
+        let mut at = 0;
+        while at < chunked {
+            let mut acc = [0u64; LANES];
+            for part in live {
+                let chunk: &[u64; LANES] = part[at..at + LANES].try_into().expect("LANES words");
+                for (a, w) in acc.iter_mut().zip(chunk) {
+                    *a |= w;
+                }
+            }
+            if acc.iter().any(|&w| w != u64::MAX) {
+                let k = acc.iter().position(|&w| w != u64::MAX).expect("one is open");
+                return (offset + at + k, acc[k]);
+            }
+            at += LANES;
+        }
+        for at in chunked..common {
+            let word = live.iter().fold(0, |w, part| w | part[at]);
+            if word != u64::MAX {
+                return (offset + at, word);
+            }
+        }
+        for part in parts[..count].iter_mut() {
+            *part = &part[common..];
+        }
+        offset += common;
     }
 }
 
@@ -362,6 +441,33 @@ mod tests {
             for index in 0..150 {
                 prop_assert_eq!(union.word(index), plain.word(index));
             }
+        }
+
+        /// The word scan finds the first open word of the parts' OR, whatever their lengths.
+        #[test]
+        fn open_word_scans_agree(
+            parts in prop::collection::vec(
+                prop::collection::vec(prop_oneof![Just(u64::MAX), any::<u64>()], 0..40),
+                0..4,
+            ),
+            dense in 0usize..40,
+        ) {
+            let mut parts = parts;
+            // Mostly full words, so that the scan has some way to go.
+            for part in parts.iter_mut() {
+                for w in part.iter_mut().take(dense) {
+                    *w = u64::MAX;
+                }
+            }
+            let plain = {
+                let len = parts.iter().map(Vec::len).max().unwrap_or(0);
+                (0..=len)
+                    .map(|k| (k, parts.iter().fold(0, |w, p| w | p.get(k).copied().unwrap_or(0))))
+                    .find(|&(_, w)| w != u64::MAX)
+                    .expect("past the end every word is open")
+            };
+            let mut slices: Vec<&[u64]> = parts.iter().map(Vec::as_slice).collect();
+            prop_assert_eq!(first_open_word(&mut slices), plain);
         }
 
         #[test]
