@@ -88,6 +88,24 @@ impl Ray {
     }
 }
 
+/// Fixed 2-D steps, split for a row-by-row loop: those into earlier rows (`[rows up, columns
+/// back]`, read from slices of those rows) and those along the row (bit k − 1 of `left` for k
+/// columns back, read from the last values computed, kept in a register).
+#[derive(Clone, Debug)]
+pub(crate) struct Stencil {
+    pub(crate) above: Vec<[usize; 2]>,
+    pub(crate) left: u64,
+    /// The most rows up and columns back any step goes.
+    pub(crate) reach: [usize; 2],
+}
+
+impl Stencil {
+    /// The most steps into earlier rows (each a slice the row loop holds).
+    pub(crate) const MOST_ABOVE: usize = 8;
+    /// The most columns back along the row (the last values are kept a byte each in a word).
+    pub(crate) const MOST_LEFT: usize = 8;
+}
+
 /// A cut along one axis into two pieces.
 #[derive(Clone, Debug)]
 struct Split {
@@ -346,6 +364,32 @@ impl CompiledGame {
             }
         }
         bound
+    }
+
+    /// The game's moves as a 2-D stencil, when they are only fixed steps (kiki, king's moves,
+    /// short jumps), fewer than 64: then every value is below 64 and a cell's options fit one
+    /// register word.
+    pub(crate) fn stencil(&self) -> Option<Stencil> {
+        let only_fixed = self.rays.is_empty()
+            && self.splits.is_empty()
+            && self.lines.is_empty()
+            && self.take_and_break.is_empty();
+        if self.lens.len() != 2 || !only_fixed || self.fixed.len() >= 64 {
+            return None;
+        }
+        let mut stencil = Stencil { above: Vec::new(), left: 0, reach: [0; 2] };
+        for step in &self.fixed {
+            let [up, back, _] = step.need;
+            stencil.reach = [stencil.reach[0].max(up), stencil.reach[1].max(back)];
+            if up == 0 {
+                stencil.left |= 1 << (back - 1);
+            } else {
+                stencil.above.push([up, back]);
+            }
+        }
+        let fits =
+            stencil.above.len() <= Stencil::MOST_ABOVE && stencil.left < 1 << Stencil::MOST_LEFT;
+        fits.then_some(stencil)
     }
 
     /// The lines the caller must keep (empty unless compiled with `use_lines`).

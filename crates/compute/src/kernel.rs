@@ -8,9 +8,9 @@
 //! add to a line does not change it. The kernel knows nothing of where values live (that is the
 //! store's [`UnitView`]) or of threads (the executor's).
 
-use crate::compiled::{Cells, CompiledGame, NO_LINE};
+use crate::compiled::{Cells, CompiledGame, Stencil, NO_LINE};
 use crate::plan::{Reads, Unit};
-use grundy_core::{mex_of_union, Game, MexSet, Nimber, PrefixSet, TableShape};
+use grundy_core::{mex_of_union, Cell, Game, MexSet, Nimber, PrefixSet, TableShape};
 
 /// What a unit sees of the store while the kernel fills it: the final cells it reads (as
 /// [`Cells`]), the line summaries of its cells, and a place to put each value.
@@ -32,6 +32,8 @@ pub(crate) trait UnitView: Cells {
 pub(crate) struct StencilKernel {
     compiled: CompiledGame,
     strides: [usize; 3],
+    /// The moves as fixed 2-D steps, when they are only that (see [`StencilKernel::fill_row`]).
+    stencil: Option<Stencil>,
 }
 
 impl StencilKernel {
@@ -47,7 +49,8 @@ impl StencilKernel {
         for d in 0..lens.len() {
             strides[d] = lens[d + 1..].iter().product();
         }
-        StencilKernel { compiled, strides }
+        let stencil = compiled.stencil();
+        StencilKernel { compiled, strides, stencil }
     }
 
     pub(crate) fn compiled(&self) -> &CompiledGame {
@@ -96,13 +99,88 @@ impl StencilKernel {
             let start = self.flat(&index);
             // A diagonal tile of a mirrored table: only the cells with j ≤ i.
             let end = if unit.lower_only { unit.hi[last].min(index[0] + 1) } else { unit.hi[last] };
-            for (flat, j) in (start..).zip(unit.lo[last]..end) {
+            let mut from = unit.lo[last];
+            if let Some(stencil) = self.stencil.as_ref().filter(|_| !unit.lower_only) {
+                let (done, written) = self.fill_row(stencil, view, index, start, end);
+                count += written;
+                from += done;
+            }
+            for (flat, j) in (start + (from - unit.lo[last])..).zip(from..end) {
                 index[last] = j;
                 let value = self.value(view, &index, flat, mex);
                 count += view.write(&index, flat, value);
             }
         }
         count
+    }
+
+    /// The cells of a 2-D row from `index` (flat position `start`) to column `end` of a game
+    /// whose moves are a [`Stencil`], the way a plain loop over a byte table would: the cells
+    /// of earlier rows read as slices, the last values of this row kept in a register, a cell's
+    /// options one word (every value is below 64). Only where every step stays on the board:
+    /// returns how many cells it computed (the caller does the rest, from the first one it
+    /// left) and how many it made final. Not for diagonal tiles of a mirrored table, whose
+    /// mirror writes land in the row above.
+    #[inline]
+    fn fill_row<V: UnitView>(
+        &self,
+        stencil: &Stencil,
+        view: &mut V,
+        mut index: [usize; 3],
+        start: usize,
+        end: usize,
+    ) -> (usize, u64) {
+        let [i, j0] = [index[0], index[1]];
+        if i < stencil.reach[0] || j0 < stencil.reach[1] || end <= j0 {
+            return (0, 0);
+        }
+        let len = end - j0;
+        let cols = self.strides[0];
+        // The values of the cells before this row's first, newest in the lowest byte.
+        let mut recent = 0u64;
+        for k in 0..stencil.reach[1].min(Stencil::MOST_LEFT) {
+            recent |= u64::from(view.at(start - 1 - k).value() as u8) << (8 * k);
+        }
+        const CHUNK: usize = 256;
+        let mut values = [0u8; CHUNK];
+        let mut written = 0;
+        for chunk in (0..len).step_by(CHUNK) {
+            let n = CHUNK.min(len - chunk);
+            let first = start + chunk;
+            {
+                // Read the earlier rows, then write: the slices end before the first write.
+                let mut rows: [&[V::Cell]; Stencil::MOST_ABOVE] = [&[]; Stencil::MOST_ABOVE];
+                for (row, &[up, back]) in rows.iter_mut().zip(&stencil.above) {
+                    match view.run(first - up * cols - back, n) {
+                        Some(run) => *row = run,
+                        None => return (chunk, written),
+                    }
+                }
+                let above = &rows[..stencil.above.len()];
+                for (k, value) in values[..n].iter_mut().enumerate() {
+                    let mut low = 0u64;
+                    for row in above {
+                        low |= 1 << row[k].nimber().value();
+                    }
+                    let mut left = stencil.left;
+                    let mut past = recent;
+                    while left != 0 {
+                        if left & 1 != 0 {
+                            low |= 1 << (past & 0xff);
+                        }
+                        left >>= 1;
+                        past >>= 8;
+                    }
+                    *value = (!low).trailing_zeros() as u8;
+                    recent = (recent << 8) | u64::from(*value);
+                }
+            }
+            for (k, &value) in values[..n].iter().enumerate() {
+                index[1] = j0 + chunk + k;
+                written += view.write(&index, first + k, Nimber(value.into()));
+            }
+        }
+        (len, written)
     }
 
     /// The value of the cell at `index` (flat position `flat`), every option of which is final in
