@@ -25,6 +25,19 @@ pub(crate) trait UnitView: Cells {
     /// Stores `value` as the value of the cell at `index` (flat position `flat`); returns how many
     /// cells that made final (2 when the store also writes the mirror cell).
     fn write(&mut self, index: &[usize; 3], flat: usize, value: Nimber) -> u64;
+
+    /// [`UnitView::write`] for the cells of a 2-D row from `index` (flat position `flat`) on,
+    /// whose values are all below 64.
+    fn write_small(&mut self, index: &[usize; 3], flat: usize, values: &[u8]) -> u64 {
+        let mut index = *index;
+        let j0 = index[1];
+        let mut written = 0;
+        for (k, &value) in values.iter().enumerate() {
+            index[1] = j0 + k;
+            written += self.write(&index, flat + k, Nimber(value.into()));
+        }
+        written
+    }
 }
 
 /// A game's moves compiled for one table, as a kernel.
@@ -175,10 +188,8 @@ impl StencilKernel {
                     recent = (recent << 8) | u64::from(*value);
                 }
             }
-            for (k, &value) in values[..n].iter().enumerate() {
-                index[1] = j0 + chunk + k;
-                written += view.write(&index, first + k, Nimber(value.into()));
-            }
+            index[1] = j0 + chunk;
+            written += view.write_small(&index, first, &values[..n]);
         }
         (len, written)
     }

@@ -347,6 +347,36 @@ impl<C: Cell> UnitView for DenseView<'_, '_, C> {
         }
         2
     }
+
+    #[inline]
+    fn write_small(&mut self, index: &[usize; 3], flat: usize, values: &[u8]) -> u64 {
+        let (i, j0) = (index[0], index[1]);
+        // Values below 64 fit every width and are never `C::MAX`: no overflow.
+        for (k, &value) in values.iter().enumerate() {
+            let cell = C::from_nimber(Nimber(value.into())).expect("a value below 64");
+            // SAFETY: the row's cells are in this task's unit (module docs).
+            unsafe { *self.cells.get_mut(flat + k) = cell };
+        }
+        if !self.mirror {
+            return values.len() as u64;
+        }
+        let mut written = 0;
+        for (k, &value) in values.iter().enumerate() {
+            let j = j0 + k;
+            written += 1;
+            if j != i {
+                let cell = C::from_nimber(Nimber(value.into())).expect("a value below 64");
+                // SAFETY: as in `write`: the mirror lies in tile (J, I) (module docs, Symmetry).
+                unsafe { *self.cells.get_mut(j * self.cols + i) = cell };
+                if self.column_lines {
+                    // SAFETY: column i is in this unit's row band (module docs, Symmetry).
+                    unsafe { self.lines[1].get_mut(i) }.insert(Nimber(value.into()));
+                }
+                written += 1;
+            }
+        }
+        written
+    }
 }
 
 /// The streaming fill's store: the last rows of a 2-D table, in a ring, and the line summaries

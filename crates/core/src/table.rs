@@ -154,6 +154,39 @@ pub struct TableStats {
     pub p_positions: u64,
 }
 
+impl TableStats {
+    /// The sums of no cells.
+    pub const EMPTY: TableStats = TableStats { cells: 0, sum: 0, max: 0, p_positions: 0 };
+
+    /// The sums of `values` (a table's cells, or a part of them: see [`TableStats::merge`]).
+    pub fn of<C: Cell>(values: &[C]) -> TableStats {
+        let mut stats = TableStats { cells: values.len() as u64, ..TableStats::EMPTY };
+        // One pass per figure over chunks that stay in the first-level cache, each a loop the
+        // compiler turns into vector instructions (one pass doing all three, in u64s, was a
+        // sixth of kiki 15000²'s run). A chunk of narrow cells sums within a u32.
+        for chunk in values.chunks(1 << 12) {
+            stats.sum += if C::WIDTH == CellWidth::U32 {
+                chunk.iter().map(|&v| u64::from(v.into())).sum::<u64>()
+            } else {
+                u64::from(chunk.iter().map(|&v| v.into()).fold(0u32, |a, v| a + v))
+            };
+            stats.max = chunk.iter().map(|&v| v.into()).fold(stats.max, u32::max);
+            stats.p_positions += chunk.iter().filter(|&&v| v.into() == 0).count() as u64;
+        }
+        stats
+    }
+
+    /// The sums of two disjoint parts of a table together.
+    pub fn merge(self, other: TableStats) -> TableStats {
+        TableStats {
+            cells: self.cells + other.cells,
+            sum: self.sum + other.sum,
+            max: self.max.max(other.max),
+            p_positions: self.p_positions + other.p_positions,
+        }
+    }
+}
+
 /// A Grundy table: the nimber of every position of a [`TableShape`], stored row-major in an
 /// ndarray of the narrowest cell type that holds its values ([`CellWidth`]).
 #[derive(Clone, Debug)]
@@ -390,18 +423,7 @@ impl GrundyTable {
 
     /// Cell count, sum, maximum and number of P-positions.
     pub fn stats(&self) -> TableStats {
-        fn stats<C: Cell>(values: &[C]) -> TableStats {
-            let mut stats =
-                TableStats { cells: values.len() as u64, sum: 0, max: 0, p_positions: 0 };
-            for &v in values {
-                let v: u32 = v.into();
-                stats.sum += u64::from(v);
-                stats.max = stats.max.max(v);
-                stats.p_positions += u64::from(v == 0);
-            }
-            stats
-        }
-        crate::with_cells!(self.cells(), |values| stats(values))
+        crate::with_cells!(self.cells(), |values| TableStats::of(values))
     }
 }
 

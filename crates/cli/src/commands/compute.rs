@@ -1,4 +1,4 @@
-use super::{fill_prepared, load_game, SequenceRecords};
+use super::{fill_prepared, install, load_game, SequenceRecords};
 use crate::checkpoint::Checkpoint;
 use crate::output::write_json_line;
 use crate::output::{same_file, Destination, Overwrite, Special};
@@ -13,6 +13,7 @@ use grundy_core::{
     parse_coords, write_bfile, write_csv, write_npy, CellWidth, CsvLayout, Game, GrundyTable,
     TableShape, TableStats,
 };
+use rayon::prelude::*;
 use serde::Serialize;
 use std::convert::Infallible;
 use std::io;
@@ -323,7 +324,15 @@ fn write_table(
 ) -> Result<()> {
     match config.format {
         Format::Summary => {
-            let mut summary = Summary::new(&config.game, &config.max, table.stats(), seconds);
+            // The sums in parallel, on the pool of the fill: a single pass over a large table
+            // costs as much as filling a simple game's table.
+            let stats = install(config.threads.map(|t| t as u16), || {
+                Ok(grundy_core::with_cells!(table.cells(), |values| values
+                    .par_chunks(1 << 20)
+                    .map(TableStats::of)
+                    .reduce(|| TableStats::EMPTY, TableStats::merge)))
+            })?;
+            let mut summary = Summary::new(&config.game, &config.max, stats, seconds);
             summary.sequence = SequenceRecords::of(Some(&config.game), table);
             destination.write_with(|out| write_json_line(out, &summary))
         }
