@@ -168,7 +168,7 @@ impl TableStats {
             stats.sum += if C::WIDTH == CellWidth::U32 {
                 chunk.iter().map(|&v| u64::from(v.into())).sum::<u64>()
             } else {
-                u64::from(chunk.iter().map(|&v| v.into()).fold(0u32, |a, v| a + v))
+                u64::from(chunk.iter().map(|&v| v.into()).sum::<u32>())
             };
             stats.max = chunk.iter().map(|&v| v.into()).fold(stats.max, u32::max);
             stats.p_positions += chunk.iter().filter(|&&v| v.into() == 0).count() as u64;
