@@ -68,6 +68,30 @@ pub trait Link {
     fn receive(&self, from: usize, channel: Channel) -> Vec<u8>;
 }
 
+/// The link of a fill of one rank (a streamed summary on one machine): what it sends itself
+/// waits in a queue until it receives it.
+#[derive(Debug, Default)]
+pub struct SoloLink {
+    queues: std::cell::RefCell<[std::collections::VecDeque<Vec<u8>>; 2]>,
+}
+
+impl Link for SoloLink {
+    fn rank(&self) -> usize {
+        0
+    }
+    fn ranks(&self) -> usize {
+        1
+    }
+    fn send(&self, to: usize, channel: Channel, message: Vec<u8>) {
+        assert_eq!(to, 0, "a solo fill has one rank");
+        self.queues.borrow_mut()[channel as usize].push_back(message);
+    }
+    fn receive(&self, from: usize, channel: Channel) -> Vec<u8> {
+        assert_eq!(from, 0, "a solo fill has one rank");
+        self.queues.borrow_mut()[channel as usize].pop_front().expect("sent before it is read")
+    }
+}
+
 /// Why a table cannot be filled by bands.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NoBands {
@@ -168,21 +192,46 @@ impl BandFill {
         ranks: usize,
         threads: usize,
     ) -> Result<BandFill, NoBands> {
-        let mut fill = BandFill::with_tiles(game, shape, ranks, threads.max(1), None)?;
+        let mut fill = BandFill::with_tiles(game, shape, ranks, threads.max(1), None, false)?;
+        fill.taller_for_summaries();
+        Ok(fill)
+    }
+
+    /// A fill whose rows only go to a summary (rank 0's sink is given each row's lower half,
+    /// columns 0 to i, when [`BandFill::lower_rows`] says so): symmetric tables are then mirrored
+    /// whatever the moves' reach, so that a streamed summary of Wythoff computes half the cells.
+    ///
+    /// # Errors
+    /// The table is not 2-D.
+    pub fn summary(
+        game: &Game,
+        shape: &TableShape,
+        ranks: usize,
+        threads: usize,
+    ) -> Result<BandFill, NoBands> {
+        let mut fill = BandFill::with_tiles(game, shape, ranks, threads.max(1), None, true)?;
+        fill.taller_for_summaries();
+        Ok(fill)
+    }
+
+    /// Taller bands when the moves keep column or diagonal summaries ([`BandFill::new`]).
+    fn taller_for_summaries(&mut self) {
+        let fill = self;
         if fill.plan.reads().lines.iter().any(|line| *line != LineKind::Row) {
             let tile_columns = fill.cols.div_ceil(fill.plan.tile_sides()[1]);
             fill.band_tiles = fill.band_tiles.max((tile_columns / (2 * fill.ranks)).clamp(1, 8));
         }
-        Ok(fill)
     }
 
-    /// [`BandFill::new`] with square tiles of `side` (`None`: the engine's tiles).
+    /// [`BandFill::new`] with square tiles of `side` (`None`: the engine's tiles); with
+    /// `summary_only`, as [`BandFill::summary`].
     pub(crate) fn with_tiles(
         game: &Game,
         shape: &TableShape,
         ranks: usize,
         band_tiles: usize,
         side: Option<usize>,
+        summary_only: bool,
     ) -> Result<BandFill, NoBands> {
         let lens = shape.lens();
         if lens.len() != 2 {
@@ -196,8 +245,15 @@ impl BandFill {
         let halo = kernel.reads().halo[0];
         // Long reaches send as many rows per edge as a band sends to every rank: keep them all.
         let every_row = halo.is_none_or(|halo| halo >= band_tiles * tile_rows * ranks.max(2));
-        let plan = Plan::tiles(lens.clone(), kernel.reads(), side, symmetric && every_row);
-        let kernel = if plan.mirror() { kernel.transposing_columns() } else { kernel };
+        let plan = Plan::tiles(
+            lens.clone(),
+            kernel.reads(),
+            side,
+            symmetric && (every_row || summary_only),
+        );
+        // Column moves read the mirror row only when every row is kept: a rank that keeps a few
+        // rows reads (and writes) mirror cells only inside them.
+        let kernel = if plan.mirror() && every_row { kernel.transposing_columns() } else { kernel };
         Ok(BandFill {
             kernel,
             plan,
@@ -216,9 +272,15 @@ impl BandFill {
     }
 
     /// Whether only the lower half of the table is computed (symmetric tables, when every row is
-    /// kept).
+    /// kept, or for a summary).
     pub fn mirrored(&self) -> bool {
         self.plan.mirror()
+    }
+
+    /// Whether the sink is given each row's lower half only (columns 0 to i of row i): the
+    /// table is symmetric, and mirrored by a rank that forgets rows.
+    pub fn lower_rows(&self) -> bool {
+        self.plan.mirror() && !self.every_row
     }
 
     /// The most rows of cells one rank holds at once: its band and the rows above it that the
@@ -751,7 +813,10 @@ impl<'a> Rank<'a> {
             // Only the lower half is sent as computed; each cell also goes to its mirror.
             for (j, &value) in (c0..c1).zip(&row).filter(|&(j, _)| j <= i) {
                 self.held.set(at + j, value);
-                self.held.set((j - self.first_row) * cols + i, value);
+                // A rank that keeps a few rows holds the mirrors inside them only.
+                if j >= self.first_row {
+                    self.held.set((j - self.first_row) * cols + i, value);
+                }
             }
         }
         if channel == Channel::Edge {
@@ -799,11 +864,13 @@ impl<'a> Rank<'a> {
         while self.next_out < until.min(self.bands) {
             let band = self.next_out;
             let (r0, r1) = self.band_span(band);
+            let lower = self.fill.lower_rows();
+            let width = |i: usize| if lower { i + 1 } else { cols };
             if self.owner(band) == 0 {
                 for i in r0..r1 {
                     row.clear();
                     let at = (i - self.first_row) * cols;
-                    self.held.row_into(at, cols, &mut row);
+                    self.held.row_into(at, width(i), &mut row);
                     sink(&row)?;
                 }
             } else {
@@ -811,9 +878,10 @@ impl<'a> Rank<'a> {
                 let mut wire = Reader { bytes: &message, at: 32 };
                 let bytes = usize::from(wire.bytes[wire.at]);
                 wire.at += 1;
-                for _ in r0..r1 {
+                for i in r0..r1 {
                     row.clear();
                     wire.cells_into(bytes, cols, &mut row);
+                    row.truncate(width(i));
                     sink(&row)?;
                 }
             }
@@ -1111,7 +1179,8 @@ mod tests {
                 for band_tiles in 1..=3 {
                     for side in [Some(4), Some(9), None] {
                         let fill =
-                            BandFill::with_tiles(&game, &shape, ranks, band_tiles, side).unwrap();
+                            BandFill::with_tiles(&game, &shape, ranks, band_tiles, side, false)
+                                .unwrap();
                         let (rows, cells, done) = run_ranks(&fill, ranks, None, &mut NoCuts);
                         let what = format!("{} {max:?} ranks {ranks} bands {band_tiles} tiles {side:?} every row {}", game.name(), fill.keeps_every_row());
                         assert_eq!(done, BandsDone::Complete, "{what}");
@@ -1120,6 +1189,59 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// A fill for a summary mirrors symmetric tables even when its ranks keep a few rows: rank
+    /// 0 hands out each row's lower half, as the reference has it.
+    #[test]
+    fn summaries_mirror_symmetric_tables() {
+        let mut lower = 0;
+        for (game, max) in games() {
+            let shape = TableShape::new(&game, &max, "test").unwrap();
+            let reference = fill_reference(&game, &shape);
+            let cols = shape.lens()[1];
+            let all: Vec<u32> = reference.to_nimbers().iter().map(|v| v.value()).collect();
+            for ranks in 1..=3 {
+                for (band_tiles, side) in [(1, Some(4)), (2, Some(9)), (1, None)] {
+                    let fill =
+                        BandFill::with_tiles(&game, &shape, ranks, band_tiles, side, true).unwrap();
+                    let expected: Vec<u32> = if fill.lower_rows() {
+                        lower += 1;
+                        all.chunks(cols)
+                            .enumerate()
+                            .flat_map(|(i, row)| row[..=i].to_vec())
+                            .collect()
+                    } else {
+                        all.clone()
+                    };
+                    let (rows, cells, done) = run_ranks(&fill, ranks, None, &mut NoCuts);
+                    let what = format!("{} {max:?} ranks {ranks} side {side:?}", game.name());
+                    assert_eq!(done, BandsDone::Complete, "{what}");
+                    assert!(rows == expected, "{what}");
+                    assert_eq!(cells, all.len() as u64, "{what}");
+                }
+            }
+        }
+        assert!(lower >= 20, "only {lower} fills were mirrored");
+    }
+
+    /// One rank through a [`SoloLink`]: the table of one process.
+    #[test]
+    fn a_solo_link_fills_in_one_process() {
+        for (game, max) in games() {
+            let shape = TableShape::new(&game, &max, "test").unwrap();
+            let expected: Vec<u32> =
+                fill_reference(&game, &shape).to_nimbers().iter().map(|v| v.value()).collect();
+            let fill = BandFill::new(&game, &shape, 1, 2).unwrap();
+            let mut rows = Vec::new();
+            let mut sink = |row: &[u32]| {
+                rows.extend_from_slice(row);
+                Ok::<(), ()>(())
+            };
+            let done = fill.run(&SoloLink::default(), None, &NoProgress, &mut sink, &mut NoCuts);
+            assert_eq!(done, Ok(BandsDone::Complete), "{}", game.name());
+            assert!(rows == expected, "{}", game.name());
         }
     }
 
@@ -1134,7 +1256,7 @@ mod tests {
             let expected: Vec<u32> =
                 fill_reference(&game, &shape).to_nimbers().iter().map(|v| v.value()).collect();
             for (ranks, again, at) in [(2, 3, 2), (3, 1, 2), (1, 4, 3), (4, 2, 2)] {
-                let fill = BandFill::with_tiles(&game, &shape, ranks, 1, Some(4)).unwrap();
+                let fill = BandFill::with_tiles(&game, &shape, ranks, 1, Some(4), false).unwrap();
                 if fill.keeps_every_row() {
                     continue;
                 }
@@ -1153,7 +1275,7 @@ mod tests {
                 let ring = cut.to_ring(stream.plan()).expect("a ring");
                 let halo = stream.kept_rows() - 1;
                 let resumed = BandCut::from_ring(&ring, halo);
-                let fill = BandFill::with_tiles(&game, &shape, again, 2, Some(4)).unwrap();
+                let fill = BandFill::with_tiles(&game, &shape, again, 2, Some(4), false).unwrap();
                 let (rest, cells, done) = run_ranks(&fill, again, Some(resumed), &mut NoCuts);
                 assert_eq!(done, BandsDone::Complete, "{what}");
                 assert_eq!(cells as usize, rest.len(), "{what}");

@@ -39,6 +39,12 @@ impl<'a, T> Shared<'a, T> {
         Shared { ptr: slice.as_mut_ptr(), len: slice.len(), first, _borrow: PhantomData }
     }
 
+    /// Whether `index` is one of the shared elements.
+    #[inline]
+    pub(crate) fn holds(&self, index: usize) -> bool {
+        index.wrapping_sub(self.first) < self.len
+    }
+
     /// The element at `index`.
     ///
     /// # Safety

@@ -323,7 +323,10 @@ impl<C: Cell> UnitView for DenseView<'_, '_, C> {
     #[inline]
     fn write(&mut self, index: &[usize; 3], flat: usize, value: Nimber) -> u64 {
         let (i, j) = (index[0], index[1]);
-        let mirror = (self.mirror && j != i).then(|| j * self.cols + i);
+        let mirrored = self.mirror && j != i;
+        // A rank of the distributed fill that keeps a few rows holds the mirror cells inside
+        // them only: those above are read by no later cell (module `bands`).
+        let mirror = mirrored.then(|| j * self.cols + i).filter(|&m| self.cells.holds(m));
         let cell = match C::from_nimber(value) {
             Some(cell) if cell != C::MAX => cell,
             _ => {
@@ -337,10 +340,14 @@ impl<C: Cell> UnitView for DenseView<'_, '_, C> {
         // SAFETY: `flat` is in this task's unit; no other task reads or writes it during this
         // wave (module docs).
         unsafe { *self.cells.get_mut(flat) = cell };
-        let Some(mirror) = mirror else { return 1 };
-        // SAFETY: the mirror lies in tile (J, I), which no task of this wave computes or reads
-        // (module docs, Symmetry).
-        unsafe { *self.cells.get_mut(mirror) = cell };
+        if !mirrored {
+            return 1;
+        }
+        if let Some(mirror) = mirror {
+            // SAFETY: the mirror lies in tile (J, I), which no task of this wave computes or
+            // reads (module docs, Symmetry).
+            unsafe { *self.cells.get_mut(mirror) = cell };
+        }
         if self.column_lines {
             // SAFETY: column i is in this unit's row band (module docs, Symmetry).
             unsafe { self.lines[1].get_mut(i) }.insert(value);
@@ -365,9 +372,12 @@ impl<C: Cell> UnitView for DenseView<'_, '_, C> {
             let j = j0 + k;
             written += 1;
             if j != i {
-                let cell = C::from_nimber(Nimber(value.into())).expect("a value below 64");
-                // SAFETY: as in `write`: the mirror lies in tile (J, I) (module docs, Symmetry).
-                unsafe { *self.cells.get_mut(j * self.cols + i) = cell };
+                if self.cells.holds(j * self.cols + i) {
+                    let cell = C::from_nimber(Nimber(value.into())).expect("a value below 64");
+                    // SAFETY: as in `write`: the mirror lies in tile (J, I) (module docs,
+                    // Symmetry).
+                    unsafe { *self.cells.get_mut(j * self.cols + i) = cell };
+                }
                 if self.column_lines {
                     // SAFETY: column i is in this unit's row band (module docs, Symmetry).
                     unsafe { self.lines[1].get_mut(i) }.insert(Nimber(value.into()));
