@@ -7,6 +7,7 @@ use crate::signals;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
 use grundy_compute::memory::check_table as check_memory;
+use grundy_compute::bands::{BandFill, NoCuts, SoloLink};
 use grundy_compute::{Control, Engine, FillConfig, RowStream, TableFill, WaveMark};
 use grundy_core::table::CsvRows;
 use grundy_core::{
@@ -447,13 +448,26 @@ fn run_streaming(
         Format::Summary => {
             let stats = match checkpoint {
                 None => {
-                    let mut stats = TableStats { cells: 0, sum: 0, max: 0, p_positions: 0 };
-                    stream
-                        .run(&bar, |row| {
+                    // Bands of tile rows on the pool's threads (one rank, nothing sent anywhere),
+                    // a symmetric table mirrored: each row comes as its lower half.
+                    let fill = BandFill::summary(game, shape, 1, threads(config))
+                        .map_err(|why| anyhow!("cannot stream {}: {why}", game.name()))?;
+                    let mirrored = fill.lower_rows();
+                    let mut stats = TableStats::EMPTY;
+                    install(config.threads.map(|t| t as u16), || {
+                        let mut sink = |row: &[u32]| {
                             add_row(&mut stats, row);
+                            if mirrored {
+                                // The cells left of the diagonal stand for their mirrors too.
+                                let left = &row[..row.len() - 1];
+                                add_row(&mut stats, left);
+                            }
                             Ok::<(), Infallible>(())
-                        })
-                        .unwrap_or_else(|never| match never {});
+                        };
+                        let done =
+                            fill.run(&SoloLink::default(), None, &bar, &mut sink, &mut NoCuts);
+                        Ok(done.unwrap_or_else(|never| match never {}))
+                    })?;
                     stats
                 }
                 Some(checkpointed) => {
@@ -486,15 +500,25 @@ fn run_streaming(
         Format::Grid | Format::Long => {
             let layout =
                 if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
-            destination.write_with(|out| {
-                let mut rows = CsvRows::new(shape.axes(), &lens, layout, config.outcome, out)?;
-                stream.run(&bar, |row| rows.write_row(row))?;
-                rows.finish()
-            })?
+            let fill = BandFill::new(game, shape, 1, threads(config))
+                .map_err(|why| anyhow!("cannot stream {}: {why}", game.name()))?;
+            install(config.threads.map(|t| t as u16), || {
+                Ok(destination.write_with(|out| {
+                    let mut rows = CsvRows::new(shape.axes(), &lens, layout, config.outcome, out)?;
+                    let mut sink = |row: &[u32]| rows.write_row(row);
+                    fill.run(&SoloLink::default(), None, &bar, &mut sink, &mut NoCuts)?;
+                    rows.finish()
+                }))
+            })??
         }
     }
     bar.finish();
     Ok(ExitCode::SUCCESS)
+}
+
+/// The threads a fill of `config` runs on (rayon's pool when not given).
+fn threads(config: &Config) -> usize {
+    grundy_compute::effective_threads(config.threads.unwrap_or_else(rayon::current_num_threads))
 }
 
 /// Adds a finished row to a summary's sums.
