@@ -6,8 +6,8 @@ use crate::progress::Bar;
 use crate::signals;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
-use grundy_compute::memory::check_table as check_memory;
 use grundy_compute::bands::{BandFill, NoCuts, SoloLink};
+use grundy_compute::memory::check_table as check_memory;
 use grundy_compute::{Control, Engine, FillConfig, RowStream, TableFill, WaveMark};
 use grundy_core::table::CsvRows;
 use grundy_core::{
