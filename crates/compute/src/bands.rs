@@ -192,9 +192,7 @@ impl BandFill {
         ranks: usize,
         threads: usize,
     ) -> Result<BandFill, NoBands> {
-        let mut fill = BandFill::with_tiles(game, shape, ranks, threads.max(1), None, false)?;
-        fill.taller_for_summaries();
-        Ok(fill)
+        BandFill::for_threads(game, shape, ranks, threads, false)
     }
 
     /// A fill whose rows only go to a summary (rank 0's sink is given each row's lower half,
@@ -209,7 +207,18 @@ impl BandFill {
         ranks: usize,
         threads: usize,
     ) -> Result<BandFill, NoBands> {
-        let mut fill = BandFill::with_tiles(game, shape, ranks, threads.max(1), None, true)?;
+        BandFill::for_threads(game, shape, ranks, threads, true)
+    }
+
+    fn for_threads(
+        game: &Game,
+        shape: &TableShape,
+        ranks: usize,
+        threads: usize,
+        summary_only: bool,
+    ) -> Result<BandFill, NoBands> {
+        let mut fill =
+            BandFill::with_tiles(game, shape, ranks, threads.max(1), None, summary_only)?;
         fill.taller_for_summaries();
         Ok(fill)
     }
