@@ -240,7 +240,7 @@ impl PrefixSet {
 ///
 /// The answer is at least every line's own mex, so the scan starts at the largest of them. Past
 /// its first word, the scan ORs the stored words of the sets as slices, eight words at a time
-/// (see [`first_open_word`]): on a slide game such as Wythoff the answer lies a window of values
+/// (`first_open_word`): on a slide game such as Wythoff the answer lies a window of values
 /// above where the scan starts, hundreds of words on a large table, and a word at a time through
 /// [`PrefixSet::word`] (a bounds check per set and word) made Wythoff 16384² take 12.3 s, not
 /// 7.5 s.
