@@ -15,6 +15,21 @@ cd "$work"
 
 fail() { echo "mpi-test: $*" >&2; exit 1; }
 
+# kill_a_rank JOB OUT: kills one rank of the background job JOB (the one whose command line names
+# --out OUT) and checks that the whole job ends within 10 s, with a non-zero exit and no OUT.
+kill_a_rank() {
+  local job=$1 out=$2 worker started status=0
+  worker=$( (pgrep -f -- "--out $out" || true) | tail -1)
+  [ -n "$worker" ] || fail "no rank to kill"
+  kill -9 "$worker"
+  started=$(date +%s)
+  wait "$job" || status=$?
+  [ "$status" -ne 0 ] || fail "the job succeeded although a rank was killed"
+  [ $(( $(date +%s) - started )) -le 10 ] || fail "the job took more than 10 s to end"
+  [ ! -e "$out" ] || fail "a killed job wrote $out"
+  echo "mpi-test: a killed rank ended the job writing $out (exit $status)"
+}
+
 "$plain" survey 'octal:0.??' --size 3000 --no-seconds --quiet >one.csv
 "$plain" survey 'octal:0.1??' --until-proved --limit 65536 --no-seconds --quiet --format json >one.json
 for ranks in 1 2 4; do
@@ -35,16 +50,7 @@ for _ in $(seq 100); do
   [ -s killed.csv.partial ] && break
   sleep 0.1
 done
-worker=$( (pgrep -f -- "--out killed.csv" || true) | tail -1)
-[ -n "$worker" ] || fail "no rank to kill"
-kill -9 "$worker"
-started=$(date +%s)
-status=0
-wait "$job" || status=$?
-[ "$status" -ne 0 ] || fail "the job succeeded although a rank was killed"
-[ $(( $(date +%s) - started )) -le 10 ] || fail "the job took more than 10 s to end"
-[ ! -e killed.csv ] || fail "a killed job wrote its output"
-echo "mpi-test: a killed rank ended the job (exit $status)"
+kill_a_rank "$job" killed.csv
 # The rows done so far are kept: the survey resumes, on another number of ranks.
 mpirun -n 2 "$mpi_grundy" survey 'octal:0.???' --until-proved --limit 16384 --no-seconds --quiet \
   --out killed.csv --resume
@@ -97,16 +103,7 @@ mpirun -n 3 "$mpi_grundy" compute wythoff --size 12000x12000 --format npy --thre
   --out killed.npy >/dev/null 2>&1 &
 job=$!
 sleep 2
-worker=$( (pgrep -f -- "--out killed.npy" || true) | tail -1)
-[ -n "$worker" ] || fail "no rank to kill"
-kill -9 "$worker"
-started=$(date +%s)
-status=0
-wait "$job" || status=$?
-[ "$status" -ne 0 ] || fail "the fill succeeded although a rank was killed"
-[ $(( $(date +%s) - started )) -le 10 ] || fail "the fill took more than 10 s to end"
-[ ! -e killed.npy ] || fail "a killed fill wrote its output"
-echo "mpi-test: a killed rank ended the fill (exit $status)"
+kill_a_rank "$job" killed.npy
 
 # Ctrl-C saves a cut between bands (a streamed checkpoint); it resumes on another number of
 # ranks, and in one process with --stream, to the summary of a run straight through.

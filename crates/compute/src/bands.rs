@@ -352,13 +352,8 @@ impl BandFill {
 
     /// The cut before the first row.
     fn top(&self) -> BandCut {
-        let (columns, diagonals) = self.empty_summaries();
+        let Lines { columns, diagonals, .. } = Lines::new(&self.plan, 0);
         BandCut { next_row: 0, rows: Vec::new(), columns, diagonals }
-    }
-
-    fn empty_summaries(&self) -> (Vec<PrefixSet>, Vec<PrefixSet>) {
-        let lines = Lines::new(&self.plan, 0);
-        (lines.columns, lines.diagonals)
     }
 }
 
@@ -795,13 +790,7 @@ impl<'a> Rank<'a> {
         let message = self.link.receive(self.owner(band), channel);
         let mut wire = Reader { bytes: &message, at: 0 };
         let [r0, r1, c0, c1] = [(); 4].map(|_| wire.get() as usize);
-        let bytes = usize::from(wire.bytes[wire.at]);
-        wire.at += 1;
-        let width = CellWidth::for_max(match bytes {
-            1 => u8::MAX.into(),
-            2 => u16::MAX.into(),
-            _ => u32::MAX.into(),
-        });
+        let (bytes, width) = wire.cell_width();
         self.held.widen(width);
         let cols = self.fill.cols;
         let mirror = self.fill.mirrored();
@@ -884,9 +873,9 @@ impl<'a> Rank<'a> {
                 }
             } else {
                 let message = self.link.receive(self.owner(band), Channel::Rows);
+                // Past the rows and columns the message spans: the band's, every column.
                 let mut wire = Reader { bytes: &message, at: 32 };
-                let bytes = usize::from(wire.bytes[wire.at]);
-                wire.at += 1;
+                let (bytes, _) = wire.cell_width();
                 for i in r0..r1 {
                     row.clear();
                     wire.cells_into(bytes, cols, &mut row);
@@ -956,12 +945,17 @@ impl Reader<'_> {
         n
     }
 
-    #[inline]
-    fn cell(&mut self, bytes: usize) -> u32 {
-        let mut le = [0u8; 4];
-        le[..bytes].copy_from_slice(&self.bytes[self.at..self.at + bytes]);
-        self.at += bytes;
-        u32::from_le_bytes(le)
+    /// The bytes a cell of the cells that follow takes (written by `Rank::put_cells`), and the
+    /// width that holds them.
+    fn cell_width(&mut self) -> (usize, CellWidth) {
+        let bytes = usize::from(self.bytes[self.at]);
+        self.at += 1;
+        let width = match bytes {
+            1 => CellWidth::U8,
+            2 => CellWidth::U16,
+            _ => CellWidth::U32,
+        };
+        (bytes, width)
     }
 
     /// `len` cells of `bytes` bytes each, appended to `row` as values.
@@ -1005,7 +999,9 @@ fn encode_start(next_row: usize, rows: &[u32]) -> Vec<u8> {
 fn decode_start(message: &[u8]) -> BandCut {
     let mut wire = Reader { bytes: message, at: 0 };
     let next_row = wire.get() as usize;
-    let rows = (0..wire.get()).map(|_| wire.cell(4)).collect();
+    let mut rows = Vec::new();
+    let len = wire.get() as usize;
+    wire.cells_into(4, len, &mut rows);
     BandCut { next_row, rows, columns: Vec::new(), diagonals: Vec::new() }
 }
 

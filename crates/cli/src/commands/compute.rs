@@ -8,7 +8,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
 use grundy_compute::bands::{BandFill, NoCuts, SoloLink};
 use grundy_compute::memory::check_table as check_memory;
-use grundy_compute::{Control, Engine, FillConfig, RowStream, TableFill, WaveMark};
+use grundy_compute::{Control, Engine, FillConfig, RingStore, RowStream, TableFill, WaveMark};
 use grundy_core::table::CsvRows;
 use grundy_core::{
     parse_coords, write_bfile, write_csv, write_npy, CellWidth, CsvLayout, Game, GrundyTable,
@@ -403,11 +403,16 @@ impl Saves {
         Saves { every, last: Instant::now(), saved: Ok(()), stopped: false }
     }
 
+    /// Whether it is time to save: `every` has passed, or a signal came.
+    fn due(&self) -> bool {
+        signals::interrupted() || self.last.elapsed() >= self.every
+    }
+
     /// After a wave: saves with `save` when it is time or a signal came, and says whether to go
     /// on.
     fn after_wave(&mut self, save: impl FnOnce() -> Result<()>) -> Control {
         let interrupted = signals::interrupted();
-        if interrupted || self.last.elapsed() >= self.every {
+        if self.due() {
             if let Err(err) = save() {
                 self.saved = Err(err);
                 return Control::Stop;
@@ -554,6 +559,28 @@ fn stats_from(bytes: &[u8], cells: u64) -> Option<TableStats> {
     }
 }
 
+/// The ring and the summary's sums a streamed checkpoint held (`loaded`), checked against each
+/// other; says that the run resumes.
+fn resumed(
+    config: &Config,
+    stream: &RowStream,
+    checkpoint: &Checkpoint,
+    loaded: Option<(RingStore, Vec<u8>)>,
+) -> Result<Option<(RingStore, TableStats)>> {
+    let Some((ring, bytes)) = loaded else { return Ok(None) };
+    let done = ring.rows_done();
+    let stats = stats_from(&bytes, (done * config.shape.lens()[1]) as u64).ok_or_else(|| {
+        anyhow!(
+            "checkpoint {} refused: its summary sums are not those of {done} rows",
+            checkpoint.path().display()
+        )
+    })?;
+    if !config.quiet {
+        checkpoint.say_resuming(done, stream.plan().waves(), "row");
+    }
+    Ok(Some((ring, stats)))
+}
+
 /// `compute --stream --checkpoint --format summary`: streams from the checkpoint if there is
 /// one, saving the ring and the sums every `every` and when interrupted. Returns the sums, or
 /// `None` when a signal stopped the run (after saving and saying so).
@@ -564,29 +591,15 @@ fn stream_checkpointed(
     every: Duration,
     bar: &Bar,
 ) -> Result<Option<TableStats>> {
-    let cols = config.shape.lens()[1] as u64;
     signals::defer();
     let start = checkpoint.load_stream(stream)?;
     if signals::interrupted() {
         checkpoint.say_unchanged("row");
         return Ok(None);
     }
-    let mut stats = TableStats { cells: 0, sum: 0, max: 0, p_positions: 0 };
-    let ring = match start {
-        None => None,
-        Some((ring, bytes)) => {
-            let done = ring.rows_done() as u64;
-            stats = stats_from(&bytes, done * cols).ok_or_else(|| {
-                anyhow!(
-                    "checkpoint {} refused: its summary sums are not those of {done} rows",
-                    checkpoint.path().display()
-                )
-            })?;
-            if !config.quiet {
-                checkpoint.say_resuming(ring.rows_done(), stream.plan().waves(), "row");
-            }
-            Some(ring)
-        }
+    let (ring, stats) = match resumed(config, stream, checkpoint, start)? {
+        Some((ring, stats)) => (Some(ring), stats),
+        None => (None, TableStats::EMPTY),
     };
     let stats = std::cell::Cell::new(stats);
     let mut saves = Saves::every(every);

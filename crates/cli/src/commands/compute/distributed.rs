@@ -1,7 +1,9 @@
 //! `mpirun -n K grundy compute ...`: the table computed by K ranks, bands of rows each (see
 //! `grundy_compute::bands`), written by rank 0 as the bands arrive.
 
-use super::{add_row, stats_bytes, stats_from, CheckpointConfig, Config, Format, Mode, Summary};
+use super::{
+    add_row, resumed, stats_bytes, CheckpointConfig, Config, Format, Mode, Saves, Summary,
+};
 use crate::checkpoint::Checkpoint;
 use crate::output::{write_json_line, Destination, Special};
 use crate::progress::Bar;
@@ -16,7 +18,7 @@ use grundy_mpi::{Cluster, MpiLink};
 use std::cell::Cell;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Rank `cluster.rank()`'s part of `compute`. Every rank validates the same arguments, so an
 /// error found before any message is the same on all of them: rank 0 says it, and the others
@@ -93,8 +95,7 @@ fn prepare(config: &Config, ranks: usize) -> Result<BandFill> {
         ),
         Mode::InMemory { checkpoint } => checkpoint,
     };
-    let threads = config.threads.unwrap_or_else(rayon::current_num_threads).max(1);
-    let fill = BandFill::new(game, shape, ranks, grundy_compute::effective_threads(threads))
+    let fill = BandFill::new(game, shape, ranks, super::threads(config))
         .map_err(|why| anyhow!("cannot share {} among ranks: {why}", game.name()))?;
     if checkpoint.is_some() {
         if config.format != Format::Summary {
@@ -223,33 +224,21 @@ fn summarise(
     let stream = RowStream::new(game, shape).expect("checked in prepare");
     let checkpoint = Checkpoint::new(&checkpointed.path, game, &config.max, config.overwrite);
     let rows = shape.lens()[0];
-    let start = match checkpoint.load_stream(&stream)? {
-        None => None,
-        Some((ring, bytes)) => {
-            let done = ring.rows_done();
-            stats.set(stats_from(&bytes, (done * shape.lens()[1]) as u64).ok_or_else(|| {
-                anyhow!(
-                    "checkpoint {} refused: its summary sums are not those of {done} rows",
-                    checkpoint.path().display()
-                )
-            })?);
-            if !config.quiet {
-                checkpoint.say_resuming(done, rows, "row");
-            }
-            bar.advance(stream.plan().cells_done(done));
-            Some(BandCut::from_ring(&ring, stream.kept_rows() - 1))
-        }
-    };
-    let mut cuts = Saves {
-        every: checkpointed.every,
-        last: Instant::now(),
+    let start = resumed(config, &stream, &checkpoint, checkpoint.load_stream(&stream)?)?.map(
+        |(ring, sums)| {
+            stats.set(sums);
+            bar.advance(stream.plan().cells_done(ring.rows_done()));
+            BandCut::from_ring(&ring, stream.kept_rows() - 1)
+        },
+    );
+    let mut cuts = BandSaves {
+        saves: Saves::every(checkpointed.every),
         checkpoint: &checkpoint,
         stream: &stream,
         stats: &stats,
-        saved: Ok(()),
     };
     let done = fill.run(link, start, bar, &mut sink, &mut cuts)?;
-    cuts.saved?;
+    cuts.saves.saved?;
     match done {
         BandsDone::Complete => Ok(Some(stats.get())),
         BandsDone::Stopped { next_row } => {
@@ -260,33 +249,23 @@ fn summarise(
     }
 }
 
-/// Rank 0's cuts: saved every `every` and when a signal comes (which then stops the run), or
-/// when a save fails (which stops it too, with the error).
-struct Saves<'a> {
-    every: Duration,
-    last: Instant,
+/// Rank 0's cuts, saved as [`Saves`] says (every `--checkpoint-every` and on a signal, which
+/// then stops the run; a failed save stops it too, with the error) as streamed checkpoints.
+struct BandSaves<'a> {
+    saves: Saves,
     checkpoint: &'a Checkpoint,
     stream: &'a RowStream,
     stats: &'a Cell<TableStats>,
-    saved: Result<()>,
 }
 
-impl Cuts for Saves<'_> {
+impl Cuts for BandSaves<'_> {
     fn due(&mut self) -> bool {
-        signals::interrupted() || self.last.elapsed() >= self.every
+        self.saves.due()
     }
 
     fn save(&mut self, cut: &BandCut) -> Control {
         let ring = cut.to_ring(self.stream.plan()).expect("a game that streams");
-        if let Err(err) = self.checkpoint.save_stream(&ring, &stats_bytes(&self.stats.get())) {
-            self.saved = Err(err);
-            return Control::Stop;
-        }
-        self.last = Instant::now();
-        if signals::interrupted() {
-            Control::Stop
-        } else {
-            Control::Continue
-        }
+        let sums = stats_bytes(&self.stats.get());
+        self.saves.after_wave(|| self.checkpoint.save_stream(&ring, &sums))
     }
 }
