@@ -469,8 +469,7 @@ fn run_streaming(
                             }
                             Ok::<(), Infallible>(())
                         };
-                        let done =
-                            fill.run(&SoloLink::default(), None, &bar, &mut sink, &mut NoCuts);
+                        let done = fill.run(&SoloLink, None, &bar, &mut sink, &mut NoCuts);
                         Ok(done.unwrap_or_else(|never| match never {}))
                     })?;
                     stats
@@ -511,7 +510,7 @@ fn run_streaming(
                 Ok(destination.write_with(|out| {
                     let mut rows = CsvRows::new(shape.axes(), &lens, layout, config.outcome, out)?;
                     let mut sink = |row: &[u32]| rows.write_row(row);
-                    fill.run(&SoloLink::default(), None, &bar, &mut sink, &mut NoCuts)?;
+                    fill.run(&SoloLink, None, &bar, &mut sink, &mut NoCuts)?;
                     rows.finish()
                 }))
             })??
