@@ -160,6 +160,9 @@ impl TableStats {
 
     /// The sums of `values` (a table's cells, or a part of them: see [`TableStats::merge`]).
     pub fn of<C: Cell>(values: &[C]) -> TableStats {
+        if C::WIDTH == CellWidth::U8 {
+            return TableStats::of_bytes(bytemuck::cast_slice(values));
+        }
         let mut stats = TableStats { cells: values.len() as u64, ..TableStats::EMPTY };
         // One pass per figure over chunks that stay in the first-level cache, each a loop the
         // compiler turns into vector instructions (one pass doing all three, in u64s, was a
@@ -173,6 +176,21 @@ impl TableStats {
             stats.max = chunk.iter().map(|&v| v.into()).fold(stats.max, u32::max);
             stats.p_positions += chunk.iter().filter(|&&v| v.into() == 0).count() as u64;
         }
+        stats
+    }
+
+    /// [`TableStats::of`] byte cells: each figure of a block of 256 cells fits in 16 bits, and
+    /// sums of 16-bit lanes are twice as wide vectors as sums of 32-bit ones. Summing bytes in
+    /// 32 and 64 bits was a sixth of kiki 15000²'s run.
+    fn of_bytes(values: &[u8]) -> TableStats {
+        let mut stats = TableStats { cells: values.len() as u64, ..TableStats::EMPTY };
+        let mut max = 0u8;
+        for block in values.chunks(256) {
+            stats.sum += u64::from(block.iter().map(|&v| u16::from(v)).sum::<u16>());
+            stats.p_positions += u64::from(block.iter().map(|&v| u16::from(v == 0)).sum::<u16>());
+            max = block.iter().copied().fold(max, u8::max);
+        }
+        stats.max = max.into();
         stats
     }
 
