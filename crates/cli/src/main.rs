@@ -11,6 +11,7 @@ mod output;
 mod progress;
 mod signals;
 
+use clap::error::ErrorKind;
 use clap::Parser;
 use std::process::ExitCode;
 
@@ -32,6 +33,11 @@ fn main() -> ExitCode {
             // --help and --version: print as clap would, and succeed.
             let _ = err.print();
             return ExitCode::SUCCESS;
+        }
+        Err(err) if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // `grundy` alone: the usage and the commands, on standard error, as a failure.
+            let _ = err.print();
+            return ExitCode::from(EXIT_ERROR);
         }
         Err(err) => {
             eprintln!("grundy: {}", one_line(&err.render().to_string()));

@@ -85,6 +85,8 @@ impl Destination {
         special: Special,
     ) -> Result<Destination> {
         let Some(shown) = path.filter(|path| *path != Path::new("-")) else {
+            // Before the work, not after it: a closed standard output loses what it is given.
+            drop(stdout()?);
             return Ok(Destination::Stdout);
         };
         let cannot = || format!("cannot write {}", shown.display());
@@ -179,7 +181,7 @@ impl Destination {
         };
         match self {
             Destination::Stdout => {
-                stream(&mut io::stdout().lock()).context("cannot write to standard output")
+                stream(&mut stdout()?).context("cannot write to standard output")
             }
             Destination::Through { mut file, shown } => {
                 stream(&mut file).with_context(|| format!("cannot write {}", shown.display()))
@@ -377,6 +379,43 @@ pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
         (Some(a), Some(b)) => a == b,
         _ => false,
     }
+}
+
+/// Standard output, locked, or an error when it is closed (`grundy … >&-`): Rust's standard
+/// library drops what is written to a closed standard output without an error, so a table would
+/// vanish and the run end with exit code 0 (issue 19).
+pub(crate) fn stdout() -> Result<io::StdoutLock<'static>> {
+    if stdout_is_closed() {
+        bail!("standard output is closed: what this command writes there would be lost");
+    }
+    Ok(io::stdout().lock())
+}
+
+/// Rust's runtime opens `/dev/null` for reading and writing in place of a standard descriptor
+/// that was closed when the program started; a shell's `>/dev/null` opens it for writing only.
+/// So a standard output that is `/dev/null` open for both was closed.
+#[cfg(unix)]
+fn stdout_is_closed() -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    use std::os::fd::AsFd;
+    // SAFETY: F_GETFL reads the descriptor's status flags and changes nothing.
+    let flags = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFL) };
+    if flags == -1 {
+        return true;
+    }
+    if flags & libc::O_ACCMODE != libc::O_RDWR {
+        return false;
+    }
+    let ours = io::stdout().as_fd().try_clone_to_owned().map(fs::File::from);
+    match (ours.and_then(|file| file.metadata()), fs::metadata("/dev/null")) {
+        (Ok(ours), Ok(null)) => ours.file_type().is_char_device() && ours.rdev() == null.rdev(),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn stdout_is_closed() -> bool {
+    false
 }
 
 /// Whether an error comes from writing to a closed pipe (`grundy … | head`), which is not a

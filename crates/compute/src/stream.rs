@@ -70,10 +70,14 @@ impl RowStream {
             return Err(NoStream::Axes { dims: lens.len() });
         }
         let rows = lens[0];
-        let reach = |kernel: &StencilKernel| kernel.reads().halo[0].filter(|&back| back < rows);
+        // A reach past the table's first row is a reach to it: a one-row board streams (issue
+        // 19: `kiki --size 1x5 --stream` was refused as if kiki read whole columns).
+        let reach = |kernel: &StencilKernel| kernel.reads().halo[0].map(|back| back.min(rows));
         let kernel = StencilKernel::new(game, shape, true);
-        if reach(&kernel).is_some() {
-            let plan = Plan::rows(lens, kernel.reads());
+        if let Some(back) = reach(&kernel) {
+            let mut reads = kernel.reads();
+            reads.halo[0] = Some(back);
+            let plan = Plan::rows(lens, reads);
             return Ok(RowStream { kernel, plan });
         }
         // Name the rule that keeps every row: compile each rule alone.

@@ -96,7 +96,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 
 /// Prints `report` as text or JSON; the exit code says whether the claim agreed.
 fn print(args: &Args, report: &CheckReport, axis_names: &[&str]) -> Result<ExitCode> {
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout()?;
     if args.json {
         write_json_line(&mut out, report)?;
     } else {

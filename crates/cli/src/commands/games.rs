@@ -10,7 +10,7 @@ pub(crate) fn run(_args: Args) -> Result<ExitCode> {
     let catalog = grundy_core::game::catalog();
     let name_width = catalog.iter().map(|e| e.name.len()).max().unwrap_or(0);
     let axes_width = catalog.iter().map(|e| e.axes.len()).max().unwrap_or(0);
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout()?;
     for entry in &catalog {
         writeln!(
             out,

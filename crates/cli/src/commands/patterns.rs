@@ -92,7 +92,7 @@ fn print_report(
     records: Option<&SequenceRecords>,
     search: Option<&Search>,
 ) -> Result<ExitCode> {
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout()?;
     if args.json {
         let mut value = serde_json::to_value(report)?;
         if let Some(records) = records {

@@ -21,6 +21,6 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         (None, Some(text)) => text.to_string(),
         (None, None) => grundy_core::to_spec(&game),
     };
-    std::io::stdout().lock().write_all(text.as_bytes())?;
+    crate::output::stdout()?.write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

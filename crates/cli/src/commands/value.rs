@@ -89,7 +89,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         laws,
         strips,
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::output::stdout()?;
     if args.json {
         write_json_line(&mut out, &report)?;
         return Ok(ExitCode::SUCCESS);

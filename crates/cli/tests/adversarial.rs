@@ -1,0 +1,65 @@
+//! Issue 19's adversarial findings, one test each: every test here failed before its fix.
+
+mod common;
+
+use common::{grundy, stdout_of};
+use std::process::Command;
+
+/// `grundy ARGS… >&-`, through a shell that closes standard output before starting it.
+fn with_stdout_closed(args: &[&str]) -> std::process::Output {
+    let bin = assert_cmd::cargo::cargo_bin("grundy");
+    Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" \"$@\" >&-")
+        .arg(bin)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A closed standard output is an error, before the work for `compute`: not a table thrown away
+/// with exit code 0.
+#[test]
+fn a_closed_standard_output_is_refused() {
+    for args in [
+        &["compute", "kiki", "--size", "5x5"][..],
+        &["compute", "kiki", "--size", "5x5", "--out", "-"],
+        &["games"],
+        &["show", "kiki"],
+        &["value", "kiki", "3x3"],
+    ] {
+        let output = with_stdout_closed(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("standard output is closed"), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+    // `>/dev/null` is a choice, not a mistake.
+    let quiet = Command::new("sh")
+        .arg("-c")
+        .arg("exec \"$0\" games >/dev/null")
+        .arg(assert_cmd::cargo::cargo_bin("grundy"))
+        .output()
+        .unwrap();
+    assert!(quiet.status.success(), "{}", String::from_utf8_lossy(&quiet.stderr));
+}
+
+/// `grundy` alone prints the usage and the commands (and fails): not the one-line "about".
+#[test]
+fn no_arguments_print_the_usage() {
+    let output = grundy().output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr.contains("Usage: grundy <COMMAND>"), "{stderr}");
+    assert!(stderr.contains("compute") && stderr.contains("patterns"), "{stderr}");
+}
+
+/// A one-row board streams: a step back past the first row is no reach through whole columns.
+#[test]
+fn a_one_row_board_streams() {
+    for game in ["kiki", "wythoff", "prime-steps"] {
+        let plain = stdout_of(&["compute", game, "--size", "1x7"]);
+        let streamed = stdout_of(&["compute", game, "--size", "1x7", "--stream"]);
+        assert_eq!(streamed, plain, "{game}");
+    }
+}
