@@ -40,7 +40,7 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_ERROR);
         }
         Err(err) => {
-            eprintln!("grundy: {}", one_line(&err.render().to_string()));
+            eprintln!("grundy: {}", printable(&one_line(&err.render().to_string())));
             return ExitCode::from(EXIT_ERROR);
         }
     };
@@ -52,10 +52,36 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(err) if output::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("grundy: error: {}", one_line(&format!("{err:#}")));
+            eprintln!("grundy: error: {}", printable(&one_line(&format!("{err:#}"))));
             ExitCode::from(EXIT_ERROR)
         }
     }
+}
+
+/// `message` made safe for a terminal: control characters escaped (a name from a spec file
+/// must not recolour or clear the user's terminal) and every run of more than
+/// `LONGEST_WORD` characters without a space cut to its start, saying how much was left out (a
+/// 50 MB CSV cell made a 50 MB error line). Issue 19.
+pub(crate) fn printable(message: &str) -> String {
+    const LONGEST_WORD: usize = 200;
+    let mut out = String::with_capacity(message.len().min(4096));
+    for (k, word) in message.split(' ').enumerate() {
+        if k > 0 {
+            out.push(' ');
+        }
+        let chars = word.chars().count();
+        for c in word.chars().take(LONGEST_WORD) {
+            if c.is_control() {
+                out.extend(c.escape_default());
+            } else {
+                out.push(c);
+            }
+        }
+        if chars > LONGEST_WORD {
+            out.push_str(&format!("…({} more characters)", chars - LONGEST_WORD));
+        }
+    }
+    out
 }
 
 /// Folds a multi-line message (clap's usage blocks) into one line: the lines before the usage,

@@ -396,8 +396,8 @@ pub(crate) fn stdout() -> Result<io::StdoutLock<'static>> {
 /// So a standard output that is `/dev/null` open for both was closed.
 #[cfg(unix)]
 fn stdout_is_closed() -> bool {
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
     use std::os::fd::AsFd;
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
     // SAFETY: F_GETFL reads the descriptor's status flags and changes nothing.
     let flags = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFL) };
     if flags == -1 {

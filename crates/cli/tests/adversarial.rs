@@ -8,13 +8,7 @@ use std::process::Command;
 /// `grundy ARGS… >&-`, through a shell that closes standard output before starting it.
 fn with_stdout_closed(args: &[&str]) -> std::process::Output {
     let bin = assert_cmd::cargo::cargo_bin("grundy");
-    Command::new("sh")
-        .arg("-c")
-        .arg("exec \"$0\" \"$@\" >&-")
-        .arg(bin)
-        .args(args)
-        .output()
-        .unwrap()
+    Command::new("sh").arg("-c").arg("exec \"$0\" \"$@\" >&-").arg(bin).args(args).output().unwrap()
 }
 
 /// A closed standard output is an error, before the work for `compute`: not a table thrown away
@@ -61,5 +55,36 @@ fn a_one_row_board_streams() {
         let plain = stdout_of(&["compute", game, "--size", "1x7"]);
         let streamed = stdout_of(&["compute", game, "--size", "1x7", "--stream"]);
         assert_eq!(streamed, plain, "{game}");
+    }
+}
+
+/// An error line escapes control characters from the input and cuts what it echoes of a huge
+/// field: one short line, whatever the input.
+#[test]
+fn error_lines_are_escaped_and_short() {
+    let output =
+        grundy().args(["compute", "chess\x1b[31mred\x07", "--size", "5"]).output().unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(!stderr.chars().any(|c| c.is_control() && c != '\n'), "{stderr:?}");
+    assert!(stderr.contains("chess\\u{1b}[31mred\\u{7}"), "{stderr}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let huge = dir.path().join("huge-cell.csv");
+    std::fs::write(&huge, format!("n\\m,1,2\n1,0,{}\n2,1,2\n", "7x".repeat(2_500_000))).unwrap();
+    for command in ["patterns", "plot", "check"] {
+        let mut args = vec![command, huge.to_str().unwrap()];
+        if command == "check" {
+            args.extend(["--p-set", "n % 2 == 0"]);
+        }
+        if command == "plot" {
+            args.extend(["--out", "never.png"]);
+        }
+        let output = grundy().current_dir(dir.path()).args(&args).output().unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(2), "{command}: {stderr}");
+        assert!(stderr.len() < 1000, "{command}: {} bytes", stderr.len());
+        assert!(stderr.contains("more characters)"), "{command}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{command}");
     }
 }

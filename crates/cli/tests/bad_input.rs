@@ -25,6 +25,7 @@ const FIXTURES: &[(&str, &str)] = &[
     ("empty.csv", ""),
     ("wrong-header.csv", "foo,bar\n1,2\n"),
     ("gaps.csv", "n,g\n0,0\n2,1\n"),
+    ("repeated.csv", "n,m,g\n1,1,0\n1,2,1\n1,1,0\n1,2,1\n"),
     ("pn.csv", "n\\m,1,2\n1,P,N\n2,N,N\n"),
     ("not-gzip.csv.gz", "n,g\n0,0\n"),
     ("syntax.toml", "name = \"x\"\naxes = [\n"),
@@ -176,6 +177,10 @@ const CASES: &[(&[&str], &str)] = &[
     (&["patterns", "empty.csv"], "cannot read empty.csv: the file is empty"),
     (&["patterns", "wrong-header.csv"], "line 1: the header is neither a grid"),
     (&["patterns", "gaps.csv"], "line 3"),
+    // Issue 19: repeated cells, control characters in names, closed-form inputs echoed escaped.
+    (&["patterns", "repeated.csv"], "line 4: the cell [1, 1] appears a second time"),
+    (&["plot", "repeated.csv", "--out", "r.png"], "the cell [1, 1] appears a second time"),
+    (&["compute", "chess\x1b[2J", "--size", "5"], "unknown game `chess\\u{1b}[2J`"),
     (&["patterns", "missing.csv"], "cannot read missing.csv"),
     (&["patterns", "not-gzip.csv.gz"], "cannot read not-gzip.csv.gz"),
     (&["check", "ragged.csv", "--p-set", "n == 1"], "cannot read ragged.csv: line 3"),

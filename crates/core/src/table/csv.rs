@@ -307,17 +307,27 @@ pub fn read_csv_within<R: Read>(
             (0..dims).map(|d| coords.iter().map(|c| c[d]).max().unwrap()).collect();
         // Every cell of the box, once, in row-major order.
         let mut expected = min.clone();
+        let mut wrapped = false;
         for (index, &pos) in coords.iter().enumerate() {
+            let line = header_line + 1 + index as u64;
+            if wrapped {
+                // Every cell of the box came before: this one repeats.
+                return Err(at(
+                    line,
+                    format!("the cell {pos:?} appears a second time (each cell once, in row-major order)"),
+                ));
+            }
             if *pos != expected {
-                let line = header_line + 1 + index as u64;
                 return Err(at(
                     line,
                     format!("expected the cell {expected:?} here (row-major order), found {pos:?}"),
                 ));
             }
+            wrapped = true;
             for d in (0..dims).rev() {
                 expected[d] += 1;
                 if expected[d] <= max[d] {
+                    wrapped = false;
                     break;
                 }
                 expected[d] = min[d];
@@ -583,6 +593,9 @@ mod tests {
                 "line 3: expected the cell [1, 2] here (row-major order), found [1, 3]",
             ),
             ("n,m,g\n1,1,0\n1,2,0\n2,1,0\n", "the table ends before its last cell"),
+            // Issue 19: a repeat was "the table ends before its last cell".
+            ("n,g\n0,0\n1,1\n0,0\n1,1\n", "line 4: the cell [0] appears a second time"),
+            ("n,m,g\n1,1,0\n1,2,0\n1,1,0\n", "line 4: the cell [1, 1] appears a second time"),
             ("n,g\n-1,0\n", "line 2: `-1` is not a coordinate"),
             ("1n\\m,1\n1,0\n", "line 1: `1n` is not an axis name"),
         ];
