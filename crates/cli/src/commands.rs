@@ -12,7 +12,7 @@ mod value;
 use crate::progress::Bar;
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
-use grundy_compute::memory::{check_table as check_memory, read_budget};
+use grundy_compute::memory::{check_bytes, read_budget};
 pub(crate) use grundy_compute::SequenceRecords;
 use grundy_compute::{Engine, FillConfig, RowStream, TableFill};
 use grundy_core::{parse_coords, read_csv_within, CsvLimits, Game, GrundyTable, Table, TableShape};
@@ -157,9 +157,12 @@ impl TableArgs {
     }
 
     /// Loads the table (its slice, with `--slice`) on the current pool (see
-    /// [`TableArgs::install`]); `json` output also silences the progress bar.
-    fn load(&self, json: bool) -> Result<Table> {
-        let loaded = load_table(&self.source, self.size.as_deref(), None, self.quiet || json)?;
+    /// [`TableArgs::install`]); `json` output also silences the progress bar. A game's table is
+    /// computed only if it fits in memory together with `analysis` more bytes per cell, what the
+    /// command's work on it holds besides.
+    fn load(&self, json: bool, analysis: Analysis) -> Result<Table> {
+        let quiet = self.quiet || json;
+        let loaded = load_table(&self.source, self.size.as_deref(), None, quiet, analysis)?;
         match &self.slice {
             Some(slice) => sliced(loaded, slice),
             None => Ok(loaded),
@@ -195,6 +198,20 @@ fn sliced(table: Table, spec: &str) -> Result<Table> {
     })
 }
 
+/// Bytes per cell that a command holds besides the table while it works on it, measured with
+/// `/usr/bin/time` (issue 19: `patterns kiki --size 8000x8000` peaked at 6.1 times the table
+/// the memory check counted).
+#[derive(Clone, Copy, Debug)]
+#[repr(u8)]
+pub(crate) enum Analysis {
+    /// `value`, `check`: nothing per cell.
+    None = 0,
+    /// `plot`: the image and its rows (kiki 8000²: 0.35 bytes per cell).
+    Plot = 1,
+    /// `patterns`: the values as `u32`s and the analyses' own (kiki 8000²: 5 bytes per cell).
+    Patterns = 6,
+}
+
 /// Whether `source` names a CSV table (plain or gzip-compressed) rather than a game.
 fn is_csv_table(source: &str) -> bool {
     source.ends_with(".csv") || source.ends_with(".csv.gz")
@@ -207,6 +224,7 @@ fn load_table(
     size: Option<&str>,
     threads: Option<usize>,
     quiet: bool,
+    analysis: Analysis,
 ) -> Result<Table> {
     if is_csv_table(source) {
         if size.is_some() {
@@ -230,7 +248,7 @@ fn load_table(
     };
     let max = parse_coords(size, "size")?;
     let shape = TableShape::new(&game, &max, size)?;
-    let table = fill_table(&game, &shape, Engine::Auto, threads, quiet)?;
+    let table = fill_table(&game, &shape, Engine::Auto, threads, quiet, analysis)?;
     Ok(Table::of_game(game, table))
 }
 
@@ -242,9 +260,11 @@ fn fill_table(
     engine: Engine,
     threads: Option<usize>,
     quiet: bool,
+    analysis: Analysis,
 ) -> Result<GrundyTable> {
     let fill = TableFill::new(game, shape, &FillConfig { engine, threads, tile_side: None });
-    check_memory(shape, fill.planned_width())?;
+    let needed = fill.planned_bytes() + shape.cells() * analysis as u128;
+    check_bytes(shape.cells(), fill.planned_width().bytes(), needed)?;
     fill_prepared(&fill, shape, quiet)
 }
 

@@ -13,6 +13,7 @@ mod signals;
 
 use clap::error::ErrorKind;
 use clap::Parser;
+use grundy_compute::memory;
 use std::process::ExitCode;
 
 /// Compute Sprague–Grundy tables of impartial games, in parallel, as CSV.
@@ -21,6 +22,11 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: commands::Command,
+    /// The most memory a table may take, e.g. `2G` or `512M` (K, M, G, T: powers of 1024); the
+    /// environment variable GRUNDY_MAX_MEMORY sets it too. Whatever it says, a table must also
+    /// fit in the machine's available memory and under the container's (cgroup's) limit
+    #[arg(long, global = true, value_name = "SIZE", value_parser = memory::parse_bytes)]
+    max_memory: Option<u64>,
 }
 
 /// Exit code for bad input and failures.
@@ -44,6 +50,14 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_ERROR);
         }
     };
+    match (cli.max_memory, memory::budget_from_env()) {
+        (Some(bytes), _) => memory::set_budget(bytes),
+        (None, Err(err)) => {
+            eprintln!("grundy: error: {}", printable(&err));
+            return ExitCode::from(EXIT_ERROR);
+        }
+        (None, Ok(_)) => {}
+    }
     if let Err(err) = signals::install() {
         eprintln!("grundy: error: cannot handle Ctrl-C: {err}");
         return ExitCode::from(EXIT_ERROR);

@@ -44,7 +44,7 @@ fn no_arguments_print_the_usage() {
     let output = grundy().output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr.contains("Usage: grundy <COMMAND>"), "{stderr}");
+    assert!(stderr.contains("Usage: grundy [OPTIONS] <COMMAND>"), "{stderr}");
     assert!(stderr.contains("compute") && stderr.contains("patterns"), "{stderr}");
 }
 
@@ -87,4 +87,31 @@ fn error_lines_are_escaped_and_short() {
         assert!(stderr.contains("more characters)"), "{command}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{command}");
     }
+}
+
+/// GRUNDY_MAX_MEMORY bounds every command as --max-memory does, and a malformed one is refused.
+#[test]
+fn the_memory_budget_comes_from_the_environment_too() {
+    for args in [
+        &["compute", "kiki", "--size", "3000x3000"][..],
+        &["patterns", "kiki", "--size", "3000x3000"],
+        &["check", "kiki", "--size", "3000x3000", "--p-set", "n % 2 == 1"],
+        &["plot", "kiki", "--size", "3000x3000", "--out", "never.png"],
+    ] {
+        let output = grundy().env("GRUNDY_MAX_MEMORY", "2M").args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("the memory budget set by --max-memory"), "{args:?}: {stderr}");
+    }
+    let output = grundy().env("GRUNDY_MAX_MEMORY", "lots").args(["games"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("GRUNDY_MAX_MEMORY: `lots` is not a size"), "{stderr}");
+    // The option wins over the variable.
+    let output = grundy()
+        .env("GRUNDY_MAX_MEMORY", "2M")
+        .args(["compute", "kiki", "--size", "30x30", "--max-memory", "1G"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
 }

@@ -300,6 +300,19 @@ impl BandFill {
         }
     }
 
+    /// The most bytes one rank holds at once: its rows ([`BandFill::rows_held`]) in the widest
+    /// cells and the narrower ones while they widen, the line summaries (their bound, as
+    /// [`crate::TableFill::planned_bytes`] counts them), and on rank 0 of several, another rank's
+    /// band on its way to the sink, in `u32`s.
+    pub fn planned_bytes(&self) -> u128 {
+        let width = self.planned_width().bytes() as u128;
+        let cols = self.cols as u128;
+        let held = self.rows_held() as u128 * cols * (width + width / 2);
+        let received = if self.ranks > 1 { self.band_rows() as u128 * cols * 4 } else { 0 };
+        let bound = self.kernel.compiled().value_bound();
+        held + received + crate::store::line_bytes(&self.plan, self.band_rows(), bound)
+    }
+
     /// The widest cells the values may need.
     pub fn planned_width(&self) -> CellWidth {
         CellWidth::for_max(self.kernel.compiled().value_bound())

@@ -75,6 +75,31 @@ impl Lines {
     }
 }
 
+/// The most bytes the line summaries `plan` declares can take, with `row_lines` row summaries
+/// (a ring or a band keeps a few) and values below `value_bound`: each set a window of at most
+/// every value (grown by an eighth at a time) and its bookkeeping. A bound, not an estimate:
+/// Wythoff's windows are a fraction of it, Nim's columns (values i XOR j) most of it.
+pub(crate) fn line_bytes(plan: &Plan, row_lines: usize, value_bound: u64) -> u128 {
+    let kinds = &plan.reads().lines;
+    let (rows, cols) = match plan.lens() {
+        [rows, cols] => (*rows as u128, *cols as u128),
+        _ => return 0,
+    };
+    let header = std::mem::size_of::<PrefixSet>() as u128;
+    let set = header + 8 * (u128::from(value_bound) / 64 + 2) * 9 / 8 + 16;
+    let mut bytes = 0;
+    for kind in kinds {
+        let (lines, used) = match kind {
+            LineKind::Row => (row_lines as u128, row_lines as u128),
+            LineKind::Column => (cols, cols),
+            // Every diagonal has its (empty) set; a mirrored table uses the lower half.
+            _ => (rows + cols - 1, if plan.mirror() { rows } else { rows + cols - 1 }),
+        };
+        bytes += lines * header + used * (set - header);
+    }
+    bytes
+}
+
 /// The whole table in memory.
 pub(crate) struct DenseStore {
     table: GrundyTable,

@@ -93,6 +93,14 @@ impl RowStream {
         self.plan.reads().halo[0].expect("checked in new") + 1
     }
 
+    /// The most bytes the fill holds: the ring of kept rows in `u32`s and the line summaries
+    /// (their bound, as [`crate::TableFill::planned_bytes`] counts them).
+    pub fn planned_bytes(&self) -> u128 {
+        let cols = self.plan.lens()[1] as u128;
+        let ring = self.kept_rows() as u128 * cols * 4;
+        ring + crate::store::line_bytes(&self.plan, 1, self.kernel.compiled().value_bound())
+    }
+
     /// The plan: one row per wave.
     pub fn plan(&self) -> &Plan {
         &self.plan

@@ -72,7 +72,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         return print(&args, &report, &axis_names);
     }
     let (report, axis_names) = args.table.install(|| {
-        let loaded = args.table.load(args.json)?;
+        let loaded = args.table.load(args.json, super::Analysis::None)?;
         let axis_names: Vec<String> = loaded.data().axes().iter().map(|a| a.name.clone()).collect();
         let names: Vec<&str> = axis_names.iter().map(String::as_str).collect();
         // Parse before anything else is done with the table: a bad expression is an input error.

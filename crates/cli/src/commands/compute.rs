@@ -7,12 +7,12 @@ use crate::signals;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::ValueEnum;
 use grundy_compute::bands::{BandFill, NoCuts, SoloLink};
-use grundy_compute::memory::check_table as check_memory;
+use grundy_compute::memory::check_bytes;
 use grundy_compute::{Control, Engine, FillConfig, RingStore, RowStream, TableFill, WaveMark};
 use grundy_core::table::CsvRows;
 use grundy_core::{
-    parse_coords, write_bfile, write_csv, write_npy, CellWidth, CsvLayout, Game, GrundyTable,
-    TableShape, TableStats,
+    parse_coords, write_bfile, write_csv, write_npy, CsvLayout, Game, GrundyTable, TableShape,
+    TableStats,
 };
 use rayon::prelude::*;
 use serde::Serialize;
@@ -280,7 +280,9 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         shape,
         &FillConfig { engine: config.engine, threads: config.threads, tile_side: None },
     );
-    if let Err(too_large) = check_memory(shape, fill.planned_width()) {
+    if let Err(too_large) =
+        check_bytes(shape.cells(), fill.planned_width().bytes(), fill.planned_bytes())
+    {
         // Refused before anything is allocated; say when --stream would do it.
         if RowStream::new(game, shape).is_ok() {
             bail!("{too_large:#}; --stream computes it row by row in little memory");
@@ -437,16 +439,19 @@ fn run_streaming(
     let (game, shape, max) = (&config.game, &config.shape, &config.max);
     let stream = RowStream::new(game, shape)
         .map_err(|why| anyhow!("cannot stream {}: {why}", game.name()))?;
-    let kept = stream.kept_rows();
     let lens = shape.lens();
-    // The ring of kept rows is what the stream needs beyond the line sets.
-    check_memory(
-        &TableShape::from_axes(
-            shape.axes().to_vec(),
-            vec![shape.axes()[0].min + kept as i64 - 1, max[1]],
-        ),
-        CellWidth::U32,
-    )?;
+    // What the fill that runs holds: its rows and its line summaries.
+    let needed = match (config.format, checkpoint) {
+        (Format::Summary, None) => {
+            BandFill::summary(game, shape, 1, threads(config)).map(|fill| fill.planned_bytes())
+        }
+        (Format::Summary, Some(_)) => Ok(stream.planned_bytes()),
+        _ => BandFill::new(game, shape, 1, threads(config)).map(|fill| fill.planned_bytes()),
+    }
+    .map_err(|why| anyhow!("cannot stream {}: {why}", game.name()))?;
+    check_bytes(shape.cells(), 4, needed).map_err(|too_large| {
+        anyhow!("{too_large:#} (streamed: the rows kept and the line summaries)")
+    })?;
     let bar = Bar::new(shape.cells() as u64, config.quiet);
     let start = Instant::now();
     match config.format {

@@ -37,7 +37,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         return until_proved(&args);
     }
     let (report, records) = args.table.install(|| {
-        let loaded = args.table.load(args.json)?;
+        let loaded = args.table.load(args.json, super::Analysis::Patterns)?;
         let report = analyze(&loaded).map_err(|err| match err.kind() {
             ErrorKind::Axes { dims } => anyhow::anyhow!(
                 "patterns analyses 1-D and 2-D tables; this one has {dims} axes (take a 2-D \

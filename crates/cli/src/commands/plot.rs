@@ -38,7 +38,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let overwrite = if args.force { Overwrite::Force } else { Overwrite::IfWritable };
     let destination = Destination::open(Some(&args.out), overwrite, Special::WriteThrough)?;
     let png = args.table.install(|| {
-        let loaded = args.table.load(false)?;
+        let loaded = args.table.load(false, super::Analysis::Plot)?;
         let options = PlotOptions { outcome: args.outcome, max_side: args.max_side as usize };
         plot_png(&loaded, &options).map_err(|err| match err.kind() {
             PlotErrorKind::Axes { .. } => {

@@ -1,4 +1,4 @@
-use super::{fill_table, load_game};
+use super::{fill_table, load_game, Analysis};
 use crate::output::write_json_line;
 use anyhow::{bail, Result};
 use grundy_compute::Engine;
@@ -64,7 +64,9 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let mut strips = Vec::new();
     let mut texts = Vec::new();
     for term in &terms {
-        let mut fill = |shape: &_| fill_table(&term.game, shape, Engine::Auto, threads, args.json);
+        let mut fill = |shape: &_| {
+            fill_table(&term.game, shape, Engine::Auto, threads, args.json, Analysis::None)
+        };
         let answered =
             values_of(&term.game, &term.positions, &mut fill).map_err(|err| match err {
                 ValuesError::Fill(err) => err,

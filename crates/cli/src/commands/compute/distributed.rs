@@ -10,10 +10,10 @@ use crate::progress::Bar;
 use crate::signals;
 use anyhow::{anyhow, bail, Context, Result};
 use grundy_compute::bands::{BandCut, BandFill, BandsDone, Cuts, NoCuts};
-use grundy_compute::memory::check_table as check_memory;
+use grundy_compute::memory::check_bytes;
 use grundy_compute::{Control, Engine, NoProgress, Progress, RowStream};
 use grundy_core::table::CsvRows;
-use grundy_core::{write_npy_header, CellWidth, CsvLayout, TableShape, TableStats};
+use grundy_core::{write_npy_header, CellWidth, CsvLayout, TableStats};
 use grundy_mpi::{Cluster, MpiLink};
 use std::cell::Cell;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
@@ -115,11 +115,7 @@ fn prepare(config: &Config, ranks: usize) -> Result<BandFill> {
     }
     // What one rank holds: its band and the rows above it that the moves read (every row, for
     // some games); rank 0 also one band of another rank, as it arrives.
-    let mut max = shape.max().to_vec();
-    // A band in u32s is at most four bands in the planned width.
-    let held = fill.rows_held() + 4 * fill.band_rows();
-    max[0] = shape.axes()[0].min + held.min(shape.lens()[0]) as i64 - 1;
-    check_memory(&TableShape::from_axes(shape.axes().to_vec(), max), fill.planned_width())
+    check_bytes(shape.cells(), fill.planned_width().bytes(), fill.planned_bytes())
         .map_err(|too_large| anyhow!("{too_large:#} (the part one rank holds)"))?;
     Ok(fill)
 }
