@@ -14,22 +14,46 @@ use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
 
 /// The checkpoint file of one run: the game and size it belongs to.
+///
+/// A run holds its checkpoint's lock (`FILE.lock`, an advisory `flock` that the kernel drops
+/// when the process ends, even by `kill -9`) from start to end, so that a second run given the
+/// same file is refused instead of racing the first; and it deletes only the file it saved or
+/// resumed from (issue 19: a run that finished deleted another game's checkpoint).
 pub(crate) struct Checkpoint {
     path: PathBuf,
     of: CheckpointOf,
     overwrite: Overwrite,
+    /// Held, not read: dropping it releases the lock.
+    _lock: Lock,
+    /// The identity (device, inode) of the file this run last saved or loaded.
+    ours: std::sync::Mutex<Option<(u64, u64)>>,
 }
 
 impl Checkpoint {
-    /// The checkpoint at `path` of `game` up to `size`; `overwrite` says whether a read-only
-    /// file may be replaced by a save.
-    pub(crate) fn new(
+    /// The checkpoint at `path` of `game` up to `size`, locked for this run; `overwrite` says
+    /// whether a read-only file may be replaced by a save.
+    ///
+    /// # Errors
+    /// Another run holds the checkpoint's lock, or the lock file cannot be made.
+    pub(crate) fn open(
         path: &Path,
         game: &Game,
         size: &[Coord],
         overwrite: Overwrite,
-    ) -> Checkpoint {
-        Checkpoint { path: path.to_path_buf(), of: CheckpointOf::new(game, size), overwrite }
+    ) -> Result<Checkpoint> {
+        let lock = Lock::take(path)?;
+        Ok(Checkpoint {
+            path: path.to_path_buf(),
+            of: CheckpointOf::new(game, size),
+            overwrite,
+            _lock: lock,
+            ours: std::sync::Mutex::new(None),
+        })
+    }
+
+    /// Remembers the file now at the path as this run's.
+    fn claim(&self) {
+        *self.ours.lock().unwrap_or_else(|e| e.into_inner()) = identity(&self.path);
     }
 
     pub(crate) fn path(&self) -> &Path {
@@ -75,8 +99,12 @@ impl Checkpoint {
             Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(err) => return Err(err).with_context(|| refused(&"cannot read it")),
         };
+        let id = file.metadata().ok().map(|meta| file_id(&meta));
         match read(BufReader::with_capacity(1 << 16, file)) {
-            Ok(loaded) => Ok(Some(loaded)),
+            Ok(loaded) => {
+                *self.ours.lock().unwrap_or_else(|e| e.into_inner()) = id;
+                Ok(Some(loaded))
+            }
             Err(err) => bail!(refused(&err)),
         }
     }
@@ -87,7 +115,9 @@ impl Checkpoint {
         Destination::open(Some(&self.path), self.overwrite, Special::Refuse)
             .with_context(context)?
             .write_file_with(|file| self.of.write(file, table, mark))
-            .with_context(context)
+            .with_context(context)?;
+        self.claim();
+        Ok(())
     }
 
     /// Saves the ring of a streamed run with `state` (the summary's sums), atomically.
@@ -96,7 +126,9 @@ impl Checkpoint {
         Destination::open(Some(&self.path), self.overwrite, Special::Refuse)
             .with_context(context)?
             .write_file_with(|file| self.of.write_stream(file, ring, state))
-            .with_context(context)
+            .with_context(context)?;
+        self.claim();
+        Ok(())
     }
 
     /// Says that a signal stopped the run before its first `wave` (a tile-wave, a row): the
@@ -126,13 +158,98 @@ impl Checkpoint {
         );
     }
 
-    /// Deletes the checkpoint once the table it served is written.
+    /// Deletes the checkpoint once the table it served is written, if the file is still the one
+    /// this run saved or resumed from; a file that another run put there is left alone.
     pub(crate) fn remove(&self) -> Result<()> {
+        let Some(ours) = *self.ours.lock().unwrap_or_else(|e| e.into_inner()) else {
+            return Ok(());
+        };
+        if identity(&self.path) != Some(ours) {
+            eprintln!(
+                "grundy: checkpoint {} is no longer the one this run saved; left in place",
+                self.path.display()
+            );
+            return Ok(());
+        }
         match std::fs::remove_file(&self.path) {
             Ok(()) => Ok(()),
             Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(()),
             Err(err) => Err(err)
                 .with_context(|| format!("cannot delete checkpoint {}", self.path.display())),
+        }
+    }
+}
+
+/// The identity of the file at `path`, if there is one.
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    std::fs::metadata(path).ok().map(|meta| file_id(&meta))
+}
+
+#[cfg(unix)]
+fn file_id(meta: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
+}
+
+#[cfg(not(unix))]
+fn file_id(meta: &std::fs::Metadata) -> (u64, u64) {
+    (meta.len(), 0)
+}
+
+/// A checkpoint's lock file, `FILE.lock`, held with `flock` while the run lasts and deleted
+/// when it ends. A lock file left by a killed run is no lock: the kernel dropped its `flock`.
+struct Lock {
+    path: PathBuf,
+    file: File,
+}
+
+impl Lock {
+    #[cfg(unix)]
+    fn take(checkpoint: &Path) -> Result<Lock> {
+        use std::io::Write;
+        use std::os::fd::AsRawFd;
+        let mut name = checkpoint.as_os_str().to_owned();
+        name.push(".lock");
+        let path = PathBuf::from(name);
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&path)
+            .with_context(|| format!("cannot lock checkpoint {}", checkpoint.display()))?;
+        // SAFETY: flock on a descriptor this function owns.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+            let mut holder = String::new();
+            let _ = io::Read::read_to_string(&mut file, &mut holder);
+            bail!(
+                "checkpoint {} is in use by another run (process {}); wait for it, or give this \
+                 run its own --checkpoint",
+                checkpoint.display(),
+                holder.trim().chars().take(20).collect::<String>()
+            );
+        }
+        file.set_len(0)?;
+        write!(file, "{}", std::process::id())?;
+        Ok(Lock { path, file })
+    }
+
+    #[cfg(not(unix))]
+    fn take(checkpoint: &Path) -> Result<Lock> {
+        let mut name = checkpoint.as_os_str().to_owned();
+        name.push(".lock");
+        let path = PathBuf::from(name);
+        let file = File::create(&path)?;
+        Ok(Lock { path, file })
+    }
+}
+
+impl Drop for Lock {
+    fn drop(&mut self) {
+        // Deleted while still held, and only if it is still this run's file.
+        let ours = self.file.metadata().ok().map(|meta| file_id(&meta));
+        if ours.is_some() && ours == identity(&self.path) {
+            let _ = std::fs::remove_file(&self.path);
         }
     }
 }

@@ -115,3 +115,65 @@ fn the_memory_budget_comes_from_the_environment_too() {
         .unwrap();
     assert!(output.status.success());
 }
+
+/// Waits (up to a minute) until `path` exists.
+fn wait_for(path: &std::path::Path) {
+    let start = std::time::Instant::now();
+    while !path.exists() {
+        assert!(start.elapsed().as_secs() < 60, "{} never appeared", path.display());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// A second run given a checkpoint that a running one uses is refused (before it computes
+/// anything), and the first one's checkpoint survives it; a lock left by a killed run does not
+/// stop the next one, which resumes and cleans up.
+#[test]
+fn a_checkpoint_in_use_is_refused_and_a_stale_lock_is_not() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("grundy");
+    let first_args =
+        ["compute", "wythoff", "--size", "3000x3000", "--format", "summary", "--checkpoint", "ck"];
+    let mut first = Command::new(&bin)
+        .current_dir(dir.path())
+        .args(first_args)
+        .args(["--checkpoint-every", "0", "--quiet"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(&dir.path().join("ck"));
+    let second = grundy()
+        .current_dir(dir.path())
+        .args(["compute", "kiki", "--size", "300x300", "--format", "summary", "--checkpoint", "ck"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("checkpoint ck is in use by another run (process"), "{stderr}");
+    assert!(second.stdout.is_empty());
+    let first_out = first.wait_with_output().unwrap();
+    assert!(first_out.status.success());
+    let expected = String::from_utf8(first_out.stdout).unwrap();
+    assert!(!dir.path().join("ck").exists() && !dir.path().join("ck.lock").exists());
+
+    // Killed while it runs: its checkpoint and its lock file stay; the next run resumes.
+    let mut killed = Command::new(&bin)
+        .current_dir(dir.path())
+        .args(first_args)
+        .args(["--checkpoint-every", "0", "--quiet"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for(&dir.path().join("ck"));
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    assert!(dir.path().join("ck.lock").exists());
+    let again = grundy().current_dir(dir.path()).args(first_args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&again.stderr);
+    assert!(again.status.success(), "{stderr}");
+    assert!(stderr.contains("resuming from checkpoint ck"), "{stderr}");
+    // The same sums (but the seconds).
+    let sums = |line: &str| line.split(",\"seconds\"").next().unwrap().to_string();
+    assert_eq!(sums(&String::from_utf8(again.stdout).unwrap()), sums(&expected));
+    assert!(!dir.path().join("ck").exists() && !dir.path().join("ck.lock").exists());
+}

@@ -290,7 +290,10 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         return Err(too_large.into());
     }
     let start = Instant::now();
-    let checkpoint = checkpoint.map(|c| (Checkpoint::new(&c.path, game, max, overwrite), c.every));
+    let checkpoint = match checkpoint {
+        Some(c) => Some((Checkpoint::open(&c.path, game, max, overwrite)?, c.every)),
+        None => None,
+    };
     let (table, mark) = match &checkpoint {
         None => (fill_prepared(&fill, shape, config.quiet)?, None),
         Some((checkpoint, every)) => match fill_checkpointed(&config, &fill, checkpoint, *every)? {
@@ -481,7 +484,7 @@ fn run_streaming(
                 }
                 Some(checkpointed) => {
                     let checkpoint =
-                        Checkpoint::new(&checkpointed.path, game, max, config.overwrite);
+                        Checkpoint::open(&checkpointed.path, game, max, config.overwrite)?;
                     match stream_checkpointed(
                         config,
                         &stream,

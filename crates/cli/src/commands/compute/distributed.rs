@@ -1,9 +1,7 @@
 //! `mpirun -n K grundy compute ...`: the table computed by K ranks, bands of rows each (see
 //! `grundy_compute::bands`), written by rank 0 as the bands arrive.
 
-use super::{
-    add_row, resumed, stats_bytes, CheckpointConfig, Config, Format, Mode, Saves, Summary,
-};
+use super::{add_row, resumed, stats_bytes, Config, Format, Mode, Saves, Summary};
 use crate::checkpoint::Checkpoint;
 use crate::output::{write_json_line, Destination, Special};
 use crate::progress::Bar;
@@ -134,14 +132,19 @@ fn write(config: &Config, fill: &BandFill, link: &MpiLink) -> Result<ExitCode> {
                 Mode::InMemory { checkpoint } => checkpoint.as_ref(),
                 Mode::Streamed { .. } => unreachable!("refused in prepare"),
             };
-            let Some(stats) = summarise(config, fill, link, checkpoint, &bar)? else {
+            let checkpoint = match checkpoint {
+                Some(c) => {
+                    Some((Checkpoint::open(&c.path, game, &config.max, config.overwrite)?, c.every))
+                }
+                None => None,
+            };
+            let Some(stats) = summarise(config, fill, link, checkpoint.as_ref(), &bar)? else {
                 return Ok(ExitCode::from(signals::EXIT_INTERRUPTED));
             };
             let summary = Summary::new(game, &config.max, stats, start.elapsed().as_secs_f64());
             destination.write_with(|out| write_json_line(out, &summary))?;
-            if let Some(checkpointed) = checkpoint {
-                Checkpoint::new(&checkpointed.path, game, &config.max, config.overwrite)
-                    .remove()?;
+            if let Some((checkpoint, _)) = checkpoint {
+                checkpoint.remove()?;
             }
         }
         Format::Grid | Format::Long => {
@@ -202,7 +205,7 @@ fn summarise(
     config: &Config,
     fill: &BandFill,
     link: &MpiLink,
-    checkpoint: Option<&CheckpointConfig>,
+    checkpoint: Option<&(Checkpoint, std::time::Duration)>,
     bar: &Bar,
 ) -> Result<Option<TableStats>> {
     let stats = Cell::new(TableStats { cells: 0, sum: 0, max: 0, p_positions: 0 });
@@ -212,27 +215,22 @@ fn summarise(
         stats.set(sums);
         Ok::<(), io::Error>(())
     };
-    let Some(checkpointed) = checkpoint else {
+    let Some((checkpoint, every)) = checkpoint else {
         fill.run(link, None, bar, &mut sink, &mut NoCuts)?;
         return Ok(Some(stats.get()));
     };
     let (game, shape) = (&config.game, &config.shape);
     let stream = RowStream::new(game, shape).expect("checked in prepare");
-    let checkpoint = Checkpoint::new(&checkpointed.path, game, &config.max, config.overwrite);
     let rows = shape.lens()[0];
-    let start = resumed(config, &stream, &checkpoint, checkpoint.load_stream(&stream)?)?.map(
+    let start = resumed(config, &stream, checkpoint, checkpoint.load_stream(&stream)?)?.map(
         |(ring, sums)| {
             stats.set(sums);
             bar.advance(stream.plan().cells_done(ring.rows_done()));
             BandCut::from_ring(&ring, stream.kept_rows() - 1)
         },
     );
-    let mut cuts = BandSaves {
-        saves: Saves::every(checkpointed.every),
-        checkpoint: &checkpoint,
-        stream: &stream,
-        stats: &stats,
-    };
+    let mut cuts =
+        BandSaves { saves: Saves::every(*every), checkpoint, stream: &stream, stats: &stats };
     let done = fill.run(link, start, bar, &mut sink, &mut cuts)?;
     cuts.saves.saved?;
     match done {
