@@ -233,7 +233,11 @@ fn load_table(
         let file = std::fs::File::open(source).with_context(|| format!("cannot read {source}"))?;
         let file = std::io::BufReader::new(file);
         // Bounded by the memory available: a decompression bomb or `/dev/zero` ends in an error.
-        let limits = CsvLimits { max_bytes: read_budget(), ..CsvLimits::UNBOUNDED };
+        let limits = CsvLimits {
+            max_bytes: read_budget(),
+            extra_per_cell: analysis as u64,
+            ..CsvLimits::UNBOUNDED
+        };
         let read = if source.ends_with(".gz") {
             read_csv_within(flate2::bufread::MultiGzDecoder::new(file), &limits)
         } else {

@@ -177,3 +177,22 @@ fn a_checkpoint_in_use_is_refused_and_a_stale_lock_is_not() {
     assert_eq!(sums(&String::from_utf8(again.stdout).unwrap()), sums(&expected));
     assert!(!dir.path().join("ck").exists() && !dir.path().join("ck.lock").exists());
 }
+
+/// A table read from CSV is held to the budget together with what the command's work on it
+/// takes: `patterns` (its copies) is refused a table that `check` may read.
+#[test]
+fn tables_read_from_csv_count_the_work_on_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let grid = dir.path().join("kiki.csv");
+    let grid = grid.to_str().unwrap();
+    grundy().args(["compute", "kiki", "--size", "1000x1000", "--out", grid]).assert().success();
+    let check = grundy()
+        .args(["check", grid, "--p-set", "n % 2 == 1 && m % 2 == 1", "--max-memory", "15M"])
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
+    let patterns = grundy().args(["patterns", grid, "--max-memory", "15M"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&patterns.stderr);
+    assert_eq!(patterns.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the table is too large to read"), "{stderr}");
+}

@@ -184,6 +184,9 @@ pub struct CsvLimits {
     pub max_bytes: u64,
     /// The longest line, in bytes.
     pub max_line_bytes: u64,
+    /// Bytes per cell that the caller will hold besides the table once it is read (an
+    /// analysis' copies), counted against `max_bytes` as the cells are read.
+    pub extra_per_cell: u64,
 }
 
 impl CsvLimits {
@@ -191,8 +194,11 @@ impl CsvLimits {
     pub const DEFAULT_LINE_BYTES: u64 = 64 << 20;
 
     /// No bound on memory; lines up to [`CsvLimits::DEFAULT_LINE_BYTES`].
-    pub const UNBOUNDED: CsvLimits =
-        CsvLimits { max_bytes: u64::MAX, max_line_bytes: CsvLimits::DEFAULT_LINE_BYTES };
+    pub const UNBOUNDED: CsvLimits = CsvLimits {
+        max_bytes: u64::MAX,
+        max_line_bytes: CsvLimits::DEFAULT_LINE_BYTES,
+        extra_per_cell: 0,
+    };
 }
 
 /// Reads a table written by [`write_csv`], in either layout, with values or with `P`/`N`
@@ -360,7 +366,10 @@ struct Budget {
 impl Budget {
     fn new(limits: &CsvLimits, coordinates: usize) -> Budget {
         let read = std::mem::size_of::<Nimber>() + coordinates * std::mem::size_of::<Coord>();
-        Budget { max_bytes: limits.max_bytes, per_cell: 2 * read as u64 + 4 }
+        Budget {
+            max_bytes: limits.max_bytes,
+            per_cell: 2 * read as u64 + 4 + limits.extra_per_cell,
+        }
     }
 
     /// Refuses `cells` cells (read so far, with the line's) when they outgrow the limit.
