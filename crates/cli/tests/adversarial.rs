@@ -134,7 +134,7 @@ fn a_checkpoint_in_use_is_refused_and_a_stale_lock_is_not() {
     let bin = assert_cmd::cargo::cargo_bin("grundy");
     let first_args =
         ["compute", "wythoff", "--size", "3000x3000", "--format", "summary", "--checkpoint", "ck"];
-    let mut first = Command::new(&bin)
+    let first = Command::new(&bin)
         .current_dir(dir.path())
         .args(first_args)
         .args(["--checkpoint-every", "0", "--quiet"])
