@@ -196,3 +196,41 @@ fn tables_read_from_csv_count_the_work_on_them() {
     assert_eq!(patterns.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("the table is too large to read"), "{stderr}");
 }
+
+/// The temporary files of runs killed while writing (`kill -9`) are swept by the next write to
+/// the same file; one whose process lives is not.
+#[test]
+fn stale_temporary_files_are_swept() {
+    let dir = tempfile::tempdir().unwrap();
+    let temporaries = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|name| name.ends_with(".tmp"))
+            .collect();
+        names.sort();
+        names
+    };
+    let mut killed = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .current_dir(dir.path())
+        .args(["compute", "wythoff", "--size", "12000x12000", "--out", "w.csv", "--quiet"])
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while temporaries().is_empty() {
+        assert!(start.elapsed().as_secs() < 60, "no temporary file");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    killed.kill().unwrap();
+    killed.wait().unwrap();
+    assert_eq!(temporaries().len(), 1);
+    // A live writer's (this test's own process id).
+    let live = format!(".w.csv.{}-abcdef.tmp", std::process::id());
+    std::fs::write(dir.path().join(&live), "in use").unwrap();
+    grundy()
+        .current_dir(dir.path())
+        .args(["compute", "kiki", "--size", "5x5", "--out", "w.csv"])
+        .assert()
+        .success();
+    assert_eq!(temporaries(), vec![live]);
+}
