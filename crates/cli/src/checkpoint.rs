@@ -231,6 +231,8 @@ impl Lock {
         }
         file.set_len(0)?;
         write!(file, "{}", std::process::id())?;
+        // A signal that ends the process at once deletes it with the outputs' temporary files.
+        crate::signals::register_temporary(&path);
         Ok(Lock { path, file })
     }
 
@@ -251,5 +253,6 @@ impl Drop for Lock {
         if ours.is_some() && ours == identity(&self.path) {
             let _ = std::fs::remove_file(&self.path);
         }
+        crate::signals::unregister_temporary(&self.path);
     }
 }

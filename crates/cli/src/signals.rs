@@ -1,7 +1,8 @@
 //! Ctrl-C (SIGINT) and SIGTERM. By default they end the process at once with exit code 130,
 //! after deleting the temporary files of outputs not yet in place, so an interrupted run leaves
 //! nothing behind. A checkpointed fill defers them instead: the handler only raises a flag, which
-//! the fill reads between tile-waves to save and stop cleanly.
+//! the fill reads between tile-waves to save and stop cleanly; once the fill is done they end the
+//! process at once again, while the table is written.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,6 +34,14 @@ pub(crate) fn install() -> Result<(), ctrlc::Error> {
 /// From now on a signal only raises the flag that [`interrupted`] reads.
 pub(crate) fn defer() {
     DEFERRED.store(true, Ordering::SeqCst);
+}
+
+/// Signals end the process at once again, as before [`defer`]: for the work after the last
+/// save (writing the table), which a signal must stop at once, not seconds later (issue 19).
+/// Returns whether one came while they were deferred.
+pub(crate) fn undefer() -> bool {
+    DEFERRED.store(false, Ordering::SeqCst);
+    INTERRUPTED.load(Ordering::SeqCst)
 }
 
 /// Whether a deferred signal has arrived.

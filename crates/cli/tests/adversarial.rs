@@ -234,3 +234,44 @@ fn stale_temporary_files_are_swept() {
         .success();
     assert_eq!(temporaries(), vec![live]);
 }
+
+/// Ctrl-C while a checkpointed run writes its table stops it at once (exit 130, no output, no
+/// temporary or lock file), not once the write is done.
+#[test]
+fn a_signal_during_the_final_write_stops_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    };
+    let mut run = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .current_dir(dir.path())
+        .args(["compute", "kiki", "--size", "8000x8000", "--checkpoint", "ck", "--out", "big.csv"])
+        .arg("--quiet")
+        .spawn()
+        .unwrap();
+    // The write has begun once the temporary output holds something.
+    let start = std::time::Instant::now();
+    loop {
+        let writing = files().iter().any(|name| {
+            name.ends_with(".tmp")
+                && std::fs::metadata(dir.path().join(name)).is_ok_and(|meta| meta.len() > 0)
+        });
+        if writing {
+            break;
+        }
+        assert!(start.elapsed().as_secs() < 60, "the write never began: {:?}", files());
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // SAFETY: signalling a child of this test.
+    unsafe { libc::kill(run.id() as i32, libc::SIGINT) };
+    let signalled = std::time::Instant::now();
+    let status = run.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(signalled.elapsed().as_millis() < 500, "stopped after {:?}", signalled.elapsed());
+    assert_eq!(files(), Vec::<String>::new());
+}

@@ -390,6 +390,14 @@ fn fill_checkpointed(
         checkpoint.say_saved(mark.done, mark.total, "tile-wave");
         return Ok(None);
     }
+    // A signal while the table is written ends the run at once (its output not in place); the
+    // checkpoint stays as last saved.
+    if signals::undefer() {
+        // It came after the last save: keep the finished table for the next run.
+        checkpoint.save(&table, mark)?;
+        checkpoint.say_saved(mark.done, mark.total, "tile-wave");
+        return Ok(None);
+    }
     Ok(Some((table, mark)))
 }
 
