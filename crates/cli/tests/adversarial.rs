@@ -116,6 +116,26 @@ fn the_memory_budget_comes_from_the_environment_too() {
     assert!(output.status.success());
 }
 
+/// `grundy args…` started in `dir`, its standard output piped.
+fn spawn_in(dir: &std::path::Path, args: &[&str]) -> std::process::Child {
+    Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// The names of the files in `dir`, sorted.
+fn names_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
 /// Waits (up to a minute) until `path` exists.
 fn wait_for(path: &std::path::Path) {
     let start = std::time::Instant::now();
@@ -131,16 +151,10 @@ fn wait_for(path: &std::path::Path) {
 #[test]
 fn a_checkpoint_in_use_is_refused_and_a_stale_lock_is_not() {
     let dir = tempfile::tempdir().unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("grundy");
     let first_args =
         ["compute", "wythoff", "--size", "3000x3000", "--format", "summary", "--checkpoint", "ck"];
-    let first = Command::new(&bin)
-        .current_dir(dir.path())
-        .args(first_args)
-        .args(["--checkpoint-every", "0", "--quiet"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let saving_often = [&first_args[..], &["--checkpoint-every", "0", "--quiet"]].concat();
+    let first = spawn_in(dir.path(), &saving_often);
     wait_for(&dir.path().join("ck"));
     let second = grundy()
         .current_dir(dir.path())
@@ -157,13 +171,7 @@ fn a_checkpoint_in_use_is_refused_and_a_stale_lock_is_not() {
     assert!(!dir.path().join("ck").exists() && !dir.path().join("ck.lock").exists());
 
     // Killed while it runs: its checkpoint and its lock file stay; the next run resumes.
-    let mut killed = Command::new(&bin)
-        .current_dir(dir.path())
-        .args(first_args)
-        .args(["--checkpoint-every", "0", "--quiet"])
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut killed = spawn_in(dir.path(), &saving_often);
     wait_for(&dir.path().join("ck"));
     killed.kill().unwrap();
     killed.wait().unwrap();
@@ -203,19 +211,12 @@ fn tables_read_from_csv_count_the_work_on_them() {
 fn stale_temporary_files_are_swept() {
     let dir = tempfile::tempdir().unwrap();
     let temporaries = || -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .filter(|name| name.ends_with(".tmp"))
-            .collect();
-        names.sort();
-        names
+        names_in(dir.path()).into_iter().filter(|name| name.ends_with(".tmp")).collect()
     };
-    let mut killed = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-        .current_dir(dir.path())
-        .args(["compute", "wythoff", "--size", "12000x12000", "--out", "w.csv", "--quiet"])
-        .spawn()
-        .unwrap();
+    let mut killed = spawn_in(
+        dir.path(),
+        &["compute", "wythoff", "--size", "12000x12000", "--out", "w.csv", "--quiet"],
+    );
     let start = std::time::Instant::now();
     while temporaries().is_empty() {
         assert!(start.elapsed().as_secs() < 60, "no temporary file");
@@ -240,20 +241,21 @@ fn stale_temporary_files_are_swept() {
 #[test]
 fn a_signal_during_the_final_write_stops_at_once() {
     let dir = tempfile::tempdir().unwrap();
-    let files = || -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name().into_string().unwrap())
-            .collect();
-        names.sort();
-        names
-    };
-    let mut run = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
-        .current_dir(dir.path())
-        .args(["compute", "kiki", "--size", "8000x8000", "--checkpoint", "ck", "--out", "big.csv"])
-        .arg("--quiet")
-        .spawn()
-        .unwrap();
+    let files = || names_in(dir.path());
+    let mut run = spawn_in(
+        dir.path(),
+        &[
+            "compute",
+            "kiki",
+            "--size",
+            "8000x8000",
+            "--checkpoint",
+            "ck",
+            "--out",
+            "big.csv",
+            "--quiet",
+        ],
+    );
     // The write has begun once the temporary output holds something.
     let start = std::time::Instant::now();
     loop {
