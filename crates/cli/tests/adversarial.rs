@@ -277,3 +277,17 @@ fn a_signal_during_the_final_write_stops_at_once() {
     assert!(signalled.elapsed().as_millis() < 500, "stopped after {:?}", signalled.elapsed());
     assert_eq!(files(), Vec::<String>::new());
 }
+
+/// A claim whose `%` has a huge modulus is checked on the table and never "proved for every
+/// board" from an overflowed period (issue 19's finding, fixed by issue 13's overflow-free
+/// periods): true on kiki's table, not proved.
+#[test]
+fn a_huge_modulus_proves_nothing() {
+    let claim = "n % 9223372028264841217 >= 0 && n % 2 == 1 && m % 2 == 1";
+    let output =
+        grundy().args(["check", "kiki", "--size", "20x20", "--p-set", claim]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("agrees on all 400 cells"), "{stdout}");
+    assert!(stdout.contains("not proved for every board"), "{stdout}");
+}

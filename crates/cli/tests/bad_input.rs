@@ -49,6 +49,11 @@ const FIXTURES: &[(&str, &str)] = &[
          [[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = \"5..=2\"\n",
     ),
     ("garbage.ckpt", "this is not a checkpoint\n"),
+    (
+        "huge-jump.toml",
+        "name = \"huge\"\naxes = [{ name = \"n\", min = 0 }]\n\
+         [[rules]]\nkind = \"jump\"\ndirections = [[-4611686018427387904]]\nsteps = [4]\n",
+    ),
 ];
 
 /// `(arguments, text the error line must contain)`.
@@ -82,6 +87,8 @@ const CASES: &[(&[&str], &str)] = &[
         "malformed period",
     ),
     (&["compute", "far.toml", "--size", "5x5"], "moves by 2^31 or more along an axis"),
+    // Issue 19: this direction gave a wrong table (the engines disagreed) before issue 13.
+    (&["compute", "huge-jump.toml", "--size", "10"], "moves by 2^31 or more along an axis"),
     // Outputs that must not be clobbered, and endless inputs (issue 12).
     (
         &["compute", "kiki", "--size", "3x3", "--out", "read-only.csv"],
