@@ -330,8 +330,8 @@ impl<'g> TableFill<'g> {
 
     /// The most bytes the fill holds at once: the table in its widest cells, the narrower cells
     /// it widens from while it widens (the engines start in bytes), and the line summaries
-    /// (each set at most a window of every value). What a caller checks before filling (issue 19: the
-    /// table alone was 84 MB of Nim 300×70000's 602 MiB peak).
+    /// (each set at most a window of every value). What a caller checks before filling (issue
+    /// 19: the table alone was 84 MB of Nim 300×70000's 602 MiB peak).
     pub fn planned_bytes(&self) -> u128 {
         let width = self.planned_width().bytes() as u128;
         let widening = if self.engine == Engine::Reference { 0 } else { width / 2 };
