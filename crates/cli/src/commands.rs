@@ -12,7 +12,7 @@ mod value;
 use crate::progress::Bar;
 use anyhow::{bail, Context, Result};
 use clap::Subcommand;
-use grundy_compute::memory::{check_bytes, read_budget};
+use grundy_compute::memory::read_budget;
 pub(crate) use grundy_compute::SequenceRecords;
 use grundy_compute::{Engine, FillConfig, RowStream, TableFill};
 use grundy_core::{parse_coords, read_csv_within, CsvLimits, Game, GrundyTable, Table, TableShape};
@@ -202,14 +202,24 @@ fn sliced(table: Table, spec: &str) -> Result<Table> {
 /// `/usr/bin/time` (issue 19: `patterns kiki --size 8000x8000` peaked at 6.1 times the table
 /// the memory check counted).
 #[derive(Clone, Copy, Debug)]
-#[repr(u8)]
 pub(crate) enum Analysis {
     /// `value`, `check`: nothing per cell.
-    None = 0,
+    None,
     /// `plot`: the image and its rows (kiki 8000²: 0.35 bytes per cell).
-    Plot = 1,
+    Plot,
     /// `patterns`: the values as `u32`s and the analyses' own (kiki 8000²: 5 bytes per cell).
-    Patterns = 6,
+    Patterns,
+}
+
+impl Analysis {
+    /// The bytes per cell it holds (rounded up from the measurements).
+    fn bytes_per_cell(self) -> usize {
+        match self {
+            Analysis::None => 0,
+            Analysis::Plot => 1,
+            Analysis::Patterns => 6,
+        }
+    }
 }
 
 /// Whether `source` names a CSV table (plain or gzip-compressed) rather than a game.
@@ -235,7 +245,7 @@ fn load_table(
         // Bounded by the memory available: a decompression bomb or `/dev/zero` ends in an error.
         let limits = CsvLimits {
             max_bytes: read_budget(),
-            extra_per_cell: analysis as u64,
+            extra_per_cell: analysis.bytes_per_cell() as u64,
             ..CsvLimits::UNBOUNDED
         };
         let read = if source.ends_with(".gz") {
@@ -267,8 +277,7 @@ fn fill_table(
     analysis: Analysis,
 ) -> Result<GrundyTable> {
     let fill = TableFill::new(game, shape, &FillConfig { engine, threads, tile_side: None });
-    let needed = fill.planned_bytes() + shape.cells() * analysis as u128;
-    check_bytes(shape.cells(), fill.planned_width().bytes(), needed)?;
+    fill.check_memory(analysis.bytes_per_cell())?;
     fill_prepared(&fill, shape, quiet)
 }
 

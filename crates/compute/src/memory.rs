@@ -171,7 +171,7 @@ pub fn available() -> Option<Available> {
 }
 
 /// `MemAvailable` from `/proc/meminfo`, or `None` where there is no such file.
-pub fn available_bytes() -> Option<u64> {
+fn available_bytes() -> Option<u64> {
     let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
     let line = meminfo.lines().find(|line| line.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;

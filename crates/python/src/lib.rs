@@ -13,7 +13,6 @@
 //! notebook: a `KeyboardInterrupt`) and to report progress; on an interrupt it asks the fill to
 //! stop (the engines stop between waves) and raises it.
 
-use grundy_compute::memory::check_bytes;
 use grundy_compute::{Engine, FillConfig, FillError, Progress, SequenceRecords, TableFill};
 use grundy_core::{
     check_position, lookup, parse_spec, Axis, CellArray, CellKind, Coord, Game, GrundyTable, Table,
@@ -193,11 +192,8 @@ fn fill_table(
         .map_err(|err| error(py, Class::Input, err))?;
     let config = FillConfig { engine, threads, tile_side: None };
     let fill = TableFill::new(game, &shape, &config);
-    // What the fill holds (see `TableFill::planned_bytes`) and the numpy array the table is
-    // copied into.
-    let width = fill.planned_width().bytes();
-    let needed = fill.planned_bytes() + shape.cells() * width as u128;
-    check_bytes(shape.cells(), width, needed).map_err(|err| error(py, Class::TooLarge, err))?;
+    // What the fill holds: the numpy array takes the table over without a copy.
+    fill.check_memory(0).map_err(|err| error(py, Class::TooLarge, err))?;
     let total = u64::try_from(shape.cells()).unwrap_or(u64::MAX);
     watched(py, total, progress, |watch| fill.fill(watch))?.map_err(|err| fill_error(py, err))
 }

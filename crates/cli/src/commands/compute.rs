@@ -280,9 +280,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         shape,
         &FillConfig { engine: config.engine, threads: config.threads, tile_side: None },
     );
-    if let Err(too_large) =
-        check_bytes(shape.cells(), fill.planned_width().bytes(), fill.planned_bytes())
-    {
+    if let Err(too_large) = fill.check_memory(0) {
         // Refused before anything is allocated; say when --stream would do it.
         if RowStream::new(game, shape).is_ok() {
             bail!("{too_large:#}; --stream computes it row by row in little memory");
@@ -451,15 +449,18 @@ fn run_streaming(
     let stream = RowStream::new(game, shape)
         .map_err(|why| anyhow!("cannot stream {}: {why}", game.name()))?;
     let lens = shape.lens();
-    // What the fill that runs holds: its rows and its line summaries.
-    let needed = match (config.format, checkpoint) {
-        (Format::Summary, None) => {
-            BandFill::summary(game, shape, 1, threads(config)).map(|fill| fill.planned_bytes())
-        }
-        (Format::Summary, Some(_)) => Ok(stream.planned_bytes()),
-        _ => BandFill::new(game, shape, 1, threads(config)).map(|fill| fill.planned_bytes()),
+    // Without a checkpoint, bands of tile rows on the pool's threads (one rank, nothing sent
+    // anywhere); for a summary, a symmetric table mirrored: each row comes as its lower half.
+    // With one, the row-by-row stream, whose rings the checkpoints are.
+    let bands = match (config.format, checkpoint) {
+        (Format::Summary, Some(_)) => None,
+        (Format::Summary, None) => Some(BandFill::summary(game, shape, 1, threads(config))),
+        _ => Some(BandFill::new(game, shape, 1, threads(config))),
     }
+    .transpose()
     .map_err(|why| anyhow!("cannot stream {}: {why}", game.name()))?;
+    // What the fill that runs holds: its rows and its line summaries.
+    let needed = bands.as_ref().map_or_else(|| stream.planned_bytes(), BandFill::planned_bytes);
     check_bytes(shape.cells(), 4, needed).map_err(|too_large| {
         anyhow!("{too_large:#} (streamed: the rows kept and the line summaries)")
     })?;
@@ -469,10 +470,7 @@ fn run_streaming(
         Format::Summary => {
             let stats = match checkpoint {
                 None => {
-                    // Bands of tile rows on the pool's threads (one rank, nothing sent anywhere),
-                    // a symmetric table mirrored: each row comes as its lower half.
-                    let fill = BandFill::summary(game, shape, 1, threads(config))
-                        .map_err(|why| anyhow!("cannot stream {}: {why}", game.name()))?;
+                    let fill = bands.as_ref().expect("a band fill without a checkpoint");
                     let mirrored = fill.lower_rows();
                     let mut stats = TableStats::EMPTY;
                     install(config.threads.map(|t| t as u16), || {
@@ -520,8 +518,7 @@ fn run_streaming(
         Format::Grid | Format::Long => {
             let layout =
                 if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
-            let fill = BandFill::new(game, shape, 1, threads(config))
-                .map_err(|why| anyhow!("cannot stream {}: {why}", game.name()))?;
+            let fill = bands.as_ref().expect("CSV streams run bands");
             install(config.threads.map(|t| t as u16), || {
                 Ok(destination.write_with(|out| {
                     let mut rows = CsvRows::new(shape.axes(), &lens, layout, config.outcome, out)?;
