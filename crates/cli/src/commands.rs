@@ -198,26 +198,42 @@ fn sliced(table: Table, spec: &str) -> Result<Table> {
     })
 }
 
-/// Bytes per cell that a command holds besides the table while it works on it, measured with
-/// `/usr/bin/time` (issue 19: `patterns kiki --size 8000x8000` peaked at 6.1 times the table
-/// the memory check counted).
+/// What a command holds besides the table while it works on it, measured with `/usr/bin/time`
+/// (issue 19: `patterns kiki --size 8000x8000` peaked at 6.1 times the table the memory check
+/// counted).
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Analysis {
-    /// `value`, `check`: nothing per cell.
+    /// `value`, `check`: nothing.
     None,
     /// `plot`: the image and its rows (kiki 8000²: 0.35 bytes per cell).
     Plot,
-    /// `patterns`: the values as `u32`s and the analyses' own (kiki 8000²: 5 bytes per cell).
+    /// `patterns`: [`grundy_patterns::analysis_bytes`].
     Patterns,
 }
 
 impl Analysis {
     /// The bytes per cell it holds (rounded up from the measurements).
-    fn bytes_per_cell(self) -> usize {
+    fn bytes_per_cell(self) -> u64 {
         match self {
             Analysis::None => 0,
             Analysis::Plot => 1,
-            Analysis::Patterns => 6,
+            Analysis::Patterns => grundy_patterns::ANALYSIS_BYTES_PER_CELL,
+        }
+    }
+
+    /// The bytes per row, column and diagonal of a 2-D table ([`grundy_core::board_lines`]).
+    fn bytes_per_line(self) -> u64 {
+        match self {
+            Analysis::None | Analysis::Plot => 0,
+            Analysis::Patterns => grundy_patterns::ANALYSIS_BYTES_PER_LINE,
+        }
+    }
+
+    /// The bytes it holds for a table of `shape`.
+    fn bytes_for(self, shape: &TableShape) -> u128 {
+        match self {
+            Analysis::Patterns => grundy_patterns::analysis_bytes(&shape.lens()),
+            _ => shape.cells() * u128::from(self.bytes_per_cell()),
         }
     }
 }
@@ -245,7 +261,8 @@ fn load_table(
         // Bounded by the memory available: a decompression bomb or `/dev/zero` ends in an error.
         let limits = CsvLimits {
             max_bytes: read_budget(),
-            extra_per_cell: analysis.bytes_per_cell() as u64,
+            extra_per_cell: analysis.bytes_per_cell(),
+            extra_per_line: analysis.bytes_per_line(),
             ..CsvLimits::UNBOUNDED
         };
         let read = if source.ends_with(".gz") {
@@ -277,7 +294,7 @@ fn fill_table(
     analysis: Analysis,
 ) -> Result<GrundyTable> {
     let fill = TableFill::new(game, shape, &FillConfig { engine, threads, tile_side: None });
-    fill.check_memory(analysis.bytes_per_cell())?;
+    fill.check_memory(analysis.bytes_for(shape))?;
     fill_prepared(&fill, shape, quiet)
 }
 

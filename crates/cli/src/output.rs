@@ -464,13 +464,15 @@ pub(crate) fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
-/// Writes `value` as one line of JSON. Serialising to memory first keeps I/O errors (a closed
-/// pipe) as `io::Error`s, which serde_json would otherwise fold into its own error type.
+/// Writes `value` as one line of JSON, as it is serialized (through a buffer), not from a copy
+/// in memory: a report can be far larger as text than as its structure (issue 19). I/O errors (a
+/// closed pipe) stay `io::Error`s: serde_json's conversion gives back the one it wrapped.
 pub(crate) fn write_json_line(
     out: &mut dyn Write,
     value: &impl serde::Serialize,
 ) -> io::Result<()> {
-    let mut text = serde_json::to_vec(value).map_err(io::Error::other)?;
-    text.push(b'\n');
-    out.write_all(&text)
+    let mut buffered = io::BufWriter::with_capacity(1 << 16, out);
+    serde_json::to_writer(&mut buffered, value).map_err(io::Error::from)?;
+    buffered.write_all(b"\n")?;
+    buffered.flush()
 }

@@ -146,7 +146,14 @@ const CASES: &[(&[&str], &str)] = &[
     ),
     (&["compute", "kiki", "--size", "20x20", "--max-memory", "12Q"], "`12Q` is not a size"),
     (&["compute", "nim", "--size", "300x70000", "--max-memory", "400M"], "needs 788.1 MiB"),
-    (&["patterns", "kiki", "--size", "4000x4000", "--max-memory", "100M"], "needs 106.8 MiB"),
+    (&["patterns", "kiki", "--size", "4000x4000", "--max-memory", "100M"], "needs 107.9 MiB"),
+    // A record for each of 6·10^6 lines took 735 MB (and 5.7 GB as JSON) past a check of 21 MB.
+    (&["patterns", "kiki", "--size", "1x3000000", "--max-memory", "400M"], "needs 432.0 MiB"),
+    (
+        &["patterns", "wide.csv", "--max-memory", "1M"],
+        "line 1: the table is too large to read: the header declares 20000 columns, and one row \
+         needs",
+    ),
     (&["plot", "kiki", "--size", "9000x9000", "--out", "k.png", "--max-memory", "150M"], "needs"),
     (
         &[
@@ -298,6 +305,10 @@ fn special_fixtures(dir: &Path) {
     }
     std::os::unix::fs::symlink("/dev/zero", dir.join("zero.csv")).unwrap();
     std::os::unix::fs::symlink("/dev/urandom", dir.join("random.toml")).unwrap();
+    // A grid whose header declares 20000 columns, with one row.
+    let columns: Vec<String> = (1..=20000).map(|c| c.to_string()).collect();
+    let row = vec!["0"; 20000].join(",");
+    fs::write(dir.join("wide.csv"), format!("n\\m,{}\n1,{row}\n", columns.join(","))).unwrap();
 }
 
 #[test]

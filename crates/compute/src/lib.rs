@@ -340,16 +340,15 @@ impl<'g> TableFill<'g> {
         table + store::line_bytes(&self.plan, rows, self.kernel.compiled().value_bound())
     }
 
-    /// Refuses the fill when what it holds ([`TableFill::planned_bytes`]) and `extra_per_cell`
-    /// more bytes per cell (what the caller holds besides, such as a copy of the table) would
-    /// not fit in the memory available now ([`memory::available`]).
+    /// Refuses the fill when what it holds ([`TableFill::planned_bytes`]) and `extra_bytes`
+    /// more (what the caller holds besides, such as an analysis of the table) would not fit in
+    /// the memory available now ([`memory::available`]).
     ///
     /// # Errors
     /// The table, as [`memory::TooLarge`] describes it.
-    pub fn check_memory(&self, extra_per_cell: usize) -> Result<(), memory::TooLarge> {
+    pub fn check_memory(&self, extra_bytes: u128) -> Result<(), memory::TooLarge> {
         let cells = self.shape.cells();
-        let needed = self.planned_bytes() + cells * extra_per_cell as u128;
-        memory::check_bytes(cells, self.planned_width().bytes(), needed)
+        memory::check_bytes(cells, self.planned_width().bytes(), self.planned_bytes() + extra_bytes)
     }
 
     /// Fills the table. The caller checks [`TableShape::value_bytes`] against the memory it is

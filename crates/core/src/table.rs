@@ -129,6 +129,15 @@ pub fn check_position(game: &Game, pos: &[Coord], text: &str) -> Result<(), Mode
     })
 }
 
+/// How many rows, columns and diagonals (x − y constant) a `rows` × `cols` board has: the lines
+/// whose periods `grundy patterns` reports, one record each.
+pub fn board_lines(rows: usize, cols: usize) -> u128 {
+    if rows == 0 || cols == 0 {
+        return 0;
+    }
+    2 * (rows as u128 + cols as u128) - 1
+}
+
 /// Moves `index` to the next cell in row-major order (last axis fastest) within `lens`, wrapping
 /// to all zeros after the last cell.
 pub fn advance_row_major(index: &mut [usize], lens: &[usize]) {

@@ -2,13 +2,15 @@
 
 use crate::certificate::{prove_outcome_rule, Certificate};
 use crate::grid::{
-    find_period_2d, is_separable, is_symmetric, line_periods, Grid, LinePeriod, Period2d,
+    find_period_2d, is_separable, is_symmetric, line_periods_with, Grid, LinePeriod, Period2d,
 };
 use crate::periodicity::find_period;
 use crate::proofs::prove_sequence;
 use crate::rules::{outcome_rule, values_rule, Described};
+use crate::search::Search;
 use crate::{Error, ErrorKind};
-use grundy_core::{CellKind, Game, GrundyTable, Table};
+use grundy_compute::SequenceRecords;
+use grundy_core::{board_lines, CellKind, Game, GrundyTable, Table};
 use serde::Serialize;
 
 /// The analysis of a 1-D or 2-D table.
@@ -137,8 +139,8 @@ pub struct LineReport {
     pub from: Option<i64>,
 }
 
-impl From<&LinePeriod> for LineReport {
-    fn from(line: &LinePeriod) -> LineReport {
+impl From<LinePeriod> for LineReport {
+    fn from(line: LinePeriod) -> LineReport {
         LineReport {
             index: line.index,
             period: line.period.map(|p| p.period),
@@ -147,6 +149,42 @@ impl From<&LinePeriod> for LineReport {
             from: line.period.map(|p| line.start + p.preperiod as i64),
         }
     }
+}
+
+/// Bytes per cell that [`analyze`] holds besides the table: the values as `u32`s, the outcome
+/// mask and the analyses' own (measured with `/usr/bin/time`: kiki 8000², 5 bytes per cell).
+pub const ANALYSIS_BYTES_PER_CELL: u64 = 6;
+
+/// Bytes per row, column and diagonal of a board ([`grundy_core::board_lines`]) that [`analyze`]
+/// holds: its [`LineReport`] (issue 19: a 1 × 3·10^6 board has 6·10^6 of them).
+pub const ANALYSIS_BYTES_PER_LINE: u64 = std::mem::size_of::<LineReport>() as u64;
+
+/// The bytes [`analyze`] holds besides a table of `lens`. The lines of a 3-D table are those
+/// of its largest 2-D slice.
+pub fn analysis_bytes(lens: &[usize]) -> u128 {
+    let lines = match *lens {
+        [rows, cols] => board_lines(rows, cols),
+        [a, b, c] => board_lines(a, b).max(board_lines(a, c)).max(board_lines(b, c)),
+        _ => 0,
+    };
+    let cells = lens.iter().map(|&len| len as u128).product::<u128>();
+    cells * u128::from(ANALYSIS_BYTES_PER_CELL) + lines * u128::from(ANALYSIS_BYTES_PER_LINE)
+}
+
+/// A report as `grundy patterns --json` writes it: with a heap game's records and how an
+/// `--until-proved` search went. Serialize it straight to its output, not through a
+/// `serde_json::Value`: a value tree of a board's 6·10^6 line records took 5.7 GB (issue 19).
+#[derive(Debug, Serialize)]
+pub struct ReportJson<'a> {
+    /// The report.
+    #[serde(flatten)]
+    pub report: &'a Report,
+    /// A heap game's records (`None` for a board or a table read from a file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub records: Option<&'a SequenceRecords>,
+    /// An `--until-proved` search's rounds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub until_proved: Option<&'a Search>,
 }
 
 /// Analyses `described`. Its game (when the table was computed here, not read from a file)
@@ -228,8 +266,8 @@ fn analyze_board(
     } else {
         ValuesReport { period: None, from: None, rule: None }
     };
-    let [row_lines, column_lines, diagonal_lines] = line_periods(&value_grid, mins);
-    let report = |lines: &[LinePeriod]| lines.iter().map(LineReport::from).collect();
+    let [rows_report, columns_report, diagonals_report] =
+        line_periods_with(&value_grid, mins, LineReport::from);
     BoardReport {
         game: name.to_string(),
         size: [table.shape().max()[0], table.shape().max()[1]],
@@ -239,8 +277,8 @@ fn analyze_board(
         symmetric: is_symmetric(&value_grid, mins),
         outcome,
         values: values_report,
-        rows: report(&row_lines),
-        columns: report(&column_lines),
-        diagonals: report(&diagonal_lines),
+        rows: rows_report,
+        columns: columns_report,
+        diagonals: diagonals_report,
     }
 }

@@ -172,24 +172,37 @@ pub struct LinePeriod {
 /// sequence ([`find_lasting_period`]: the table's edge decides a line's length, so a period must
 /// also hold in the line's first three quarters). `mins` are the coordinates of the first row and column.
 pub fn line_periods(grid: &Grid<'_, u32>, mins: [i64; 2]) -> [Vec<LinePeriod>; 3] {
+    line_periods_with(grid, mins, |line| line)
+}
+
+/// [`line_periods`], each line's period passed through `report` as it is found, so that a caller
+/// that keeps another form of it holds only that (a 1 × 3·10^6 board has 6·10^6 lines:
+/// [`grundy_core::board_lines`]).
+pub fn line_periods_with<T: Send>(
+    grid: &Grid<'_, u32>,
+    mins: [i64; 2],
+    report: impl Fn(LinePeriod) -> T + Sync,
+) -> [Vec<T>; 3] {
     let (rows, cols) = (grid.rows, grid.cols);
     let rows_out = (0..rows)
         .into_par_iter()
-        .map(|i| LinePeriod {
-            index: mins[0] + i as i64,
-            start: mins[1],
-            period: find_lasting_period(grid.row(i)),
+        .map(|i| {
+            report(LinePeriod {
+                index: mins[0] + i as i64,
+                start: mins[1],
+                period: find_lasting_period(grid.row(i)),
+            })
         })
         .collect();
     let cols_out = (0..cols)
         .into_par_iter()
         .map(|j| {
             let column: Vec<u32> = (0..rows).map(|i| grid.at(i, j)).collect();
-            LinePeriod {
+            report(LinePeriod {
                 index: mins[1] + j as i64,
                 start: mins[0],
                 period: find_lasting_period(&column),
-            }
+            })
         })
         .collect();
     // Index difference k = i − j runs from −(cols − 1) to rows − 1.
@@ -199,11 +212,11 @@ pub fn line_periods(grid: &Grid<'_, u32>, mins: [i64; 2]) -> [Vec<LinePeriod>; 3
             let (i0, j0) = if k >= 0 { (k as usize, 0) } else { (0, (-k) as usize) };
             let len = (rows - i0).min(cols - j0);
             let diagonal: Vec<u32> = (0..len).map(|t| grid.at(i0 + t, j0 + t)).collect();
-            LinePeriod {
+            report(LinePeriod {
                 index: k + mins[0] - mins[1],
                 start: mins[0] + i0 as i64,
                 period: find_lasting_period(&diagonal),
-            }
+            })
         })
         .collect();
     [rows_out, cols_out, diagonals]

@@ -41,7 +41,7 @@ pub mod search;
 pub mod survey;
 
 pub use analysis::{
-    analyze, BoardReport, LineReport, OutcomeReport, Report, SequencePeriod, SequenceReport,
-    ValuesReport,
+    analysis_bytes, analyze, BoardReport, LineReport, OutcomeReport, Report, ReportJson,
+    SequencePeriod, SequenceReport, ValuesReport, ANALYSIS_BYTES_PER_CELL, ANALYSIS_BYTES_PER_LINE,
 };
 pub use error::{Error, ErrorKind};

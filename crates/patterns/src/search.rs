@@ -3,9 +3,10 @@
 //! previous round's table (a resumable fill from its final waves), so the rounds together cost
 //! about one fill of the last size.
 
+use crate::analysis::analysis_bytes;
 use crate::proofs::has_periodicity_theorem;
 use crate::{analyze, Report};
-use grundy_compute::memory::{check_table, TooLarge};
+use grundy_compute::memory::TooLarge;
 use grundy_compute::{
     Control, Engine, FillConfig, FillError, Progress, SequenceRecords, TableFill,
 };
@@ -155,7 +156,10 @@ fn extend_table(
 ) -> Result<GrundyTable, SearchError> {
     let config = FillConfig { engine: Engine::Auto, threads: None, tile_side: None };
     let fill = TableFill::new(game, shape, &config);
-    check_table(shape, fill.planned_width()).map_err(SearchError::TooLarge)?;
+    // The fill, the previous round's table copied from, and the analysis of the new one.
+    let previous_bytes = previous.as_ref().map_or(0, |t| (t.len() * t.width().bytes()) as u128);
+    fill.check_memory(previous_bytes + analysis_bytes(&shape.lens()))
+        .map_err(SearchError::TooLarge)?;
     let start = previous.map(|previous| {
         let side = fill.plan().tile_sides()[0];
         let done = previous.len() / side;

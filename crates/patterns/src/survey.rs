@@ -17,8 +17,7 @@
 //! smallest code.
 
 use crate::search::ProofSearch;
-use crate::{analyze, Report};
-use grundy_compute::memory::check_table;
+use crate::{analysis_bytes, analyze, Report};
 use grundy_compute::{Engine, FillConfig, NoProgress, SequenceRecords, TableFill};
 use grundy_core::{lookup, parse_spec, Axis, Coord, Game, Rule, StepSet, Table, TableShape};
 use serde::{Deserialize, Serialize};
@@ -476,7 +475,7 @@ pub fn survey_member(game: &Game, plan: Plan) -> Result<Computed, MemberError> {
             let shape = TableShape::new(game, &max, &text.join("x")).map_err(|e| fail(&e))?;
             let config = FillConfig { engine: Engine::Auto, threads: None, tile_side: None };
             let fill = TableFill::new(game, &shape, &config);
-            check_table(&shape, fill.planned_width()).map_err(|e| fail(&e))?;
+            fill.check_memory(analysis_bytes(&shape.lens())).map_err(|e| fail(&e))?;
             let table = fill.fill(&NoProgress).map_err(|e| fail(&e))?;
             let described = Table::of_game(game.clone(), table);
             let report = analyze(&described).map_err(|e| fail(&e))?;

@@ -21,7 +21,7 @@ use grundy_core::{
 use grundy_patterns::conjecture::{check, ClaimKind, Conjecture};
 use grundy_patterns::positions::{values_of, Position, ValuesError};
 use grundy_patterns::search::{ProofSearch, SearchError};
-use grundy_patterns::{analyze, Report};
+use grundy_patterns::{analysis_bytes, analyze, Report, ReportJson};
 use grundy_plot::{plot_png, PlotOptions};
 use numpy::{IntoPyArray, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -335,6 +335,11 @@ fn patterns_of(
     game: Option<&str>,
     spec: Option<&str>,
 ) -> PyResult<String> {
+    // The table's copy of the array and what the analysis holds besides, before either is made.
+    let lens = array.shape().to_vec();
+    let cells = lens.iter().map(|&len| len as u128).product::<u128>();
+    grundy_compute::memory::check_bytes(cells, 4, cells * 4 + analysis_bytes(&lens))
+        .map_err(|err| error(py, Class::TooLarge, err))?;
     let table = described(py, &array, axes, name, game, spec)?;
     let (report, records) = watched(py, 0, None, |_| {
         let report = analyze(&table);
@@ -350,17 +355,7 @@ fn report_json(
     records: Option<&SequenceRecords>,
     search: Option<&grundy_patterns::search::Search>,
 ) -> PyResult<String> {
-    let json = |value: serde_json::Result<serde_json::Value>| {
-        value.map_err(|err| error(py, Class::Grundy, err))
-    };
-    let mut value = json(serde_json::to_value(report))?;
-    if let Some(records) = records {
-        value["records"] = json(serde_json::to_value(records))?;
-    }
-    if let Some(search) = search {
-        value["until_proved"] = json(serde_json::to_value(search))?;
-    }
-    to_json(py, &value)
+    to_json(py, &ReportJson { report, records, until_proved: search })
 }
 
 /// The report of `grundy patterns GAME --until-proved --json`.

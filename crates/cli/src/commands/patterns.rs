@@ -4,7 +4,9 @@ use crate::progress::Bar;
 use anyhow::{bail, Result};
 use grundy_core::parse_coords;
 use grundy_patterns::search::{ProofSearch, Search, SearchError};
-use grundy_patterns::{analyze, BoardReport, ErrorKind, LineReport, Report, SequenceReport};
+use grundy_patterns::{
+    analyze, BoardReport, ErrorKind, LineReport, Report, ReportJson, SequenceReport,
+};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -94,14 +96,7 @@ fn print_report(
 ) -> Result<ExitCode> {
     let mut out = crate::output::stdout()?;
     if args.json {
-        let mut value = serde_json::to_value(report)?;
-        if let Some(records) = records {
-            value["records"] = serde_json::to_value(records)?;
-        }
-        if let Some(search) = search {
-            value["until_proved"] = serde_json::to_value(search)?;
-        }
-        write_json_line(&mut out, &value)?;
+        write_json_line(&mut out, &ReportJson { report, records, until_proved: search })?;
     } else {
         match &report {
             Report::Sequence(r) => print_sequence(&mut out, r)?,

@@ -1,6 +1,6 @@
 //! Writing tables as CSV through any `impl Write`.
 
-use super::{GrundyTable, TableShape};
+use super::{board_lines, GrundyTable, TableShape};
 use crate::game::{Axis, Coord};
 use crate::Nimber;
 use std::fmt;
@@ -187,6 +187,9 @@ pub struct CsvLimits {
     /// Bytes per cell that the caller will hold besides the table once it is read (an
     /// analysis' copies), counted against `max_bytes` as the cells are read.
     pub extra_per_cell: u64,
+    /// Bytes per row, column and diagonal of a 2-D table ([`crate::board_lines`]) that the
+    /// caller will hold besides (an analysis' record of each line), counted in the same way.
+    pub extra_per_line: u64,
 }
 
 impl CsvLimits {
@@ -198,6 +201,7 @@ impl CsvLimits {
         max_bytes: u64::MAX,
         max_line_bytes: CsvLimits::DEFAULT_LINE_BYTES,
         extra_per_cell: 0,
+        extra_per_line: 0,
     };
 }
 
@@ -256,16 +260,20 @@ pub fn read_csv_within<R: Read>(
         // Grid: `ROW\COL,c0,c1,…`, then `r,v,v,…`.
         let (row_name, col_name) = header[0].split_once('\\').unwrap();
         let (row_name, col_name) = (name(row_name, header_line)?, name(col_name, header_line)?);
-        let columns = consecutive(header.iter().skip(1), header_line, "column coordinates")?;
-        if columns.is_empty() {
+        let columns = header.len() - 1;
+        if columns == 0 {
             return Err(at(header_line, "the header lists no column coordinates".into()));
         }
+        // The width the header declares must fit before its coordinates, or any row, are kept.
+        let budget = Budget::new(limits, 0);
+        budget.check_header(columns, header_line)?;
+        let first_column = consecutive(header.iter().skip(1), header_line, "column coordinates")?;
         let mut row_coords = Vec::new();
         let mut values = Vec::new();
-        let budget = Budget::new(limits, 0);
         while let Some((line, record)) = next(&mut records)? {
             check_width(&record, header.len(), line)?;
-            budget.check(values.len() + columns.len(), line)?;
+            let rows = row_coords.len() + 1;
+            budget.check(values.len() + columns, board_lines(rows, columns), line)?;
             row_coords.push(coordinate(&record[0], line)?);
             for field in record.iter().skip(1) {
                 values.push(cells.read(field, line)?);
@@ -279,8 +287,9 @@ pub fn read_csv_within<R: Read>(
         if row_coords.is_empty() {
             return Err(at(header_line, "the table has a header but no rows".into()));
         }
-        let axes = vec![Axis::new(&row_name, row_coords[0]), Axis::new(&col_name, columns[0])];
-        (axes, vec![*row_coords.last().unwrap(), *columns.last().unwrap()], values)
+        let axes = vec![Axis::new(&row_name, row_coords[0]), Axis::new(&col_name, first_column)];
+        let last_column = first_column + columns as Coord - 1;
+        (axes, vec![*row_coords.last().unwrap(), last_column], values)
     } else {
         // Long: `A[,B[,C]],g`, one line per cell in row-major order.
         let dims = header.len().saturating_sub(1);
@@ -296,12 +305,24 @@ pub fn read_csv_within<R: Read>(
         let mut flat: Vec<Coord> = Vec::new();
         let mut values = Vec::new();
         let budget = Budget::new(limits, dims);
+        // The box read so far, on the first two axes, for a 2-D table's lines.
+        let mut span = [(Coord::MAX, Coord::MIN); 2];
         while let Some((line, record)) = next(&mut records)? {
             check_width(&record, header.len(), line)?;
-            budget.check(values.len() + 1, line)?;
             for d in 0..dims {
                 flat.push(coordinate(&record[d], line)?);
             }
+            let lines = if dims == 2 {
+                let cell = &flat[flat.len() - 2..];
+                for (d, (low, high)) in span.iter_mut().enumerate() {
+                    (*low, *high) = ((*low).min(cell[d]), (*high).max(cell[d]));
+                }
+                let len = |(low, high): (Coord, Coord)| (high - low + 1) as usize;
+                board_lines(len(span[0]), len(span[1]))
+            } else {
+                0
+            };
+            budget.check(values.len() + 1, lines, line)?;
             values.push(cells.read(&record[dims], line)?);
         }
         if values.is_empty() {
@@ -361,6 +382,8 @@ struct Budget {
     /// Bytes a cell takes while it is read: its value as a nimber and, in the long layout, its
     /// coordinates, both in vectors that may have doubled; then its cell in the table built.
     per_cell: u64,
+    /// Bytes the caller holds per line of a 2-D table.
+    per_line: u64,
 }
 
 impl Budget {
@@ -369,20 +392,47 @@ impl Budget {
         Budget {
             max_bytes: limits.max_bytes,
             per_cell: 2 * read as u64 + 4 + limits.extra_per_cell,
+            per_line: limits.extra_per_line,
         }
     }
 
-    /// Refuses `cells` cells (read so far, with the line's) when they outgrow the limit.
-    fn check(&self, cells: usize, line: u64) -> Result<(), CsvReadError> {
-        let needed = cells as u64 * self.per_cell;
-        if needed <= self.max_bytes {
+    /// Refuses `cells` cells with `lines` lines (read so far, with the line's) when they
+    /// outgrow the limit.
+    fn check(&self, cells: usize, lines: u128, line: u64) -> Result<(), CsvReadError> {
+        let lines_text = if lines * u128::from(self.per_line) == 0 {
+            String::new()
+        } else {
+            format!(" in {lines} rows, columns and diagonals")
+        };
+        self.refuse_beyond(cells, lines, line, |needed| {
+            format!("{cells} cells{lines_text} so far need {needed} bytes")
+        })
+    }
+
+    /// Refuses a grid whose header declares more columns than a row within the limit has.
+    fn check_header(&self, columns: usize, line: u64) -> Result<(), CsvReadError> {
+        let lines = board_lines(1, columns);
+        self.refuse_beyond(columns, lines, line, |needed| {
+            format!("the header declares {columns} columns, and one row needs {needed} bytes")
+        })
+    }
+
+    fn refuse_beyond(
+        &self,
+        cells: usize,
+        lines: u128,
+        line: u64,
+        what: impl FnOnce(u128) -> String,
+    ) -> Result<(), CsvReadError> {
+        let needed = cells as u128 * u128::from(self.per_cell) + lines * u128::from(self.per_line);
+        if needed <= u128::from(self.max_bytes) {
             return Ok(());
         }
         Err(CsvReadError {
             line: Some(line),
             message: format!(
-                "the table is too large to read: {cells} cells so far need {needed} bytes, more \
-                 than the {} bytes of memory available",
+                "the table is too large to read: {}, more than the {} bytes of memory available",
+                what(needed),
                 self.max_bytes
             ),
         })
@@ -471,14 +521,24 @@ fn coordinate(field: &str, line: u64) -> Result<Coord, CsvReadError> {
     })
 }
 
+/// The first of `fields`, coordinates that must go up by one (read one at a time: a header may
+/// list millions).
 fn consecutive<'a>(
     fields: impl Iterator<Item = &'a str>,
     line: u64,
     what: &str,
-) -> Result<Vec<Coord>, CsvReadError> {
-    let coords = fields.map(|f| coordinate(f, line)).collect::<Result<Vec<_>, _>>()?;
-    check_consecutive(&coords, line, what)?;
-    Ok(coords)
+) -> Result<Coord, CsvReadError> {
+    let mut first = None;
+    let mut previous: Option<Coord> = None;
+    for field in fields {
+        let coord = coordinate(field, line)?;
+        if let Some(previous) = previous {
+            check_consecutive(&[previous, coord], line, what)?;
+        }
+        first.get_or_insert(coord);
+        previous = Some(coord);
+    }
+    Ok(first.expect("the caller checked that there is a field"))
 }
 
 fn check_consecutive(coords: &[Coord], line: u64, what: &str) -> Result<(), CsvReadError> {
