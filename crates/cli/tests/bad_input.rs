@@ -150,10 +150,12 @@ const CASES: &[(&[&str], &str)] = &[
     // A record for each of 6·10^6 lines took 735 MB (and 5.7 GB as JSON) past a check of 21 MB.
     (&["patterns", "kiki", "--size", "1x3000000", "--max-memory", "400M"], "needs 432.0 MiB"),
     (
-        &["patterns", "wide.csv", "--max-memory", "1M"],
+        &["patterns", "wide.csv", "--max-memory", "3M"],
         "line 1: the table is too large to read: the header declares 20000 columns, and one row \
          needs",
     ),
+    // Each line's record may take ten times its length: lines are bounded by the budget.
+    (&["check", "wide.csv", "--p-set", "n > 0", "--max-memory", "1M"], "a line is longer than"),
     (&["plot", "kiki", "--size", "9000x9000", "--out", "k.png", "--max-memory", "150M"], "needs"),
     (
         &[

@@ -227,24 +227,25 @@ pub fn read_csv_within<R: Read>(
     input: R,
     limits: &CsvLimits,
 ) -> Result<(GrundyTable, CellKind), CsvReadError> {
-    let input = LineBound { inner: input, line: 0, max: limits.max_line_bytes };
+    // A line of L bytes is held in one record of at most 2L bytes of text and L/2 + 1 field
+    // ends of 8 bytes, both in vectors that may have doubled: no line may outgrow a tenth of
+    // the budget.
+    let max_line = limits.max_line_bytes.min((limits.max_bytes / RECORD_BYTES_PER_BYTE).max(1024));
+    // The csv crate keeps two copies of the first record it reads (as headers, even without
+    // `has_headers`), which for a grid of 6·10^6 columns were 200 MB: it is given a first line
+    // of its own, one byte long, and line numbers are counted from the line after it.
+    let input =
+        LineBound { inner: io::Cursor::new(FIRST_LINE).chain(input), line: 0, max: max_line };
     let mut reader =
         ::csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(input);
-    let mut records = reader.records();
     let at = |line: u64, message: String| CsvReadError { line: Some(line), message };
-    let next = |records: &mut ::csv::StringRecordsIter<'_, LineBound<R>>| -> Result<Option<(u64, ::csv::StringRecord)>, CsvReadError> {
-        match records.next() {
-            None => Ok(None),
-            Some(Ok(record)) => Ok(Some((record.position().map_or(0, |p| p.line()), record))),
-            Some(Err(err)) => Err(CsvReadError {
-                line: err.position().map(|p| p.line()),
-                message: format!("not readable as CSV: {err}"),
-            }),
-        }
-    };
-    let Some((header_line, header)) = next(&mut records)? else {
+    // One record, read into again for every line: a row is as long as the header.
+    let mut record = ::csv::StringRecord::new();
+    read_line(&mut reader, &mut record)?;
+    let Some(header_line) = read_line(&mut reader, &mut record)? else {
         return Err(CsvReadError { line: None, message: "the file is empty".into() });
     };
+    let header = &record;
     let mut cells = CellReader::default();
     let name = |text: &str, line: u64| -> Result<String, CsvReadError> {
         let text = text.trim();
@@ -265,13 +266,16 @@ pub fn read_csv_within<R: Read>(
             return Err(at(header_line, "the header lists no column coordinates".into()));
         }
         // The width the header declares must fit before its coordinates, or any row, are kept.
-        let budget = Budget::new(limits, 0);
+        let mut budget = Budget::new(limits, 0);
+        budget.saw_record(header);
         budget.check_header(columns, header_line)?;
         let first_column = consecutive(header.iter().skip(1), header_line, "column coordinates")?;
+        let width = header.len();
         let mut row_coords = Vec::new();
         let mut values = Vec::new();
-        while let Some((line, record)) = next(&mut records)? {
-            check_width(&record, header.len(), line)?;
+        while let Some(line) = read_line(&mut reader, &mut record)? {
+            check_width(&record, width, line)?;
+            budget.saw_record(&record);
             let rows = row_coords.len() + 1;
             budget.check(values.len() + columns, board_lines(rows, columns), line)?;
             row_coords.push(coordinate(&record[0], line)?);
@@ -304,11 +308,14 @@ pub fn read_csv_within<R: Read>(
         // The coordinates of every cell, `dims` each, flat: one allocation, not one per cell.
         let mut flat: Vec<Coord> = Vec::new();
         let mut values = Vec::new();
-        let budget = Budget::new(limits, dims);
+        let mut budget = Budget::new(limits, dims);
+        budget.saw_record(header);
+        let width = header.len();
         // The box read so far, on the first two axes, for a 2-D table's lines.
         let mut span = [(Coord::MAX, Coord::MIN); 2];
-        while let Some((line, record)) = next(&mut records)? {
-            check_width(&record, header.len(), line)?;
+        while let Some(line) = read_line(&mut reader, &mut record)? {
+            check_width(&record, width, line)?;
+            budget.saw_record(&record);
             for d in 0..dims {
                 flat.push(coordinate(&record[d], line)?);
             }
@@ -328,14 +335,14 @@ pub fn read_csv_within<R: Read>(
         if values.is_empty() {
             return Err(at(header_line, "the table has a header but no rows".into()));
         }
-        let coords: Vec<&[Coord]> = flat.chunks_exact(dims).collect();
-        let min = coords[0].to_vec();
-        let max: Vec<Coord> =
-            (0..dims).map(|d| coords.iter().map(|c| c[d]).max().unwrap()).collect();
+        // Walked through in place: a vector of them would be 16 more bytes per cell.
+        let coords = || flat.chunks_exact(dims);
+        let min = flat[..dims].to_vec();
+        let max: Vec<Coord> = (0..dims).map(|d| coords().map(|c| c[d]).max().unwrap()).collect();
         // Every cell of the box, once, in row-major order.
         let mut expected = min.clone();
         let mut wrapped = false;
-        for (index, &pos) in coords.iter().enumerate() {
+        for (index, pos) in coords().enumerate() {
             let line = header_line + 1 + index as u64;
             if wrapped {
                 // Every cell of the box came before: this one repeats.
@@ -344,7 +351,7 @@ pub fn read_csv_within<R: Read>(
                     format!("the cell {pos:?} appears a second time (each cell once, in row-major order)"),
                 ));
             }
-            if *pos != expected {
+            if pos != expected {
                 return Err(at(
                     line,
                     format!("expected the cell {expected:?} here (row-major order), found {pos:?}"),
@@ -361,7 +368,7 @@ pub fn read_csv_within<R: Read>(
             }
         }
         if expected != min
-            || coords.len() as u128
+            || (flat.len() / dims) as u128
                 != (0..dims).map(|d| (max[d] - min[d] + 1) as u128).product::<u128>()
         {
             return Err(CsvReadError {
@@ -376,6 +383,25 @@ pub fn read_csv_within<R: Read>(
     Ok((table, cells.kind.unwrap_or(CellKind::Values)))
 }
 
+/// The line that `read_csv_within` reads first, before its input: see there.
+const FIRST_LINE: &[u8] = b"-\n";
+
+/// Reads the next line into `record`: its 1-based line number in the input after
+/// [`FIRST_LINE`], or `None` at the end.
+fn read_line<R: Read>(
+    reader: &mut ::csv::Reader<R>,
+    record: &mut ::csv::StringRecord,
+) -> Result<Option<u64>, CsvReadError> {
+    match reader.read_record(record) {
+        Ok(false) => Ok(None),
+        Ok(true) => Ok(Some(record.position().map_or(0, |p| p.line() - 1))),
+        Err(err) => Err(CsvReadError {
+            line: err.position().map(|p| p.line().saturating_sub(1)),
+            message: format!("not readable as CSV: {err}"),
+        }),
+    }
+}
+
 /// The memory a table being read takes, against the limit.
 struct Budget {
     max_bytes: u64,
@@ -384,7 +410,13 @@ struct Budget {
     per_cell: u64,
     /// Bytes the caller holds per line of a 2-D table.
     per_line: u64,
+    /// The most the record that lines are read into may hold, from the longest line so far.
+    record: u64,
 }
+
+/// Bytes a record may hold per byte of its line: the text and one 8-byte field end per two
+/// bytes, in vectors that may have doubled.
+const RECORD_BYTES_PER_BYTE: u64 = 10;
 
 impl Budget {
     fn new(limits: &CsvLimits, coordinates: usize) -> Budget {
@@ -393,7 +425,14 @@ impl Budget {
             max_bytes: limits.max_bytes,
             per_cell: 2 * read as u64 + 4 + limits.extra_per_cell,
             per_line: limits.extra_per_line,
+            record: 0,
         }
+    }
+
+    /// Counts what `record` holds, if it is the longest line so far.
+    fn saw_record(&mut self, record: &::csv::StringRecord) {
+        let bytes = 2 * (record.as_slice().len() as u64 + 8 * record.len() as u64);
+        self.record = self.record.max(bytes);
     }
 
     /// Refuses `cells` cells with `lines` lines (read so far, with the line's) when they
@@ -424,7 +463,9 @@ impl Budget {
         line: u64,
         what: impl FnOnce(u128) -> String,
     ) -> Result<(), CsvReadError> {
-        let needed = cells as u128 * u128::from(self.per_cell) + lines * u128::from(self.per_line);
+        let needed = cells as u128 * u128::from(self.per_cell)
+            + lines * u128::from(self.per_line)
+            + u128::from(self.record);
         if needed <= u128::from(self.max_bytes) {
             return Ok(());
         }
@@ -586,6 +627,34 @@ mod tests {
         let zeros = std::io::repeat(0).take(1 << 30);
         let err = read_csv(zeros).unwrap_err();
         assert!(err.message.contains("a line is longer than"), "{err}");
+    }
+
+    /// Issue 19: a grid's header declares its width, which is checked before anything else is
+    /// kept; the caller's bytes per line (row, column, diagonal) count; and no line may outgrow
+    /// a tenth of the budget, which is what its record may take.
+    #[test]
+    fn what_a_grid_declares_is_checked_first() {
+        let columns = 5000;
+        let header: Vec<String> = (0..columns).map(|c| c.to_string()).collect();
+        let wide = format!("n\\m,{}\n0,{}\n", header.join(","), vec!["1"; columns].join(","));
+        let line_bytes =
+            CsvLimits { max_bytes: 1 << 20, extra_per_line: 100, ..CsvLimits::UNBOUNDED };
+        let err = read_csv_within(wide.as_bytes(), &line_bytes).unwrap_err();
+        assert_eq!(err.line, Some(1));
+        assert!(
+            err.message.contains("the header declares 5000 columns, and one row needs"),
+            "{err}"
+        );
+        assert!(read_csv_within(wide.as_bytes(), &CsvLimits { extra_per_line: 0, ..line_bytes })
+            .is_ok());
+        let long: String = std::iter::once("n,m,g\n".to_string())
+            .chain((0..5000).map(|m| format!("0,{m},1\n")))
+            .collect();
+        let err = read_csv_within(long.as_bytes(), &line_bytes).unwrap_err();
+        assert!(err.message.contains("rows, columns and diagonals so far need"), "{err}");
+        let small = CsvLimits { max_bytes: 100_000, ..CsvLimits::UNBOUNDED };
+        let err = read_csv_within(wide.as_bytes(), &small).unwrap_err();
+        assert!(err.message.contains("a line is longer than 10000 bytes"), "{err}");
     }
 
     fn sample(game: &str, max: &[i64]) -> GrundyTable {
