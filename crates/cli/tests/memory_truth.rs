@@ -3,7 +3,7 @@
 //! the next size up announces for that table, plus 10 %.
 #![cfg(target_os = "linux")]
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::process::{Command, Stdio};
 
 /// The budget: large enough that the program's own few megabytes (code, thread stacks) are
@@ -28,12 +28,17 @@ fn announced(args: &[&str], size: &str) -> u64 {
 }
 
 /// Runs `args` at `size` under the budget; its exit status and peak resident bytes.
+fn peak(args: &[&str], size: &str) -> (bool, String, u64) {
+    peak_of(&[args, &["--size", size]].concat())
+}
+
+/// Runs `args` under the budget; its exit status and peak resident bytes.
 // The child is reaped by `wait4`, which also gives its peak memory, not by `Child::wait`.
 #[allow(clippy::zombie_processes)]
-fn peak(args: &[&str], size: &str) -> (bool, String, u64) {
+fn peak_of(args: &[&str]) -> (bool, String, u64) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
         .args(args)
-        .args(["--size", size, "--max-memory", &BUDGET.to_string(), "--quiet"])
+        .args(["--max-memory", &BUDGET.to_string(), "--quiet"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -114,6 +119,75 @@ fn commands_stay_within_what_they_announce() {
             "{args:?} {size}: peak {peak} bytes, announced {bound}\n{}",
             report.join("\n")
         );
+    }
+    println!("{}", report.join("\n"));
+}
+
+/// A table read from CSV: the largest that the budget lets each command read, as a grid of one
+/// row (its header as long as the row), a square grid, and a long table of one row, must stay
+/// within the budget plus 10 %. The read counts its cells, the record that holds a line, and the
+/// command's work per cell and per line.
+#[test]
+fn tables_read_from_csv_stay_within_the_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("table.csv");
+    let path = path.to_str().unwrap();
+    // Written as it is made: a child's peak memory counts its parent's at the spawn (the child
+    // shares it until it runs the program), so this process must stay small.
+    let write = |layout: &str, n: u64| {
+        let mut out = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
+        let header = |out: &mut dyn Write| {
+            write!(out, "n\\m").unwrap();
+            (0..n).for_each(|c| write!(out, ",{c}").unwrap());
+            writeln!(out).unwrap();
+        };
+        let row = |out: &mut dyn Write, r: u64, value: u32| {
+            write!(out, "{r}").unwrap();
+            (0..n).for_each(|_| write!(out, ",{value}").unwrap());
+            writeln!(out).unwrap();
+        };
+        match layout {
+            "row" => {
+                header(&mut out);
+                row(&mut out, 0, 1);
+            }
+            "square" => {
+                header(&mut out);
+                (0..n).for_each(|r| row(&mut out, r, 3));
+            }
+            _ => {
+                writeln!(out, "n,m,g").unwrap();
+                (0..n).for_each(|m| writeln!(out, "0,{m},2").unwrap());
+            }
+        }
+        out.flush().unwrap();
+    };
+    let commands: &[&[&str]] = &[&["check", path, "--p-set", "n < 0"], &["patterns", path]];
+    let mut report = Vec::new();
+    for &args in commands {
+        for layout in ["row", "square", "long"] {
+            let accepted = |n: u64| {
+                write(layout, n);
+                peak_of(args)
+            };
+            let (mut low, mut high) = (16u64, if layout == "square" { 8192 } else { 1 << 24 });
+            while high - low > low / 50 + 1 {
+                let mid = (low + high) / 2;
+                if accepted(mid).0 {
+                    low = mid;
+                } else {
+                    high = mid;
+                }
+            }
+            let (ok, stderr, peak) = accepted(low);
+            assert!(ok, "{args:?} {layout} {low}: {stderr}");
+            report.push(format!("{:?} {layout} {low}: peak {peak} of {BUDGET}", args[0]));
+            assert!(
+                peak <= BUDGET + BUDGET / 10,
+                "{args:?} {layout} {low}: peak {peak} bytes, budget {BUDGET}\n{}",
+                report.join("\n")
+            );
+        }
     }
     println!("{}", report.join("\n"));
 }
