@@ -5,7 +5,19 @@ use grundy_compute::Progress;
 use indicatif::{HumanCount, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// The bar on the terminal now, if one is: a signal that ends the process clears it first, or
+/// the shell's prompt would follow a half-drawn bar on its line (issue 19).
+static SHOWN: Mutex<Option<ProgressBar>> = Mutex::new(None);
+
+/// Clears the bar on the terminal, if one is shown; no bar is drawn after.
+pub(crate) fn clear_shown() {
+    if let Some(bar) = SHOWN.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        bar.finish_and_clear();
+    }
+}
 
 /// Work shorter than this gets no bar: it would only flicker.
 const SHOW_AFTER: Duration = Duration::from_secs(1);
@@ -46,6 +58,7 @@ impl Bar {
     pub(crate) fn finish(&self) {
         if self.shown.load(Ordering::Relaxed) {
             self.bar.finish_and_clear();
+            SHOWN.lock().unwrap_or_else(|e| e.into_inner()).take();
         }
     }
 }
@@ -58,6 +71,7 @@ impl Progress for Bar {
             && self.start.elapsed() >= SHOW_AFTER
         {
             self.shown.store(true, Ordering::Relaxed);
+            *SHOWN.lock().unwrap_or_else(|e| e.into_inner()) = Some(self.bar.clone());
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }
     }

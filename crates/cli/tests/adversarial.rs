@@ -291,3 +291,52 @@ fn a_huge_modulus_proves_nothing() {
     assert!(stdout.contains("agrees on all 400 cells"), "{stdout}");
     assert!(stdout.contains("not proved for every board"), "{stdout}");
 }
+
+/// Issue 19: a signal that ends a run at once left the progress bar half drawn on the terminal,
+/// with the shell's prompt after it on the same line. The bar's line is cleared first.
+#[test]
+fn a_signal_clears_the_progress_bar() {
+    use std::io::Read;
+    use std::os::fd::FromRawFd;
+    let (mut leader, mut follower) = (0, 0);
+    // SAFETY: openpty fills the two descriptors, which are owned by the files made from them.
+    let opened = unsafe {
+        libc::openpty(
+            &mut leader,
+            &mut follower,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(opened, 0, "no pseudo-terminal");
+    let (mut terminal, stderr) =
+        unsafe { (std::fs::File::from_raw_fd(leader), std::fs::File::from_raw_fd(follower)) };
+    let mut run = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(["compute", "wythoff", "--size", "20000x20000", "--format", "summary"])
+        .stdout(std::process::Stdio::null())
+        .stderr(stderr)
+        .spawn()
+        .unwrap();
+    // The bar shows after a second of work; the run takes several.
+    let reader = std::thread::spawn(move || {
+        let mut seen = Vec::new();
+        let mut buffer = [0u8; 4096];
+        // Ends with an error (EIO) once the run, the last holder of the terminal, has ended.
+        while let Ok(n @ 1..) = terminal.read(&mut buffer) {
+            seen.extend_from_slice(&buffer[..n]);
+        }
+        String::from_utf8_lossy(&seen).into_owned()
+    });
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    // SAFETY: sends a signal to the child.
+    unsafe { libc::kill(run.id() as i32, libc::SIGINT) };
+    assert_eq!(run.wait().unwrap().code(), Some(130));
+    let seen = reader.join().unwrap();
+    assert!(seen.contains("cells/s"), "the bar was not drawn: {seen:?}");
+    let last_line = seen.rsplit(['\r', '\n']).next().unwrap();
+    assert!(
+        last_line.trim_start_matches("\x1b[2K").is_empty(),
+        "the terminal's last line is {last_line:?}"
+    );
+}
