@@ -74,8 +74,9 @@ fn gzipped(path: &Path) -> bool {
 }
 
 /// The most bytes of the target's name kept in the temporary file's name: the name plus a dot,
-/// a process id, a random part and `.tmp` must stay within the 255 bytes a file name may have.
-const TEMP_NAME_BYTES: usize = 200;
+/// a process id, a host name (at most 64 bytes), a random part and `.tmp` must stay within the
+/// 255 bytes a file name may have.
+const TEMP_NAME_BYTES: usize = 160;
 
 impl Destination {
     /// Standard output when `path` is `None` or `-`; otherwise the file, by the module's rules.
@@ -141,8 +142,9 @@ impl Destination {
         let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let stem = format!(".{}.", shortened(&name, TEMP_NAME_BYTES));
         sweep_stale_temporaries(dir, &stem);
-        // The process id in the name tells a later run whether the file's writer still lives.
-        let prefix = format!("{stem}{}-", std::process::id());
+        // The process id and host in the name tell a later run on the same host whether the
+        // file's writer still lives.
+        let prefix = format!("{stem}{}@{}-", std::process::id(), host_name());
         let mut builder = tempfile::Builder::new();
         builder.prefix(&prefix).suffix(".tmp");
         if keep.is_none() {
@@ -263,16 +265,18 @@ fn follow_links(path: &Path) -> io::Result<(PathBuf, bool)> {
     Err(io::Error::other("too many levels of symbolic links"))
 }
 
-/// Deletes the temporary files `.NAME.PID-RANDOM.tmp` (named by `stem`, `.NAME.`) in `dir` that
-/// this user's runs left when they were killed (`kill -9`, a crash: nothing could clean up): their
-/// process is gone. A file whose process lives, or another user's, is left alone (issue 19: a
-/// killed run left up to 124 MB behind, never cleaned up).
+/// Deletes the temporary files `.NAME.PID@HOST-RANDOM.tmp` (named by `stem`, `.NAME.`) in `dir`
+/// that this user's runs on this host left when they were killed (`kill -9`, a crash: nothing
+/// could clean up): their process is gone. A file whose process lives, another user's, or one
+/// written from another host (a directory shared over NFS, where process ids say nothing) is
+/// left alone (issue 19: a killed run left up to 124 MB behind, never cleaned up).
 #[cfg(unix)]
 fn sweep_stale_temporaries(dir: &Path, stem: &str) {
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = fs::read_dir(dir) else { return };
     // SAFETY: geteuid has no preconditions.
     let me = unsafe { libc::geteuid() };
+    let here = host_name();
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
@@ -280,10 +284,13 @@ fn sweep_stale_temporaries(dir: &Path, stem: &str) {
         else {
             continue;
         };
-        let Some(Ok(pid)) = middle.split_once('-').map(|(pid, _)| pid.parse::<libc::pid_t>())
-        else {
+        // `PID@HOST-RANDOM`; the random part has no `-`.
+        let Some((writer, _)) = middle.rsplit_once('-') else { continue };
+        let Some((pid, host)) = writer.split_once('@') else { continue };
+        let Ok(pid) = pid.parse::<libc::pid_t>() else { continue };
+        if host != here {
             continue;
-        };
+        }
         // SAFETY: signal 0 only asks whether the process exists.
         let gone = pid > 0
             && unsafe { libc::kill(pid, 0) } == -1
@@ -293,6 +300,31 @@ fn sweep_stale_temporaries(dir: &Path, stem: &str) {
             let _ = fs::remove_file(entry.path());
         }
     }
+}
+
+/// This host's name as it goes into temporary files' names: at most 64 bytes of letters,
+/// digits, `.` and `-` (anything else becomes `_`), or `localhost` when it cannot be read.
+#[cfg(unix)]
+fn host_name() -> String {
+    let mut buffer = [0u8; 256];
+    // SAFETY: gethostname writes at most `buffer.len()` bytes into `buffer`.
+    let read = unsafe { libc::gethostname(buffer.as_mut_ptr().cast(), buffer.len()) } == 0;
+    let end = buffer.iter().position(|&b| b == 0).unwrap_or(buffer.len());
+    let name: String = buffer[..end]
+        .iter()
+        .take(64)
+        .map(|&b| if b.is_ascii_alphanumeric() || b == b'.' || b == b'-' { b as char } else { '_' })
+        .collect();
+    if read && !name.is_empty() {
+        name
+    } else {
+        "localhost".to_string()
+    }
+}
+
+#[cfg(not(unix))]
+fn host_name() -> String {
+    "localhost".to_string()
 }
 
 #[cfg(not(unix))]

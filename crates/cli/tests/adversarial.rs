@@ -225,15 +225,23 @@ fn stale_temporary_files_are_swept() {
     killed.kill().unwrap();
     killed.wait().unwrap();
     assert_eq!(temporaries().len(), 1);
-    // A live writer's (this test's own process id).
-    let live = format!(".w.csv.{}-abcdef.tmp", std::process::id());
-    std::fs::write(dir.path().join(&live), "in use").unwrap();
+    let killed_name = temporaries().remove(0);
+    let host = killed_name.split_once('@').unwrap().1.rsplit_once('-').unwrap().0.to_string();
+    // A live writer's (this test's own process id), and a file from another host whose process
+    // id names no process here: both are left alone.
+    let live = format!(".w.csv.{}@{host}-abcdef.tmp", std::process::id());
+    let elsewhere = format!(".w.csv.{}@{host}x-abcdef.tmp", killed.id());
+    for name in [&live, &elsewhere] {
+        std::fs::write(dir.path().join(name), "in use").unwrap();
+    }
     grundy()
         .current_dir(dir.path())
         .args(["compute", "kiki", "--size", "5x5", "--out", "w.csv"])
         .assert()
         .success();
-    assert_eq!(temporaries(), vec![live]);
+    let mut expected = vec![live, elsewhere];
+    expected.sort();
+    assert_eq!(temporaries(), expected);
 }
 
 /// Ctrl-C while a checkpointed run writes its table stops it at once (exit 130, no output, no
