@@ -171,15 +171,18 @@ pub struct LinePeriod {
 /// The rows, columns and diagonals (x − y constant) of a table of values, each analysed as a
 /// sequence ([`find_lasting_period`]: the table's edge decides a line's length, so a period must
 /// also hold in the line's first three quarters). `mins` are the coordinates of the first row and column.
-pub fn line_periods(grid: &Grid<'_, u32>, mins: [i64; 2]) -> [Vec<LinePeriod>; 3] {
+pub fn line_periods<T: Copy + PartialEq + Into<i64> + Sync>(
+    grid: &Grid<'_, T>,
+    mins: [i64; 2],
+) -> [Vec<LinePeriod>; 3] {
     line_periods_with(grid, mins, |line| line)
 }
 
 /// [`line_periods`], each line's period passed through `report` as it is found, so that a caller
 /// that keeps another form of it holds only that (a 1 × 3·10^6 board has 6·10^6 lines:
 /// [`grundy_core::board_lines`]).
-pub fn line_periods_with<T: Send>(
-    grid: &Grid<'_, u32>,
+pub fn line_periods_with<C: Copy + PartialEq + Into<i64> + Sync, T: Send>(
+    grid: &Grid<'_, C>,
     mins: [i64; 2],
     report: impl Fn(LinePeriod) -> T + Sync,
 ) -> [Vec<T>; 3] {
@@ -197,7 +200,7 @@ pub fn line_periods_with<T: Send>(
     let cols_out = (0..cols)
         .into_par_iter()
         .map(|j| {
-            let column: Vec<u32> = (0..rows).map(|i| grid.at(i, j)).collect();
+            let column: Vec<C> = (0..rows).map(|i| grid.at(i, j)).collect();
             report(LinePeriod {
                 index: mins[1] + j as i64,
                 start: mins[0],
@@ -211,7 +214,7 @@ pub fn line_periods_with<T: Send>(
         .map(|k| {
             let (i0, j0) = if k >= 0 { (k as usize, 0) } else { (0, (-k) as usize) };
             let len = (rows - i0).min(cols - j0);
-            let diagonal: Vec<u32> = (0..len).map(|t| grid.at(i0 + t, j0 + t)).collect();
+            let diagonal: Vec<C> = (0..len).map(|t| grid.at(i0 + t, j0 + t)).collect();
             report(LinePeriod {
                 index: k + mins[0] - mins[1],
                 start: mins[0] + i0 as i64,

@@ -6,6 +6,7 @@
 
 use crate::expr::Expr;
 use crate::grid::{Grid, Period2d};
+use grundy_core::Cell;
 
 /// Rules with more exceptions or residue pairs than this are not worth printing.
 const MAX_TERMS: usize = 24;
@@ -119,18 +120,19 @@ pub(crate) fn outcome_rule(mask: &Described<'_, bool>, period: &Period2d) -> Opt
 }
 
 /// A rule for the values of `values`, periodic with `period`: a lookup on residues.
-pub(crate) fn values_rule(values: &Described<'_, u32>, period: &Period2d) -> Option<String> {
+pub(crate) fn values_rule<C: Cell>(values: &Described<'_, C>, period: &Period2d) -> Option<String> {
     let [p, q] = period.period;
     if p * q > MAX_LOOKUP {
         return None;
     }
     let classes = values.residues(period);
     let [n, m] = values.names;
-    let by_column = |row: &[u32]| -> String {
-        let mut expr = row[q - 1].to_string();
+    let by_column = |row: &[C]| -> String {
+        let mut expr = row[q - 1].into().to_string();
         for y in (0..q - 1).rev() {
-            if row[y].to_string() != expr {
-                expr = format!("if({m} % {q} == {y}, {}, {expr})", row[y]);
+            let value: u32 = row[y].into();
+            if value.to_string() != expr {
+                expr = format!("if({m} % {q} == {y}, {value}, {expr})");
             }
         }
         expr
@@ -145,6 +147,7 @@ pub(crate) fn values_rule(values: &Described<'_, u32>, period: &Period2d) -> Opt
     let predicted = Expr::parse(&periodic, &[n, m]).expect("generated rules parse");
     let exceptions: Vec<([i64; 2], u32)> = values
         .cells()
+        .map(|(coords, v)| (coords, v.into()))
         .filter(|&(coords, v)| predicted.eval_int(&coords).ok() != Some(i64::from(v)))
         .take(MAX_TERMS + 1)
         .collect();
@@ -155,7 +158,7 @@ pub(crate) fn values_rule(values: &Described<'_, u32>, period: &Period2d) -> Opt
     for (c, v) in exceptions.into_iter().rev() {
         rule = format!("if({}, {v}, {rule})", cell_condition(values.names, c));
     }
-    verified(rule, values, |value, truth| value.eval_int_ok() == Some(i64::from(truth)))
+    verified(rule, values, |value, truth| value.eval_int_ok() == Some(i64::from(truth.into())))
 }
 
 /// Returns `rule` only if it holds on every cell of `table`.
