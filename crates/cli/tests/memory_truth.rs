@@ -1,6 +1,8 @@
 //! Issue 19: the memory check tells the truth. Each command runs on the largest table a budget
 //! accepts, and its peak resident memory (from `wait4`) must stay within what the refusal of
-//! the next size up announces for that table, plus 10 %.
+//! the next size up announces for that table, plus 10 %. Where this process may make a memory
+//! control group (root, cgroup v1 or v2), the run is also confined to one whose limit is that
+//! bound, and must not be killed.
 #![cfg(target_os = "linux")]
 
 use std::io::{Read, Write};
@@ -27,22 +29,26 @@ fn announced(args: &[&str], size: &str) -> u64 {
         .unwrap_or_else(|| panic!("{args:?}: {stderr}"))
 }
 
-/// Runs `args` at `size` under the budget; its exit status and peak resident bytes.
-fn peak(args: &[&str], size: &str) -> (bool, String, u64) {
-    peak_of(&[args, &["--size", size]].concat())
+/// Runs `args` at `size` under the budget, in `group` if given; its exit status and peak
+/// resident bytes.
+fn peak(args: &[&str], size: &str, group: Option<&Limited>) -> (bool, String, u64) {
+    peak_of(&[args, &["--size", size]].concat(), group)
 }
 
-/// Runs `args` under the budget; its exit status and peak resident bytes.
+/// Runs `args` under the budget, in `group` if given; its exit status and peak resident bytes.
 // The child is reaped by `wait4`, which also gives its peak memory, not by `Child::wait`.
 #[allow(clippy::zombie_processes)]
-fn peak_of(args: &[&str]) -> (bool, String, u64) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+fn peak_of(args: &[&str], group: Option<&Limited>) -> (bool, String, u64) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
+    command
         .args(args)
         .args(["--max-memory", &BUDGET.to_string(), "--quiet"])
         .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(Stdio::piped());
+    if let Some(group) = group {
+        group.enter_on_exec(&mut command);
+    }
+    let mut child = command.spawn().unwrap();
     let mut stderr = String::new();
     child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
     let mut status = 0;
@@ -52,7 +58,83 @@ fn peak_of(args: &[&str]) -> (bool, String, u64) {
     let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
     assert_eq!(pid, child.id() as i32);
     let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    if libc::WIFSIGNALED(status) {
+        stderr.push_str(&format!("(killed by signal {})", libc::WTERMSIG(status)));
+    }
     (ok, stderr, usage.ru_maxrss as u64 * 1024)
+}
+
+/// A memory control group with a limit, made for one run and removed after it: cgroup v1's
+/// memory controller, or cgroup v2 at the root of its hierarchy. `None` where this process may
+/// not make one (not root, or no memory controller).
+struct Limited {
+    dir: std::path::PathBuf,
+    /// `cgroup.procs` of the group, for the child to write itself into before it runs grundy.
+    procs: std::ffi::CString,
+}
+
+impl Limited {
+    fn new(limit: u64) -> Option<Limited> {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static MADE: AtomicUsize = AtomicUsize::new(0);
+        let name = format!(
+            "grundy-memory-truth-{}-{}",
+            std::process::id(),
+            MADE.fetch_add(1, Ordering::Relaxed)
+        );
+        let v1 = std::path::Path::new("/sys/fs/cgroup/memory");
+        let v2 = std::path::Path::new("/sys/fs/cgroup");
+        let (dir, limits) = if v1.join("memory.limit_in_bytes").exists() {
+            (v1.join(name), ["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"])
+        } else if std::fs::read_to_string(v2.join("cgroup.subtree_control"))
+            .is_ok_and(|controllers| controllers.split_whitespace().any(|c| c == "memory"))
+        {
+            (v2.join(name), ["memory.max", "memory.swap.max"])
+        } else {
+            return None;
+        };
+        std::fs::create_dir(&dir).ok()?;
+        let group = Limited {
+            procs: std::ffi::CString::new(dir.join("cgroup.procs").to_str()?).ok()?,
+            dir,
+        };
+        // The limit on memory must hold; the one on swap (memory and swap in v1, swap alone in
+        // v2: none) exists only where swap is accounted.
+        std::fs::write(group.dir.join(limits[0]), limit.to_string()).ok()?;
+        let swap = if limits[1] == "memory.swap.max" { 0 } else { limit };
+        let _ = std::fs::write(group.dir.join(limits[1]), swap.to_string());
+        Some(group)
+    }
+
+    /// Makes `command`'s process enter the group before it runs the program, so that all it
+    /// allocates is charged to the group.
+    fn enter_on_exec(&self, command: &mut Command) {
+        use std::os::unix::process::CommandExt;
+        let procs = self.procs.clone();
+        // SAFETY: between fork and exec the closure only calls open, write and close, which
+        // allocate nothing; "0" names the writing process.
+        unsafe {
+            command.pre_exec(move || {
+                let fd = libc::open(procs.as_ptr(), libc::O_WRONLY);
+                if fd < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                let written = libc::write(fd, b"0".as_ptr().cast(), 1);
+                libc::close(fd);
+                if written != 1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+    }
+}
+
+impl Drop for Limited {
+    fn drop(&mut self) {
+        // The group is empty once its run has been reaped.
+        let _ = std::fs::remove_dir(&self.dir);
+    }
 }
 
 /// A square board of side `n`, or a single row of `n` cells: the two ends of the trade between
@@ -110,10 +192,24 @@ fn commands_stay_within_what_they_announce() {
             }
         }
         let size = board.size(low);
-        let (ok, stderr, peak) = peak(args, &size);
-        assert!(ok, "{args:?} {size} was refused or failed under its budget: {stderr}");
         let bound = announced(args, &size);
-        report.push(format!("{args:?} {size}: peak {peak} of {bound} announced"));
+        let group = Limited::new(bound + bound / 10);
+        let (ok, stderr, peak) = peak(args, &size, group.as_ref());
+        let confined = if group.is_some() { "in a group limited to it" } else { "no group" };
+        assert!(
+            ok,
+            "{args:?} {size} was refused or failed under its budget ({confined}): {stderr}"
+        );
+        report.push(format!("{args:?} {size}: peak {peak} of {bound} announced ({confined})"));
+        // In a group with half that limit, the run reads the group's limit and is refused.
+        if let Some(half) = group.as_ref().and_then(|_| Limited::new(bound / 2)) {
+            let (ok, stderr, _) = peak_of(&[args, &["--size", &size]].concat(), Some(&half));
+            assert!(
+                !ok && stderr.contains("is available: the memory left under this container's"),
+                "{args:?} {size} in a group limited to {}: {stderr}",
+                bound / 2
+            );
+        }
         assert!(
             peak <= bound + bound / 10,
             "{args:?} {size}: peak {peak} bytes, announced {bound}\n{}",
@@ -125,7 +221,7 @@ fn commands_stay_within_what_they_announce() {
 
 /// A table read from CSV: the largest that the budget lets each command read, as a grid of one
 /// row (its header as long as the row), a square grid, and a long table of one row, must stay
-/// within the budget plus 10 %. The read counts its cells, the record that holds a line, and the
+/// within the budget plus 10 % (and run in a group limited to that, where one can be made). The read counts its cells, the record that holds a line, and the
 /// command's work per cell and per line.
 #[test]
 fn tables_read_from_csv_stay_within_the_budget() {
@@ -168,7 +264,7 @@ fn tables_read_from_csv_stay_within_the_budget() {
         for layout in ["row", "square", "long"] {
             let accepted = |n: u64| {
                 write(layout, n);
-                peak_of(args)
+                peak_of(args, None)
             };
             let (mut low, mut high) = (16u64, if layout == "square" { 8192 } else { 1 << 24 });
             while high - low > low / 50 + 1 {
@@ -179,9 +275,15 @@ fn tables_read_from_csv_stay_within_the_budget() {
                     high = mid;
                 }
             }
-            let (ok, stderr, peak) = accepted(low);
-            assert!(ok, "{args:?} {layout} {low}: {stderr}");
-            report.push(format!("{:?} {layout} {low}: peak {peak} of {BUDGET}", args[0]));
+            write(layout, low);
+            let group = Limited::new(BUDGET + BUDGET / 10);
+            let (ok, stderr, peak) = peak_of(args, group.as_ref());
+            let confined = if group.is_some() { "in a group limited to it" } else { "no group" };
+            assert!(ok, "{args:?} {layout} {low} ({confined}): {stderr}");
+            report.push(format!(
+                "{:?} {layout} {low}: peak {peak} of {BUDGET} ({confined})",
+                args[0]
+            ));
             assert!(
                 peak <= BUDGET + BUDGET / 10,
                 "{args:?} {layout} {low}: peak {peak} bytes, budget {BUDGET}\n{}",
