@@ -182,7 +182,8 @@ pub struct CsvLimits {
     /// The most memory the table may take while it is read (its cells, their coordinates in the
     /// long layout, and the table built from them).
     pub max_bytes: u64,
-    /// The longest line, in bytes.
+    /// The longest line, in bytes. The read also stops lines at a tenth of `max_bytes` (and no
+    /// less than 1 KiB): one line's record may take ten times its length.
     pub max_line_bytes: u64,
     /// Bytes per cell that the caller will hold besides the table once it is read (an
     /// analysis' copies), counted against `max_bytes` as the cells are read.
