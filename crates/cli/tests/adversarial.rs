@@ -195,11 +195,11 @@ fn tables_read_from_csv_count_the_work_on_them() {
     let grid = grid.to_str().unwrap();
     grundy().args(["compute", "kiki", "--size", "1000x1000", "--out", grid]).assert().success();
     let check = grundy()
-        .args(["check", grid, "--p-set", "n % 2 == 1 && m % 2 == 1", "--max-memory", "15M"])
+        .args(["check", grid, "--p-set", "n % 2 == 1 && m % 2 == 1", "--max-memory", "13M"])
         .output()
         .unwrap();
     assert!(check.status.success(), "{}", String::from_utf8_lossy(&check.stderr));
-    let patterns = grundy().args(["patterns", grid, "--max-memory", "15M"]).output().unwrap();
+    let patterns = grundy().args(["patterns", grid, "--max-memory", "13M"]).output().unwrap();
     let stderr = String::from_utf8_lossy(&patterns.stderr);
     assert_eq!(patterns.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("the table is too large to read"), "{stderr}");
