@@ -141,10 +141,11 @@ impl Destination {
         };
         let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let stem = format!(".{}.", shortened(&name, TEMP_NAME_BYTES));
-        sweep_stale_temporaries(dir, &stem);
+        let host = host_name();
+        sweep_stale_temporaries(dir, &stem, &host);
         // The process id and host in the name tell a later run on the same host whether the
         // file's writer still lives.
-        let prefix = format!("{stem}{}@{}-", std::process::id(), host_name());
+        let prefix = format!("{stem}{}@{host}-", std::process::id());
         let mut builder = tempfile::Builder::new();
         builder.prefix(&prefix).suffix(".tmp");
         if keep.is_none() {
@@ -266,17 +267,16 @@ fn follow_links(path: &Path) -> io::Result<(PathBuf, bool)> {
 }
 
 /// Deletes the temporary files `.NAME.PID@HOST-RANDOM.tmp` (named by `stem`, `.NAME.`) in `dir`
-/// that this user's runs on this host left when they were killed (`kill -9`, a crash: nothing
+/// that this user's runs on this host (`here`) left when they were killed (`kill -9`, a crash: nothing
 /// could clean up): their process is gone. A file whose process lives, another user's, or one
 /// written from another host (a directory shared over NFS, where process ids say nothing) is
 /// left alone (issue 19: a killed run left up to 124 MB behind, never cleaned up).
 #[cfg(unix)]
-fn sweep_stale_temporaries(dir: &Path, stem: &str) {
+fn sweep_stale_temporaries(dir: &Path, stem: &str, here: &str) {
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = fs::read_dir(dir) else { return };
     // SAFETY: geteuid has no preconditions.
     let me = unsafe { libc::geteuid() };
-    let here = host_name();
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
@@ -328,7 +328,7 @@ fn host_name() -> String {
 }
 
 #[cfg(not(unix))]
-fn sweep_stale_temporaries(_dir: &Path, _stem: &str) {}
+fn sweep_stale_temporaries(_dir: &Path, _stem: &str, _here: &str) {}
 
 /// Whether `path` opens the same file as standard output.
 #[cfg(unix)]

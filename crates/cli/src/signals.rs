@@ -1,8 +1,9 @@
 //! Ctrl-C (SIGINT) and SIGTERM. By default they end the process at once with exit code 130,
 //! after deleting the temporary files of outputs not yet in place and clearing the progress bar,
-//! so an interrupted run leaves nothing behind, on disk or on the terminal. A checkpointed fill defers them instead: the handler only raises a flag, which
-//! the fill reads between tile-waves to save and stop cleanly; once the fill is done they end the
-//! process at once again, while the table is written.
+//! so an interrupted run leaves nothing behind, on disk or on the terminal. A checkpointed fill
+//! defers them instead: the handler only raises a flag, which the fill reads between tile-waves
+//! to save and stop cleanly; once the fill is done they end the process at once again, while
+//! the table is written.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -221,8 +221,9 @@ fn commands_stay_within_what_they_announce() {
 
 /// A table read from CSV: the largest that the budget lets each command read, as a grid of one
 /// row (its header as long as the row), a square grid, and a long table of one row, must stay
-/// within the budget plus 10 % (and run in a group limited to that, where one can be made). The read counts its cells, the record that holds a line, and the
-/// command's work per cell and per line.
+/// within the budget plus 10 % (and run in a group limited to that, where one can be made). The
+/// read counts its cells, the record that holds a line, and the command's work per cell and per
+/// line.
 #[test]
 fn tables_read_from_csv_stay_within_the_budget() {
     let dir = tempfile::tempdir().unwrap();

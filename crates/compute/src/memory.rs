@@ -1,7 +1,6 @@
 //! What the machine can give: memory, checked before a table is allocated. The CLI and the
 //! Python package refuse the same tables with the same words.
 
-use grundy_core::{CellWidth, TableShape};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -71,11 +70,6 @@ impl fmt::Display for TooLarge {
 }
 
 impl std::error::Error for TooLarge {}
-
-/// Refuses a table whose values, in cells of `width`, would not fit in the memory available now.
-pub fn check_table(shape: &TableShape, width: CellWidth) -> Result<(), TooLarge> {
-    check_bytes(shape.cells(), width.bytes(), shape.value_bytes(width))
-}
 
 /// Refuses `needed` bytes for `cells` cells of `cell_bytes` each when they would not fit.
 pub fn check_bytes(cells: u128, cell_bytes: usize, needed: u128) -> Result<(), TooLarge> {
