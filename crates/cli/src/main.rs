@@ -7,9 +7,11 @@
 
 mod checkpoint;
 mod commands;
+mod load;
 mod output;
 mod progress;
 mod signals;
+mod threads;
 
 use clap::error::ErrorKind;
 use clap::Parser;
@@ -32,6 +34,9 @@ struct Cli {
 /// Exit code for bad input and failures.
 pub(crate) const EXIT_ERROR: u8 = 2;
 
+/// When set, the command says on standard error how many thread pools it built.
+const POOL_STATS_VARIABLE: &str = "GRUNDY_POOL_STATS";
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -53,7 +58,7 @@ fn main() -> ExitCode {
     match (cli.max_memory, memory::budget_from_env()) {
         (Some(bytes), _) => memory::set_budget(bytes),
         (None, Err(err)) => {
-            eprintln!("grundy: error: {}", printable(&err));
+            eprintln!("grundy: error: {}", printable(&err.to_string()));
             return ExitCode::from(EXIT_ERROR);
         }
         (None, Ok(_)) => {}
@@ -62,14 +67,25 @@ fn main() -> ExitCode {
         eprintln!("grundy: error: cannot handle Ctrl-C: {err}");
         return ExitCode::from(EXIT_ERROR);
     }
-    match commands::run(cli.command) {
+    let ran = commands::run(cli.command);
+    if std::env::var_os(POOL_STATS_VARIABLE).is_some() {
+        // What the one-pool-per-command rule is tested by (`tests/cli.rs`).
+        eprintln!("grundy: thread pools built: {}", grundy_compute::pools_built());
+    }
+    match ran {
         Ok(code) => code,
         Err(err) if output::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("grundy: error: {}", printable(&one_line(&format!("{err:#}"))));
+            print_error(&err);
             ExitCode::from(EXIT_ERROR)
         }
     }
+}
+
+/// Prints `err` as the one error line every failure gets (also an MPI rank's, before it ends
+/// the job): its chain on one line, made safe for a terminal.
+pub(crate) fn print_error(err: &anyhow::Error) {
+    eprintln!("grundy: error: {}", printable(&one_line(&format!("{err:#}"))));
 }
 
 /// `message` made safe for a terminal: control characters escaped (a name from a spec file

@@ -22,9 +22,11 @@ pub(crate) fn clear_shown() {
 /// Work shorter than this gets no bar: it would only flicker.
 const SHOW_AFTER: Duration = Duration::from_secs(1);
 
+/// A progress bar for one piece of work, or several in turn ([`Bar::start`]); quiet ones never
+/// show, and commands pass the bar, not whether to be quiet, to the work they call.
 pub(crate) struct Bar {
     bar: ProgressBar,
-    start: Instant,
+    start: Mutex<Instant>,
     may_show: bool,
     shown: AtomicBool,
 }
@@ -49,14 +51,29 @@ impl Bar {
         );
         Bar {
             bar,
-            start: Instant::now(),
+            start: Mutex::new(Instant::now()),
             may_show: !quiet && std::io::stderr().is_terminal(),
             shown: AtomicBool::new(false),
         }
     }
 
+    /// A bar for cells of work whose size is known later: [`Bar::start`] each piece.
+    pub(crate) fn waiting(quiet: bool) -> Bar {
+        Bar::new(0, quiet)
+    }
+
+    /// Counts a new piece of work of `total` cells from the start (after [`Bar::finish`] of the
+    /// last one); it shows after a second of it.
+    pub(crate) fn start(&self, total: u64) {
+        self.finish();
+        self.bar.set_draw_target(ProgressDrawTarget::hidden());
+        self.bar.set_length(total);
+        self.bar.reset();
+        *self.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+    }
+
     pub(crate) fn finish(&self) {
-        if self.shown.load(Ordering::Relaxed) {
+        if self.shown.swap(false, Ordering::Relaxed) {
             self.bar.finish_and_clear();
             SHOWN.lock().unwrap_or_else(|e| e.into_inner()).take();
         }
@@ -68,7 +85,7 @@ impl Progress for Bar {
         self.bar.inc(cells);
         if self.may_show
             && !self.shown.load(Ordering::Relaxed)
-            && self.start.elapsed() >= SHOW_AFTER
+            && self.start.lock().unwrap_or_else(|e| e.into_inner()).elapsed() >= SHOW_AFTER
         {
             self.shown.store(true, Ordering::Relaxed);
             *SHOWN.lock().unwrap_or_else(|e| e.into_inner()) = Some(self.bar.clone());

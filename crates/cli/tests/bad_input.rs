@@ -275,6 +275,51 @@ const CASES: &[(&[&str], &str)] = &[
     (&["patterns", "grundys-game", "--until-proved"], "none covers grundys-game"),
     (&["patterns", "gaps.csv", "--until-proved"], "is a table to read"),
     (&["patterns", "kayles", "--limit", "5"], "--until-proved"),
+    // Issue 27: every engine × layout is decided by the library's fill request. A streamed
+    // fill is the tiles engine's bands; the reference engine ran them silently before.
+    (
+        &["compute", "kiki", "--size", "5x5", "--stream", "--engine", "reference"],
+        "--stream runs the tiles engine band by band; --engine auto or tiles, not reference",
+    ),
+    (
+        &[
+            "compute",
+            "kiki",
+            "--size",
+            "5x5",
+            "--stream",
+            "--engine",
+            "waves",
+            "--out",
+            "existing.csv",
+        ],
+        "--stream runs the tiles engine band by band; --engine auto or tiles, not waves",
+    ),
+    (
+        &["compute", "kiki", "--size", "5x5", "--stream", "--checkpoint", "x.ckpt"],
+        "--checkpoint with --stream needs --format summary",
+    ),
+    (&["compute", "cutting", "--size", "9x9", "--stream"], "cannot stream cutting: rule 1 (split)"),
+    (
+        &["check", "cutting", "--size", "9x9", "--stream", "--p-set", "w == 1"],
+        "cannot stream cutting: rule 1 (split)",
+    ),
+    (
+        &[
+            "check",
+            "kiki",
+            "--size",
+            "4000x4000",
+            "--stream",
+            "--p-set",
+            "n == 1",
+            "--max-memory",
+            "10K",
+        ],
+        "(streamed: the rows kept and the line summaries)",
+    ),
+    (&["value", "kayles", "10", "--threads", "0"], "0 is not in 1..=1024"),
+    (&["survey", "octal:0.?", "--threads", "2000"], "2000 is not in 1..=1024"),
 ];
 
 /// Every entry of `dir`: a file's bytes and mode, a link's target (never followed: one points

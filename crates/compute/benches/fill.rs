@@ -3,8 +3,8 @@
 //! `cargo bench -p grundy-compute --bench fill`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use grundy_compute::{fill, Engine, FillConfig, NoProgress};
-use grundy_core::{lookup, parse_spec, TableShape};
+use grundy_compute::{Engine, FillRequest, NoProgress, ThreadCount, Threads};
+use grundy_core::{lookup, parse_spec, Game, TableShape};
 use std::hint::black_box;
 
 /// (game, size): one workload per rule kind the engine compiles.
@@ -24,18 +24,16 @@ fn engines(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("fill/{name}"));
         group.sample_size(10);
         let configs = [
-            (
-                "reference",
-                FillConfig { engine: Engine::Reference, threads: Some(1), tile_side: None },
-            ),
-            ("waves-1", FillConfig { engine: Engine::Waves, threads: Some(1), tile_side: None }),
-            ("waves-2", FillConfig { engine: Engine::Waves, threads: Some(2), tile_side: None }),
-            ("tiles-1", FillConfig { engine: Engine::Tiles, threads: Some(1), tile_side: None }),
-            ("tiles-2", FillConfig { engine: Engine::Tiles, threads: Some(2), tile_side: None }),
+            ("reference", Engine::Reference, 1),
+            ("waves-1", Engine::Waves, 1),
+            ("waves-2", Engine::Waves, 2),
+            ("tiles-1", Engine::Tiles, 1),
+            ("tiles-2", Engine::Tiles, 2),
         ];
-        for (label, config) in configs {
-            group.bench_with_input(BenchmarkId::from_parameter(label), &config, |b, config| {
-                b.iter(|| black_box(fill(&game, &shape, config, &NoProgress).unwrap()))
+        for (label, engine, threads) in configs {
+            let fill = request(&game, &shape, engine, threads);
+            group.bench_with_input(BenchmarkId::from_parameter(label), &fill, |b, fill| {
+                b.iter(|| black_box(fill.fill(&NoProgress).unwrap()))
             });
         }
         group.finish();
@@ -58,13 +56,23 @@ fn wide_heap_values(c: &mut Criterion) {
         let mut group = c.benchmark_group(format!("wide-values/{name}-{size}"));
         group.sample_size(10);
         for (label, engine) in [("waves-1", Engine::Waves), ("tiles-1", Engine::Tiles)] {
-            let config = FillConfig { engine, threads: Some(1), tile_side: None };
-            group.bench_function(label, |b| {
-                b.iter(|| black_box(fill(&game, &shape, &config, &NoProgress).unwrap()))
-            });
+            let fill = request(&game, &shape, engine, 1);
+            group.bench_function(label, |b| b.iter(|| black_box(fill.fill(&NoProgress).unwrap())));
         }
         group.finish();
     }
+}
+
+/// The in-memory fill of `game` over `shape` with `engine` on a pool of `threads`, prepared once
+/// (the game compiled, the pool started) outside the timed loop.
+fn request<'g>(
+    game: &'g Game,
+    shape: &'g TableShape,
+    engine: Engine,
+    threads: usize,
+) -> grundy_compute::TableFill<'g> {
+    let threads = Threads::new(Some(ThreadCount::new(threads).unwrap())).unwrap();
+    FillRequest { engine, threads, ..FillRequest::new(game, shape) }.table(0).unwrap()
 }
 
 criterion_group!(benches, engines, wide_heap_values);

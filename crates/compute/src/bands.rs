@@ -41,9 +41,11 @@
 
 use crate::executor::Executor;
 use crate::kernel::StencilKernel;
+use crate::layout::RowsTo;
 use crate::plan::{LineKind, Plan, Unit};
+use crate::progress::{Control, Progress};
 use crate::store::{fill_window_wave, Lines, RingStore, Window};
-use crate::{Control, Progress};
+use crate::threads::Threads;
 use grundy_core::{Cell, CellWidth, Game, Nimber, PrefixSet, TableShape};
 
 /// The channels between two ranks (each delivered in order).
@@ -153,8 +155,8 @@ pub enum BandsDone {
     },
 }
 
-/// A distributed fill of one game's 2-D table, prepared: the kernel, the tiles and what a rank
-/// must keep.
+/// A distributed fill of one game's 2-D table, prepared: the kernel, the tiles, what a rank
+/// must keep and the threads a rank runs its bands on.
 #[derive(Clone, Debug)]
 pub struct BandFill {
     kernel: StencilKernel,
@@ -163,15 +165,21 @@ pub struct BandFill {
     cols: usize,
     /// Rows above a band that its moves read (meaningless when `every_row`).
     halo: usize,
+    /// How far back the moves read, if that is bounded.
+    reach: Option<usize>,
     /// Whether every rank keeps every row above its band.
     every_row: bool,
     /// Tile rows per band.
     band_tiles: usize,
     ranks: usize,
+    threads: Threads,
 }
 
 impl BandFill {
-    /// Prepares the fill of `game` over `shape` for `ranks` ranks of `threads` threads each.
+    /// Prepares the fill of `game` over `shape` for `ranks` ranks, each running its bands on
+    /// `threads`. For [`RowsTo::Summary`], rank 0's sink is given each row's lower half (columns
+    /// 0 to i) when [`BandFill::lower_rows`] says so: symmetric tables are then mirrored
+    /// whatever the moves' reach, so that a streamed summary of Wythoff computes half the cells.
     ///
     /// A band has a row of tiles per thread (a band's waves have that many tiles), and more when
     /// the moves keep column or diagonal summaries: every band passes one of each per column
@@ -182,39 +190,16 @@ impl BandFill {
     ///
     /// # Errors
     /// The table is not 2-D.
-    pub fn new(
+    pub(crate) fn new(
         game: &Game,
         shape: &TableShape,
         ranks: usize,
-        threads: usize,
+        threads: Threads,
+        rows: RowsTo,
     ) -> Result<BandFill, NoBands> {
-        BandFill::for_threads(game, shape, ranks, threads, false)
-    }
-
-    /// A fill whose rows only go to a summary (rank 0's sink is given each row's lower half,
-    /// columns 0 to i, when [`BandFill::lower_rows`] says so): symmetric tables are then mirrored
-    /// whatever the moves' reach, so that a streamed summary of Wythoff computes half the cells.
-    ///
-    /// # Errors
-    /// The table is not 2-D.
-    pub fn summary(
-        game: &Game,
-        shape: &TableShape,
-        ranks: usize,
-        threads: usize,
-    ) -> Result<BandFill, NoBands> {
-        BandFill::for_threads(game, shape, ranks, threads, true)
-    }
-
-    fn for_threads(
-        game: &Game,
-        shape: &TableShape,
-        ranks: usize,
-        threads: usize,
-        summary_only: bool,
-    ) -> Result<BandFill, NoBands> {
-        let mut fill =
-            BandFill::with_tiles(game, shape, ranks, threads.max(1), None, summary_only)?;
+        let band_tiles = threads.count().max(1);
+        let mut fill = BandFill::with_tiles(game, shape, ranks, band_tiles, None, rows)?;
+        fill.threads = threads;
         fill.taller_for_summaries();
         Ok(fill)
     }
@@ -228,15 +213,15 @@ impl BandFill {
         }
     }
 
-    /// [`BandFill::new`] with square tiles of `side` (`None`: the engine's tiles); with
-    /// `summary_only`, as [`BandFill::summary`].
+    /// [`BandFill::new`] with bands of `band_tiles` tile rows and square tiles of `side`
+    /// (`None`: the engine's tiles), on the current pool.
     pub(crate) fn with_tiles(
         game: &Game,
         shape: &TableShape,
         ranks: usize,
         band_tiles: usize,
         side: Option<usize>,
-        summary_only: bool,
+        rows_to: RowsTo,
     ) -> Result<BandFill, NoBands> {
         let lens = shape.lens();
         if lens.len() != 2 {
@@ -254,7 +239,7 @@ impl BandFill {
             lens.clone(),
             kernel.reads(),
             side,
-            symmetric && (every_row || summary_only),
+            symmetric && (every_row || rows_to == RowsTo::Summary),
         );
         // Column moves read the mirror row only when every row is kept: a rank that keeps a few
         // rows reads (and writes) mirror cells only inside them.
@@ -265,10 +250,18 @@ impl BandFill {
             rows: lens[0],
             cols: lens[1],
             halo: halo.unwrap_or(lens[0]).min(lens[0]),
+            reach: halo,
             every_row,
             band_tiles,
             ranks,
+            threads: Threads::current(),
         })
+    }
+
+    /// Whether the moves reach back a bounded number of rows, so that the table can be filled
+    /// row by row (see [`crate::RowStream`]).
+    pub fn streams(&self) -> bool {
+        self.reach.is_some()
     }
 
     /// Whether every rank keeps every row above its band (the moves reach that far back).
@@ -318,6 +311,21 @@ impl BandFill {
         CellWidth::for_max(self.kernel.compiled().value_bound())
     }
 
+    /// The threads a rank runs its bands on.
+    pub fn threads(&self) -> &Threads {
+        &self.threads
+    }
+
+    /// The ranks the fill was planned for.
+    pub fn ranks(&self) -> usize {
+        self.ranks
+    }
+
+    /// The table's cells.
+    pub fn cells(&self) -> u128 {
+        self.rows as u128 * self.cols as u128
+    }
+
     /// The rows of one band.
     pub fn band_rows(&self) -> usize {
         self.band_tiles * self.plan.tile_sides()[0]
@@ -331,6 +339,10 @@ impl BandFill {
     ///
     /// # Errors
     /// The error `sink` returned; then rank 0 stops (and the caller ends the job).
+    ///
+    /// # Panics
+    /// When it is not called inside [`BandFill::threads`]' [`Threads::install`]: the caller
+    /// installs them around its whole part, since a link (MPI's) is used from one thread.
     pub fn run<E>(
         &self,
         link: &dyn Link,
@@ -339,6 +351,7 @@ impl BandFill {
         sink: &mut dyn FnMut(&[u32]) -> Result<(), E>,
         cuts: &mut dyn Cuts,
     ) -> Result<BandsDone, E> {
+        assert!(self.threads.runs_here(), "a band fill runs inside its threads' install");
         let me = link.rank();
         assert_eq!(link.ranks(), self.ranks, "the fill was planned for another number of ranks");
         // Rank 0 tells every rank where the fill starts (and, when every row is kept, sends
@@ -1024,7 +1037,7 @@ fn decode_start(message: &[u8]) -> BandCut {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{fill_reference, NoProgress};
+    use crate::{fill_reference, NoProgress, ThreadCount};
     use grundy_core::{lookup, parse_spec};
     use std::collections::HashMap;
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -1199,9 +1212,15 @@ mod tests {
             for ranks in 1..=4 {
                 for band_tiles in 1..=3 {
                     for side in [Some(4), Some(9), None] {
-                        let fill =
-                            BandFill::with_tiles(&game, &shape, ranks, band_tiles, side, false)
-                                .unwrap();
+                        let fill = BandFill::with_tiles(
+                            &game,
+                            &shape,
+                            ranks,
+                            band_tiles,
+                            side,
+                            RowsTo::Writer,
+                        )
+                        .unwrap();
                         let (rows, cells, done) = run_ranks(&fill, ranks, None, &mut NoCuts);
                         let what = format!("{} {max:?} ranks {ranks} bands {band_tiles} tiles {side:?} every row {}", game.name(), fill.keeps_every_row());
                         assert_eq!(done, BandsDone::Complete, "{what}");
@@ -1225,8 +1244,15 @@ mod tests {
             let all: Vec<u32> = reference.to_nimbers().iter().map(|v| v.value()).collect();
             for ranks in 1..=3 {
                 for (band_tiles, side) in [(1, Some(4)), (2, Some(9)), (1, None)] {
-                    let fill =
-                        BandFill::with_tiles(&game, &shape, ranks, band_tiles, side, true).unwrap();
+                    let fill = BandFill::with_tiles(
+                        &game,
+                        &shape,
+                        ranks,
+                        band_tiles,
+                        side,
+                        RowsTo::Summary,
+                    )
+                    .unwrap();
                     let expected: Vec<u32> = if fill.lower_rows() {
                         lower += 1;
                         all.chunks(cols)
@@ -1255,13 +1281,16 @@ mod tests {
             let shape = TableShape::new(&game, &max, "test").unwrap();
             let expected: Vec<u32> =
                 fill_reference(&game, &shape).to_nimbers().iter().map(|v| v.value()).collect();
-            let fill = BandFill::new(&game, &shape, 1, 2).unwrap();
+            let threads = Threads::new(Some(ThreadCount::new(2).unwrap())).unwrap();
+            let fill = BandFill::new(&game, &shape, 1, threads, RowsTo::Writer).unwrap();
             let mut rows = Vec::new();
             let mut sink = |row: &[u32]| {
                 rows.extend_from_slice(row);
                 Ok::<(), ()>(())
             };
-            let done = fill.run(&SoloLink, None, &NoProgress, &mut sink, &mut NoCuts);
+            let done = fill
+                .threads()
+                .install(|| fill.run(&SoloLink, None, &NoProgress, &mut sink, &mut NoCuts));
             assert_eq!(done, Ok(BandsDone::Complete), "{}", game.name());
             assert!(rows == expected, "{}", game.name());
         }
@@ -1278,7 +1307,8 @@ mod tests {
             let expected: Vec<u32> =
                 fill_reference(&game, &shape).to_nimbers().iter().map(|v| v.value()).collect();
             for (ranks, again, at) in [(2, 3, 2), (3, 1, 2), (1, 4, 3), (4, 2, 2)] {
-                let fill = BandFill::with_tiles(&game, &shape, ranks, 1, Some(4), false).unwrap();
+                let fill =
+                    BandFill::with_tiles(&game, &shape, ranks, 1, Some(4), RowsTo::Writer).unwrap();
                 if fill.keeps_every_row() {
                     continue;
                 }
@@ -1297,7 +1327,8 @@ mod tests {
                 let ring = cut.to_ring(stream.plan()).expect("a ring");
                 let halo = stream.kept_rows() - 1;
                 let resumed = BandCut::from_ring(&ring, halo);
-                let fill = BandFill::with_tiles(&game, &shape, again, 2, Some(4), false).unwrap();
+                let fill =
+                    BandFill::with_tiles(&game, &shape, again, 2, Some(4), RowsTo::Writer).unwrap();
                 let (rest, cells, done) = run_ranks(&fill, again, Some(resumed), &mut NoCuts);
                 assert_eq!(done, BandsDone::Complete, "{what}");
                 assert_eq!(cells as usize, rest.len(), "{what}");

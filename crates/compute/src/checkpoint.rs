@@ -550,7 +550,7 @@ impl<W: Write> Write for Crc32Writer<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{fill_resumable, plan_waves, Control, FillConfig, NoProgress, RowStream};
+    use crate::{Control, FillRequest, Layout, NoProgress, Resumable, RowStream};
     use grundy_core::lookup;
     use std::io::Cursor;
 
@@ -560,8 +560,12 @@ mod tests {
     fn round_trip_and_damage() {
         let game = lookup("wythoff").unwrap();
         let shape = TableShape::new(&game, &[300, 300], "300x300").unwrap();
-        let config = FillConfig::default();
-        let plan = plan_waves(&game, &shape, &config);
+        let request = FillRequest {
+            layout: Layout::InMemory { resumable: Resumable::Yes },
+            ..FillRequest::new(&game, &shape)
+        };
+        let fill = request.table(0).unwrap();
+        let plan = fill.plan().start();
         let mut stop = |_: &GrundyTable, mark: WaveMark| {
             if mark.done == 3 {
                 Control::Stop
@@ -569,8 +573,7 @@ mod tests {
                 Control::Continue
             }
         };
-        let (table, mark) =
-            fill_resumable(&game, &shape, &config, None, &NoProgress, &mut stop).unwrap();
+        let (table, mark) = fill.fill_resumable(None, &NoProgress, &mut stop).unwrap();
         let of = CheckpointOf::new(&game, &[300, 300]);
         let mut bytes = Cursor::new(Vec::new());
         of.write(&mut bytes, &table, mark).unwrap();

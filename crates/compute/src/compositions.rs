@@ -116,10 +116,8 @@ fn every_composition_agrees_with_the_reference() {
                 for &symmetric in symmetric_options {
                     for (plan_name, plan) in plans(&shape, &kernel, symmetric) {
                         for threads in [1, 2, 8] {
-                            let pool = rayon::ThreadPoolBuilder::new()
-                                .num_threads(threads)
-                                .build()
-                                .unwrap();
+                            let count = crate::ThreadCount::new(threads).unwrap();
+                            let pool = crate::Threads::new(Some(count)).unwrap();
                             for executor in [Executor::Sequential, Executor::Rayon] {
                                 let what = format!(
                                     "{} {max:?}: kernel {kernel_name}, plan {plan_name}, \

@@ -6,14 +6,25 @@
 //! `threads` builds its pool and installs it around the run; a notebook may install its own).
 
 use crate::plan::{Plan, Unit, WaveMark};
-use crate::store::Store;
-use crate::{Control, Progress};
+use crate::progress::{Control, Progress};
 use grundy_core::MexSet;
 use rayon::prelude::*;
 
 /// Waves with fewer cells than this run on the calling thread: splitting them costs more than it
 /// saves. The result does not depend on it.
 const PARALLEL_CELLS: u64 = 64;
+
+/// Where a fill's values live: what the executor needs of a store (the dense table, the ring
+/// of rows, the sparse-space store), defined here so that the stores depend on the executor and
+/// not the other way round.
+pub(crate) trait Store {
+    /// The kernel that computes the store's units.
+    type Kernel;
+
+    /// Computes the units of one wave with `kernel`, through `executor`; returns the number of
+    /// cells made final.
+    fn fill_wave(&mut self, kernel: &Self::Kernel, units: &[Unit], executor: Executor) -> u64;
+}
 
 /// How the units of a wave are run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

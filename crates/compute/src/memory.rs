@@ -1,5 +1,6 @@
-//! What the machine can give: memory, checked before a table is allocated. The CLI and the
-//! Python package refuse the same tables with the same words.
+//! What the machine can give: memory, checked before a table is allocated. Fills are checked
+//! through [`crate::PreparedFill::check_memory`], which knows what each layout holds; the CLI and
+//! the Python package refuse the same tables with the same words.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -36,6 +37,18 @@ pub struct Available {
     pub bound: Bound,
 }
 
+/// What a run holds of a table while it fills it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Held {
+    /// The whole table.
+    #[default]
+    Table,
+    /// The rows a streamed fill keeps and the line summaries.
+    Streamed,
+    /// One rank's part of a distributed fill.
+    Rank,
+}
+
 /// A table whose values would not fit in memory.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TooLarge {
@@ -47,33 +60,49 @@ pub struct TooLarge {
     pub needed: u128,
     /// The memory available now; `None` when the table is larger than this machine can address.
     pub available: Option<Available>,
+    /// What the bytes are for.
+    pub held: Held,
 }
 
 impl fmt::Display for TooLarge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let TooLarge { cells, cell_bytes, needed, available } = self;
+        let TooLarge { cells, cell_bytes, needed, available, held } = self;
         match available {
             None => write!(
                 f,
                 "the table has {cells} cells and needs {needed} bytes, more than this machine can \
                  address"
-            ),
+            )?,
             Some(Available { bytes, bound }) => write!(
                 f,
                 "the table has {cells} cells of {cell_bytes} bytes and needs {} ({needed} bytes), \
                  but only {} ({bytes} bytes) is available: {bound}",
                 human_bytes(*needed),
                 human_bytes(u128::from(*bytes)),
-            ),
+            )?,
+        }
+        match held {
+            Held::Table => Ok(()),
+            Held::Streamed => f.write_str(" (streamed: the rows kept and the line summaries)"),
+            Held::Rank => f.write_str(" (the part one rank holds)"),
         }
     }
 }
 
 impl std::error::Error for TooLarge {}
 
-/// Refuses `needed` bytes for `cells` cells of `cell_bytes` each when they would not fit.
-pub fn check_bytes(cells: u128, cell_bytes: usize, needed: u128) -> Result<(), TooLarge> {
-    let too_large = |available| TooLarge { cells, cell_bytes, needed, available };
+/// Refuses `needed` bytes for `cells` cells of `cell_bytes` each, of which the run holds `held`,
+/// when they would not fit in the memory available now ([`available`]).
+///
+/// # Errors
+/// The table, as [`TooLarge`] describes it.
+pub fn check_bytes(
+    cells: u128,
+    cell_bytes: usize,
+    needed: u128,
+    held: Held,
+) -> Result<(), TooLarge> {
+    let too_large = |available| TooLarge { cells, cell_bytes, needed, available, held };
     if needed > usize::MAX as u128 / 2 {
         return Err(too_large(None));
     }
@@ -100,17 +129,68 @@ pub fn set_budget(bytes: u64) {
 /// The environment variable that sets a memory budget, as `--max-memory` does.
 pub const BUDGET_VARIABLE: &str = "GRUNDY_MAX_MEMORY";
 
+/// Text that is not a size of memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizeError {
+    /// The text, trimmed.
+    pub text: String,
+    /// What is wrong with it.
+    pub kind: SizeErrorKind,
+    /// Where it came from: the environment variable that held it, if one did.
+    pub variable: Option<&'static str>,
+}
+
+/// What is wrong with a size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SizeErrorKind {
+    /// The unit after the number is not K, M, G or T (with or without B or iB).
+    Unit,
+    /// There is no number before the unit.
+    Number,
+    /// Zero, or more than 16 EiB.
+    Range,
+    /// Not even text (an environment variable that is not UTF-8).
+    NotText,
+}
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(variable) = self.variable {
+            if self.kind == SizeErrorKind::NotText {
+                return write!(f, "{variable} is not a size (not even text)");
+            }
+            write!(f, "{variable}: ")?;
+        }
+        let text = &self.text;
+        match self.kind {
+            SizeErrorKind::Unit => {
+                write!(f, "`{text}` is not a size such as 512M or 2G (unknown unit)")
+            }
+            SizeErrorKind::Number | SizeErrorKind::NotText => {
+                write!(f, "`{text}` is not a size such as 512M or 2G")
+            }
+            SizeErrorKind::Range => write!(f, "`{text}` is not a size between one byte and 16 EiB"),
+        }
+    }
+}
+
+impl std::error::Error for SizeError {}
+
 /// The budget `GRUNDY_MAX_MEMORY` sets, if any.
 ///
 /// # Errors
 /// The variable is set to something that is not a size.
-pub fn budget_from_env() -> Result<Option<u64>, String> {
+pub fn budget_from_env() -> Result<Option<u64>, SizeError> {
+    let in_variable = |err: SizeError| SizeError { variable: Some(BUDGET_VARIABLE), ..err };
     match std::env::var(BUDGET_VARIABLE) {
-        Ok(text) => parse_bytes(&text).map(Some).map_err(|err| format!("{BUDGET_VARIABLE}: {err}")),
+        Ok(text) => parse_bytes(&text).map(Some).map_err(in_variable),
         Err(std::env::VarError::NotPresent) => Ok(None),
-        Err(std::env::VarError::NotUnicode(_)) => {
-            Err(format!("{BUDGET_VARIABLE} is not a size (not even text)"))
-        }
+        Err(std::env::VarError::NotUnicode(_)) => Err(in_variable(SizeError {
+            text: String::new(),
+            kind: SizeErrorKind::NotText,
+            variable: None,
+        })),
     }
 }
 
@@ -119,8 +199,9 @@ pub fn budget_from_env() -> Result<Option<u64>, String> {
 ///
 /// # Errors
 /// The text is not such a size, or is zero.
-pub fn parse_bytes(text: &str) -> Result<u64, String> {
+pub fn parse_bytes(text: &str) -> Result<u64, SizeError> {
     let trimmed = text.trim();
+    let refuse = |kind| SizeError { text: trimmed.to_string(), kind, variable: None };
     let split = trimmed.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(trimmed.len());
     let (number, unit) = trimmed.split_at(split);
     let shift = match unit.trim().to_ascii_uppercase().as_str() {
@@ -129,13 +210,12 @@ pub fn parse_bytes(text: &str) -> Result<u64, String> {
         "M" | "MB" | "MIB" => 20,
         "G" | "GB" | "GIB" => 30,
         "T" | "TB" | "TIB" => 40,
-        _ => return Err(format!("`{trimmed}` is not a size such as 512M or 2G (unknown unit)")),
+        _ => return Err(refuse(SizeErrorKind::Unit)),
     };
-    let value: f64 =
-        number.parse().map_err(|_| format!("`{trimmed}` is not a size such as 512M or 2G"))?;
+    let value: f64 = number.parse().map_err(|_| refuse(SizeErrorKind::Number))?;
     let bytes = value * (1u64 << shift) as f64;
     if !(1.0..1.8e19).contains(&bytes) {
-        return Err(format!("`{trimmed}` is not a size between one byte and 16 EiB"));
+        return Err(refuse(SizeErrorKind::Range));
     }
     Ok(bytes as u64)
 }

@@ -3,7 +3,8 @@
 //! It is deliberately plain and shares nothing with the compiled engine but the game model and
 //! `mex`, so that agreement between the two means something.
 
-use crate::{FillError, NoProgress, Progress};
+use crate::error::FillError;
+use crate::progress::{NoProgress, Progress};
 use grundy_core::{mex, Coord, Game, GrundyTable, Nimber, TableShape};
 use ndarray::{Dimension, IxDyn};
 

@@ -35,10 +35,9 @@
 //! while heaps are expensive (see [`PIPELINE_COST`]): on cheap ones the hand-over between cores
 //! costs more than a heap.
 
-use crate::executor::Executor;
+use crate::executor::{Executor, Store};
 use crate::plan::Unit;
 use crate::shared::Shared;
-use crate::store::Store;
 use crossbeam_utils::CachePadded;
 use grundy_core::{Cell, CellWidth, Coord, Game, GrundyTable, Nimber, Rule, TableShape};
 use std::fmt;
@@ -239,7 +238,7 @@ pub struct SparseRecords {
 }
 
 /// The records of the sequence `values` (heap sizes 0, 1, …) of a game the sparse-space engine
-/// computes (see [`crate::sparse_eligibility`]): what the engine's mask review settles on when it
+/// computes (see [`crate::Engine::Sparse`]): what the engine's mask review settles on when it
 /// has seen every value, whatever engine computed them.
 pub fn sparse_records(
     game: &Game,
@@ -1000,7 +999,8 @@ mod tests {
         let shape = TableShape::new(&game, &[n as i64], "test").unwrap();
         let moves = HeapMoves::new(&game, &shape).unwrap();
         let mut store = SparseStore::new(&moves, &shape);
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let count = crate::ThreadCount::new(threads).unwrap();
+        let pool = crate::Threads::new(Some(count)).unwrap();
         pool.install(|| {
             for lo in (0..=n).step_by(unit) {
                 store.expensive = true;

@@ -28,7 +28,7 @@
 //! (column i lies in the tile's own row band, which no other tile of the wave touches).
 
 use crate::compiled::Cells;
-use crate::executor::Executor;
+use crate::executor::{Executor, Store};
 use crate::kernel::{StencilKernel, UnitView};
 use crate::plan::{LineKind, Plan, Unit};
 use crate::shared::Shared;
@@ -37,16 +37,6 @@ use rayon::prelude::*;
 use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-
-/// Where a fill's values live.
-pub(crate) trait Store {
-    /// The kernel that computes the store's units.
-    type Kernel;
-
-    /// Computes the units of one wave with `kernel`, through `executor`; returns the number of
-    /// cells made final.
-    fn fill_wave(&mut self, kernel: &Self::Kernel, units: &[Unit], executor: Executor) -> u64;
-}
 
 /// One summary per row, column and diagonal that the kernel reads (empty vectors for the others).
 #[derive(Clone, Debug)]

@@ -6,9 +6,9 @@
 use crate::executor::Executor;
 use crate::kernel::StencilKernel;
 use crate::plan::{Plan, WaveMark};
+use crate::progress::{Control, Progress};
 pub use crate::store::RingStore;
-use crate::{Control, NoProgress, Progress};
-use grundy_core::{Game, TableShape};
+use grundy_core::{CellWidth, Game, TableShape};
 
 /// Why a table cannot be filled row by row.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,7 +64,7 @@ pub struct RowStream {
 
 impl RowStream {
     /// Prepares the row-by-row fill of `game` over `shape`, or says why it cannot stream.
-    pub fn new(game: &Game, shape: &TableShape) -> Result<RowStream, NoStream> {
+    pub(crate) fn new(game: &Game, shape: &TableShape) -> Result<RowStream, NoStream> {
         let lens = shape.lens();
         if lens.len() != 2 {
             return Err(NoStream::Axes { dims: lens.len() });
@@ -93,8 +93,18 @@ impl RowStream {
         self.plan.reads().halo[0].expect("checked in new") + 1
     }
 
+    /// The table's cells.
+    pub fn cells(&self) -> u128 {
+        self.plan.lens().iter().map(|&len| len as u128).product()
+    }
+
+    /// The cells of the ring: `u32`s.
+    pub fn planned_width(&self) -> CellWidth {
+        CellWidth::U32
+    }
+
     /// The most bytes the fill holds: the ring of kept rows in `u32`s and the line summaries
-    /// (their bound, as [`crate::TableFill::planned_bytes`] counts them).
+    /// (their bound, as every fill counts them).
     pub fn planned_bytes(&self) -> u128 {
         let cols = self.plan.lens()[1] as u128;
         let ring = self.kept_rows() as u128 * cols * 4;
@@ -172,17 +182,4 @@ impl RowStream {
     pub(crate) fn value_bound(&self) -> u64 {
         self.kernel.compiled().value_bound()
     }
-}
-
-/// Fills the table of `game` over `shape` row by row and hands each finished row (the values
-/// along the second axis) to `sink`, in order: [`RowStream::run`], never cancelled.
-///
-/// # Panics
-/// If the table cannot stream (check [`streaming_rows`] first).
-pub fn stream_rows<E>(
-    game: &Game,
-    shape: &TableShape,
-    sink: impl FnMut(&[u32]) -> Result<(), E>,
-) -> Result<(), E> {
-    RowStream::new(game, shape).expect("the table streams").run(&NoProgress, sink).map(|_| ())
 }

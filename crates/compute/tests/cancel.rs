@@ -1,8 +1,12 @@
 //! Every engine can be cancelled (issue 13): a `Progress` that asks to stop ends the fill between
 //! waves with `FillError::Cancelled`, and the resumable fill returns its mark so far.
 
+mod common;
+
+use common::{table_fill, Config};
 use grundy_compute::{
-    fill, fill_resumable, Control, Engine, FillConfig, FillError, NoProgress, Progress, RowStream,
+    Control, Engine, FillError, FillRequest, Layout, NoProgress, PreparedFill, Progress, Resumable,
+    RowsTo,
 };
 use grundy_core::{lookup, TableShape};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -28,22 +32,25 @@ fn every_engine_stops_when_asked() {
     let game = lookup("wythoff").unwrap();
     let shape = TableShape::new(&game, &[150, 150], "150x150").unwrap();
     for engine in [Engine::Reference, Engine::Waves, Engine::Tiles] {
-        let config = FillConfig { engine, threads: Some(2), tile_side: Some(16) };
+        let config = Config { engine, threads: Some(2), tile_side: Some(16) };
+        let fill = table_fill(&game, &shape, config);
         let progress = StopAfter { cells: AtomicU64::new(0), limit: 1000 };
-        let result = fill(&game, &shape, &config, &progress);
+        let result = fill.fill(&progress);
         assert!(matches!(result, Err(FillError::Cancelled)), "{engine:?}");
         let done = progress.cells.load(Ordering::Relaxed);
         assert!(done < shape.cells() as u64, "{engine:?} went on to the end");
-        assert!(fill(&game, &shape, &config, &NoProgress).is_ok(), "{engine:?}");
+        assert!(fill.fill(&NoProgress).is_ok(), "{engine:?}");
     }
-    let config = FillConfig { engine: Engine::Tiles, threads: Some(2), tile_side: Some(16) };
+    let config = Config { engine: Engine::Tiles, threads: Some(2), tile_side: Some(16) };
     let progress = StopAfter { cells: AtomicU64::new(0), limit: 1000 };
     let mut saw = 0;
-    let (_, mark) = fill_resumable(&game, &shape, &config, None, &progress, &mut |_, _| {
-        saw += 1;
-        Control::Continue
-    })
-    .unwrap();
+    let fill = table_fill(&game, &shape, config);
+    let (_, mark) = fill
+        .fill_resumable(None, &progress, &mut |_, _| {
+            saw += 1;
+            Control::Continue
+        })
+        .unwrap();
     assert!(!mark.is_complete());
     assert_eq!(mark.done, saw, "the caller saw every tile-wave that was done");
 }
@@ -54,7 +61,12 @@ fn every_engine_stops_when_asked() {
 fn the_streaming_fill_stops_when_asked() {
     let game = lookup("wythoff").unwrap();
     let shape = TableShape::new(&game, &[150, 150], "150x150").unwrap();
-    let stream = RowStream::new(&game, &shape).unwrap();
+    let layout = Layout::Streamed { rows: RowsTo::Summary, resumable: Resumable::Yes };
+    let Ok(PreparedFill::Rows(stream)) =
+        FillRequest { layout, ..FillRequest::new(&game, &shape) }.prepare()
+    else {
+        panic!("a resumable streamed summary streams its rows")
+    };
     let progress = StopAfter { cells: AtomicU64::new(0), limit: 1000 };
     let mut rows = 0;
     let mark = stream

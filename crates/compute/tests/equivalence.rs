@@ -150,7 +150,8 @@ proptest! {
 /// accumulators) against the cell-wave engine (no lines), which walks every slide.
 #[test]
 fn tiles_agree_with_waves_on_larger_tables() {
-    use grundy_compute::{fill, Engine, FillConfig, NoProgress};
+    use common::{fill, Config};
+    use grundy_compute::Engine;
     use grundy_core::TableShape;
     let cases: &[(&str, &[i64])] = &[
         ("wythoff", &[700, 650]),
@@ -174,14 +175,12 @@ fn tiles_agree_with_waves_on_larger_tables() {
         let waves = fill(
             &game,
             &shape,
-            &FillConfig { engine: Engine::Waves, threads: Some(2), tile_side: None },
-            &NoProgress,
-        )
-        .unwrap();
+            Config { engine: Engine::Waves, threads: Some(2), tile_side: None },
+        );
         // Wythoff's and Nim's values outgrow byte cells part-way, inside tiles: the widening path.
         for (threads, tile_side) in [(1, None), (2, None), (3, None), (2, Some(5))] {
-            let config = FillConfig { engine: Engine::Tiles, threads: Some(threads), tile_side };
-            let tiles = fill(&game, &shape, &config, &NoProgress).unwrap();
+            let config = Config { engine: Engine::Tiles, threads: Some(threads), tile_side };
+            let tiles = fill(&game, &shape, config);
             assert!(
                 tiles == waves,
                 "{name} {max:?}: tiles ({tile_side:?}) on {threads} threads differ from waves"
@@ -194,7 +193,10 @@ fn tiles_agree_with_waves_on_larger_tables() {
 /// reach whole columns.
 #[test]
 fn streamed_rows_are_the_tables_rows() {
-    use grundy_compute::{fill, stream_rows, streaming_rows, FillConfig, NoProgress};
+    use common::{fill, Config};
+    use grundy_compute::{
+        streaming_rows, FillRequest, Layout, NoProgress, PreparedFill, Resumable, RowsTo,
+    };
     use grundy_core::TableShape;
     let cases: &[(&str, &[i64], usize)] = &[
         ("kiki", &[300, 257], 2),
@@ -208,13 +210,20 @@ fn streamed_rows_are_the_tables_rows() {
         let game = lookup(name).unwrap();
         let shape = TableShape::new(&game, max, "test").unwrap();
         assert_eq!(streaming_rows(&game, &shape), Ok(kept), "{name}");
-        let table = fill(&game, &shape, &FillConfig::default(), &NoProgress).unwrap();
+        let table = fill(&game, &shape, Config::AUTO);
+        let layout = Layout::Streamed { rows: RowsTo::Summary, resumable: Resumable::Yes };
+        let Ok(PreparedFill::Rows(stream)) =
+            FillRequest { layout, ..FillRequest::new(&game, &shape) }.prepare()
+        else {
+            panic!("{name} streams its rows")
+        };
         let mut streamed = Vec::new();
-        stream_rows(&game, &shape, |row| {
-            streamed.extend(row.iter().map(|&v| grundy_core::Nimber(v)));
-            Ok::<(), ()>(())
-        })
-        .unwrap();
+        stream
+            .run(&NoProgress, |row| {
+                streamed.extend(row.iter().map(|&v| grundy_core::Nimber(v)));
+                Ok::<(), ()>(())
+            })
+            .unwrap();
         assert_eq!(streamed, table.to_nimbers(), "{name}");
     }
     for (name, max) in

@@ -4,10 +4,9 @@
 
 mod common;
 
-use grundy_compute::{
-    fill, fill_reference, sparse_eligibility, Engine, FillConfig, FillError, NoProgress, TableFill,
-};
-use grundy_core::{lookup, GrundyTable, TableShape};
+use common::Config;
+use grundy_compute::{fill_reference, Engine, FillRequest, NotSparse, RequestErrorKind};
+use grundy_core::{lookup, Game, GrundyTable, TableShape};
 use proptest::prelude::*;
 use rayon::prelude::*;
 
@@ -16,8 +15,17 @@ fn filled(name: &str, n: i64, engine: Engine) -> GrundyTable {
     let shape = TableShape::new(&game, &[n], "test").unwrap();
     // The current pool: the codes are filled from rayon's workers, and a pool per fill would
     // nest a blocking wait in every worker.
-    let config = FillConfig { engine, threads: None, tile_side: None };
-    fill(&game, &shape, &config, &NoProgress).unwrap()
+    common::fill(&game, &shape, Config::of(engine))
+}
+
+/// Why the sparse engine cannot compute `game`, if it cannot: as the request says.
+fn sparse_eligibility(game: &Game, shape: &TableShape) -> Result<(), NotSparse> {
+    let request = FillRequest { engine: Engine::Sparse, ..FillRequest::new(game, shape) };
+    match request.prepare().map_err(|err| err.into_kind()) {
+        Ok(_) => Ok(()),
+        Err(RequestErrorKind::NotSparse(why)) => Err(why),
+        Err(other) => panic!("{other:?}"),
+    }
 }
 
 /// Every code 0.d1, 0.d1d2 and 0.d1d2d3 (and 4.d1d2d3, which also splits without taking) that
@@ -81,7 +89,7 @@ fn the_catalog_heap_games_agree_with_the_reference() {
         let shape = TableShape::new(&game, &[n], "test").unwrap();
         let sparse = filled(name, n, Engine::Sparse);
         assert!(sparse == fill_reference(&game, &shape), "{name} up to {n}");
-        let prepared = TableFill::new(&game, &shape, &FillConfig::default());
+        let prepared = common::table_fill(&game, &shape, Config::AUTO);
         assert_eq!(prepared.engine(), Engine::Sparse, "{name}: Auto picks the sparse engine");
     }
 }
@@ -93,11 +101,11 @@ fn games_the_method_cannot_read_are_refused_or_left_to_the_tiles() {
         let max: Vec<i64> = vec![20; game.dims()];
         let shape = TableShape::new(&game, &max, "test").unwrap();
         let why = sparse_eligibility(&game, &shape).unwrap_err();
-        let config = FillConfig { engine: Engine::Sparse, threads: None, tile_side: None };
-        let err = fill(&game, &shape, &config, &NoProgress).unwrap_err();
-        assert!(matches!(&err, FillError::NotSparse(w) if *w == why), "{name}: {err}");
+        let request = FillRequest { engine: Engine::Sparse, ..FillRequest::new(&game, &shape) };
+        let err = request.prepare().err().expect("refused");
+        assert!(matches!(err.kind(), RequestErrorKind::NotSparse(w) if *w == why), "{name}: {err}");
         assert!(err.to_string().starts_with("the sparse-space engine"), "{err}");
-        let prepared = TableFill::new(&game, &shape, &FillConfig::default());
+        let prepared = common::table_fill(&game, &shape, Config::AUTO);
         assert_eq!(prepared.engine(), Engine::Tiles, "{name}");
     }
 }
@@ -131,13 +139,12 @@ fn a_sparse_fill_resumes_from_every_wave() {
     for (name, n) in [("octal:0.16", 6000), ("grundys-game", 5000)] {
         let game = lookup(name).unwrap();
         let shape = TableShape::new(&game, &[n], "test").unwrap();
-        let sparse = FillConfig { engine: Engine::Sparse, threads: None, tile_side: None };
-        let tiles = FillConfig { engine: Engine::Tiles, ..sparse.clone() };
+        let sparse = Config::of(Engine::Sparse);
         assert_eq!(
-            grundy_compute::plan_waves(&game, &shape, &sparse),
-            grundy_compute::plan_waves(&game, &shape, &tiles)
+            common::table_fill(&game, &shape, sparse).plan().start(),
+            common::table_fill(&game, &shape, Config::of(Engine::Tiles)).plan().start()
         );
-        let resumed = common::fill_stopping_after_every_wave(&game, &shape, &sparse);
+        let resumed = common::fill_stopping_after_every_wave(&game, &shape, sparse);
         assert!(resumed == fill_reference(&game, &shape), "{name}");
     }
 }

@@ -3,7 +3,7 @@
 //! `cargo bench -p grundy-patterns --bench patterns`
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use grundy_compute::{fill, FillConfig, NoProgress};
+use grundy_compute::{FillRequest, NoProgress};
 use grundy_core::{lookup, GrundyTable, Table, TableShape};
 use grundy_patterns::conjecture::{check, ClaimKind, Conjecture};
 use grundy_patterns::{analyze, periodicity::find_period};
@@ -12,7 +12,7 @@ use std::hint::black_box;
 fn table(name: &str, max: &[i64]) -> GrundyTable {
     let game = lookup(name).unwrap();
     let shape = TableShape::new(&game, max, "bench").unwrap();
-    fill(&game, &shape, &FillConfig::default(), &NoProgress).unwrap()
+    FillRequest::new(&game, &shape).table(0).unwrap().fill(&NoProgress).unwrap()
 }
 
 fn boards(c: &mut Criterion) {

@@ -7,8 +7,8 @@ use crate::grid::{
 use crate::periodicity::find_period;
 use crate::proofs::prove_sequence;
 use crate::rules::{outcome_rule, values_rule, Described};
-use crate::search::Search;
 use crate::{Error, ErrorKind};
+use grundy_compute::memory::{check_bytes, Held, TooLarge};
 use grundy_compute::SequenceRecords;
 use grundy_core::{board_lines, Cell, CellKind, Game, GrundyTable, Table};
 use serde::Serialize;
@@ -170,6 +170,30 @@ pub fn analysis_bytes(lens: &[usize]) -> u128 {
     };
     let cells = lens.iter().map(|&len| len as u128).product::<u128>();
     cells * u128::from(ANALYSIS_BYTES_PER_CELL) + lines * u128::from(ANALYSIS_BYTES_PER_LINE)
+}
+
+/// How a search for a proved period went ([`crate::search::ProofSearch`]): part of the JSON
+/// report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Search {
+    /// Values computed in the last round (heap sizes from the axis' smallest).
+    pub values: usize,
+    /// Rounds of computing.
+    pub rounds: usize,
+    /// The largest heap size allowed.
+    pub limit: u64,
+}
+
+/// Refuses to analyse a table of `lens` that the caller copies into cells of `copy_cell_bytes`
+/// first (an array handed over by the Python package, in `u32`s) when the copy and what
+/// [`analyze`] holds besides would not fit in the memory available now.
+///
+/// # Errors
+/// The table, as [`TooLarge`] describes it.
+pub fn check_analysis_memory(lens: &[usize], copy_cell_bytes: usize) -> Result<(), TooLarge> {
+    let cells = lens.iter().map(|&len| len as u128).product::<u128>();
+    let needed = cells * copy_cell_bytes as u128 + analysis_bytes(lens);
+    check_bytes(cells, copy_cell_bytes, needed, Held::Table)
 }
 
 /// A report as `grundy patterns --json` writes it: with a heap game's records and how an

@@ -41,7 +41,8 @@ pub mod search;
 pub mod survey;
 
 pub use analysis::{
-    analysis_bytes, analyze, BoardReport, LineReport, OutcomeReport, Report, ReportJson,
-    SequencePeriod, SequenceReport, ValuesReport, ANALYSIS_BYTES_PER_CELL, ANALYSIS_BYTES_PER_LINE,
+    analysis_bytes, analyze, check_analysis_memory, BoardReport, LineReport, OutcomeReport, Report,
+    ReportJson, SequencePeriod, SequenceReport, ValuesReport, ANALYSIS_BYTES_PER_CELL,
+    ANALYSIS_BYTES_PER_LINE,
 };
 pub use error::{Error, ErrorKind};

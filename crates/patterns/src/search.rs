@@ -4,29 +4,19 @@
 //! about one fill of the last size.
 
 use crate::analysis::analysis_bytes;
+pub use crate::analysis::Search;
 use crate::proofs::has_periodicity_theorem;
 use crate::{analyze, Report};
 use grundy_compute::memory::TooLarge;
 use grundy_compute::{
-    Control, Engine, FillConfig, FillError, Progress, SequenceRecords, TableFill,
+    Control, FillError, FillRequest, Layout, Progress, RequestError, RequestErrorKind, Resumable,
+    SequenceRecords, Threads,
 };
 use grundy_core::{Cell, CellWidth, Coord, Game, GrundyTable, ModelError, Table, TableShape};
-use serde::Serialize;
 use std::fmt;
 
 /// Heap sizes computed in the first round when the caller names no start: 0..=4095.
 pub const FIRST_ROUND: Coord = 4095;
-
-/// How a search went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Search {
-    /// Values computed in the last round (heap sizes from the axis' smallest).
-    pub values: usize,
-    /// Rounds of computing.
-    pub rounds: usize,
-    /// The largest heap size allowed.
-    pub limit: u64,
-}
 
 /// Where a search ended: the last round's report (proved, or not when the limit stopped it),
 /// the sequence's records and how the search went.
@@ -52,6 +42,8 @@ pub enum SearchError {
     TooLarge(TooLarge),
     /// A round's size is not one of the game's tables.
     Size(ModelError),
+    /// A round's fill could not be made.
+    Request(RequestError),
     /// A round's fill failed or was cancelled.
     Fill(FillError),
     /// A round's analysis failed.
@@ -72,6 +64,7 @@ impl fmt::Display for SearchError {
             ),
             SearchError::TooLarge(err) => write!(f, "{err}"),
             SearchError::Size(err) => write!(f, "{err}"),
+            SearchError::Request(err) => write!(f, "{err}"),
             SearchError::Fill(err) => write!(f, "cannot compute the table: {err}"),
             SearchError::Analysis(err) => write!(f, "{err}"),
         }
@@ -85,6 +78,7 @@ impl std::error::Error for SearchError {}
 /// [`ProofSearch::round`] computes it.
 pub struct ProofSearch<'g> {
     game: &'g Game,
+    threads: Threads,
     min: Coord,
     /// The largest heap size of the next round.
     max: Coord,
@@ -95,8 +89,13 @@ pub struct ProofSearch<'g> {
 
 impl<'g> ProofSearch<'g> {
     /// A search of `game` from heap size `start` (the axis' smallest + [`FIRST_ROUND`] when
-    /// `None`) up to `limit` at most.
-    pub fn new(game: &'g Game, start: Option<Coord>, limit: u64) -> Result<Self, SearchError> {
+    /// `None`) up to `limit` at most, every round (its fill and its analysis) on `threads`.
+    pub fn new(
+        game: &'g Game,
+        start: Option<Coord>,
+        limit: u64,
+        threads: Threads,
+    ) -> Result<Self, SearchError> {
         if game.dims() != 1 {
             return Err(SearchError::NotHeapGame(game.dims()));
         }
@@ -107,7 +106,7 @@ impl<'g> ProofSearch<'g> {
         let limit_coord = Coord::try_from(limit).unwrap_or(Coord::MAX);
         let start = start.unwrap_or(min + FIRST_ROUND);
         let max = start.min(limit_coord).max(min);
-        Ok(ProofSearch { game, min, max, limit, rounds: 0, previous: None })
+        Ok(ProofSearch { game, threads, min, max, limit, rounds: 0, previous: None })
     }
 
     /// The table of the last round computed, if any.
@@ -120,16 +119,21 @@ impl<'g> ProofSearch<'g> {
         TableShape::new(self.game, &[self.max], &self.max.to_string()).map_err(SearchError::Size)
     }
 
-    /// Computes the next round on the current rayon pool; `Some` when the period is proved or
+    /// Computes the next round on the search's threads; `Some` when the period is proved or
     /// the limit is reached, `None` when another round is needed.
     pub fn round(&mut self, progress: &dyn Progress) -> Result<Option<Found>, SearchError> {
         self.rounds += 1;
         let shape = self.next_shape()?;
-        let table = extend_table(self.game, &shape, self.previous.take(), progress)?;
-        let records = SequenceRecords::of(Some(self.game), &table);
-        let described = Table::of_game(self.game.clone(), table);
-        let report = analyze(&described).map_err(SearchError::Analysis)?;
-        self.previous = Some(described.into_data());
+        let previous = self.previous.take();
+        let (game, threads) = (self.game, &self.threads);
+        let (table, records, report) = threads.install(|| {
+            let table = extend_table(game, &shape, threads, previous, progress)?;
+            let records = SequenceRecords::of(Some(game), &table);
+            let described = Table::of_game(game.clone(), table);
+            let report = analyze(&described).map_err(SearchError::Analysis)?;
+            Ok::<_, SearchError>((described.into_data(), records, report))
+        })?;
+        self.previous = Some(table);
         let Report::Sequence(sequence) = &report else { unreachable!("a heap game") };
         let len = sequence.sequence.searched.length;
         let needed = sequence.sequence.needed_length.unwrap_or(0);
@@ -151,15 +155,23 @@ impl<'g> ProofSearch<'g> {
 fn extend_table(
     game: &Game,
     shape: &TableShape,
+    threads: &Threads,
     previous: Option<GrundyTable>,
     progress: &dyn Progress,
 ) -> Result<GrundyTable, SearchError> {
-    let config = FillConfig { engine: Engine::Auto, threads: None, tile_side: None };
-    let fill = TableFill::new(game, shape, &config);
+    let request = FillRequest {
+        threads: threads.clone(),
+        layout: Layout::InMemory { resumable: Resumable::Yes },
+        ..FillRequest::new(game, shape)
+    };
     // The fill, the previous round's table copied from, and the analysis of the new one.
     let previous_bytes = previous.as_ref().map_or(0, |t| (t.len() * t.width().bytes()) as u128);
-    fill.check_memory(previous_bytes + analysis_bytes(&shape.lens()))
-        .map_err(SearchError::TooLarge)?;
+    let fill = request.table(previous_bytes + analysis_bytes(&shape.lens())).map_err(|err| {
+        match err.into_kind() {
+            RequestErrorKind::TooLarge(too_large) => SearchError::TooLarge(too_large),
+            kind => SearchError::Request(kind.into()),
+        }
+    })?;
     let start = previous.map(|previous| {
         let side = fill.plan().tile_sides()[0];
         let done = previous.len() / side;

@@ -18,7 +18,7 @@
 
 use crate::search::ProofSearch;
 use crate::{analysis_bytes, analyze, Report};
-use grundy_compute::{Engine, FillConfig, NoProgress, SequenceRecords, TableFill};
+use grundy_compute::{FillRequest, NoProgress, SequenceRecords, Threads};
 use grundy_core::{lookup, parse_spec, Axis, Coord, Game, Rule, StepSet, Table, TableShape};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -462,7 +462,8 @@ pub fn survey_member(game: &Game, plan: Plan) -> Result<Computed, MemberError> {
     let (report, table) = match theorem {
         Some(limit) => {
             let start = game.axes()[0].min.max(plan.size);
-            let mut search = ProofSearch::new(game, Some(start), limit).map_err(|e| fail(&e))?;
+            let mut search = ProofSearch::new(game, Some(start), limit, Threads::current())
+                .map_err(|e| fail(&e))?;
             loop {
                 if let Some(found) = search.round(&NoProgress).map_err(|e| fail(&e))? {
                     break (found.report, search.last_table().expect("a round ran").clone());
@@ -473,9 +474,9 @@ pub fn survey_member(game: &Game, plan: Plan) -> Result<Computed, MemberError> {
             let max: Vec<Coord> = game.axes().iter().map(|a| a.min.max(plan.size)).collect();
             let text: Vec<String> = max.iter().map(Coord::to_string).collect();
             let shape = TableShape::new(game, &max, &text.join("x")).map_err(|e| fail(&e))?;
-            let config = FillConfig { engine: Engine::Auto, threads: None, tile_side: None };
-            let fill = TableFill::new(game, &shape, &config);
-            fill.check_memory(analysis_bytes(&shape.lens())).map_err(|e| fail(&e))?;
+            let fill = FillRequest::new(game, &shape)
+                .table(analysis_bytes(&shape.lens()))
+                .map_err(|e| fail(&e))?;
             let table = fill.fill(&NoProgress).map_err(|e| fail(&e))?;
             let described = Table::of_game(game.clone(), table);
             let report = analyze(&described).map_err(|e| fail(&e))?;

@@ -1,6 +1,6 @@
 //! The laws `grundy patterns` must find, from tables computed here.
 
-use grundy_compute::{fill, FillConfig, NoProgress};
+use grundy_compute::{FillRequest, NoProgress};
 use grundy_core::{lookup, GrundyTable, Table, TableShape};
 use grundy_patterns::expr::Expr;
 use grundy_patterns::{analyze, BoardReport, Report, SequencePeriod};
@@ -8,7 +8,7 @@ use grundy_patterns::{analyze, BoardReport, Report, SequencePeriod};
 fn table(game: &str, max: &[i64]) -> GrundyTable {
     let game = lookup(game).unwrap();
     let shape = TableShape::new(&game, max, "test").unwrap();
-    fill(&game, &shape, &FillConfig::default(), &NoProgress).unwrap()
+    FillRequest::new(&game, &shape).table(0).unwrap().fill(&NoProgress).unwrap()
 }
 
 fn sequence(game: &str, n: i64) -> SequencePeriod {
@@ -127,7 +127,7 @@ fn printed_rules_are_exact_on_their_table() {
     let mut rules = 0;
     for (game, max) in games {
         let shape = TableShape::new(&game, &max, "test").unwrap();
-        let t = fill(&game, &shape, &FillConfig::default(), &NoProgress).unwrap();
+        let t = FillRequest::new(&game, &shape).table(0).unwrap().fill(&NoProgress).unwrap();
         let Report::Board(report) = analyze(&Table::of_game(game.clone(), t.clone())).unwrap()
         else {
             panic!()

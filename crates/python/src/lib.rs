@@ -13,7 +13,10 @@
 //! notebook: a `KeyboardInterrupt`) and to report progress; on an interrupt it asks the fill to
 //! stop (the engines stop between waves) and raises it.
 
-use grundy_compute::{Engine, FillConfig, FillError, Progress, SequenceRecords, TableFill};
+use grundy_compute::{
+    Engine, FillError, FillRequest, Progress, RequestError, RequestErrorKind, SequenceRecords,
+    ThreadCount, Threads, ThreadsError,
+};
 use grundy_core::{
     check_position, lookup, parse_spec, Axis, CellArray, CellKind, Coord, Game, GrundyTable, Table,
     TableShape,
@@ -21,7 +24,7 @@ use grundy_core::{
 use grundy_patterns::conjecture::{check, ClaimKind, Conjecture};
 use grundy_patterns::positions::{values_of, Position, ValuesError};
 use grundy_patterns::search::{ProofSearch, SearchError};
-use grundy_patterns::{analysis_bytes, analyze, Report, ReportJson};
+use grundy_patterns::{analyze, check_analysis_memory, Report, ReportJson};
 use grundy_plot::{plot_png, PlotOptions};
 use numpy::{IntoPyArray, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -139,61 +142,50 @@ fn watched<T: Send>(
 }
 
 fn fill_error(py: Python<'_>, err: FillError) -> PyErr {
-    match err {
-        FillError::NotSparse(why) => error(py, Class::Input, why),
-        err => error(py, Class::Grundy, format!("cannot compute the table: {err}")),
+    error(py, Class::Grundy, format!("cannot compute the table: {err}"))
+}
+
+/// A refusal of the library's fill request: what the caller asked (an engine for a game it
+/// cannot compute) is an input error, a table that does not fit is `TableTooLarge`.
+fn request_error(py: Python<'_>, err: RequestError) -> PyErr {
+    match err.into_kind() {
+        RequestErrorKind::TooLarge(too_large) => error(py, Class::TooLarge, too_large),
+        kind => error(py, Class::Input, RequestError::from(kind)),
     }
 }
 
 fn parse_engine(py: Python<'_>, engine: Option<&str>) -> PyResult<Engine> {
-    Ok(match engine.unwrap_or("auto") {
-        "auto" => Engine::Auto,
-        "sparse" => Engine::Sparse,
-        "tiles" => Engine::Tiles,
-        "waves" => Engine::Waves,
-        "reference" => Engine::Reference,
-        other => {
-            return Err(error(
-                py,
-                Class::Input,
-                format!(
-                    "unknown engine {other:?}: use 'auto', 'sparse', 'tiles', 'waves' or \
-                     'reference'"
-                ),
-            ))
-        }
-    })
+    engine.unwrap_or("auto").parse().map_err(|err| error(py, Class::Input, err))
 }
 
-fn check_threads(py: Python<'_>, threads: Option<usize>) -> PyResult<()> {
-    match threads {
-        Some(t) if !(1..=1024).contains(&t) => {
-            Err(error(py, Class::Input, format!("threads must be from 1 to 1024, not {t}")))
-        }
-        _ => Ok(()),
-    }
+/// The threads a call runs on: a pool of `threads` (the library's cap per core applies), or
+/// rayon's global pool. Made once per call: every fill of the call runs on it.
+fn threads_of(py: Python<'_>, threads: Option<usize>) -> PyResult<Threads> {
+    let count =
+        threads.map(ThreadCount::new).transpose().map_err(|err| error(py, Class::Input, err))?;
+    Threads::new(count).map_err(|err: ThreadsError| error(py, Class::Grundy, err))
 }
 
 fn size_text(size: &[Coord]) -> String {
     size.iter().map(Coord::to_string).collect::<Vec<_>>().join("x")
 }
 
-/// A fill of `game` up to `size` (the largest coordinate on each axis), its memory checked.
+/// A fill of `game` up to `size` (the largest coordinate on each axis) on `threads`, its memory
+/// checked.
 fn fill_table(
     py: Python<'_>,
     game: &Game,
     size: &[Coord],
-    threads: Option<usize>,
+    threads: &Threads,
     engine: Engine,
     progress: Option<&Py<PyAny>>,
 ) -> PyResult<GrundyTable> {
-    check_threads(py, threads)?;
     let shape = TableShape::new(game, size, &size_text(size))
         .map_err(|err| error(py, Class::Input, err))?;
-    let config = FillConfig { engine, threads, tile_side: None };
-    let fill = TableFill::new(game, &shape, &config);
+    let request =
+        FillRequest { engine, threads: threads.clone(), ..FillRequest::new(game, &shape) };
     // What the fill holds: the numpy array takes the table over without a copy.
-    fill.check_memory(0).map_err(|err| error(py, Class::TooLarge, err))?;
+    let fill = request.table(0).map_err(|err| request_error(py, err))?;
     let total = u64::try_from(shape.cells()).unwrap_or(u64::MAX);
     watched(py, total, progress, |watch| fill.fill(watch))?.map_err(|err| fill_error(py, err))
 }
@@ -236,7 +228,8 @@ fn compute(
 ) -> PyResult<Py<PyAny>> {
     let loaded = load_game(py, game, spec)?;
     let engine = parse_engine(py, engine)?;
-    let table = fill_table(py, &loaded, &size, threads, engine, progress.as_ref())?;
+    let threads = threads_of(py, threads)?;
+    let table = fill_table(py, &loaded, &size, &threads, engine, progress.as_ref())?;
     Ok(match table.into_array() {
         CellArray::U8(a) => a.into_pyarray(py).into_any().unbind(),
         CellArray::U16(a) => a.into_pyarray(py).into_any().unbind(),
@@ -273,9 +266,10 @@ fn values_at(
     }
     let positions: Vec<Position<'_>> =
         texts.iter().map(String::as_str).zip(positions.iter().cloned()).collect();
+    let threads = threads_of(py, threads)?;
     let mut fill = |shape: &TableShape| {
         let size = shape.max().to_vec();
-        fill_table(py, &loaded, &size, threads, Engine::Auto, None)
+        fill_table(py, &loaded, &size, &threads, Engine::Auto, None)
     };
     match values_of(&loaded, &positions, &mut fill) {
         Ok(answered) => Ok(answered.values),
@@ -335,11 +329,9 @@ fn patterns_of(
     game: Option<&str>,
     spec: Option<&str>,
 ) -> PyResult<String> {
-    // The table's copy of the array and what the analysis holds besides, before either is made.
-    let lens = array.shape().to_vec();
-    let cells = lens.iter().map(|&len| len as u128).product::<u128>();
-    grundy_compute::memory::check_bytes(cells, 4, cells * 4 + analysis_bytes(&lens))
-        .map_err(|err| error(py, Class::TooLarge, err))?;
+    // The table's copy of the array (in u32s) and what the analysis holds besides, before
+    // either is made.
+    check_analysis_memory(array.shape(), 4).map_err(|err| error(py, Class::TooLarge, err))?;
     let table = described(py, &array, axes, name, game, spec)?;
     let (report, records) = watched(py, 0, None, |_| {
         let report = analyze(&table);
@@ -370,33 +362,23 @@ fn patterns_until_proved(
     threads: Option<usize>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
-    check_threads(py, threads)?;
+    let threads = threads_of(py, threads)?;
     let loaded = load_game(py, game, spec)?;
     let search_error = |py: Python<'_>, err: SearchError| match err {
         SearchError::NotHeapGame(_) | SearchError::NoTheorem | SearchError::Size(_) => {
             error(py, Class::Input, format!("{}: {err}", loaded.name()))
         }
         SearchError::TooLarge(err) => error(py, Class::TooLarge, err),
+        SearchError::Request(err) => request_error(py, err),
         SearchError::Fill(err) => fill_error(py, err),
         err => error(py, Class::Grundy, err),
     };
-    let mut search = ProofSearch::new(&loaded, start, limit).map_err(|e| search_error(py, e))?;
-    let pool = match threads {
-        Some(threads) => Some(
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(threads)
-                .build()
-                .map_err(|err| error(py, Class::Grundy, err))?,
-        ),
-        None => None,
-    };
+    let mut search =
+        ProofSearch::new(&loaded, start, limit, threads).map_err(|e| search_error(py, e))?;
     loop {
         let shape = search.next_shape().map_err(|e| search_error(py, e))?;
         let total = u64::try_from(shape.cells()).unwrap_or(u64::MAX);
-        let round = watched(py, total, progress.as_ref(), |watch| match &pool {
-            Some(pool) => pool.install(|| search.round(watch)),
-            None => search.round(watch),
-        })?;
+        let round = watched(py, total, progress.as_ref(), |watch| search.round(watch))?;
         if let Some(found) = round.map_err(|e| search_error(py, e))? {
             return report_json(py, &found.report, found.records.as_ref(), Some(&found.search));
         }

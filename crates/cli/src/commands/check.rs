@@ -1,7 +1,9 @@
-use super::TableArgs;
+use crate::load::{Analysis, TableArgs};
 use crate::output::write_json_line;
-use anyhow::{bail, Result};
-use grundy_compute::NoProgress;
+use crate::progress::Bar;
+use anyhow::{anyhow, bail, Result};
+use grundy_compute::bands::{NoCuts, SoloLink};
+use grundy_compute::{FillRequest, Layout, PreparedFill, RequestErrorKind, Resumable, RowsTo};
 use grundy_patterns::conjecture::{check, CheckReport, ClaimKind, Conjecture, RowChecker};
 use grundy_patterns::ErrorKind;
 use std::io::Write;
@@ -60,19 +62,38 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     };
     // The library names no options: the claim is named here, after the option that gave it.
     let parse = |names: &[&str]| Conjecture::parse_named(kind, text, names, option);
+    let threads = args.table.threads.pool()?;
+    // JSON output also silences the progress bar.
+    let bar = Bar::waiting(args.table.quiet || args.json);
     if args.stream {
-        let (game, shape, stream) = args.table.streamed()?;
+        let (game, shape) = args.table.game_to_stream()?;
         let axis_names: Vec<&str> = shape.axes().iter().map(|a| a.name.as_str()).collect();
         let conjecture = parse(&axis_names)?;
         let period =
             args.period.as_deref().map(|p| parse_period(p, axis_names.len())).transpose()?;
+        // Every row, in order, from bands of tile rows on the command's threads.
+        let layout = Layout::Streamed { rows: RowsTo::Writer, resumable: Resumable::No };
+        let request =
+            FillRequest { threads: threads.clone(), layout, ..FillRequest::new(&game, &shape) };
+        let prepared = request.prepare().map_err(|err| match err.into_kind() {
+            RequestErrorKind::NoStream(why) => anyhow!("cannot stream {}: {why}", game.name()),
+            kind => anyhow!("{}", grundy_compute::RequestError::from(kind)),
+        })?;
+        prepared.check_memory(0)?;
+        let PreparedFill::Bands { fill, .. } = prepared else {
+            unreachable!("a streamed fill in one run is bands")
+        };
         let mut checker = RowChecker::new(&conjecture, &shape, args.show);
-        stream.run(&NoProgress, |row| checker.feed(row))?;
+        bar.start(shape.cells() as u64);
+        threads.install(|| {
+            fill.run(&SoloLink, None, &bar, &mut |row| checker.feed(row), &mut NoCuts)
+        })?;
+        bar.finish();
         let report = checker.finish(&game, game.name(), period.as_deref());
         return print(&args, &report, &axis_names);
     }
-    let (report, axis_names) = args.table.install(|| {
-        let loaded = args.table.load(args.json, super::Analysis::None)?;
+    let (report, axis_names) = threads.install(|| -> Result<_> {
+        let loaded = args.table.load(&threads, &bar, Analysis::None)?;
         let axis_names: Vec<String> = loaded.data().axes().iter().map(|a| a.name.clone()).collect();
         let names: Vec<&str> = axis_names.iter().map(String::as_str).collect();
         // Parse before anything else is done with the table: a bad expression is an input error.

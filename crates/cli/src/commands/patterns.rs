@@ -1,7 +1,8 @@
-use super::{is_csv_table, load_game, SequenceRecords, TableArgs};
+use crate::load::{is_csv_table, load_game, Analysis, TableArgs};
 use crate::output::write_json_line;
 use crate::progress::Bar;
 use anyhow::{bail, Result};
+use grundy_compute::{SequenceRecords, Threads};
 use grundy_core::parse_coords;
 use grundy_patterns::search::{ProofSearch, Search, SearchError};
 use grundy_patterns::{
@@ -35,11 +36,16 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
+    let threads = args.table.threads.pool()?;
+    // JSON output also silences the progress bar.
+    let bar = Bar::waiting(args.table.quiet || args.json);
     if args.until_proved {
-        return until_proved(&args);
+        return until_proved(&args, &threads, &bar);
     }
-    let (report, records) = args.table.install(|| {
-        let loaded = args.table.load(args.json, super::Analysis::Patterns)?;
+    // The fill and the analyses on the command's pool, so that --threads bounds the whole
+    // command.
+    let (report, records) = threads.install(|| -> Result<_> {
+        let loaded = args.table.load(&threads, &bar, Analysis::Patterns)?;
         let report = analyze(&loaded).map_err(|err| match err.kind() {
             ErrorKind::Axes { dims } => anyhow::anyhow!(
                 "patterns analyses 1-D and 2-D tables; this one has {dims} axes (take a 2-D \
@@ -54,15 +60,15 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 
 /// `patterns GAME --until-proved`: rounds of computing and analysing, each larger, until the
 /// period is proved or the limit is reached (`grundy_patterns::search`).
-fn until_proved(args: &Args) -> Result<ExitCode> {
+fn until_proved(args: &Args, threads: &Threads, bar: &Bar) -> Result<ExitCode> {
     let source = &args.table.source;
     if is_csv_table(source) {
         bail!("--until-proved computes a game; {source} is a table to read");
     }
     let game = load_game(source)?;
     let start = args.table.size.as_deref().map(|size| parse_coords(size, "size")).transpose()?;
-    let mut search =
-        ProofSearch::new(&game, start.map(|s| s[0]), args.limit).map_err(|err| match err {
+    let mut search = ProofSearch::new(&game, start.map(|s| s[0]), args.limit, threads.clone())
+        .map_err(|err| match err {
             SearchError::NotHeapGame(dims) => anyhow::anyhow!(
                 "--until-proved proves the periods of heap games; {} has {}",
                 game.name(),
@@ -77,8 +83,8 @@ fn until_proved(args: &Args) -> Result<ExitCode> {
         })?;
     loop {
         let shape = search.next_shape()?;
-        let bar = Bar::new(shape.cells() as u64, args.table.quiet || args.json);
-        let found = args.table.install(|| Ok(search.round(&bar)?))?;
+        bar.start(shape.cells() as u64);
+        let found = search.round(bar)?;
         bar.finish();
         if let Some(found) = found {
             return print_report(args, &found.report, found.records.as_ref(), Some(&found.search));

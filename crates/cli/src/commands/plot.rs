@@ -1,5 +1,6 @@
-use super::TableArgs;
+use crate::load::{Analysis, TableArgs};
 use crate::output::{Destination, Overwrite, Special};
+use crate::progress::Bar;
 use anyhow::{bail, Result};
 use grundy_plot::{plot_png, PlotErrorKind, PlotOptions};
 use std::path::PathBuf;
@@ -37,8 +38,10 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     }
     let overwrite = if args.force { Overwrite::Force } else { Overwrite::IfWritable };
     let destination = Destination::open(Some(&args.out), overwrite, Special::WriteThrough)?;
-    let png = args.table.install(|| {
-        let loaded = args.table.load(false, super::Analysis::Plot)?;
+    let threads = args.table.threads.pool()?;
+    let bar = Bar::waiting(args.table.quiet);
+    let png = threads.install(|| -> Result<_> {
+        let loaded = args.table.load(&threads, &bar, Analysis::Plot)?;
         let options = PlotOptions { outcome: args.outcome, max_side: args.max_side as usize };
         plot_png(&loaded, &options).map_err(|err| match err.kind() {
             PlotErrorKind::Axes { .. } => {

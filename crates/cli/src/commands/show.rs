@@ -1,4 +1,4 @@
-use super::{load_game, spec_path};
+use crate::load::{load_game, spec_path};
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::process::ExitCode;

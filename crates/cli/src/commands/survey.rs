@@ -1,8 +1,9 @@
-use super::{install, read_spec, spec_path};
+use crate::load::{read_spec, spec_path};
 use crate::output::{Destination, Overwrite, Special};
 use crate::progress::Bar;
+use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
-use grundy_compute::Progress;
+use grundy_compute::{Progress, Threads};
 use grundy_core::Coord;
 use grundy_patterns::survey::{classify, survey_member, Computed, Family, Plan, Row};
 use rayon::prelude::*;
@@ -50,9 +51,8 @@ pub(crate) struct Args {
     /// Go on with an interrupted survey: keep the rows in FILE.partial, compute the others.
     #[arg(long, requires = "out")]
     resume: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: Option<u16>,
+    #[command(flatten)]
+    threads: ThreadsArg,
     /// Leave out the seconds each member took, so that the same survey writes the same bytes
     /// (for datasets with checksums).
     #[arg(long)]
@@ -77,6 +77,8 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         bail!("--size {} must be 0 or more", args.size);
     }
     let plan = Plan { size: args.size, until_proved: args.until_proved.then_some(args.limit) };
+    // The command's one pool: members run on it in parallel, each member's fill inside.
+    let threads = args.threads.pool()?;
     // In an MPI job of two ranks or more, rank 0 hands out members and writes the output; the
     // other ranks compute the members they are given (the family is listed by every rank).
     #[cfg(feature = "mpi")]
@@ -84,7 +86,9 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     #[cfg(feature = "mpi")]
     if let Some(cluster) = cluster.as_ref().filter(|c| c.rank() != 0) {
         let work = |item: usize| {
-            install(args.threads, || Ok(survey_member(&family.members[item], plan)?))
+            threads
+                .install(|| survey_member(&family.members[item], plan))
+                .map_err(anyhow::Error::from)
                 .and_then(|computed| Ok(serde_json::to_vec(&computed)?))
                 .map_err(|err| format!("{err:#}"))
         };
@@ -94,15 +98,16 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     #[cfg(feature = "mpi")]
     if let Some(cluster) = &cluster {
         // Rank 0: an error here must end the job, or the other ranks would wait for work.
-        return gather(&args, &family, plan, Some(cluster)).or_else(|err| {
-            eprintln!("grundy: error: {}", crate::one_line(&format!("{err:#}")));
-            cluster.abort(2)
+        return gather(&args, &family, plan, &threads, Some(cluster)).or_else(|err| {
+            crate::print_error(&err);
+            cluster.abort(i32::from(crate::EXIT_ERROR))
         });
     }
     gather(
         &args,
         &family,
         plan,
+        &threads,
         #[cfg(feature = "mpi")]
         None,
     )
@@ -114,6 +119,7 @@ fn gather(
     args: &Args,
     family: &Family,
     plan: Plan,
+    threads: &Threads,
     #[cfg(feature = "mpi")] cluster: Option<&grundy_mpi::Cluster>,
 ) -> Result<ExitCode> {
     let overwrite = if args.force { Overwrite::Force } else { Overwrite::IfWritable };
@@ -169,7 +175,7 @@ fn gather(
     let shared: Option<Vec<Computed>> = None;
     let fresh = match shared {
         Some(fresh) => fresh,
-        None => install(args.threads, || {
+        None => threads.install(|| {
             todo.par_iter()
                 .map(|&i| {
                     let computed = survey_member(&family.members[i], plan)?;

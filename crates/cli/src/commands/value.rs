@@ -1,7 +1,8 @@
-use super::{fill_table, load_game, Analysis};
+use crate::load::{fill_table, load_game, Analysis};
 use crate::output::write_json_line;
+use crate::progress::Bar;
+use crate::threads::ThreadsArg;
 use anyhow::{bail, Result};
-use grundy_compute::Engine;
 use grundy_core::{table::check_position, Coord, Game, Nimber};
 use grundy_patterns::positions::{values_of, Law, Position, Strip, ValuesError};
 use serde::Serialize;
@@ -25,10 +26,8 @@ pub(crate) struct Args {
     /// Print a JSON object instead of text.
     #[arg(long)]
     json: bool,
-    /// Worker threads (default: one per core; at most four per core are started, as more only
-    /// slow a fill down).
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: Option<u16>,
+    #[command(flatten)]
+    threads: ThreadsArg,
 }
 
 #[derive(Serialize)]
@@ -58,15 +57,28 @@ struct Term<'a> {
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let terms = parse_terms(&args.terms)?;
-    let threads = args.threads.map(usize::from);
+    let threads = args.threads.pool()?;
+    // JSON output also silences the progress bar.
+    let bar = Bar::waiting(args.json);
+    threads.install(|| {
+        let (report, texts) =
+            sum_of(&terms, &|game, shape| fill_table(game, shape, &threads, &bar, Analysis::None))?;
+        print(&args, &report, &texts)
+    })
+}
+
+/// The values of every term and of their sum, each game's tables filled by `fill`; with the
+/// text that names each component.
+fn sum_of(
+    terms: &[Term<'_>],
+    fill: &(dyn Fn(&Game, &grundy_core::TableShape) -> Result<grundy_core::GrundyTable> + Sync),
+) -> Result<(Report, Vec<String>)> {
     let mut components = Vec::new();
     let mut laws = Vec::new();
     let mut strips = Vec::new();
     let mut texts = Vec::new();
-    for term in &terms {
-        let mut fill = |shape: &_| {
-            fill_table(&term.game, shape, Engine::Auto, threads, args.json, Analysis::None)
-        };
+    for term in terms {
+        let mut fill = |shape: &_| fill(&term.game, shape);
         let answered =
             values_of(&term.game, &term.positions, &mut fill).map_err(|err| match err {
                 ValuesError::Fill(err) => err,
@@ -91,9 +103,15 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         laws,
         strips,
     };
+    Ok((report, texts))
+}
+
+/// Prints the values, the sum and the outcome as text or JSON.
+fn print(args: &Args, report: &Report, texts: &[String]) -> Result<ExitCode> {
+    let sum = Nimber(report.value);
     let mut out = crate::output::stdout()?;
     if args.json {
-        write_json_line(&mut out, &report)?;
+        write_json_line(&mut out, report)?;
         return Ok(ExitCode::SUCCESS);
     }
     for (text, component) in texts.iter().zip(&report.components) {

@@ -2,9 +2,48 @@
 #![allow(dead_code, unreachable_pub)]
 
 use grundy_compute::{
-    fill, fill_reference, fill_resumable, Control, Engine, FillConfig, NoProgress, WaveMark,
+    fill_reference, Control, Engine, FillRequest, Layout, NoProgress, Resumable, TableFill,
+    ThreadCount, Threads, WaveMark,
 };
 use grundy_core::{Game, GrundyTable, TableShape};
+
+/// How a test fills a table: the engine, the threads (`None`: the current pool) and the tile
+/// side.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    pub engine: Engine,
+    pub threads: Option<usize>,
+    pub tile_side: Option<usize>,
+}
+
+impl Config {
+    pub const AUTO: Config = Config { engine: Engine::Auto, threads: None, tile_side: None };
+
+    pub fn of(engine: Engine) -> Config {
+        Config { engine, ..Config::AUTO }
+    }
+}
+
+/// The in-memory fill `config` asks for, prepared through the library's request (resumable but
+/// for the reference engine, which has no waves).
+pub fn table_fill<'g>(game: &'g Game, shape: &'g TableShape, config: Config) -> TableFill<'g> {
+    let threads = config.threads.map(|t| ThreadCount::new(t).unwrap());
+    let resumable = if config.engine == Engine::Reference { Resumable::No } else { Resumable::Yes };
+    FillRequest {
+        engine: config.engine,
+        threads: Threads::new(threads).unwrap(),
+        layout: Layout::InMemory { resumable },
+        tile_side: config.tile_side,
+        ..FillRequest::new(game, shape)
+    }
+    .table(0)
+    .unwrap()
+}
+
+/// The table `config` fills.
+pub fn fill(game: &Game, shape: &TableShape, config: Config) -> GrundyTable {
+    table_fill(game, shape, config).fill(&NoProgress).unwrap()
+}
 
 /// Fills `game` up to `max` with every engine path (the reference; waves and tiles on 1, 2 and 8
 /// threads; resumable tile and cell-wave fills stopped after every wave), asserts that all the tables are
@@ -21,8 +60,8 @@ pub fn fill_all_ways(game: &Game, max: &[i64]) -> GrundyTable {
     ];
     for (engine, tile_side) in configs {
         for threads in [1, 2, 8] {
-            let config = FillConfig { engine, threads: Some(threads), tile_side };
-            let table = fill(game, &shape, &config, &NoProgress).unwrap();
+            let config = Config { engine, threads: Some(threads), tile_side };
+            let table = fill(game, &shape, config);
             assert!(
                 table == reference,
                 "{} up to {max:?}: {engine:?} (tile side {tile_side:?}) on {threads} threads differs from the reference",
@@ -33,8 +72,8 @@ pub fn fill_all_ways(game: &Game, max: &[i64]) -> GrundyTable {
     let resumable = [(Engine::Tiles, None), (Engine::Tiles, Some(3)), (Engine::Waves, None)];
     for (engine, tile_side) in resumable {
         for threads in [1, 2] {
-            let config = FillConfig { engine, threads: Some(threads), tile_side };
-            let table = fill_stopping_after_every_wave(game, &shape, &config);
+            let config = Config { engine, threads: Some(threads), tile_side };
+            let table = fill_stopping_after_every_wave(game, &shape, config);
             assert!(
                 table == reference,
                 "{} up to {max:?}: resumed {engine:?} fill (tile side {tile_side:?}) on {threads} threads differs from the reference",
@@ -50,16 +89,14 @@ pub fn fill_all_ways(game: &Game, max: &[i64]) -> GrundyTable {
 pub fn fill_stopping_after_every_wave(
     game: &Game,
     shape: &TableShape,
-    config: &FillConfig,
+    config: Config,
 ) -> GrundyTable {
+    let fill = table_fill(game, shape, config);
     let mut start: Option<(GrundyTable, WaveMark)> = None;
     let mut stops = 0;
     loop {
         let (table, mark) =
-            fill_resumable(game, shape, config, start.take(), &NoProgress, &mut |_, _| {
-                Control::Stop
-            })
-            .unwrap();
+            fill.fill_resumable(start.take(), &NoProgress, &mut |_, _| Control::Stop).unwrap();
         if mark.is_complete() {
             assert_eq!(stops + 1, mark.total, "one stop after every tile-wave but the last");
             return table;
@@ -74,7 +111,7 @@ pub fn fill_stopping_after_every_wave(
 /// Fills `game` up to `max` with the default engine only.
 pub fn fill_waves(game: &Game, max: &[i64]) -> GrundyTable {
     let shape = TableShape::new(game, max, "test").unwrap();
-    fill(game, &shape, &FillConfig::default(), &NoProgress).unwrap()
+    fill(game, &shape, Config::AUTO)
 }
 
 /// The values of a 1-D table, as plain integers.

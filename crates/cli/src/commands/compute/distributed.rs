@@ -1,15 +1,16 @@
 //! `mpirun -n K grundy compute ...`: the table computed by K ranks, bands of rows each (see
 //! `grundy_compute::bands`), written by rank 0 as the bands arrive.
 
-use super::{add_row, resumed, stats_bytes, Config, Format, Mode, Saves, Summary};
+use super::config::{Config, Format, Mode};
+use super::saves::{resumed, Saves};
+use super::summary::{RowSums, Summary};
 use crate::checkpoint::Checkpoint;
 use crate::output::{write_json_line, Destination, Special};
 use crate::progress::Bar;
 use crate::signals;
 use anyhow::{anyhow, bail, Context, Result};
 use grundy_compute::bands::{BandCut, BandFill, BandsDone, Cuts, NoCuts};
-use grundy_compute::memory::check_bytes;
-use grundy_compute::{Control, Engine, NoProgress, Progress, RowStream};
+use grundy_compute::{Control, NoProgress, PreparedFill, Progress, RowStream};
 use grundy_core::table::CsvRows;
 use grundy_core::{write_npy_header, CellWidth, CsvLayout, TableStats};
 use grundy_mpi::{Cluster, MpiLink};
@@ -28,8 +29,8 @@ pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
         // Every rank goes on until rank 0 has saved the cut; then rank 0 ends the job.
         signals::defer();
     }
-    let fill = match prepare(&config, cluster.size()) {
-        Ok(fill) => fill,
+    let (fill, rows) = match prepare(&config, cluster.size()) {
+        Ok(prepared) => prepared,
         Err(err) if zero => return Err(err),
         Err(_) => return Ok(ExitCode::from(crate::EXIT_ERROR)),
     };
@@ -40,7 +41,7 @@ pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
             let link = MpiLink::connect();
             let started = Instant::now();
             let code = if zero {
-                write(&config, &fill, &link)?
+                write(&config, &fill, rows.as_ref(), &link)?
             } else {
                 let mut sink = |_: &[u32]| Ok::<(), io::Error>(());
                 fill.run(&link, None, &NoProgress, &mut sink, &mut NoCuts)?;
@@ -61,7 +62,7 @@ pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
             }
             Ok(code)
         };
-        super::super::install(config.threads.map(|t| t as u16), work)
+        config.threads.install(work)
     });
     match ended {
         Ok(code) if code == ExitCode::from(signals::EXIT_INTERRUPTED) => {
@@ -70,56 +71,39 @@ pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
         }
         Ok(code) => Ok(code),
         Err(err) => {
-            eprintln!("grundy: error: {}", crate::one_line(&format!("{err:#}")));
+            crate::print_error(&err);
             cluster.abort(i32::from(crate::EXIT_ERROR))
         }
     }
 }
 
 /// The fill for `ranks` ranks, after every check that needs no message: the options a
-/// distributed fill takes, and this rank's memory.
-fn prepare(config: &Config, ranks: usize) -> Result<BandFill> {
-    let (game, shape) = (&config.game, &config.shape);
-    if !matches!(config.engine, Engine::Auto | Engine::Tiles) {
+/// distributed fill takes (the library's request), and this rank's memory; with the stream of
+/// rows whose rings a checkpoint holds, when there is one.
+fn prepare(config: &Config, ranks: usize) -> Result<(BandFill, Option<RowStream>)> {
+    if matches!(config.mode, Mode::Streamed { .. }) {
         bail!(
-            "under mpirun the ranks share the tiles engine's work; --engine auto or tiles, not \
-             another engine"
-        );
-    }
-    let checkpoint = match &config.mode {
-        Mode::Streamed { .. } => bail!(
             "--stream is for one process: under mpirun the ranks already compute the table band \
              by band and rank 0 writes the rows as they come"
-        ),
-        Mode::InMemory { checkpoint } => checkpoint,
-    };
-    let fill = BandFill::new(game, shape, ranks, super::threads(config))
-        .map_err(|why| anyhow!("cannot share {} among ranks: {why}", game.name()))?;
-    if checkpoint.is_some() {
-        if config.format != Format::Summary {
-            bail!(
-                "--checkpoint under mpirun needs --format summary: rank 0 writes the rows as \
-                 they come, and written rows cannot be taken up again"
-            );
-        }
-        if fill.keeps_every_row() || RowStream::new(game, shape).is_err() {
-            bail!(
-                "--checkpoint under mpirun needs a game whose moves reach back a bounded number \
-                 of rows; {}'s read whole columns, so every rank keeps every row: run it in one \
-                 process with --checkpoint",
-                game.name()
-            );
-        }
+        );
     }
+    let prepared = config.request(Some(ranks)).prepare().map_err(|err| config.refusal(err))?;
     // What one rank holds: its band and the rows above it that the moves read (every row, for
     // some games); rank 0 also one band of another rank, as it arrives.
-    check_bytes(shape.cells(), fill.planned_width().bytes(), fill.planned_bytes())
-        .map_err(|too_large| anyhow!("{too_large:#} (the part one rank holds)"))?;
-    Ok(fill)
+    prepared.check_memory(0)?;
+    match prepared {
+        PreparedFill::Bands { fill, rows } => Ok((fill, rows)),
+        _ => unreachable!("a distributed layout prepares bands"),
+    }
 }
 
 /// Rank 0: runs its part and writes the rows to the output in the format asked for.
-fn write(config: &Config, fill: &BandFill, link: &MpiLink) -> Result<ExitCode> {
+fn write(
+    config: &Config,
+    fill: &BandFill,
+    rows: Option<&RowStream>,
+    link: &MpiLink,
+) -> Result<ExitCode> {
     let (game, shape) = (&config.game, &config.shape);
     let destination =
         Destination::open(config.out.as_deref(), config.overwrite, Special::WriteThrough)?;
@@ -138,7 +122,8 @@ fn write(config: &Config, fill: &BandFill, link: &MpiLink) -> Result<ExitCode> {
                 }
                 None => None,
             };
-            let Some(stats) = summarise(config, fill, link, checkpoint.as_ref(), &bar)? else {
+            let Some(stats) = summarise(config, fill, rows, link, checkpoint.as_ref(), &bar)?
+            else {
                 return Ok(ExitCode::from(signals::EXIT_INTERRUPTED));
             };
             let summary = Summary::new(game, &config.max, stats, start.elapsed().as_secs_f64());
@@ -204,37 +189,36 @@ fn write(config: &Config, fill: &BandFill, link: &MpiLink) -> Result<ExitCode> {
 fn summarise(
     config: &Config,
     fill: &BandFill,
+    stream: Option<&RowStream>,
     link: &MpiLink,
     checkpoint: Option<&(Checkpoint, std::time::Duration)>,
     bar: &Bar,
 ) -> Result<Option<TableStats>> {
-    let stats = Cell::new(TableStats { cells: 0, sum: 0, max: 0, p_positions: 0 });
+    let sums = Cell::new(RowSums::new(TableStats::EMPTY));
     let mut sink = |row: &[u32]| {
-        let mut sums = stats.get();
-        add_row(&mut sums, row);
-        stats.set(sums);
+        let mut more = sums.get();
+        more.add(row, false);
+        sums.set(more);
         Ok::<(), io::Error>(())
     };
     let Some((checkpoint, every)) = checkpoint else {
         fill.run(link, None, bar, &mut sink, &mut NoCuts)?;
-        return Ok(Some(stats.get()));
+        return Ok(Some(sums.get().stats));
     };
-    let (game, shape) = (&config.game, &config.shape);
-    let stream = RowStream::new(game, shape).expect("checked in prepare");
-    let rows = shape.lens()[0];
-    let start = resumed(config, &stream, checkpoint, checkpoint.load_stream(&stream)?)?.map(
-        |(ring, sums)| {
-            stats.set(sums);
+    let stream = stream.expect("a resumable distributed fill has its stream of rows");
+    let rows = config.shape.lens()[0];
+    let start = resumed(config, stream, checkpoint, checkpoint.load_stream(stream)?)?.map(
+        |(ring, resumed)| {
+            sums.set(resumed);
             bar.advance(stream.plan().cells_done(ring.rows_done()));
             BandCut::from_ring(&ring, stream.kept_rows() - 1)
         },
     );
-    let mut cuts =
-        BandSaves { saves: Saves::every(*every), checkpoint, stream: &stream, stats: &stats };
+    let mut cuts = BandSaves { saves: Saves::every(*every), checkpoint, stream, sums: &sums };
     let done = fill.run(link, start, bar, &mut sink, &mut cuts)?;
     cuts.saves.saved?;
     match done {
-        BandsDone::Complete => Ok(Some(stats.get())),
+        BandsDone::Complete => Ok(Some(sums.get().stats)),
         BandsDone::Stopped { next_row } => {
             bar.finish();
             checkpoint.say_saved(next_row, rows, "row");
@@ -249,7 +233,7 @@ struct BandSaves<'a> {
     saves: Saves,
     checkpoint: &'a Checkpoint,
     stream: &'a RowStream,
-    stats: &'a Cell<TableStats>,
+    sums: &'a Cell<RowSums>,
 }
 
 impl Cuts for BandSaves<'_> {
@@ -259,7 +243,7 @@ impl Cuts for BandSaves<'_> {
 
     fn save(&mut self, cut: &BandCut) -> Control {
         let ring = cut.to_ring(self.stream.plan()).expect("a game that streams");
-        let sums = stats_bytes(&self.stats.get());
+        let sums = self.sums.get().to_bytes();
         self.saves.after_wave(|| self.checkpoint.save_stream(&ring, &sums))
     }
 }

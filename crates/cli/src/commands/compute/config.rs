@@ -1,0 +1,205 @@
+//! What a `compute` run does, validated once from the raw arguments (ripgrep's low-args →
+//! high-args): the options that are the command line's own (formats, files) here; which fill
+//! runs, on which threads and whether it may run at all, in the library's
+//! `grundy_compute::FillRequest`, whose refusals [`Config::refusal`] puts in the command line's
+//! words.
+
+use super::Args;
+use crate::load::load_game;
+use crate::output::{same_file, Overwrite};
+use anyhow::{anyhow, bail, Result};
+use clap::ValueEnum;
+use grundy_compute::{
+    Engine, FillRequest, Layout, RequestError, RequestErrorKind, Resumable, RowsTo, Threads,
+};
+use grundy_core::{parse_coords, Game, TableShape};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum Format {
+    Grid,
+    Long,
+    Npy,
+    Bfile,
+    Summary,
+}
+
+impl Format {
+    /// The name the user gave, as clap spells it.
+    pub(super) fn name(self) -> String {
+        self.to_possible_value().expect("no format is skipped").get_name().to_string()
+    }
+}
+
+/// What a `compute` run does: every cross-flag check is in [`Config::from_args`] (and the
+/// library's in [`FillRequest::prepare`]), so the rest of the command never checks a flag
+/// combination.
+pub(super) struct Config {
+    pub(super) game: Game,
+    /// The largest coordinates, as `--size` gave them.
+    pub(super) max: Vec<i64>,
+    pub(super) shape: TableShape,
+    pub(super) format: Format,
+    /// Cells written as P/N.
+    pub(super) outcome: bool,
+    pub(super) mode: Mode,
+    pub(super) engine: Engine,
+    /// The command's threads: every fill and sum of it runs on them.
+    pub(super) threads: Threads,
+    pub(super) quiet: bool,
+    pub(super) out: Option<PathBuf>,
+    pub(super) overwrite: Overwrite,
+}
+
+/// How the table is held while it is computed.
+pub(super) enum Mode {
+    /// The whole table in memory, saved to a checkpoint when one is given.
+    InMemory { checkpoint: Option<CheckpointConfig> },
+    /// Row by row (`--stream`), the ring of rows saved to a checkpoint when one is given
+    /// (`--format summary` only).
+    Streamed { checkpoint: Option<CheckpointConfig> },
+}
+
+impl Mode {
+    pub(super) fn checkpoint(&self) -> Option<&CheckpointConfig> {
+        match self {
+            Mode::InMemory { checkpoint } | Mode::Streamed { checkpoint } => checkpoint.as_ref(),
+        }
+    }
+}
+
+/// `--checkpoint FILE` and `--checkpoint-every SECONDS`.
+pub(super) struct CheckpointConfig {
+    pub(super) path: PathBuf,
+    pub(super) every: Duration,
+}
+
+impl Config {
+    /// Validates `args`: the game, the size, the format for the game's dimensions, the files,
+    /// and the threads (the command's one pool is built here).
+    pub(super) fn from_args(args: Args) -> Result<Config> {
+        let game = load_game(&args.game)?;
+        let max = parse_coords(&args.size, "size")?;
+        let shape = TableShape::new(&game, &max, &args.size)?;
+        let format = match args.format {
+            Some(Format::Grid) if game.dims() == 3 => bail!(
+                "a 3-D table has no grid format; use --format long (the default for 3-D games)"
+            ),
+            Some(format) => format,
+            None if game.dims() == 3 => Format::Long,
+            None => Format::Grid,
+        };
+        if args.outcome && !matches!(format, Format::Grid | Format::Long) {
+            bail!(
+                "--outcome applies to the grid and long formats, not to --format {}",
+                format.name()
+            );
+        }
+        if format == Format::Bfile && game.dims() != 1 {
+            bail!(
+                "--format bfile writes a sequence, but {} has {}; use grid, long or npy",
+                game.name(),
+                grundy_core::counted(game.dims(), "axis", "axes")
+            );
+        }
+        let checkpoint = match args.checkpoint {
+            None => None,
+            Some(path) => {
+                if path == Path::new("-") || path.is_dir() {
+                    bail!("--checkpoint needs a file path");
+                }
+                // The checkpoint is deleted once the output is written: two files.
+                if args.out.as_deref().is_some_and(|out| same_file(out, &path)) {
+                    bail!(
+                        "--checkpoint and --out name the same file ({}); the checkpoint is \
+                         deleted once the table is written",
+                        path.display()
+                    );
+                }
+                Some(CheckpointConfig { path, every: Duration::from_secs(args.checkpoint_every) })
+            }
+        };
+        if args.stream && format == Format::Npy {
+            bail!("--format npy cannot be streamed; use grid or long with --stream");
+        }
+        Ok(Config {
+            game,
+            max,
+            shape,
+            format,
+            outcome: args.outcome,
+            mode: if args.stream {
+                Mode::Streamed { checkpoint }
+            } else {
+                Mode::InMemory { checkpoint }
+            },
+            engine: args.engine,
+            threads: args.threads.pool()?,
+            quiet: args.quiet,
+            out: args.out,
+            overwrite: if args.force { Overwrite::Force } else { Overwrite::IfWritable },
+        })
+    }
+
+    /// The fill this run asks the library for: in one process (`ranks` `None`), or as one rank
+    /// of a job of `ranks`.
+    pub(super) fn request(&self, ranks: Option<usize>) -> FillRequest<'_> {
+        let rows = if self.format == Format::Summary { RowsTo::Summary } else { RowsTo::Writer };
+        let resumable =
+            if self.mode.checkpoint().is_some() { Resumable::Yes } else { Resumable::No };
+        let layout = match (ranks, &self.mode) {
+            (Some(ranks), _) => Layout::Distributed { ranks, rows, resumable },
+            (None, Mode::InMemory { .. }) => Layout::InMemory { resumable },
+            (None, Mode::Streamed { .. }) => Layout::Streamed { rows, resumable },
+        };
+        FillRequest {
+            engine: self.engine,
+            threads: self.threads.clone(),
+            layout,
+            ..FillRequest::new(&self.game, &self.shape)
+        }
+    }
+
+    /// A refusal of the library's, in the command line's words: the options that asked for it.
+    pub(super) fn refusal(&self, err: RequestError) -> anyhow::Error {
+        let game = self.game.name();
+        let distributed = "under mpirun";
+        match err.into_kind() {
+            RequestErrorKind::NotSparse(why) => {
+                anyhow!("--engine sparse cannot compute {game}: {why}")
+            }
+            RequestErrorKind::ReferenceNotResumable => anyhow!(
+                "--checkpoint needs the tiles or waves engine: the reference fill has no waves to \
+                 save between"
+            ),
+            RequestErrorKind::RowsNotResumable if matches!(self.mode, Mode::Streamed { .. }) => {
+                anyhow!(
+                    "--checkpoint with --stream needs --format summary: streamed {} rows go out \
+                     as they are computed and cannot be taken up again",
+                    self.format.name()
+                )
+            }
+            RequestErrorKind::RowsNotResumable => anyhow!(
+                "--checkpoint {distributed} needs --format summary: rank 0 writes the rows as they \
+                 come, and written rows cannot be taken up again"
+            ),
+            RequestErrorKind::NotTiles { layout: Layout::Distributed { .. }, .. } => anyhow!(
+                "{distributed} the ranks share the tiles engine's work; --engine auto or tiles, \
+                 not another engine"
+            ),
+            RequestErrorKind::NotTiles { engine, .. } => anyhow!(
+                "--stream runs the tiles engine band by band; --engine auto or tiles, not {engine}"
+            ),
+            RequestErrorKind::EveryRowNotResumable => anyhow!(
+                "--checkpoint {distributed} needs a game whose moves reach back a bounded number \
+                 of rows; {game}'s read whole columns, so every rank keeps every row: run it in \
+                 one process with --checkpoint"
+            ),
+            RequestErrorKind::NoStream(why) => anyhow!("cannot stream {game}: {why}"),
+            RequestErrorKind::NoBands(why) => anyhow!("cannot share {game} among ranks: {why}"),
+            RequestErrorKind::TooLarge(too_large) => anyhow!("{too_large:#}"),
+            other => anyhow!("{}", RequestError::from(other)),
+        }
+    }
+}

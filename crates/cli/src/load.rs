@@ -1,0 +1,233 @@
+//! What the commands load: games (catalog names or spec files), and the tables `patterns`,
+//! `check` and `plot` work on — computed from a game through the library's fill request, or read
+//! from a CSV file.
+
+use crate::progress::Bar;
+use crate::threads::ThreadsArg;
+use anyhow::{bail, Context, Result};
+use grundy_compute::memory::read_budget;
+use grundy_compute::{FillRequest, Threads};
+use grundy_core::{parse_coords, read_csv_within, CsvLimits, Game, GrundyTable, Table, TableShape};
+use std::path::Path;
+
+/// Finds the game a user named: a spec file when `name` is a path to one (it ends in `.toml`, has
+/// a path separator or names an existing file), otherwise a catalog game.
+pub(crate) fn load_game(name: &str) -> Result<Game> {
+    match spec_path(name) {
+        Some(path) => Ok(grundy_core::parse_spec(&read_spec(path, name)?, name)?),
+        None => Ok(grundy_core::lookup(name)?),
+    }
+}
+
+/// The most bytes a spec file may have: a spec is a few lines (the longest step lists in use are
+/// a few MB), and a path such as `/dev/zero` must not be read until memory runs out.
+const MAX_SPEC_BYTES: u64 = 16 << 20;
+
+/// The text of the spec file at `path`, at most [`MAX_SPEC_BYTES`] of it.
+pub(crate) fn read_spec(path: &Path, name: &str) -> Result<String> {
+    use std::io::Read;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read spec file {name}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_SPEC_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read spec file {name}"))?;
+    if bytes.len() as u64 > MAX_SPEC_BYTES {
+        bail!(
+            "spec file {name} is larger than {} MiB; a spec is a few lines",
+            MAX_SPEC_BYTES >> 20
+        );
+    }
+    String::from_utf8(bytes).with_context(|| format!("spec file {name} is not UTF-8 text"))
+}
+
+/// `name` as the path of a spec file, if it is one.
+pub(crate) fn spec_path(name: &str) -> Option<&Path> {
+    let path = Path::new(name);
+    (name.ends_with(".toml")
+        || name.contains(std::path::MAIN_SEPARATOR)
+        || name.contains('/')
+        || path.is_file())
+    .then_some(path)
+}
+
+/// Where a table to analyse comes from: the arguments `patterns`, `check` and `plot` share.
+#[derive(Debug, clap::Args)]
+pub(crate) struct TableArgs {
+    /// A game (catalog name or spec file) to compute, or a CSV table written by `grundy compute`.
+    pub(crate) source: String,
+    /// The size to compute a game at (not for CSV tables).
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) size: Option<String>,
+    #[command(flatten)]
+    pub(crate) threads: ThreadsArg,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
+    /// Take the 2-D slice of a 3-D table where an axis has one coordinate, e.g. `z=5`.
+    #[arg(long, value_name = "AXIS=COORD")]
+    pub(crate) slice: Option<String>,
+}
+
+impl TableArgs {
+    /// The game and the shape to compute it at, for `--stream`: a game (not a CSV table) and a
+    /// size.
+    pub(crate) fn game_to_stream(&self) -> Result<(Game, TableShape)> {
+        if is_csv_table(&self.source) {
+            bail!("--stream computes a game; {} is a table to read", self.source);
+        }
+        if self.slice.is_some() {
+            bail!(
+                "--slice takes a slice of a table in memory; it cannot be combined with --stream"
+            );
+        }
+        let game = load_game(&self.source)?;
+        let Some(size) = self.size.as_deref() else {
+            bail!("--size is needed to compute {}", self.source)
+        };
+        let shape = TableShape::new(&game, &parse_coords(size, "size")?, size)?;
+        Ok((game, shape))
+    }
+
+    /// Loads the table (its slice, with `--slice`), computing a game's on `threads` (the
+    /// command's pool, on which the analyses run too, so that `--threads` bounds the whole
+    /// command) with `bar` showing the fill. A game's table is computed only if it fits in
+    /// memory together with what `analysis` holds besides.
+    pub(crate) fn load(&self, threads: &Threads, bar: &Bar, analysis: Analysis) -> Result<Table> {
+        let loaded = load_table(&self.source, self.size.as_deref(), threads, bar, analysis)?;
+        match &self.slice {
+            Some(slice) => sliced(loaded, slice),
+            None => Ok(loaded),
+        }
+    }
+}
+
+/// The 2-D slice that `spec` (`AXIS=COORD`) names of a 3-D table. The slice is no game of its
+/// own, so no theorem is applied to it.
+fn sliced(table: Table, spec: &str) -> Result<Table> {
+    let axes = table.data().axes();
+    let names = || axes.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
+    let Some((name, coord)) = spec.split_once('=') else {
+        bail!("malformed --slice `{spec}`: write AXIS=COORD, e.g. {}=5", axes[0].name)
+    };
+    let (name, coord) = (name.trim(), coord.trim());
+    if axes.len() != 3 {
+        bail!(
+            "--slice takes a 2-D slice of a 3-D table, but {} has {}",
+            table.name(),
+            grundy_core::counted(axes.len(), "axis", "axes")
+        );
+    }
+    let Some(axis) = axes.iter().position(|a| a.name == name) else {
+        bail!("--slice `{spec}`: {} has no axis `{name}` (its axes: {})", table.name(), names())
+    };
+    let Ok(at) = coord.parse::<i64>() else {
+        bail!("--slice `{spec}`: `{coord}` is not a whole number")
+    };
+    let (min, max) = (axes[axis].min, table.data().shape().max()[axis]);
+    table.slice(axis, at).ok_or_else(|| {
+        anyhow::anyhow!("--slice `{spec}`: {name} runs from {min} to {max} in this table")
+    })
+}
+
+/// What a command holds besides the table while it works on it, measured with `/usr/bin/time`
+/// (issue 19: `patterns kiki --size 8000x8000` peaked at 6.1 times the table the memory check
+/// counted).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Analysis {
+    /// `value`, `check`: nothing.
+    None,
+    /// `plot`: the image and its rows (kiki 8000²: 0.35 bytes per cell).
+    Plot,
+    /// `patterns`: [`grundy_patterns::analysis_bytes`].
+    Patterns,
+}
+
+impl Analysis {
+    /// The bytes per cell it holds (rounded up from the measurements).
+    fn bytes_per_cell(self) -> u64 {
+        match self {
+            Analysis::None => 0,
+            Analysis::Plot => 1,
+            Analysis::Patterns => grundy_patterns::ANALYSIS_BYTES_PER_CELL,
+        }
+    }
+
+    /// The bytes per row, column and diagonal of a 2-D table ([`grundy_core::board_lines`]).
+    fn bytes_per_line(self) -> u64 {
+        match self {
+            Analysis::None | Analysis::Plot => 0,
+            Analysis::Patterns => grundy_patterns::ANALYSIS_BYTES_PER_LINE,
+        }
+    }
+
+    /// The bytes it holds for a table of `shape`.
+    fn bytes_for(self, shape: &TableShape) -> u128 {
+        match self {
+            Analysis::Patterns => grundy_patterns::analysis_bytes(&shape.lens()),
+            _ => shape.cells() * u128::from(self.bytes_per_cell()),
+        }
+    }
+}
+
+/// Whether `source` names a CSV table (plain or gzip-compressed) rather than a game.
+pub(crate) fn is_csv_table(source: &str) -> bool {
+    source.ends_with(".csv") || source.ends_with(".csv.gz")
+}
+
+/// Loads the table that `source` names: a `.csv` or `.csv.gz` file (then `size` must be absent),
+/// or a game computed up to `size` on `threads`.
+fn load_table(
+    source: &str,
+    size: Option<&str>,
+    threads: &Threads,
+    bar: &Bar,
+    analysis: Analysis,
+) -> Result<Table> {
+    if is_csv_table(source) {
+        if size.is_some() {
+            bail!("--size applies to games; {source} is a table that is read as it is");
+        }
+        let file = std::fs::File::open(source).with_context(|| format!("cannot read {source}"))?;
+        let file = std::io::BufReader::new(file);
+        // Bounded by the memory available: a decompression bomb or `/dev/zero` ends in an error.
+        let limits = CsvLimits {
+            max_bytes: read_budget(),
+            extra_per_cell: analysis.bytes_per_cell(),
+            extra_per_line: analysis.bytes_per_line(),
+            ..CsvLimits::UNBOUNDED
+        };
+        let read = if source.ends_with(".gz") {
+            read_csv_within(flate2::bufread::MultiGzDecoder::new(file), &limits)
+        } else {
+            read_csv_within(file, &limits)
+        };
+        let (table, kind) = read.with_context(|| format!("cannot read {source}"))?;
+        return Ok(Table::without_game(table, kind, source));
+    }
+    let game = load_game(source)?;
+    let Some(size) = size else {
+        bail!("--size is needed to compute {source} (or give a .csv table written by `grundy compute`)")
+    };
+    let max = parse_coords(size, "size")?;
+    let shape = TableShape::new(&game, &max, size)?;
+    let table = fill_table(&game, &shape, threads, bar, analysis)?;
+    Ok(Table::of_game(game, table))
+}
+
+/// Fills the table of `game` over `shape` in memory on `threads` with the fastest engine, after
+/// checking that it fits together with what `analysis` holds besides; `bar` shows it.
+pub(crate) fn fill_table(
+    game: &Game,
+    shape: &TableShape,
+    threads: &Threads,
+    bar: &Bar,
+    analysis: Analysis,
+) -> Result<GrundyTable> {
+    let request = FillRequest { threads: threads.clone(), ..FillRequest::new(game, shape) };
+    let fill = request.table(analysis.bytes_for(shape))?;
+    bar.start(shape.cells() as u64);
+    let table = fill.fill(bar).context("cannot compute the table")?;
+    bar.finish();
+    Ok(table)
+}

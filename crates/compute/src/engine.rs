@@ -1,0 +1,95 @@
+//! The engines a table can be filled with, and their names: one table of names for the command
+//! line, the Python package and anything later.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// Which engine fills the table.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Engine {
+    /// The fastest engine for the game: [`Engine::Sparse`] for the heap games it computes,
+    /// [`Engine::Tiles`] for every other game.
+    #[default]
+    Auto,
+    /// Row-major, options spelt out per cell; single-threaded.
+    Reference,
+    /// Compiled move tables, cell anti-diagonal waves in parallel.
+    Waves,
+    /// Compiled move tables, square tiles in anti-diagonal tile-waves in parallel, line
+    /// accumulators for slides: the fast engine for boards.
+    Tiles,
+    /// The sparse-space (rare/common) method for heap games whose moves leave at most two heaps;
+    /// two workers pipeline consecutive heaps when the heaps are expensive and the pool has two
+    /// threads or more.
+    Sparse,
+}
+
+impl Engine {
+    /// Every engine, in the order front ends list them.
+    pub const ALL: [Engine; 5] =
+        [Engine::Auto, Engine::Sparse, Engine::Tiles, Engine::Waves, Engine::Reference];
+
+    /// Every engine's name, in the order of [`Engine::ALL`].
+    pub const NAMES: [&'static str; 5] = ["auto", "sparse", "tiles", "waves", "reference"];
+
+    /// The engine's name, as it is parsed.
+    pub fn name(self) -> &'static str {
+        let index = Engine::ALL.iter().position(|&e| e == self).expect("every engine is listed");
+        Engine::NAMES[index]
+    }
+
+    /// Whether the engine runs the tiled engine's parts (its kernel, plans and stores): what the
+    /// streamed and distributed layouts are made of.
+    pub fn runs_tiles(self) -> bool {
+        matches!(self, Engine::Auto | Engine::Tiles)
+    }
+}
+
+impl fmt::Display for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is no engine's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownEngine(pub String);
+
+impl fmt::Display for UnknownEngine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<String> = Engine::NAMES.iter().map(|n| format!("'{n}'")).collect();
+        let (last, rest) = names.split_last().expect("engines are listed");
+        write!(f, "unknown engine {:?}: use {} or {last}", self.0, rest.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownEngine {}
+
+impl FromStr for Engine {
+    type Err = UnknownEngine;
+
+    fn from_str(name: &str) -> Result<Engine, UnknownEngine> {
+        Engine::NAMES
+            .iter()
+            .position(|&n| n == name)
+            .map(|index| Engine::ALL[index])
+            .ok_or_else(|| UnknownEngine(name.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip() {
+        for engine in Engine::ALL {
+            assert_eq!(engine.name().parse::<Engine>(), Ok(engine));
+            assert_eq!(engine.to_string(), engine.name());
+        }
+        assert_eq!(
+            "fast".parse::<Engine>().unwrap_err().to_string(),
+            "unknown engine \"fast\": use 'auto', 'sparse', 'tiles', 'waves' or 'reference'"
+        );
+    }
+}

@@ -1,0 +1,446 @@
+//! One validated request for a fill: which fill runs, on which threads, under which memory
+//! check. Every front end (the command line, the Python package, searches and surveys) states
+//! what it wants as a [`FillRequest`]; [`FillRequest::prepare`] makes every engine × layout ×
+//! game check here and returns a [`PreparedFill`] that knows what it will hold. No front end
+//! decides any of this again (ripgrep's low-args → high-args, in the library so that every
+//! front end shares it).
+
+use crate::bands::{BandFill, NoBands};
+use crate::engine::Engine;
+use crate::fill::TableFill;
+use crate::layout::{Layout, Resumable, RowsTo};
+use crate::memory::{check_bytes, Held, TooLarge};
+use crate::sparse::{HeapMoves, NotSparse};
+use crate::stream::{NoStream, RowStream};
+use crate::threads::Threads;
+use grundy_core::{CellWidth, Game, TableShape};
+use std::fmt;
+
+/// What a front end asks of a fill. [`FillRequest::new`] gives the defaults (the fastest engine,
+/// the caller's current threads, the whole table in memory); set the fields that differ.
+#[derive(Clone, Debug)]
+pub struct FillRequest<'g> {
+    /// The game.
+    pub game: &'g Game,
+    /// The positions: a shape made for `game`.
+    pub shape: &'g TableShape,
+    /// The engine ([`Engine::Auto`]: the fastest for the game).
+    pub engine: Engine,
+    /// Where the fill runs.
+    pub threads: Threads,
+    /// How the table is held, and where its rows go.
+    pub layout: Layout,
+    /// The tile side of the tiled engine (square tiles); `None` picks the tiles for the cache:
+    /// 16 × 256 in 2-D (64 × 64 when a symmetric table is mirrored), 16³ in 3-D and 1024 heap
+    /// sizes in 1-D. The result does not depend on it: tests vary it.
+    pub tile_side: Option<usize>,
+}
+
+/// A fill, prepared once: the game compiled, the work planned, everything the request asked
+/// checked. It knows the bytes it will hold ([`PreparedFill::check_memory`]).
+// One is made per fill and moved once: the size of its largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
+pub enum PreparedFill<'g> {
+    /// The whole table in memory ([`Layout::InMemory`]).
+    Table(TableFill<'g>),
+    /// Row by row on the calling thread, saving its ring of rows between rows: a resumable
+    /// [`Layout::Streamed`] fill.
+    Rows(RowStream),
+    /// Bands of tile rows: a [`Layout::Streamed`] fill in one run (one rank, on the request's
+    /// threads), or a [`Layout::Distributed`] one.
+    Bands {
+        /// The bands.
+        fill: BandFill,
+        /// A resumable distributed fill's stream of rows: its cuts are saved as (and resumed
+        /// from) that stream's rings.
+        rows: Option<RowStream>,
+    },
+}
+
+/// Why a fill cannot be made as asked.
+#[derive(Debug)]
+pub struct RequestError {
+    kind: RequestErrorKind,
+}
+
+/// What was asked that cannot be done.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum RequestErrorKind {
+    /// [`Engine::Sparse`] for a game it does not compute.
+    NotSparse(NotSparse),
+    /// A streamed or distributed fill, which the tiled engine's parts make, with another
+    /// engine.
+    NotTiles {
+        /// The engine asked for.
+        engine: Engine,
+        /// The layout asked for.
+        layout: Layout,
+    },
+    /// A resumable fill with the reference engine, which has no waves to stop between.
+    ReferenceNotResumable,
+    /// The table cannot be filled row by row.
+    NoStream(NoStream),
+    /// The table cannot be shared among ranks.
+    NoBands(NoBands),
+    /// A resumable fill whose rows go to a writer: rows handed out cannot be taken up again.
+    RowsNotResumable,
+    /// A resumable distributed fill of a game whose moves read whole columns: every rank keeps
+    /// every row, and no ring of a few rows can stand for them.
+    EveryRowNotResumable,
+    /// The fill would not fit in memory.
+    TooLarge(TooLarge),
+}
+
+impl RequestError {
+    /// What was wrong.
+    pub fn kind(&self) -> &RequestErrorKind {
+        &self.kind
+    }
+
+    /// What was wrong, owned.
+    pub fn into_kind(self) -> RequestErrorKind {
+        self.kind
+    }
+}
+
+impl From<RequestErrorKind> for RequestError {
+    fn from(kind: RequestErrorKind) -> RequestError {
+        RequestError { kind }
+    }
+}
+
+impl From<TooLarge> for RequestError {
+    fn from(too_large: TooLarge) -> RequestError {
+        RequestErrorKind::TooLarge(too_large).into()
+    }
+}
+
+impl fmt::Display for RequestError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            RequestErrorKind::NotSparse(why) => write!(f, "{why}"),
+            RequestErrorKind::NotTiles { engine, layout } => {
+                let what = match layout {
+                    Layout::Distributed { .. } => "a distributed fill",
+                    _ => "a streamed fill",
+                };
+                write!(f, "{what} runs the tiles engine (auto or tiles), not the {engine} engine")
+            }
+            RequestErrorKind::ReferenceNotResumable => f.write_str(
+                "the reference fill has no waves to save between: a resumable fill needs the \
+                 tiles or waves engine",
+            ),
+            RequestErrorKind::NoStream(why) => write!(f, "{why}"),
+            RequestErrorKind::NoBands(why) => write!(f, "{why}"),
+            RequestErrorKind::RowsNotResumable => f.write_str(
+                "rows that go out as they are computed cannot be taken up again: a resumable \
+                 row-by-row fill keeps a summary only",
+            ),
+            RequestErrorKind::EveryRowNotResumable => f.write_str(
+                "a resumable distributed fill needs moves that reach back a bounded number of \
+                 rows; this game's read whole columns, so every rank keeps every row",
+            ),
+            RequestErrorKind::TooLarge(too_large) => write!(f, "{too_large}"),
+        }
+    }
+}
+
+impl std::error::Error for RequestError {}
+
+impl<'g> FillRequest<'g> {
+    /// The fill of `game` over `shape` with the defaults: [`Engine::Auto`], the current threads,
+    /// the whole table in memory in one run.
+    pub fn new(game: &'g Game, shape: &'g TableShape) -> FillRequest<'g> {
+        FillRequest {
+            game,
+            shape,
+            engine: Engine::Auto,
+            threads: Threads::current(),
+            layout: Layout::IN_MEMORY,
+            tile_side: None,
+        }
+    }
+
+    /// Checks the request against the game and prepares the fill that runs it: the engine
+    /// resolved, the game compiled, the work planned. Every combination a front end may not ask
+    /// for is refused here, and only here.
+    ///
+    /// # Errors
+    /// What cannot be done, as [`RequestErrorKind`] says.
+    ///
+    /// # Panics
+    /// If `shape` was made for a game with other axes.
+    pub fn prepare(self) -> Result<PreparedFill<'g>, RequestError> {
+        let FillRequest { game, shape, engine, threads, layout, tile_side } = self;
+        assert_eq!(game.axes(), shape.axes(), "the shape belongs to another game");
+        let refuse = |kind: RequestErrorKind| Err(RequestError::from(kind));
+        if engine == Engine::Reference && layout.resumable() == Resumable::Yes {
+            return refuse(RequestErrorKind::ReferenceNotResumable);
+        }
+        // The sparse-space kernel's moves: what `Auto` runs where it can and `Sparse` needs.
+        let heap = match engine {
+            Engine::Auto | Engine::Sparse => match HeapMoves::new(game, shape) {
+                Ok(moves) => Some(moves),
+                Err(why) if engine == Engine::Sparse => {
+                    return refuse(RequestErrorKind::NotSparse(why))
+                }
+                Err(_) => None,
+            },
+            _ => None,
+        };
+        if !matches!(layout, Layout::InMemory { .. }) && !engine.runs_tiles() {
+            return refuse(RequestErrorKind::NotTiles { engine, layout });
+        }
+        match layout {
+            Layout::InMemory { .. } => Ok(PreparedFill::Table(TableFill::new(
+                game, shape, engine, threads, tile_side, heap,
+            ))),
+            Layout::Streamed { rows, resumable: Resumable::Yes } => {
+                if rows == RowsTo::Writer {
+                    return refuse(RequestErrorKind::RowsNotResumable);
+                }
+                // The ring of rows is what a streamed checkpoint holds.
+                RowStream::new(game, shape)
+                    .map(PreparedFill::Rows)
+                    .map_err(|why| RequestErrorKind::NoStream(why).into())
+            }
+            Layout::Streamed { rows, resumable: Resumable::No } => {
+                let dims = shape.axes().len();
+                if dims != 2 {
+                    return refuse(RequestErrorKind::NoStream(NoStream::Axes { dims }));
+                }
+                // Bands of one rank, which keep a few rows when the moves reach back a bounded
+                // number of them: what cannot stream is refused with the rule that keeps it
+                // from streaming.
+                let fill = BandFill::new(game, shape, 1, threads, rows)
+                    .map_err(RequestErrorKind::NoBands)?;
+                if !fill.streams() {
+                    let why = RowStream::new(game, shape).expect_err("the moves read every row");
+                    return refuse(RequestErrorKind::NoStream(why));
+                }
+                Ok(PreparedFill::Bands { fill, rows: None })
+            }
+            Layout::Distributed { ranks, rows, resumable } => {
+                // Every row to rank 0's sink in table order, mirrored only when every row is
+                // kept: a cut between bands is then a streamed checkpoint's ring.
+                let fill = BandFill::new(game, shape, ranks, threads, RowsTo::Writer)
+                    .map_err(RequestErrorKind::NoBands)?;
+                let rows = match resumable {
+                    Resumable::No => None,
+                    Resumable::Yes if rows == RowsTo::Writer => {
+                        return refuse(RequestErrorKind::RowsNotResumable)
+                    }
+                    Resumable::Yes => match RowStream::new(game, shape) {
+                        Ok(stream) if !fill.keeps_every_row() => Some(stream),
+                        _ => return refuse(RequestErrorKind::EveryRowNotResumable),
+                    },
+                };
+                Ok(PreparedFill::Bands { fill, rows })
+            }
+        }
+    }
+
+    /// [`FillRequest::prepare`] for the whole table in memory, in one run or resumably as
+    /// `layout` says (any other layout is taken as [`Layout::IN_MEMORY`]), its memory checked
+    /// with `extra_bytes` more that the caller holds besides ([`PreparedFill::check_memory`]):
+    /// what analyses, searches, surveys and the Python package fill through.
+    ///
+    /// # Errors
+    /// As [`FillRequest::prepare`], and [`RequestErrorKind::TooLarge`].
+    pub fn table(self, extra_bytes: u128) -> Result<TableFill<'g>, RequestError> {
+        let layout = match self.layout {
+            layout @ Layout::InMemory { .. } => layout,
+            _ => Layout::IN_MEMORY,
+        };
+        let prepared = FillRequest { layout, ..self }.prepare()?;
+        prepared.check_memory(extra_bytes)?;
+        match prepared {
+            PreparedFill::Table(fill) => Ok(fill),
+            _ => unreachable!("an in-memory layout prepares a table"),
+        }
+    }
+}
+
+impl PreparedFill<'_> {
+    /// The engine that runs: [`Engine::Auto`] resolved for the game.
+    pub fn engine(&self) -> Engine {
+        match self {
+            PreparedFill::Table(fill) => fill.engine(),
+            PreparedFill::Rows(_) | PreparedFill::Bands { .. } => Engine::Tiles,
+        }
+    }
+
+    /// The widest cells the values may need.
+    pub fn planned_width(&self) -> CellWidth {
+        match self {
+            PreparedFill::Table(fill) => fill.planned_width(),
+            PreparedFill::Rows(stream) => stream.planned_width(),
+            PreparedFill::Bands { fill, .. } => fill.planned_width(),
+        }
+    }
+
+    /// The most bytes the fill holds at once: the table (its widest cells, and the narrower
+    /// ones while they widen) or the rows a streamed fill or one rank keeps, and the line
+    /// summaries.
+    pub fn planned_bytes(&self) -> u128 {
+        match self {
+            PreparedFill::Table(fill) => fill.planned_bytes(),
+            PreparedFill::Rows(stream) => stream.planned_bytes(),
+            PreparedFill::Bands { fill, .. } => fill.planned_bytes(),
+        }
+    }
+
+    /// What the run holds of the table.
+    pub fn held(&self) -> Held {
+        match self {
+            PreparedFill::Table(_) => Held::Table,
+            PreparedFill::Bands { fill, .. } if fill.ranks() > 1 => Held::Rank,
+            PreparedFill::Rows(_) | PreparedFill::Bands { .. } => Held::Streamed,
+        }
+    }
+
+    /// Refuses the fill when what it holds ([`PreparedFill::planned_bytes`]) and `extra_bytes`
+    /// more (what the caller holds besides, such as an analysis of the table) would not fit in
+    /// the memory available now ([`crate::memory::available`]): the one memory check of every
+    /// fill.
+    ///
+    /// # Errors
+    /// The table, as [`TooLarge`] describes it.
+    pub fn check_memory(&self, extra_bytes: u128) -> Result<(), TooLarge> {
+        let cells = match self {
+            PreparedFill::Table(fill) => fill.shape().cells(),
+            PreparedFill::Rows(stream) => stream.cells(),
+            PreparedFill::Bands { fill, .. } => fill.cells(),
+        };
+        let width = self.planned_width().bytes();
+        check_bytes(cells, width, self.planned_bytes() + extra_bytes, self.held())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_core::lookup;
+
+    fn request<'g>(
+        game: &'g Game,
+        shape: &'g TableShape,
+        engine: Engine,
+        layout: Layout,
+    ) -> Result<&'static str, RequestErrorKind> {
+        let prepared = FillRequest { engine, layout, ..FillRequest::new(game, shape) }
+            .prepare()
+            .map_err(RequestError::into_kind)?;
+        Ok(match prepared {
+            PreparedFill::Table(_) => "table",
+            PreparedFill::Rows(_) => "rows",
+            PreparedFill::Bands { rows: None, .. } => "bands",
+            PreparedFill::Bands { rows: Some(_), .. } => "bands with rings",
+        })
+    }
+
+    /// Every engine × layout on a board, a heap game and a game that cannot stream: what is
+    /// prepared, and what is refused with which kind.
+    #[test]
+    fn every_engine_and_layout_is_decided_here() {
+        use Resumable::{No, Yes};
+        use RowsTo::{Summary, Writer};
+        let kiki = lookup("kiki").unwrap();
+        let board = TableShape::new(&kiki, &[20, 20], "20x20").unwrap();
+        let kayles = lookup("kayles").unwrap();
+        let heaps = TableShape::new(&kayles, &[100], "100").unwrap();
+        let cutting = lookup("cutting").unwrap();
+        let whole_columns = TableShape::new(&cutting, &[20, 20], "20x20").unwrap();
+        let streamed = |rows, resumable| Layout::Streamed { rows, resumable };
+        let distributed = |rows, resumable| Layout::Distributed { ranks: 2, rows, resumable };
+        for engine in Engine::ALL {
+            let in_memory = request(&kiki, &board, engine, Layout::IN_MEMORY);
+            let resumable = request(&kiki, &board, engine, Layout::InMemory { resumable: Yes });
+            match engine {
+                Engine::Sparse => {
+                    assert!(matches!(in_memory, Err(RequestErrorKind::NotSparse(_))));
+                }
+                Engine::Reference => {
+                    assert_eq!(in_memory.unwrap(), "table");
+                    assert!(matches!(resumable, Err(RequestErrorKind::ReferenceNotResumable)));
+                }
+                _ => assert_eq!((in_memory.unwrap(), resumable.unwrap()), ("table", "table")),
+            }
+            for layout in [streamed(Writer, No), streamed(Summary, No), distributed(Writer, No)] {
+                let prepared = request(&kiki, &board, engine, layout);
+                match engine {
+                    Engine::Auto | Engine::Tiles => assert_eq!(prepared.unwrap(), "bands"),
+                    Engine::Sparse => {
+                        assert!(matches!(prepared, Err(RequestErrorKind::NotSparse(_))))
+                    }
+                    _ => assert!(
+                        matches!(prepared, Err(RequestErrorKind::NotTiles { .. })),
+                        "{engine} {layout:?}"
+                    ),
+                }
+            }
+        }
+        let tiles = |game, shape, layout| request(game, shape, Engine::Tiles, layout);
+        assert_eq!(tiles(&kiki, &board, streamed(Summary, Yes)).unwrap(), "rows");
+        assert!(matches!(
+            tiles(&kiki, &board, streamed(Writer, Yes)),
+            Err(RequestErrorKind::RowsNotResumable)
+        ));
+        assert_eq!(tiles(&kiki, &board, distributed(Summary, Yes)).unwrap(), "bands with rings");
+        assert!(matches!(
+            tiles(&kiki, &board, distributed(Writer, Yes)),
+            Err(RequestErrorKind::RowsNotResumable)
+        ));
+        assert!(matches!(
+            tiles(&cutting, &whole_columns, streamed(Writer, No)),
+            Err(RequestErrorKind::NoStream(_))
+        ));
+        assert!(matches!(
+            tiles(&cutting, &whole_columns, distributed(Summary, Yes)),
+            Err(RequestErrorKind::EveryRowNotResumable)
+        ));
+        assert_eq!(tiles(&cutting, &whole_columns, distributed(Writer, No)).unwrap(), "bands");
+        assert!(matches!(
+            tiles(&kayles, &heaps, streamed(Summary, No)),
+            Err(RequestErrorKind::NoStream(NoStream::Axes { dims: 1 }))
+        ));
+        assert!(matches!(
+            tiles(&kayles, &heaps, distributed(Writer, No)),
+            Err(RequestErrorKind::NoBands(_))
+        ));
+        // Auto runs the sparse-space kernel on heap games it computes, the tiles elsewhere.
+        let auto = |game, shape| match FillRequest::new(game, shape).prepare().unwrap() {
+            PreparedFill::Table(fill) => fill.engine(),
+            _ => unreachable!(),
+        };
+        assert_eq!(auto(&kayles, &heaps), Engine::Sparse);
+        assert_eq!(auto(&kiki, &board), Engine::Tiles);
+    }
+
+    /// The memory check counts what each layout holds, and says which.
+    #[test]
+    fn the_memory_check_says_what_is_held() {
+        let wythoff = lookup("wythoff").unwrap();
+        let shape = TableShape::new(&wythoff, &[3000, 3000], "3000x3000").unwrap();
+        let prepare = |layout| {
+            FillRequest { layout, ..FillRequest::new(&wythoff, &shape) }.prepare().unwrap()
+        };
+        let table = prepare(Layout::IN_MEMORY);
+        let streamed = prepare(Layout::Streamed { rows: RowsTo::Writer, resumable: Resumable::No });
+        let rank = prepare(Layout::Distributed {
+            ranks: 2,
+            rows: RowsTo::Writer,
+            resumable: Resumable::No,
+        });
+        assert_eq!(
+            (table.held(), streamed.held(), rank.held()),
+            (Held::Table, Held::Streamed, Held::Rank)
+        );
+        assert!(streamed.planned_bytes() < table.planned_bytes());
+        // A check that cannot pass: more than the machine can address.
+        let err = table.check_memory(u128::MAX / 2).unwrap_err();
+        assert_eq!(err.held, Held::Table);
+        assert!(err.available.is_none());
+    }
+}
