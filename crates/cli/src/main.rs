@@ -7,6 +7,7 @@
 
 mod checkpoint;
 mod commands;
+mod errors;
 mod load;
 mod output;
 mod progress;
@@ -15,6 +16,7 @@ mod threads;
 
 use clap::error::ErrorKind;
 use clap::Parser;
+use errors::{one_line, print_error, printable, EXIT_ERROR};
 use grundy_compute::memory;
 use std::process::ExitCode;
 
@@ -30,9 +32,6 @@ struct Cli {
     #[arg(long, global = true, value_name = "SIZE", value_parser = memory::parse_bytes)]
     max_memory: Option<u64>,
 }
-
-/// Exit code for bad input and failures.
-pub(crate) const EXIT_ERROR: u8 = 2;
 
 /// When set, the command says on standard error how many thread pools it built.
 const POOL_STATS_VARIABLE: &str = "GRUNDY_POOL_STATS";
@@ -80,48 +79,4 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_ERROR)
         }
     }
-}
-
-/// Prints `err` as the one error line every failure gets (also an MPI rank's, before it ends
-/// the job): its chain on one line, made safe for a terminal.
-pub(crate) fn print_error(err: &anyhow::Error) {
-    eprintln!("grundy: error: {}", printable(&one_line(&format!("{err:#}"))));
-}
-
-/// `message` made safe for a terminal: control characters escaped (a name from a spec file
-/// must not recolour or clear the user's terminal) and every run of more than
-/// `LONGEST_WORD` characters without a space cut to its start, saying how much was left out (a
-/// 50 MB CSV cell made a 50 MB error line). Issue 19.
-pub(crate) fn printable(message: &str) -> String {
-    const LONGEST_WORD: usize = 200;
-    let mut out = String::with_capacity(message.len().min(4096));
-    for (k, word) in message.split(' ').enumerate() {
-        if k > 0 {
-            out.push(' ');
-        }
-        let chars = word.chars().count();
-        for c in word.chars().take(LONGEST_WORD) {
-            if c.is_control() {
-                out.extend(c.escape_default());
-            } else {
-                out.push(c);
-            }
-        }
-        if chars > LONGEST_WORD {
-            out.push_str(&format!("…({} more characters)", chars - LONGEST_WORD));
-        }
-    }
-    out
-}
-
-/// Folds a multi-line message (clap's usage blocks) into one line: the lines before the usage,
-/// trimmed and joined.
-pub(crate) fn one_line(message: &str) -> String {
-    message
-        .lines()
-        .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
-        .map(str::trim)
-        .filter(|line| !line.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ")
 }

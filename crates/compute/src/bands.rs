@@ -1037,7 +1037,9 @@ fn decode_start(message: &[u8]) -> BandCut {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{fill_reference, NoProgress, ThreadCount};
+    use crate::progress::NoProgress;
+    use crate::reference::fill_reference;
+    use crate::threads::ThreadCount;
     use grundy_core::{lookup, parse_spec};
     use std::collections::HashMap;
     use std::sync::atomic::{AtomicU64, Ordering};
@@ -1303,7 +1305,7 @@ mod tests {
         let mut stopped = 0;
         for (game, max) in games() {
             let shape = TableShape::new(&game, &max, "test").unwrap();
-            let Ok(stream) = crate::RowStream::new(&game, &shape) else { continue };
+            let Ok(stream) = crate::stream::RowStream::new(&game, &shape) else { continue };
             let expected: Vec<u32> =
                 fill_reference(&game, &shape).to_nimbers().iter().map(|v| v.value()).collect();
             for (ranks, again, at) in [(2, 3, 2), (3, 1, 2), (1, 4, 3), (4, 2, 2)] {

@@ -31,7 +31,9 @@
 //! than the game's values allow). A checksum is no signature: a forged body under a matching header and checksum cannot be told from a real
 //! one.
 
-use crate::{RingStore, RowStream, WaveMark};
+use crate::plan::WaveMark;
+use crate::store::RingStore;
+use crate::stream::RowStream;
 use grundy_core::{
     read_npy, to_spec, write_npy, CellWidth, Coord, Game, GrundyTable, Nimber, NpyError, PrefixSet,
     TableShape,
@@ -550,7 +552,10 @@ impl<W: Write> Write for Crc32Writer<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{Control, FillRequest, Layout, NoProgress, Resumable, RowStream};
+    use crate::layout::{Layout, Resumable};
+    use crate::progress::{Control, NoProgress};
+    use crate::request::FillRequest;
+    use crate::stream::RowStream;
     use grundy_core::lookup;
     use std::io::Cursor;
 

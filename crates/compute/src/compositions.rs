@@ -6,8 +6,9 @@
 use crate::executor::Executor;
 use crate::kernel::StencilKernel;
 use crate::plan::Plan;
+use crate::progress::{Control, NoProgress};
+use crate::reference::fill_reference;
 use crate::store::{DenseStore, RingStore};
-use crate::{fill_reference, Control, NoProgress};
 use grundy_core::game::catalog;
 use grundy_core::{lookup, GrundyTable, Nimber, TableShape};
 
@@ -116,8 +117,8 @@ fn every_composition_agrees_with_the_reference() {
                 for &symmetric in symmetric_options {
                     for (plan_name, plan) in plans(&shape, &kernel, symmetric) {
                         for threads in [1, 2, 8] {
-                            let count = crate::ThreadCount::new(threads).unwrap();
-                            let pool = crate::Threads::new(Some(count)).unwrap();
+                            let count = crate::threads::ThreadCount::new(threads).unwrap();
+                            let pool = crate::threads::Threads::new(Some(count)).unwrap();
                             for executor in [Executor::Sequential, Executor::Rayon] {
                                 let what = format!(
                                     "{} {max:?}: kernel {kernel_name}, plan {plan_name}, \

@@ -36,7 +36,7 @@ impl SequenceRecords {
         }
         let max = table.stats().max;
         let first = (0..table.len()).find(|&n| table.get_flat(n).value() == max).unwrap_or(0);
-        let records = game.and_then(|game| crate::sparse_records(game, shape, table).ok());
+        let records = game.and_then(|game| crate::sparse::sparse_records(game, shape, table).ok());
         Some(SequenceRecords {
             max,
             max_first_at: shape.axes()[0].min + first as i64,

@@ -999,8 +999,8 @@ mod tests {
         let shape = TableShape::new(&game, &[n as i64], "test").unwrap();
         let moves = HeapMoves::new(&game, &shape).unwrap();
         let mut store = SparseStore::new(&moves, &shape);
-        let count = crate::ThreadCount::new(threads).unwrap();
-        let pool = crate::Threads::new(Some(count)).unwrap();
+        let count = crate::threads::ThreadCount::new(threads).unwrap();
+        let pool = crate::threads::Threads::new(Some(count)).unwrap();
         pool.install(|| {
             for lo in (0..=n).step_by(unit) {
                 store.expensive = true;

@@ -575,7 +575,7 @@ impl UnitView for RingStore {
 mod tests {
     use super::*;
     use crate::executor::Executor;
-    use crate::{Control, NoProgress};
+    use crate::progress::{Control, NoProgress};
     use grundy_core::{parse_spec, TableShape};
 
     thread_local! {

@@ -1,13 +1,13 @@
 //! The report of `grundy patterns`: what a table's structure is, in the JSON contract's shape.
 
 use crate::certificate::{prove_outcome_rule, Certificate};
+use crate::error::{Error, ErrorKind};
 use crate::grid::{
     find_period_2d, is_separable, is_symmetric, line_periods_with, Grid, LinePeriod, Period2d,
 };
 use crate::periodicity::find_period;
 use crate::proofs::prove_sequence;
 use crate::rules::{outcome_rule, values_rule, Described};
-use crate::{Error, ErrorKind};
 use grundy_compute::memory::{check_bytes, Held, TooLarge};
 use grundy_compute::SequenceRecords;
 use grundy_core::{board_lines, Cell, CellKind, Game, GrundyTable, Table};

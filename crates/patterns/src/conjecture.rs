@@ -2,8 +2,8 @@
 //! board where the game's moves allow one.
 
 use crate::certificate::{prove_periodic, reach, Certificate, PeriodicClaim};
+use crate::error::{Error, ErrorKind};
 use crate::expr::{lcm, EvalError, Expr, ExprError, Type};
-use crate::{Error, ErrorKind};
 use grundy_core::{Axis, Cell, CellKind, Coord, Game, GrundyTable, Table, TableShape};
 use rayon::prelude::*;
 use serde::Serialize;

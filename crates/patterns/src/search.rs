@@ -5,8 +5,8 @@
 
 use crate::analysis::analysis_bytes;
 pub use crate::analysis::Search;
+use crate::analysis::{analyze, Report};
 use crate::proofs::has_periodicity_theorem;
-use crate::{analyze, Report};
 use grundy_compute::memory::TooLarge;
 use grundy_compute::{
     Control, FillError, FillRequest, Layout, Progress, RequestError, RequestErrorKind, Resumable,
@@ -47,7 +47,7 @@ pub enum SearchError {
     /// A round's fill failed or was cancelled.
     Fill(FillError),
     /// A round's analysis failed.
-    Analysis(crate::Error),
+    Analysis(crate::error::Error),
 }
 
 impl fmt::Display for SearchError {

@@ -16,8 +16,8 @@
 //! representative of a class is its first member, as the literature names a class by its
 //! smallest code.
 
+use crate::analysis::{analysis_bytes, analyze, LineReport, Report};
 use crate::search::ProofSearch;
-use crate::{analysis_bytes, analyze, Report};
 use grundy_compute::{FillRequest, NoProgress, SequenceRecords, Threads};
 use grundy_core::{lookup, parse_spec, Axis, Coord, Game, Rule, StepSet, Table, TableShape};
 use serde::{Deserialize, Serialize};
@@ -508,7 +508,7 @@ pub fn survey_member(game: &Game, plan: Plan) -> Result<Computed, MemberError> {
             row.outcome_rule = r.outcome.rule.clone();
             (row.proved, row.argument) = (r.outcome.proved, r.outcome.argument.clone());
             (row.separable, row.symmetric) = (Some(r.outcome.separable), Some(r.symmetric));
-            let periodic = |lines: &[crate::LineReport]| {
+            let periodic = |lines: &[LineReport]| {
                 let k = lines.iter().filter(|l| l.period.is_some()).count();
                 format!("{k}/{}", lines.len())
             };

@@ -102,7 +102,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             Ok(config) => distributed::run(config, &cluster),
             // Every rank found the same error: rank 0 says it.
             Err(err) if cluster.rank() == 0 => Err(err),
-            Err(_) => Ok(ExitCode::from(crate::EXIT_ERROR)),
+            Err(_) => Ok(ExitCode::from(crate::errors::EXIT_ERROR)),
         };
     }
     let config = Config::from_args(args)?;

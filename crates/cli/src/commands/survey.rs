@@ -99,8 +99,8 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     if let Some(cluster) = &cluster {
         // Rank 0: an error here must end the job, or the other ranks would wait for work.
         return gather(&args, &family, plan, &threads, Some(cluster)).or_else(|err| {
-            crate::print_error(&err);
-            cluster.abort(i32::from(crate::EXIT_ERROR))
+            crate::errors::print_error(&err);
+            cluster.abort(i32::from(crate::errors::EXIT_ERROR))
         });
     }
     gather(

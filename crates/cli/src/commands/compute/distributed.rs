@@ -32,7 +32,7 @@ pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
     let (fill, rows) = match prepare(&config, cluster.size()) {
         Ok(prepared) => prepared,
         Err(err) if zero => return Err(err),
-        Err(_) => return Ok(ExitCode::from(crate::EXIT_ERROR)),
+        Err(_) => return Ok(ExitCode::from(crate::errors::EXIT_ERROR)),
     };
     let can = cluster.can_link().map_err(|why| anyhow!("cannot share the table: {why}"));
     let ended = can.and_then(|()| {
@@ -71,8 +71,8 @@ pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
         }
         Ok(code) => Ok(code),
         Err(err) => {
-            crate::print_error(&err);
-            cluster.abort(i32::from(crate::EXIT_ERROR))
+            crate::errors::print_error(&err);
+            cluster.abort(i32::from(crate::errors::EXIT_ERROR))
         }
     }
 }
