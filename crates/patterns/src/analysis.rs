@@ -1,11 +1,12 @@
 //! The report of `grundy patterns`: what a table's structure is, in the JSON contract's shape.
 
-use crate::certificate::{prove_outcome_rule, Certificate};
+use crate::certificate::prove_outcome_rule;
 use crate::error::{Error, ErrorKind};
 use crate::grid::{
     find_period_2d, is_separable, is_symmetric, line_periods_with, Grid, LinePeriod, Period2d,
 };
 use crate::periodicity::find_period;
+use crate::proof::{optional, Proof};
 use crate::proofs::prove_sequence;
 use crate::rules::{outcome_rule, values_rule, Described};
 use grundy_compute::memory::{check_bytes, Held, TooLarge};
@@ -49,10 +50,10 @@ pub struct SequencePeriod {
     pub preperiod: Option<usize>,
     /// First coordinate of the periodic part.
     pub from: Option<i64>,
-    /// Whether a theorem's finite check has passed.
-    pub proved: bool,
-    /// The theorem and its check, or why there is no proof.
-    pub argument: Option<String>,
+    /// Whether a theorem's finite check has passed, and the theorem and its check (or why there
+    /// is no proof); `None` when no period was found. JSON: `proved` and `argument`.
+    #[serde(flatten, with = "optional")]
+    pub proof: Option<Proof>,
     /// How many values the theorem needs.
     pub needed_length: Option<usize>,
     /// The search's bounds: the largest period tried and the sequence's length.
@@ -80,7 +81,8 @@ pub struct BoardReport {
     /// The axis names.
     pub axes: [String; 2],
     /// `values`, or `outcomes` for a P/N table read from a file.
-    pub cells: &'static str,
+    #[serde(serialize_with = "cell_kind_name")]
+    pub cells: CellKind,
     /// T(x, y) = T(y, x) on the common square.
     pub symmetric: bool,
     /// The outcome mask (P where the value is 0).
@@ -106,10 +108,15 @@ pub struct OutcomeReport {
     pub rule: Option<String>,
     /// P-positions = (rows with a P) × (columns with a P).
     pub separable: bool,
-    /// The rule is proved for every board (see [`crate::certificate`]).
-    pub proved: bool,
-    /// The proof, or why there is none (null when there is no rule).
-    pub argument: Option<String>,
+    /// Whether the rule is proved for every board (see [`crate::certificate`]), and the proof or
+    /// why there is none; `None` when there is no rule. JSON: `proved` and `argument`.
+    #[serde(flatten, with = "optional")]
+    pub proof: Option<Proof>,
+}
+
+/// A table's [`CellKind`] as JSON names it.
+fn cell_kind_name<S: serde::Serializer>(kind: &CellKind, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(kind.name())
 }
 
 /// The values' structure.
@@ -238,9 +245,8 @@ fn analyze_cells<C: Cell + Into<i64>>(described: &Table, values: &[C]) -> Result
                     saltus: found.map(|p| p.saltus),
                     preperiod: found.map(|p| p.preperiod),
                     from: found.map(|p| axes[0].min + p.preperiod as i64),
-                    proved: proof.as_ref().is_some_and(|p| p.proved),
-                    argument: proof.as_ref().map(|p| p.argument.clone()),
-                    needed_length: proof.and_then(|p| p.needed_length),
+                    needed_length: proof.as_ref().and_then(|p| p.needed_length),
+                    proof: proof.map(|p| p.proof),
                     searched: Searched { max_period: values.len() / 3, length: values.len() },
                 },
             }))
@@ -269,10 +275,10 @@ fn analyze_board<C: Cell + Into<i64>>(
     let outcome_period = find_period_2d(&mask_grid);
     let described_mask = Described { grid: mask_grid, names, mins };
     let rule = outcome_period.as_ref().and_then(|p| outcome_rule(&described_mask, p));
-    let certificate = rule.as_ref().map(|rule| match game {
-        Some(game) => prove_outcome_rule(game, rule),
+    let proof = rule.as_ref().map(|rule| match game {
+        Some(game) => prove_outcome_rule(game, rule).proof,
         None => {
-            Certificate::none("the game's rules are not known for this table (read from a file, or a slice of a 3-D table)")
+            Proof::none("the game's rules are not known for this table (read from a file, or a slice of a 3-D table)")
         }
     });
     let outcome = OutcomeReport {
@@ -280,8 +286,7 @@ fn analyze_board<C: Cell + Into<i64>>(
         from: outcome_period.as_ref().map(coords),
         rule,
         separable: is_separable(&mask_grid),
-        proved: certificate.as_ref().is_some_and(|c| c.proved),
-        argument: certificate.map(|c| c.argument),
+        proof,
     };
     let value_grid = Grid::new(values, rows, cols);
     let values_report = if kind == CellKind::Values {
@@ -302,7 +307,7 @@ fn analyze_board<C: Cell + Into<i64>>(
         size: [table.shape().max()[0], table.shape().max()[1]],
         min: mins,
         axes: [names[0].to_string(), names[1].to_string()],
-        cells: if kind == CellKind::Values { "values" } else { "outcomes" },
+        cells: kind,
         symmetric: is_symmetric(&value_grid, mins),
         outcome,
         values: values_report,

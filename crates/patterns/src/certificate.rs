@@ -12,23 +12,23 @@
 //! true P-set (or value function).
 
 use crate::expr::Expr;
+use crate::proof::{Proof, Theorem};
 use grundy_core::{mex, Coord, Game, Nimber, Rule};
 use ndarray::Dimension;
 
-/// The outcome of trying to prove a claim for every board.
+/// The outcome of trying to prove a claim for every board: the proof (by the finite box,
+/// [`Theorem::FiniteBox`]) or why there is none, and the box that was checked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Certificate {
-    /// `true` when the finite check passed.
-    pub proved: bool,
-    /// What was checked, or why no proof applies.
-    pub argument: String,
+    /// The proof, or why there is none.
+    pub proof: Proof,
     /// The box that was checked (inclusive coordinates per axis), when a check ran.
     pub checked_box: Option<Vec<[Coord; 2]>>,
 }
 
 impl Certificate {
-    pub(crate) fn none(argument: impl Into<String>) -> Certificate {
-        Certificate { proved: false, argument: argument.into(), checked_box: None }
+    pub(crate) fn none(why: impl Into<String>) -> Certificate {
+        Certificate { proof: Proof::none(why), checked_box: None }
     }
 }
 
@@ -184,11 +184,10 @@ pub fn prove_periodic(
                 PeriodicClaim::Values(_) => "the claimed value must be the mex of the options' claimed values",
             };
             return Certificate {
-                proved: false,
-                argument: format!(
+                proof: Proof::none(format!(
                     "the claim fails its own local condition at ({}): {what}",
                     describe(&pos)
-                ),
+                )),
                 checked_box: Some(bounds),
             };
         }
@@ -199,17 +198,14 @@ pub fn prove_periodic(
         .map(|(axis, [lo, hi])| format!("{} in {lo}..={hi}", axis.name))
         .collect();
     let periods: Vec<String> = periods.iter().map(u64::to_string).collect();
-    Certificate {
-        proved: true,
-        argument: format!(
-            "the claim is periodic with period [{}] ({how_periodic}) and every move changes a coordinate by at \
-             most r = {r}; its local condition holds on every cell of the box {}, which covers every case of \
-             the infinite board, so it holds on every board",
-            periods.join(", "),
-            shown.join(", ")
-        ),
-        checked_box: Some(bounds),
-    }
+    let argument = format!(
+        "[{}] ({how_periodic}) and every move changes a coordinate by at most r = {r}; its local \
+         condition holds on every cell of the box {}, which covers every case of the infinite \
+         board, so it holds on every board",
+        periods.join(", "),
+        shown.join(", ")
+    );
+    Certificate { proof: Proof::by(Theorem::FiniteBox, argument), checked_box: Some(bounds) }
 }
 
 /// Runs [`prove_periodic`] for a P-set rule in the expression language whose variables are the
@@ -235,14 +231,14 @@ mod tests {
     fn kikis_rule_is_proved_and_a_wrong_one_is_not() {
         let kiki = lookup("kiki").unwrap();
         let proof = prove_outcome_rule(&kiki, "n % 2 == 1 && m % 2 == 1");
-        assert!(proof.proved, "{}", proof.argument);
+        assert!(proof.proof.is_proved(), "{:?}", proof.proof);
         assert_eq!(proof.checked_box, Some(vec![[1, 3], [1, 3]]));
         let wrong = prove_outcome_rule(&kiki, "n % 2 == 0");
-        assert!(!wrong.proved);
+        assert!(!wrong.proof.is_proved());
         assert!(
-            wrong.argument.starts_with("the claim fails its own local condition at (1, 1)"),
+            wrong.proof.argument().starts_with("the claim fails its own local condition at (1, 1)"),
             "{}",
-            wrong.argument
+            wrong.proof.argument()
         );
     }
 
@@ -255,7 +251,7 @@ mod tests {
             ["n % 2 == 1 && m % 2 == 1 && n < 1000", "n % 2 == 1 && m % 2 == 1 || n == 5000"]
         {
             let proof = prove_outcome_rule(&kiki, rule);
-            assert!(!proof.proved, "{rule}: {}", proof.argument);
+            assert!(!proof.proof.is_proved(), "{rule}: {:?}", proof.proof);
             assert_eq!(proof.checked_box, None);
         }
     }
@@ -276,7 +272,8 @@ mod tests {
             &[u64::MAX, 2],
             "given",
         );
-        assert!(!proof.proved && proof.argument.contains("2^31 or more"), "{}", proof.argument);
+        assert!(proof.proof.argument().contains("2^31 or more"), "{:?}", proof.proof);
+        assert!(!proof.proof.is_proved());
     }
 
     #[test]
@@ -293,8 +290,10 @@ mod tests {
         let game = lookup("subtraction:1,3,4").unwrap();
         let value = |pos: &[Coord]| Some([0, 1, 0, 1, 2, 3, 2][(pos[0] % 7) as usize]);
         let proof = prove_periodic(&game, &PeriodicClaim::Values(&value), &[7], "given");
-        assert!(proof.proved, "{}", proof.argument);
+        assert!(proof.proof.is_proved(), "{:?}", proof.proof);
         let wrong = |pos: &[Coord]| Some([0, 1, 0, 1, 2, 3, 3][(pos[0] % 7) as usize]);
-        assert!(!prove_periodic(&game, &PeriodicClaim::Values(&wrong), &[7], "given").proved);
+        assert!(!prove_periodic(&game, &PeriodicClaim::Values(&wrong), &[7], "given")
+            .proof
+            .is_proved());
     }
 }

@@ -4,6 +4,7 @@
 use crate::certificate::{prove_periodic, reach, Certificate, PeriodicClaim};
 use crate::error::{Error, ErrorKind};
 use crate::expr::{lcm, EvalError, Expr, ExprError, Type};
+use crate::proof::Proof;
 use grundy_core::{Axis, Cell, CellKind, Coord, Game, GrundyTable, Table, TableShape};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -159,6 +160,16 @@ pub struct Counterexample {
     pub claimed: Claimed,
 }
 
+/// Whether a claim agrees with a table. JSON: `agrees` or `disagrees`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// On every cell.
+    Agrees,
+    /// On one cell or more.
+    Disagrees,
+}
+
 /// The result of `grundy check`, in the JSON contract's shape.
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckReport {
@@ -176,12 +187,12 @@ pub struct CheckReport {
     pub disagreements: u64,
     /// The first counterexamples in row-major order.
     pub counterexamples: Vec<Counterexample>,
-    /// `agrees` or `disagrees`.
-    pub verdict: &'static str,
-    /// Proved for every board.
-    pub proved: bool,
-    /// The proof, or why there is none.
-    pub argument: String,
+    /// Whether the claim agrees with every cell of the table.
+    pub verdict: Verdict,
+    /// Whether the claim is proved for every board, and the proof or why there is none. JSON:
+    /// `proved` and `argument`.
+    #[serde(flatten)]
+    pub proof: Proof,
     /// The box the proof checked.
     pub checked_box: Option<Vec<[Coord; 2]>>,
 }
@@ -242,9 +253,8 @@ fn report(
         cells,
         disagreements,
         counterexamples,
-        verdict: if disagreements == 0 { "agrees" } else { "disagrees" },
-        proved: certificate.proved,
-        argument: certificate.argument,
+        verdict: if disagreements == 0 { Verdict::Agrees } else { Verdict::Disagrees },
+        proof: certificate.proof,
         checked_box: certificate.checked_box,
     }
 }

@@ -35,6 +35,7 @@ pub mod expr;
 pub mod grid;
 pub mod periodicity;
 pub mod positions;
+pub mod proof;
 pub mod proofs;
 mod rules;
 pub mod search;

@@ -2,16 +2,15 @@
 
 use crate::certificate::reach;
 use crate::periodicity::{find_period, Period};
+use crate::proof::{Proof, Theorem as Named};
 use grundy_core::{Coord, Game, GrundyTable, Rule};
 use std::collections::HashMap;
 
-/// Whether a period is proved, by which theorem, and how long a table the proof needs.
+/// Whether a heap game's period is proved, and how long a table the theorem needs.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Proof {
-    /// `true` only when a theorem's finite check has passed on the table.
-    pub proved: bool,
-    /// The theorem and the check, or why no proof applies.
-    pub argument: String,
+pub struct SequenceProof {
+    /// The proof, or why there is none.
+    pub proof: Proof,
     /// The table length (number of values) the theorem needs, when one applies.
     pub needed_length: Option<usize>,
 }
@@ -66,15 +65,15 @@ fn theorem(game: &Game) -> Result<Theorem<'_>, &'static str> {
 /// Tries to prove that the `period` found in a sequence of `len` values of `game` holds forever.
 /// The sequence's first value is at coordinate `min` (the axis' smallest); the argument names
 /// coordinates, as the report's `from` does.
-pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize, min: i64) -> Proof {
-    let unproved = |argument: String| Proof { proved: false, argument, needed_length: None };
+pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize, min: i64) -> SequenceProof {
+    let unproved = |why: String| SequenceProof { proof: Proof::none(why), needed_length: None };
     let Some(game) = game else {
         return unproved(
             "the game's rules are not known for this table (read from a file), so no theorem applies".into(),
         );
     };
     let (p, e) = (period.period, period.preperiod);
-    let (argument, needed) = match theorem(game) {
+    let (proof, needed) = match theorem(game) {
         Err(why) => return unproved(why.into()),
         Ok(Theorem::Subtraction { t }) => {
             if period.saltus != 0 {
@@ -85,13 +84,13 @@ pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize, min: i64
             let needed = e + p + t;
             let from = min + e as i64;
             let argument = format!(
-                "subtraction game with a finite set, t = max(S) = {t}: x(n + {p}) = x(n) for all {from} <= n <= {}, and \
+                "t = max(S) = {t}: x(n + {p}) = x(n) for all {from} <= n <= {}, and \
                  the t values before a position determine its value, so the period holds forever (needs {needed} values, \
                  up to n = {})",
                 from + t as i64 - 1,
                 min + needed as i64 - 1
             );
-            (argument, needed)
+            (Proof::by(Named::SubtractionWindow, argument), needed)
         }
         Ok(Theorem::Octal { code, t }) => {
             if period.saltus != 0 {
@@ -101,18 +100,20 @@ pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize, min: i64
             debug_assert_eq!(min, 0);
             let needed = 2 * e + 2 * p + t;
             let argument = format!(
-                "Octal Periodicity Theorem (Guy and Smith): code {code} removes at most t = {t} stones, and x(n + {p}) = x(n) \
+                "code {code} removes at most t = {t} stones, and x(n + {p}) = x(n) \
                  for all {e} <= n < 2*{e} + {p} + {t} = {}, so the sequence is periodic from n = {e} on (needs {needed} values)",
                 2 * e + p + t
             );
-            (argument, needed)
+            (Proof::by(Named::OctalPeriodicity, argument), needed)
         }
     };
-    Proof {
-        proved: len >= needed,
-        argument: with_length(argument, len, needed),
-        needed_length: Some(needed),
-    }
+    // The theorem's check needs `needed` values: on fewer, its argument is evidence only.
+    let proof = if len >= needed {
+        proof
+    } else {
+        Proof::none(format!("{}, but the table has only {len}", proof.argument()))
+    };
+    SequenceProof { proof, needed_length: Some(needed) }
 }
 
 /// Whether a periodicity theorem of this module covers `game`: a subtraction game with a finite
@@ -153,12 +154,12 @@ impl ProvedLaw {
 /// is proved on these values (a longer table may prove one).
 pub fn proved_law(game: &Game, values: &[u32], min: Coord) -> Option<ProvedLaw> {
     let period = find_period(values)?;
-    let proof = prove_sequence(Some(game), &period, values.len(), min);
-    proof.proved.then(|| ProvedLaw {
+    let proof = prove_sequence(Some(game), &period, values.len(), min).proof;
+    proof.is_proved().then(|| ProvedLaw {
         period,
         min,
         head: values[..period.preperiod + period.period].to_vec(),
-        argument: proof.argument,
+        argument: proof.argument().to_string(),
     })
 }
 
@@ -258,14 +259,6 @@ pub fn strip_law(game: &Game, table: &GrundyTable, axis: usize) -> Option<StripL
     None
 }
 
-fn with_length(argument: String, len: usize, needed: usize) -> String {
-    if len >= needed {
-        argument
-    } else {
-        format!("{argument}, but the table has only {len}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,12 +349,13 @@ mod tests {
     fn proofs_need_long_enough_tables() {
         let kayles = lookup("kayles").unwrap();
         let period = Period { period: 12, saltus: 0, preperiod: 71 };
-        let proof = prove_sequence(Some(&kayles), &period, 168, 0);
-        assert!(proof.proved, "{}", proof.argument);
-        assert_eq!(proof.needed_length, Some(168));
-        assert!(!prove_sequence(Some(&kayles), &period, 167, 0).proved);
+        let proved = prove_sequence(Some(&kayles), &period, 168, 0);
+        assert_eq!(proved.proof.theorem(), Some(Named::OctalPeriodicity), "{:?}", proved.proof);
+        assert_eq!(proved.needed_length, Some(168));
+        let short = prove_sequence(Some(&kayles), &period, 167, 0).proof;
+        assert!(!short.is_proved() && short.argument().ends_with("the table has only 167"));
         let grundy = lookup("grundys-game").unwrap();
-        assert!(!prove_sequence(Some(&grundy), &period, 10_000, 0).proved);
-        assert!(!prove_sequence(None, &period, 10_000, 0).proved);
+        assert!(!prove_sequence(Some(&grundy), &period, 10_000, 0).proof.is_proved());
+        assert!(!prove_sequence(None, &period, 10_000, 0).proof.is_proved());
     }
 }

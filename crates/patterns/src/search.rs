@@ -138,7 +138,8 @@ impl<'g> ProofSearch<'g> {
         let len = sequence.sequence.searched.length;
         let needed = sequence.sequence.needed_length.unwrap_or(0);
         let limit = Coord::try_from(self.limit).unwrap_or(Coord::MAX);
-        if sequence.sequence.proved || self.max >= limit {
+        let proved = sequence.sequence.proof.as_ref().is_some_and(|p| p.is_proved());
+        if proved || self.max >= limit {
             let search = Search { values: len, rounds: self.rounds, limit: self.limit };
             return Ok(Some(Found { report, records, search }));
         }

@@ -3,6 +3,7 @@
 use grundy_compute::{FillRequest, NoProgress};
 use grundy_core::{lookup, GrundyTable, Table, TableShape};
 use grundy_patterns::expr::Expr;
+use grundy_patterns::proof::{Proof, Theorem};
 use grundy_patterns::{analyze, BoardReport, Report, SequencePeriod};
 
 fn table(game: &str, max: &[i64]) -> GrundyTable {
@@ -27,11 +28,16 @@ fn board(game: &str, max: [i64; 2]) -> BoardReport {
     }
 }
 
+/// The theorem that proves a finding, if one does.
+fn theorem(proof: &Option<Proof>) -> Option<Theorem> {
+    proof.as_ref().and_then(Proof::theorem)
+}
+
 #[test]
 fn subtraction_1_3_4_has_period_7_from_0_proved() {
     let s = sequence("subtraction:1,3,4", 300);
     assert_eq!((s.period, s.saltus, s.preperiod, s.from), (Some(7), Some(0), Some(0), Some(0)));
-    assert!(s.proved, "{:?}", s.argument);
+    assert_eq!(theorem(&s.proof), Some(Theorem::SubtractionWindow), "{:?}", s.proof);
     assert_eq!(s.needed_length, Some(11));
 }
 
@@ -39,30 +45,27 @@ fn subtraction_1_3_4_has_period_7_from_0_proved() {
 fn kayles_has_period_12_preperiod_71_proved() {
     let s = sequence("octal:0.77", 1000);
     assert_eq!((s.period, s.preperiod, s.from), (Some(12), Some(71), Some(71)));
-    assert!(
-        s.proved && s.argument.as_deref().unwrap().starts_with("Octal Periodicity Theorem"),
-        "{:?}",
-        s.argument
-    );
+    assert_eq!(theorem(&s.proof), Some(Theorem::OctalPeriodicity), "{:?}", s.proof);
+    assert!(s.proof.as_ref().unwrap().argument().starts_with("Octal Periodicity Theorem"));
     assert_eq!(s.needed_length, Some(2 * 71 + 2 * 12 + 2));
     // Too short a table: the period is still found (just), but the theorem's check cannot pass.
     let short = sequence("octal:0.77", 160);
     assert_eq!(short.period, Some(12));
-    assert!(!short.proved);
+    assert_eq!(theorem(&short.proof), None);
 }
 
 #[test]
 fn dawsons_kayles_has_period_34_proved() {
     let s = sequence("octal:0.07", 1000);
     assert_eq!((s.period, s.preperiod), (Some(34), Some(53)));
-    assert!(s.proved, "{:?}", s.argument);
+    assert_eq!(theorem(&s.proof), Some(Theorem::OctalPeriodicity), "{:?}", s.proof);
 }
 
 #[test]
 fn grundys_game_has_no_period_and_says_what_was_searched() {
     let s = sequence("grundys-game", 3000);
     assert_eq!(s.period, None);
-    assert!(!s.proved);
+    assert!(s.proof.is_none(), "no period, nothing to prove");
     assert_eq!((s.searched.max_period, s.searched.length), (1000, 3001));
 }
 
@@ -70,7 +73,12 @@ fn grundys_game_has_no_period_and_says_what_was_searched() {
 fn kikis_outcome_rule_is_n_odd_and_m_odd_and_holds_on_2000x2000() {
     let report = board("kiki", [60, 70]);
     assert_eq!(report.outcome.period, Some([2, 2]));
-    assert!(report.outcome.proved, "{:?}", report.outcome.argument);
+    assert_eq!(
+        theorem(&report.outcome.proof),
+        Some(Theorem::FiniteBox),
+        "{:?}",
+        report.outcome.proof
+    );
     let rule = report.outcome.rule.unwrap();
     let expr = Expr::parse(&rule, &["n", "m"]).unwrap();
     let big = table("kiki", &[2000, 2000]);
@@ -178,6 +186,7 @@ fn a_rule_with_exceptions_is_never_proved() {
     };
     let rule = report.outcome.rule.expect("a rule with an exception");
     assert!(rule.contains("n == 2 && m == 2"), "{rule}");
-    assert!(!report.outcome.proved, "{rule}: {:?}", report.outcome.argument);
-    assert!(report.outcome.argument.unwrap().contains("does not show that it repeats"));
+    let proof = report.outcome.proof.expect("a rule was found, so a proof was tried");
+    assert!(!proof.is_proved(), "{rule}: {proof:?}");
+    assert!(proof.argument().contains("does not show that it repeats"));
 }

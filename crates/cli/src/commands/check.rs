@@ -171,6 +171,7 @@ fn print_report(out: &mut impl Write, r: &CheckReport, axis_names: &[&str]) -> s
             writeln!(out, "  ({}): {actual}, claim says {}", pos.join(", "), c.claimed)?;
         }
     }
-    let verdict = if r.proved { "proved for every board" } else { "not proved for every board" };
-    writeln!(out, "{verdict}: {}", r.argument)
+    let verdict =
+        if r.proof.is_proved() { "proved for every board" } else { "not proved for every board" };
+    writeln!(out, "{verdict}: {}", r.proof.argument())
 }

@@ -3,7 +3,8 @@ use crate::output::write_json_line;
 use crate::progress::Bar;
 use anyhow::{bail, Result};
 use grundy_compute::{SequenceRecords, Threads};
-use grundy_core::parse_coords;
+use grundy_core::{parse_coords, CellKind};
+use grundy_patterns::proof::Proof;
 use grundy_patterns::search::{ProofSearch, Search, SearchError};
 use grundy_patterns::{
     analyze, BoardReport, ErrorKind, LineReport, Report, ReportJson, SequenceReport,
@@ -113,7 +114,7 @@ fn print_report(
         }
         if let (Some(search), Report::Sequence(r)) = (search, report) {
             let rounds = grundy_core::counted(search.rounds, "round", "rounds");
-            if r.sequence.proved {
+            if r.sequence.proof.as_ref().is_some_and(Proof::is_proved) {
                 writeln!(out, "until proved: {} values computed ({rounds})", search.values)?;
             } else {
                 writeln!(
@@ -136,8 +137,8 @@ fn print_sequence(out: &mut impl Write, r: &SequenceReport) -> std::io::Result<(
             let kind =
                 if saltus == 0 { String::new() } else { format!(", saltus {saltus} (arithmetic)") };
             writeln!(out, "period {p}{kind}, preperiod {e}: periodic from {n} = {from}")?;
-            let argument = s.argument.as_deref().unwrap_or("no theorem was tried");
-            if s.proved {
+            let argument = s.proof.as_ref().map_or("no theorem was tried", Proof::argument);
+            if s.proof.as_ref().is_some_and(Proof::is_proved) {
                 writeln!(out, "  proved: {argument}")?;
             } else {
                 writeln!(
@@ -171,8 +172,8 @@ fn print_board(out: &mut impl Write, r: &BoardReport) -> std::io::Result<()> {
     writeln!(out, "outcome:   {}", period(r.outcome.period, r.outcome.from))?;
     if let Some(rule) = &r.outcome.rule {
         writeln!(out, "           P-positions: {rule}")?;
-        let argument = r.outcome.argument.as_deref().unwrap_or("no proof was tried");
-        if r.outcome.proved {
+        let argument = r.outcome.proof.as_ref().map_or("no proof was tried", Proof::argument);
+        if r.outcome.proof.as_ref().is_some_and(Proof::is_proved) {
             writeln!(out, "             proved for every board: {argument}")?;
         } else {
             writeln!(out, "             {on_table}; not proved: {argument}")?;
@@ -180,7 +181,7 @@ fn print_board(out: &mut impl Write, r: &BoardReport) -> std::io::Result<()> {
     }
     let separable = yes(r.outcome.separable);
     writeln!(out, "           separable P-set: {separable} ({on_table})")?;
-    if r.cells == "values" {
+    if r.cells == CellKind::Values {
         writeln!(out, "values:    {}", period(r.values.period, r.values.from))?;
         if let Some(rule) = &r.values.rule {
             writeln!(out, "           g = {rule} ({on_table}; not proved)")?;

@@ -5,10 +5,13 @@ use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
 use grundy_compute::{Progress, Threads};
 use grundy_core::Coord;
-use grundy_patterns::survey::{classify, survey_member, Computed, Family, Plan, Row};
+use grundy_patterns::survey::{
+    classify, partial_line, read_partial, survey_member, write_rows, Computed, Family, Plan,
+    RowsFormat, Timing,
+};
 use rayon::prelude::*;
 use std::collections::HashMap;
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -69,13 +72,14 @@ enum Format {
 }
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
+    // Before a family of up to 2^20 members is listed.
+    if args.size < 0 {
+        bail!("--size {} must be 0 or more", args.size);
+    }
     let family = match spec_path(&args.family) {
         Some(path) => Family::from_template(&read_spec(path, &args.family)?, &args.family)?,
         None => Family::parse(&args.family)?,
     };
-    if args.size < 0 {
-        bail!("--size {} must be 0 or more", args.size);
-    }
     let plan = Plan { size: args.size, until_proved: args.until_proved.then_some(args.limit) };
     // The command's one pool: members run on it in parallel, each member's fill inside.
     let threads = args.threads.pool()?;
@@ -136,7 +140,7 @@ fn gather(
                     partial.display()
                 );
             }
-            done = read_partial(partial, family)?;
+            done = read_partial_file(partial, family)?;
         }
     }
     let todo: Vec<usize> = (0..family.members.len())
@@ -156,8 +160,7 @@ fn gather(
     };
     let keep = |computed: &Computed| -> Result<()> {
         if let Some(log) = &log {
-            let mut line = serde_json::to_string(computed)?;
-            line.push('\n');
+            let line = partial_line(computed)?;
             let mut file = log.lock().expect("no writer panics holding it");
             file.write_all(line.as_bytes())
                 .and_then(|()| file.flush())
@@ -195,20 +198,12 @@ fn gather(
         .map(|g| done.remove(g.name()).expect("every member is computed"))
         .collect();
     let rows = classify(&ordered);
-    let seconds = !args.no_seconds;
-    destination.write_with(|out| match args.format {
-        Format::Csv => write_csv(out, &rows, seconds),
-        Format::Json => {
-            let mut rows = serde_json::to_value(&rows)?;
-            if !seconds {
-                for row in rows.as_array_mut().expect("a list of rows") {
-                    row.as_object_mut().expect("a row").remove("seconds");
-                }
-            }
-            serde_json::to_writer_pretty(&mut *out, &rows)?;
-            writeln!(out)
-        }
-    })?;
+    let timing = if args.no_seconds { Timing::Omitted } else { Timing::Seconds };
+    let format = match args.format {
+        Format::Csv => RowsFormat::Csv,
+        Format::Json => RowsFormat::Json,
+    };
+    destination.write_with(|out| write_rows(&rows, format, timing, out))?;
     if let Some(partial) = partial {
         std::fs::remove_file(&partial)
             .with_context(|| format!("cannot delete {}", partial.display()))?;
@@ -250,93 +245,11 @@ fn partial_path(out: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// The rows of an interrupted survey: one JSON object per line (a last line cut short by the
-/// interruption is dropped; any other bad line, or a member of another family, is an error).
-fn read_partial(path: &Path, family: &Family) -> Result<HashMap<String, Computed>> {
+/// The rows of an interrupted survey, from its partial file (`grundy_patterns::survey`'s
+/// format and rules).
+fn read_partial_file(path: &Path, family: &Family) -> Result<HashMap<String, Computed>> {
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let lines: Vec<String> = std::io::BufReader::new(file)
-        .lines()
-        .collect::<std::io::Result<_>>()
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    let members: std::collections::HashSet<&str> =
-        family.members.iter().map(|g| g.name()).collect();
-    let mut done = HashMap::new();
-    for (i, line) in lines.iter().enumerate() {
-        match serde_json::from_str::<Computed>(line) {
-            Ok(computed) if members.contains(computed.row.game.as_str()) => {
-                done.insert(computed.row.game.clone(), computed);
-            }
-            Ok(computed) => bail!(
-                "{}: line {} is {}, which is not a member of {}",
-                path.display(),
-                i + 1,
-                computed.row.game,
-                family.text
-            ),
-            Err(_) if i + 1 == lines.len() => {}
-            Err(err) => bail!("{}: line {} is not a survey row: {err}", path.display(), i + 1),
-        }
-    }
-    Ok(done)
-}
-
-const CSV_HEADER: &[&str] = &[
-    "game",
-    "class",
-    "equivalence",
-    "trivial",
-    "values",
-    "max",
-    "max_first_at",
-    "p_positions",
-    "period",
-    "preperiod",
-    "saltus",
-    "proved",
-    "argument",
-    "needed_length",
-    "rare_mask",
-    "rare",
-    "last_rare",
-    "outcome_rule",
-    "separable",
-    "symmetric",
-    "periodic_lines",
-    "seconds",
-];
-
-fn write_csv(out: &mut dyn Write, rows: &[Row], seconds: bool) -> std::io::Result<()> {
-    let mut writer = csv::Writer::from_writer(out);
-    let columns = if seconds { CSV_HEADER.len() } else { CSV_HEADER.len() - 1 };
-    writer.write_record(&CSV_HEADER[..columns])?;
-    let opt = |v: Option<String>| v.unwrap_or_default();
-    for r in rows {
-        let record = [
-            r.game.clone(),
-            r.class.clone(),
-            r.equivalence.clone(),
-            r.trivial.to_string(),
-            r.values.to_string(),
-            r.max.to_string(),
-            opt(r.max_first_at.map(|v| v.to_string())),
-            r.p_positions.to_string(),
-            opt(r.period.map(|v| v.to_string())),
-            opt(r.preperiod.map(|v| v.to_string())),
-            opt(r.saltus.map(|v| v.to_string())),
-            r.proved.to_string(),
-            opt(r.argument.clone()),
-            opt(r.needed_length.map(|v| v.to_string())),
-            opt(r.rare_mask.map(|v| v.to_string())),
-            opt(r.rare.map(|v| v.to_string())),
-            opt(r.last_rare.map(|v| v.to_string())),
-            opt(r.outcome_rule.clone()),
-            opt(r.separable.map(|v| v.to_string())),
-            opt(r.symmetric.map(|v| v.to_string())),
-            opt(r.periodic_lines.clone()),
-            format!("{:.3}", r.seconds),
-        ];
-        writer.write_record(&record[..columns])?;
-    }
-    writer.flush()
+    read_partial(std::io::BufReader::new(file), family)
+        .map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))
 }

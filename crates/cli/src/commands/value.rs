@@ -37,12 +37,19 @@ struct Component {
     value: u32,
 }
 
+/// Who wins the sum, with the player to move: `P` (the previous player) or `N` (the next).
+#[derive(Clone, Copy, Debug, Serialize)]
+enum Outcome {
+    P,
+    N,
+}
+
 #[derive(Serialize)]
 struct Report {
     game: String,
     components: Vec<Component>,
     value: u32,
-    outcome: &'static str,
+    outcome: Outcome,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     laws: Vec<Law>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -99,7 +106,7 @@ fn sum_of(
         game: names.join(" + "),
         components,
         value: sum.value(),
-        outcome: if sum.is_p() { "P" } else { "N" },
+        outcome: if sum.is_p() { Outcome::P } else { Outcome::N },
         laws,
         strips,
     };
@@ -108,7 +115,6 @@ fn sum_of(
 
 /// Prints the values, the sum and the outcome as text or JSON.
 fn print(args: &Args, report: &Report, texts: &[String]) -> Result<ExitCode> {
-    let sum = Nimber(report.value);
     let mut out = crate::output::stdout()?;
     if args.json {
         write_json_line(&mut out, report)?;
@@ -120,8 +126,11 @@ fn print(args: &Args, report: &Report, texts: &[String]) -> Result<ExitCode> {
     if report.components.len() > 1 {
         writeln!(out, "sum: {}", report.value)?;
     }
-    let meaning = if sum.is_p() { "the player to move loses" } else { "the player to move wins" };
-    writeln!(out, "outcome: {} ({meaning})", report.outcome)?;
+    let (outcome, meaning) = match report.outcome {
+        Outcome::P => ("P", "the player to move loses"),
+        Outcome::N => ("N", "the player to move wins"),
+    };
+    writeln!(out, "outcome: {outcome} ({meaning})")?;
     for law in &report.laws {
         writeln!(
             out,

@@ -155,6 +155,16 @@ pub enum CellKind {
     Outcomes,
 }
 
+impl CellKind {
+    /// What the cells are, in a word: `values` or `outcomes`.
+    pub fn name(self) -> &'static str {
+        match self {
+            CellKind::Values => "values",
+            CellKind::Outcomes => "outcomes",
+        }
+    }
+}
+
 /// Why a CSV table could not be read: one line, with the line number where it applies.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CsvReadError {

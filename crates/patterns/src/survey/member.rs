@@ -1,0 +1,204 @@
+//! One member computed and analysed into its row ([`survey_member`]), and the classes of
+//! members whose values agree ([`classify`]).
+
+use super::partial::Computed;
+use super::row::{Equivalence, PeriodicLines, Row};
+use crate::analysis::{analysis_bytes, analyze, LineReport, Report};
+use crate::proof::Proof;
+use crate::search::{ProofSearch, SearchError};
+use grundy_compute::{FillError, FillRequest, NoProgress, RequestError, SequenceRecords, Threads};
+use grundy_core::{Coord, Game, ModelError, Table, TableShape};
+use std::fmt;
+use std::time::Instant;
+
+/// How a member is computed.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    /// The largest coordinate on each axis (heap size for heap games; both axes for boards).
+    pub size: Coord,
+    /// Compute heap games until a theorem proves the period, from `size` up to `limit`.
+    pub until_proved: Option<u64>,
+}
+
+/// Why a member could not be computed: the member and what went wrong.
+#[derive(Debug)]
+pub struct MemberError {
+    game: String,
+    // Boxed: a member's error is rare, and its row is what the Ok side carries by value.
+    kind: Box<MemberErrorKind>,
+}
+
+/// What went wrong with a member.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum MemberErrorKind {
+    /// Its search for a proved period.
+    Search(SearchError),
+    /// Its size is not one of its tables.
+    Size(ModelError),
+    /// Its fill cannot be made (it does not fit in memory).
+    Request(RequestError),
+    /// Its fill failed.
+    Fill(FillError),
+    /// Its analysis failed.
+    Analysis(crate::error::Error),
+}
+
+impl MemberError {
+    /// What went wrong.
+    pub fn kind(&self) -> &MemberErrorKind {
+        &self.kind
+    }
+}
+
+impl fmt::Display for MemberError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: ", self.game)?;
+        match &*self.kind {
+            MemberErrorKind::Search(err) => write!(f, "{err}"),
+            MemberErrorKind::Size(err) => write!(f, "{err}"),
+            MemberErrorKind::Request(err) => write!(f, "{err}"),
+            MemberErrorKind::Fill(err) => write!(f, "{err}"),
+            MemberErrorKind::Analysis(err) => write!(f, "{err}"),
+        }
+    }
+}
+
+impl std::error::Error for MemberError {}
+
+/// Computes and analyses one member on the current rayon pool.
+pub fn survey_member(game: &Game, plan: Plan) -> Result<Computed, MemberError> {
+    let started = Instant::now();
+    let fail =
+        |kind: MemberErrorKind| MemberError { game: game.name().to_string(), kind: Box::new(kind) };
+    let theorem = plan
+        .until_proved
+        .filter(|_| game.dims() == 1 && crate::proofs::has_periodicity_theorem(game));
+    let (report, table) = match theorem {
+        Some(limit) => {
+            let start = game.axes()[0].min.max(plan.size);
+            let mut search = ProofSearch::new(game, Some(start), limit, Threads::current())
+                .map_err(|e| fail(MemberErrorKind::Search(e)))?;
+            loop {
+                if let Some(found) =
+                    search.round(&NoProgress).map_err(|e| fail(MemberErrorKind::Search(e)))?
+                {
+                    break (found.report, search.last_table().expect("a round ran").clone());
+                }
+            }
+        }
+        None => {
+            let max: Vec<Coord> = game.axes().iter().map(|a| a.min.max(plan.size)).collect();
+            let text: Vec<String> = max.iter().map(Coord::to_string).collect();
+            let shape = TableShape::new(game, &max, &text.join("x"))
+                .map_err(|e| fail(MemberErrorKind::Size(e)))?;
+            let fill = FillRequest::new(game, &shape)
+                .table(analysis_bytes(&shape.lens()))
+                .map_err(|e| fail(MemberErrorKind::Request(e)))?;
+            let table = fill.fill(&NoProgress).map_err(|e| fail(MemberErrorKind::Fill(e)))?;
+            let described = Table::of_game(game.clone(), table);
+            let report = analyze(&described).map_err(|e| fail(MemberErrorKind::Analysis(e)))?;
+            (report, described.into_data())
+        }
+    };
+    let stats = table.stats();
+    let records = SequenceRecords::of(Some(game), &table);
+    let mut row = Row {
+        game: game.name().to_string(),
+        trivial: stats.max == 0,
+        values: table.len(),
+        max: stats.max,
+        max_first_at: records.as_ref().map(|r| r.max_first_at),
+        p_positions: stats.p_positions,
+        rare_mask: records.as_ref().and_then(|r| r.rare_mask),
+        rare: records.as_ref().and_then(|r| r.rare),
+        last_rare: records.as_ref().and_then(|r| r.last_rare),
+        ..Row::default()
+    };
+    match &report {
+        Report::Sequence(r) => {
+            let s = &r.sequence;
+            (row.period, row.preperiod, row.saltus) = (s.period, s.preperiod, s.saltus);
+            (row.proof, row.needed_length) = (s.proof.clone(), s.needed_length);
+        }
+        Report::Board(r) => {
+            row.outcome_rule = r.outcome.rule.clone();
+            row.proof = r.outcome.proof.clone();
+            (row.separable, row.symmetric) = (Some(r.outcome.separable), Some(r.symmetric));
+            let periodic = |lines: &[LineReport]| {
+                [lines.iter().filter(|l| l.period.is_some()).count(), lines.len()]
+            };
+            row.periodic_lines = Some(PeriodicLines {
+                rows: periodic(&r.rows),
+                columns: periodic(&r.columns),
+                diagonals: periodic(&r.diagonals),
+            });
+        }
+    }
+    row.seconds = started.elapsed().as_secs_f64();
+    Ok(Computed { row, values: table.cells().to_u32_vec() })
+}
+
+/// The rows of `computed` (in member order) with their classes: members whose values agree on
+/// every position both computed form a class named after its first member. An equivalence is
+/// `proved` when both are proved periodic (heap games) and they agree on at least the larger
+/// preperiod plus the least common multiple of the periods (with the same saltus): from there
+/// on both repeat, so they agree everywhere. Trivial members form classes of their own kind
+/// only with each other.
+pub fn classify(computed: &[Computed]) -> Vec<Row> {
+    let mut rows: Vec<Row> = computed.iter().map(|c| c.row.clone()).collect();
+    let mut representatives: Vec<usize> = Vec::new();
+    for i in 0..computed.len() {
+        let found = representatives.iter().copied().find(|&r| {
+            let (a, b) = (&computed[r], &computed[i]);
+            let common = a.values.len().min(b.values.len());
+            a.row.trivial == b.row.trivial
+                && same_axes(&a.row, &b.row)
+                && a.values[..common] == b.values[..common]
+        });
+        match found {
+            None => {
+                representatives.push(i);
+                rows[i].class = rows[i].game.clone();
+                rows[i].equivalence = Equivalence::Representative;
+            }
+            Some(r) => {
+                rows[i].class = rows[r].game.clone();
+                let common = computed[r].values.len().min(computed[i].values.len());
+                rows[i].equivalence = if proves_equal(&rows[r], &rows[i], common) {
+                    Equivalence::Proved
+                } else {
+                    Equivalence::AgreeUpTo(common)
+                };
+            }
+        }
+    }
+    rows
+}
+
+/// Heap games only: boards of different shapes never share a class.
+fn same_axes(a: &Row, b: &Row) -> bool {
+    a.max_first_at.is_some() == b.max_first_at.is_some()
+}
+
+fn proves_equal(a: &Row, b: &Row, agree: usize) -> bool {
+    let (Some(pa), Some(pb), Some(ea), Some(eb)) = (a.period, b.period, a.preperiod, b.preperiod)
+    else {
+        return false;
+    };
+    // Arithmetic periodicity (a saltus) repeats only with the same period and saltus.
+    let proved = |row: &Row| row.proof.as_ref().is_some_and(Proof::is_proved);
+    if !(proved(a) && proved(b)) || a.saltus != b.saltus || (a.saltus != Some(0) && pa != pb) {
+        return false;
+    }
+    let lcm = pa / gcd(pa, pb) * pb;
+    ea.max(eb) + lcm <= agree
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
