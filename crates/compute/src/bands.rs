@@ -40,9 +40,9 @@
 //! ranks.
 
 use crate::executor::Executor;
-use crate::kernel::StencilKernel;
+use crate::kernel::{Slides, StencilKernel};
 use crate::layout::RowsTo;
-use crate::plan::{LineKind, Plan, Unit};
+use crate::plan::{Halves, LineKind, Plan, Unit};
 use crate::progress::{Control, Progress};
 use crate::store::{fill_window_wave, Lines, RingStore, Window};
 use crate::threads::Threads;
@@ -228,19 +228,21 @@ impl BandFill {
             return Err(NoBands { dims: lens.len() });
         }
         let (ranks, band_tiles) = (ranks.max(1), band_tiles.max(1));
-        let kernel = StencilKernel::new(game, shape, true);
-        let symmetric = kernel.compiled().is_symmetric(shape);
+        let kernel = StencilKernel::new(game, shape, Slides::Summarised);
+        let symmetric = kernel.compiled().halves(shape) == Halves::Mirrored;
         // The band height, from the unmirrored tiles (mirroring is decided below).
-        let tile_rows = Plan::tiles(lens.clone(), kernel.reads(), side, false).tile_sides()[0];
+        let tile_rows =
+            Plan::tiles(lens.clone(), kernel.reads(), side, Halves::Whole).tile_sides()[0];
         let halo = kernel.reads().halo[0];
         // Long reaches send as many rows per edge as a band sends to every rank: keep them all.
         let every_row = halo.is_none_or(|halo| halo >= band_tiles * tile_rows * ranks.max(2));
-        let plan = Plan::tiles(
-            lens.clone(),
-            kernel.reads(),
-            side,
-            symmetric && (every_row || rows_to == RowsTo::Summary),
-        );
+        // Mirrored only when a mirrored row can wait for every later one (module docs).
+        let halves = if symmetric && (every_row || rows_to == RowsTo::Summary) {
+            Halves::Mirrored
+        } else {
+            Halves::Whole
+        };
+        let plan = Plan::tiles(lens.clone(), kernel.reads(), side, halves);
         // Column moves read the mirror row only when every row is kept: a rank that keeps a few
         // rows reads (and writes) mirror cells only inside them.
         let kernel = if plan.mirror() && every_row { kernel.transposing_columns() } else { kernel };
@@ -779,7 +781,7 @@ impl<'a> Rank<'a> {
         if !self.lines.diagonals.is_empty() {
             // The diagonals through the band's last row at these columns.
             for c in c0..c1 {
-                wire.put_set(&self.lines.diagonals[LineKind::Diagonal.locate(r1 - 1, c, cols).1]);
+                wire.put_set(&self.lines.diagonals[LineKind::Diagonal.locate(r1 - 1, c, cols)]);
             }
         }
         wire.bytes
@@ -854,7 +856,7 @@ impl<'a> Rank<'a> {
             }
             if !self.lines.diagonals.is_empty() {
                 for c in c0..c1 {
-                    let line = LineKind::Diagonal.locate(r1 - 1, c, cols).1;
+                    let line = LineKind::Diagonal.locate(r1 - 1, c, cols);
                     wire.union_into(&mut self.lines.diagonals[line]);
                 }
             }

@@ -64,6 +64,15 @@ struct Header {
     stream: Option<StreamHeader>,
 }
 
+/// What a checkpoint holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holds {
+    /// A partial table: a run that holds the whole table saved it.
+    Table,
+    /// A ring of rows and its line summaries: a streamed (or distributed) run saved it.
+    Ring,
+}
+
 /// What a streamed fill's checkpoint adds to the header.
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -146,8 +155,8 @@ pub enum CheckpointErrorKind {
     /// It was saved by a streamed fill and the run holds the whole table, or the other way
     /// round.
     OtherMode {
-        /// Whether it was saved by a streamed fill.
-        streamed: bool,
+        /// What it holds.
+        holds: Holds,
     },
     /// The ring of rows and line summaries of a streamed fill's checkpoint do not fit its plan.
     Ring {
@@ -210,11 +219,11 @@ impl fmt::Display for CheckpointError {
             }
             K::CellBytes { bytes } => write!(f, "its header gives {bytes}-byte cells"),
             K::Table(err) => write!(f, "{err}"),
-            K::OtherMode { streamed: true } => f.write_str(
+            K::OtherMode { holds: Holds::Ring } => f.write_str(
                 "it was saved by a streamed run (--stream); resume it with --stream, or delete it \
                  to start over",
             ),
-            K::OtherMode { streamed: false } => f.write_str(
+            K::OtherMode { holds: Holds::Table } => f.write_str(
                 "it was saved by a run that holds the whole table; resume it without --stream, \
                  or delete it to start over",
             ),
@@ -341,7 +350,7 @@ impl CheckpointOf {
         plan: &WaveMark,
     ) -> Result<(GrundyTable, WaveMark), CheckpointError> {
         use CheckpointErrorKind as K;
-        let header = self.verified_header(&mut input, plan, false)?;
+        let header = self.verified_header(&mut input, plan, Holds::Table)?;
         let width = match header.cell_bytes {
             1 => CellWidth::U8,
             2 => CellWidth::U16,
@@ -371,7 +380,7 @@ impl CheckpointOf {
         stream: &RowStream,
     ) -> Result<(RingStore, Vec<u8>), CheckpointError> {
         let plan = stream.plan();
-        let header = self.verified_header(&mut input, &plan.start(), true)?;
+        let header = self.verified_header(&mut input, &plan.start(), Holds::Ring)?;
         let ring_error =
             |message: String| CheckpointError::new(CheckpointErrorKind::Ring { message });
         let stream_header = header.stream.expect("verified: a streamed checkpoint");
@@ -446,13 +455,13 @@ impl CheckpointOf {
     }
 
     /// Reads the fixed fields and the header, after checking the checksum over the whole input,
-    /// and checks the header against this run, `plan` and whether the run `streamed`. Leaves
+    /// and checks the header against this run, `plan` and what the run `holds`. Leaves
     /// `input` at the start of the body.
     fn verified_header<R: Read + Seek>(
         &self,
         input: &mut R,
         plan: &WaveMark,
-        streamed: bool,
+        holds: Holds,
     ) -> Result<Header, CheckpointError> {
         use CheckpointErrorKind as K;
         let refuse = |kind| Err(CheckpointError::new(kind));
@@ -495,8 +504,9 @@ impl CheckpointOf {
                 expected_size: self.size.clone(),
             });
         }
-        if header.stream.is_some() != streamed {
-            return refuse(K::OtherMode { streamed: header.stream.is_some() });
+        let saved = if header.stream.is_some() { Holds::Ring } else { Holds::Table };
+        if saved != holds {
+            return refuse(K::OtherMode { holds: saved });
         }
         if header.tile_sides != plan.tile_sides || header.waves_total != plan.total {
             return refuse(K::OtherPlan {
@@ -595,7 +605,10 @@ mod tests {
         assert!(err.to_string().starts_with("it belongs to wythoff up to 300x300"), "{err}");
         let stream = RowStream::new(&game, &shape).unwrap();
         let err = of.read_stream(Cursor::new(&bytes), &stream).unwrap_err();
-        assert!(matches!(err.kind(), CheckpointErrorKind::OtherMode { streamed: false }), "{err}");
+        assert!(
+            matches!(err.kind(), CheckpointErrorKind::OtherMode { holds: Holds::Table }),
+            "{err}"
+        );
     }
 
     /// Issue 13: the streaming fill is checkpointed too. Stopped after every few rows, saved,
@@ -659,7 +672,7 @@ mod tests {
             let err = of.read_stream(Cursor::new(&damaged), &stream).unwrap_err();
             assert!(matches!(err.kind(), CheckpointErrorKind::Damaged { .. }), "{err}");
             let err = of.read(Cursor::new(&bytes), &shape, &stream.plan().start()).unwrap_err();
-            assert!(matches!(err.kind(), CheckpointErrorKind::OtherMode { streamed: true }));
+            assert!(matches!(err.kind(), CheckpointErrorKind::OtherMode { holds: Holds::Ring }));
         }
     }
 

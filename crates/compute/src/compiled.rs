@@ -4,7 +4,7 @@
 //! amounts it may be taken by; a split becomes an axis stride. Nothing is interpreted per cell
 //! beyond bounds arithmetic, so a game stated as data runs as fast as one written by hand.
 
-use crate::plan::LineKind;
+use crate::plan::{Halves, LineKind};
 use grundy_core::{
     Cell, CellWidth, Coord, Game, MexSet, Nimber, PrefixSet, Rule, StepSet, TableShape,
 };
@@ -129,10 +129,18 @@ pub(crate) struct CompiledGame {
     take_and_break: Vec<u8>,
 }
 
+/// How unbounded 2-D slides along a row, a column or the main diagonal are compiled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slides {
+    /// As [`LineKind`]s whose summaries the store keeps: a cell reads one set per line.
+    Summarised,
+    /// As rays the kernel walks cell by cell (the cell-wave engine, a check on the summaries).
+    Walked,
+}
+
 impl CompiledGame {
-    /// Compiles `game` for `shape`. With `use_lines`, unbounded 2-D slides along a row, a column or
-    /// the main diagonal become [`LineKind`]s for the caller to keep, instead of rays to walk.
-    pub(crate) fn new(game: &Game, shape: &TableShape, use_lines: bool) -> CompiledGame {
+    /// Compiles `game` for `shape`, its long slides as `slides` says.
+    pub(crate) fn new(game: &Game, shape: &TableShape, slides: Slides) -> CompiledGame {
         let lens = shape.lens();
         let mut strides = vec![1usize; lens.len()];
         for d in (0..lens.len().saturating_sub(1)).rev() {
@@ -192,7 +200,7 @@ impl CompiledGame {
                             [-1, -1] => Some(LineKind::Diagonal),
                             _ => None,
                         };
-                        match line.filter(|_| use_lines && max.is_none()) {
+                        match line.filter(|_| slides == Slides::Summarised && max.is_none()) {
                             Some(line) if !compiled.lines.contains(&line) => {
                                 compiled.lines.push(line)
                             }
@@ -289,9 +297,18 @@ impl CompiledGame {
         Some(reach)
     }
 
-    /// Whether swapping the two axes maps the moves onto themselves, on a square 2-D table whose
-    /// axes start at the same coordinate: then T(i, j) = T(j, i).
-    pub(crate) fn is_symmetric(&self, shape: &TableShape) -> bool {
+    /// How a table of `shape` may be computed: by halves when swapping the two axes maps the
+    /// moves onto themselves, on a square 2-D table whose axes start at the same coordinate (then
+    /// T(i, j) = T(j, i)), else whole.
+    pub(crate) fn halves(&self, shape: &TableShape) -> Halves {
+        if self.is_symmetric(shape) {
+            Halves::Mirrored
+        } else {
+            Halves::Whole
+        }
+    }
+
+    fn is_symmetric(&self, shape: &TableShape) -> bool {
         let axes = shape.axes();
         if self.lens.len() != 2 || self.lens[0] != self.lens[1] || axes[0].min != axes[1].min {
             return false;
@@ -392,7 +409,7 @@ impl CompiledGame {
         fits.then_some(stencil)
     }
 
-    /// The lines the caller must keep (empty unless compiled with `use_lines`).
+    /// The lines the caller must keep (none when slides are walked).
     pub(crate) fn lines(&self) -> &[LineKind] {
         &self.lines
     }
@@ -560,7 +577,7 @@ mod tests {
 
     fn symmetric(game: &Game, max: &[i64]) -> bool {
         let shape = TableShape::new(game, max, "test").unwrap();
-        CompiledGame::new(game, &shape, true).is_symmetric(&shape)
+        CompiledGame::new(game, &shape, Slides::Summarised).halves(&shape) == Halves::Mirrored
     }
 
     #[test]

@@ -4,8 +4,8 @@
 //! against the reference fill, on every catalog game.
 
 use crate::executor::Executor;
-use crate::kernel::StencilKernel;
-use crate::plan::Plan;
+use crate::kernel::{Slides, StencilKernel};
+use crate::plan::{Halves, Plan};
 use crate::progress::{Control, NoProgress};
 use crate::reference::fill_reference;
 use crate::store::{DenseStore, RingStore};
@@ -17,27 +17,27 @@ fn kernels(
     game: &grundy_core::Game,
     shape: &TableShape,
 ) -> Vec<(&'static str, StencilKernel, bool)> {
-    let lines = StencilKernel::new(game, shape, true);
+    let lines = StencilKernel::new(game, shape, Slides::Summarised);
     let mut kernels = vec![
-        ("without lines", StencilKernel::new(game, shape, false), false),
+        ("without lines", StencilKernel::new(game, shape, Slides::Walked), false),
         ("with lines", lines.clone(), false),
     ];
-    if lines.compiled().is_symmetric(shape) {
+    if lines.compiled().halves(shape) == Halves::Mirrored {
         kernels.push(("through the mirror", lines.transposing_columns(), true));
     }
     kernels
 }
 
 /// The plans there are for `shape` and `kernel`, named.
-fn plans(shape: &TableShape, kernel: &StencilKernel, symmetric: bool) -> Vec<(String, Plan)> {
+fn plans(shape: &TableShape, kernel: &StencilKernel, halves: Halves) -> Vec<(String, Plan)> {
     let lens = shape.lens();
     let reads = kernel.reads();
     let mut plans = Vec::new();
     for side in [None, Some(1), Some(3), Some(7)] {
-        let plan = Plan::tiles(lens.clone(), reads.clone(), side, symmetric);
+        let plan = Plan::tiles(lens.clone(), reads.clone(), side, halves);
         plans.push((format!("tiles {:?}", plan.tile_sides()), plan));
     }
-    if !symmetric {
+    if halves == Halves::Whole {
         plans.push(("cells".to_string(), Plan::cells(lens.clone(), reads.clone())));
         if lens.len() == 2 && reads.halo[0].is_some_and(|back| back < lens[0]) {
             plans.push(("rows".to_string(), Plan::rows(lens, reads)));
@@ -107,15 +107,15 @@ fn every_composition_agrees_with_the_reference() {
             let shape = TableShape::new(&game, &max, "test").unwrap();
             let reference = fill_reference(&game, &shape);
             for (kernel_name, kernel, mirrored) in kernels(&game, &shape) {
-                let symmetric_options: &[bool] = if mirrored {
-                    &[true]
-                } else if kernel.compiled().is_symmetric(&shape) {
-                    &[false, true]
+                let halves_options: &[Halves] = if mirrored {
+                    &[Halves::Mirrored]
+                } else if kernel.compiled().halves(&shape) == Halves::Mirrored {
+                    &[Halves::Whole, Halves::Mirrored]
                 } else {
-                    &[false]
+                    &[Halves::Whole]
                 };
-                for &symmetric in symmetric_options {
-                    for (plan_name, plan) in plans(&shape, &kernel, symmetric) {
+                for &halves in halves_options {
+                    for (plan_name, plan) in plans(&shape, &kernel, halves) {
                         for threads in [1, 2, 8] {
                             let count = crate::threads::ThreadCount::new(threads).unwrap();
                             let pool = crate::threads::Threads::new(Some(count)).unwrap();

@@ -5,7 +5,7 @@
 use crate::engine::Engine;
 use crate::error::{FillError, ResumeMismatch};
 use crate::executor::Executor;
-use crate::kernel::StencilKernel;
+use crate::kernel::{Slides, StencilKernel};
 use crate::plan::{Plan, WaveMark};
 use crate::progress::{Control, Progress};
 use crate::reference;
@@ -56,7 +56,7 @@ impl<'g> TableFill<'g> {
             // the tiled engine's tiles, line summaries and mirror writes (the reference fill,
             // which shares nothing with either, checks the compiled moves).
             Engine::Waves => {
-                let kernel = StencilKernel::new(game, shape, false);
+                let kernel = StencilKernel::new(game, shape, Slides::Walked);
                 let plan = Plan::cells(shape.lens(), kernel.reads());
                 (kernel, plan)
             }
@@ -64,9 +64,9 @@ impl<'g> TableFill<'g> {
             // of either engine go on with the other. The reference fill has no waves: its plan
             // is only what a progress bar counts.
             Engine::Tiles | Engine::Reference | Engine::Sparse | Engine::Auto => {
-                let kernel = StencilKernel::new(game, shape, true);
-                let symmetric = kernel.compiled().is_symmetric(shape);
-                let plan = Plan::tiles(shape.lens(), kernel.reads(), tile_side, symmetric);
+                let kernel = StencilKernel::new(game, shape, Slides::Summarised);
+                let halves = kernel.compiled().halves(shape);
+                let plan = Plan::tiles(shape.lens(), kernel.reads(), tile_side, halves);
                 // A mirrored fill writes every mirror cell, so column moves can read rows.
                 let kernel = if plan.mirror() { kernel.transposing_columns() } else { kernel };
                 (kernel, plan)

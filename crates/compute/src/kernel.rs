@@ -8,19 +8,20 @@
 //! add to a line does not change it. The kernel knows nothing of where values live (that is the
 //! store's [`UnitView`]) or of threads (the executor's).
 
+pub(crate) use crate::compiled::Slides;
 use crate::compiled::{Cells, CompiledGame, Stencil, NO_LINE};
-use crate::plan::{Reads, Unit};
+use crate::plan::{LineKind, Reads, Unit};
 use grundy_core::{mex_of_union, Cell, Game, MexSet, Nimber, PrefixSet, TableShape};
 
 /// What a unit sees of the store while the kernel fills it: the final cells it reads (as
 /// [`Cells`]), the line summaries of its cells, and a place to put each value.
 pub(crate) trait UnitView: Cells {
-    /// Line `line` of line store `store` (rows 0, columns 1, diagonals 2; see
-    /// [`crate::plan::LineKind::locate`]): the values of the line's final cells so far.
-    fn line(&self, store: usize, line: usize) -> &PrefixSet;
+    /// The `line`th line of its `kind` (see [`LineKind::locate`]): the values of the line's
+    /// final cells so far.
+    fn line(&self, kind: LineKind, line: usize) -> &PrefixSet;
 
     /// Adds `value` to that line.
-    fn add_to_line(&mut self, store: usize, line: usize, value: Nimber);
+    fn add_to_line(&mut self, kind: LineKind, line: usize, value: Nimber);
 
     /// Stores `value` as the value of the cell at `index` (flat position `flat`); returns how many
     /// cells that made final (2 when the store also writes the mirror cell).
@@ -50,10 +51,10 @@ pub(crate) struct StencilKernel {
 }
 
 impl StencilKernel {
-    /// Compiles `game` for `shape`. With `use_lines`, slides along whole rows, columns and the
-    /// main diagonal read line summaries instead of every cell.
-    pub(crate) fn new(game: &Game, shape: &TableShape, use_lines: bool) -> StencilKernel {
-        StencilKernel::from_compiled(CompiledGame::new(game, shape, use_lines))
+    /// Compiles `game` for `shape`, its slides along whole rows, columns and the main diagonal
+    /// as `slides` says (line summaries, or every cell walked).
+    pub(crate) fn new(game: &Game, shape: &TableShape, slides: Slides) -> StencilKernel {
+        StencilKernel::from_compiled(CompiledGame::new(game, shape, slides))
     }
 
     fn from_compiled(compiled: CompiledGame) -> StencilKernel {
@@ -211,18 +212,18 @@ impl StencilKernel {
             mex.mex_with_low(low)
         } else {
             let cols = compiled.lens()[1];
-            let mut spots = [(0usize, 0usize); 3];
-            for (spot, kind) in spots.iter_mut().zip(kinds) {
-                *spot = kind.locate(index[0], index[1], cols);
+            let mut spots = [(LineKind::Row, 0usize); 3];
+            for (spot, &kind) in spots.iter_mut().zip(kinds) {
+                *spot = (kind, kind.locate(index[0], index[1], cols));
             }
             let spots = &spots[..kinds.len()];
             let mut refs = [&NO_LINE; 3];
-            for (slot, &(store, line)) in refs.iter_mut().zip(spots) {
-                *slot = view.line(store, line);
+            for (slot, &(kind, line)) in refs.iter_mut().zip(spots) {
+                *slot = view.line(kind, line);
             }
             let value = mex_of_union(mex, low, &refs[..spots.len()]);
-            for &(store, line) in spots {
-                view.add_to_line(store, line, value);
+            for &(kind, line) in spots {
+                view.add_to_line(kind, line, value);
             }
             value
         };

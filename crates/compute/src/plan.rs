@@ -25,14 +25,14 @@ pub enum LineKind {
 }
 
 impl LineKind {
-    /// Which line store (rows 0, columns 1, diagonals 2) and which line in it the cell (i, j) of
-    /// a table with `cols` columns lies on.
+    /// Which line of this kind the cell (i, j) of a table with `cols` columns lies on: its row,
+    /// its column, or its diagonal (numbered from the top right corner).
     #[inline]
-    pub(crate) fn locate(self, i: usize, j: usize, cols: usize) -> (usize, usize) {
+    pub(crate) fn locate(self, i: usize, j: usize, cols: usize) -> usize {
         match self {
-            LineKind::Row => (0, i),
-            LineKind::Column => (1, j),
-            LineKind::Diagonal => (2, i + cols - 1 - j),
+            LineKind::Row => i,
+            LineKind::Column => j,
+            LineKind::Diagonal => i + cols - 1 - j,
         }
     }
 }
@@ -133,15 +133,26 @@ impl WaveMark {
     }
 }
 
+/// Whether a tiled plan computes a symmetric table by halves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Halves {
+    /// Only the tiles on and below the diagonal; the store writes each cell's mirror too
+    /// (square tables of moves symmetric in the two axes).
+    Mirrored,
+    /// Every tile.
+    Whole,
+}
+
 impl Plan {
-    /// Tiles of the default sides for a table of `lens` (or squares of `side`), mirrored when
-    /// `symmetric` (then the default tiles are square).
+    /// Tiles of the default sides for a table of `lens` (or squares of `side`), computed by
+    /// halves as `halves` says (then the default tiles are square).
     pub(crate) fn tiles(
         lens: Vec<usize>,
         reads: Reads,
         side: Option<usize>,
-        symmetric: bool,
+        halves: Halves,
     ) -> Plan {
+        let symmetric = halves == Halves::Mirrored;
         let sides = match (side, lens.len()) {
             (Some(side), _) => [side.max(1); 3],
             (None, 1) => [TILE_1D, 1, 1],
@@ -286,6 +297,14 @@ fn index_tuples(lens: &[usize], d: usize) -> Vec<[usize; 3]> {
 mod tests {
     use super::*;
 
+    fn halves(symmetric: bool) -> Halves {
+        if symmetric {
+            Halves::Mirrored
+        } else {
+            Halves::Whole
+        }
+    }
+
     fn no_reads(dims: usize) -> Reads {
         Reads { halo: vec![Some(1); dims], lines: Vec::new() }
     }
@@ -303,7 +322,7 @@ mod tests {
             (vec![1, 1, 1], None, false),
             (vec![130, 130], None, true),
         ] {
-            let plan = Plan::tiles(lens.clone(), no_reads(lens.len()), side, symmetric);
+            let plan = Plan::tiles(lens.clone(), no_reads(lens.len()), side, halves(symmetric));
             let mut seen = std::collections::HashMap::new();
             for wave in 0..plan.waves() {
                 for unit in plan.units(wave) {
@@ -343,7 +362,7 @@ mod tests {
             vec![100, 80],
             Reads { halo: vec![Some(2), None], lines: vec![LineKind::Row] },
             None,
-            false,
+            Halves::Whole,
         );
         let text = serde_json::to_string(&plan).unwrap();
         assert_eq!(serde_json::from_str::<Plan>(&text).unwrap(), plan);

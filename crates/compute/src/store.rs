@@ -171,11 +171,11 @@ pub(crate) fn fill_window_wave<C: Cell>(
     let Window { cells, first, first_row, cols, mirror } = window;
     let column_lines = !lines.columns.is_empty();
     let cells = Shared::starting_at(cells, first);
-    let lines = [
-        Shared::starting_at(&mut lines.rows, first_row),
-        Shared::new(&mut lines.columns),
-        Shared::new(&mut lines.diagonals),
-    ];
+    let lines = SharedLines {
+        rows: Shared::starting_at(&mut lines.rows, first_row),
+        columns: Shared::new(&mut lines.columns),
+        diagonals: Shared::new(&mut lines.diagonals),
+    };
     executor.map_reduce(
         units,
         |unit, mex| {
@@ -251,6 +251,24 @@ fn restore_lines<C: Cell>(plan: &Plan, values: &[C], lines: &mut Lines, done: us
     });
 }
 
+/// The line summaries of a wave, shared by its units, one store per kind of line.
+struct SharedLines<'b> {
+    rows: Shared<'b, PrefixSet>,
+    columns: Shared<'b, PrefixSet>,
+    diagonals: Shared<'b, PrefixSet>,
+}
+
+impl<'b> SharedLines<'b> {
+    #[inline]
+    fn of(&self, kind: LineKind) -> &Shared<'b, PrefixSet> {
+        match kind {
+            LineKind::Row => &self.rows,
+            LineKind::Column => &self.columns,
+            LineKind::Diagonal => &self.diagonals,
+        }
+    }
+}
+
 /// The values of a unit's cells (and their mirrors) that did not fit in the cells, by flat index.
 struct Overflow {
     /// Keyed by flat index, with a fixed hasher: a unit's map is made for every unit of every
@@ -276,7 +294,7 @@ impl Overflow {
 /// cells that did not fit in `C` (stored there as `C::MAX`).
 struct DenseView<'a, 'b, C> {
     cells: &'a Shared<'b, C>,
-    lines: &'a [Shared<'b, PrefixSet>; 3],
+    lines: &'a SharedLines<'b>,
     overflow: Overflow,
     mirror: bool,
     cols: usize,
@@ -323,16 +341,16 @@ impl<C: Cell> DenseView<'_, '_, C> {
 
 impl<C: Cell> UnitView for DenseView<'_, '_, C> {
     #[inline]
-    fn line(&self, store: usize, line: usize) -> &PrefixSet {
+    fn line(&self, kind: LineKind, line: usize) -> &PrefixSet {
         // SAFETY: the cell's own row, column and diagonal belong to this unit's lines, which no
         // other task of this wave touches (module docs).
-        unsafe { self.lines[store].get(line) }
+        unsafe { self.lines.of(kind).get(line) }
     }
 
     #[inline]
-    fn add_to_line(&mut self, store: usize, line: usize, value: Nimber) {
+    fn add_to_line(&mut self, kind: LineKind, line: usize, value: Nimber) {
         // SAFETY: as for `line`; the kernel holds no reference from `line` any more.
-        unsafe { self.lines[store].get_mut(line) }.insert(value);
+        unsafe { self.lines.of(kind).get_mut(line) }.insert(value);
     }
 
     #[inline]
@@ -365,7 +383,7 @@ impl<C: Cell> UnitView for DenseView<'_, '_, C> {
         }
         if self.column_lines {
             // SAFETY: column i is in this unit's row band (module docs, Symmetry).
-            unsafe { self.lines[1].get_mut(i) }.insert(value);
+            unsafe { self.lines.columns.get_mut(i) }.insert(value);
         }
         2
     }
@@ -412,7 +430,7 @@ impl<C: Cell> UnitView for DenseView<'_, '_, C> {
                 }
                 if self.column_lines {
                     // SAFETY: column i is in this unit's row band (module docs, Symmetry).
-                    unsafe { self.lines[1].get_mut(i) }.insert(Nimber(value.into()));
+                    unsafe { self.lines.columns.get_mut(i) }.insert(Nimber(value.into()));
                 }
                 written += 1;
             }
@@ -546,20 +564,21 @@ impl Cells for RingStore {
 
 impl UnitView for RingStore {
     #[inline]
-    fn line(&self, store: usize, line: usize) -> &PrefixSet {
-        match store {
-            0 => &self.lines.rows[0],
-            1 => &self.lines.columns[line],
-            _ => &self.lines.diagonals[line],
+    fn line(&self, kind: LineKind, line: usize) -> &PrefixSet {
+        match kind {
+            // The ring keeps the summary of the row being filled only.
+            LineKind::Row => &self.lines.rows[0],
+            LineKind::Column => &self.lines.columns[line],
+            LineKind::Diagonal => &self.lines.diagonals[line],
         }
     }
 
     #[inline]
-    fn add_to_line(&mut self, store: usize, line: usize, value: Nimber) {
-        match store {
-            0 => &mut self.lines.rows[0],
-            1 => &mut self.lines.columns[line],
-            _ => &mut self.lines.diagonals[line],
+    fn add_to_line(&mut self, kind: LineKind, line: usize, value: Nimber) {
+        match kind {
+            LineKind::Row => &mut self.lines.rows[0],
+            LineKind::Column => &mut self.lines.columns[line],
+            LineKind::Diagonal => &mut self.lines.diagonals[line],
         }
         .insert(value);
     }
@@ -575,6 +594,8 @@ impl UnitView for RingStore {
 mod tests {
     use super::*;
     use crate::executor::Executor;
+    use crate::kernel::Slides;
+    use crate::plan::Halves;
     use crate::progress::{Control, NoProgress};
     use grundy_core::{parse_spec, TableShape};
 
@@ -594,8 +615,8 @@ mod tests {
                     [[rules]]\nkind = \"slide\"\ndirections = [[-1]]\n";
         let game = parse_spec(spec, "nim1").unwrap();
         let shape = TableShape::new(&game, &[5000], "test").unwrap();
-        let kernel = StencilKernel::new(&game, &shape, true);
-        let plan = Plan::tiles(shape.lens(), kernel.reads(), None, false);
+        let kernel = StencilKernel::new(&game, &shape, Slides::Summarised);
+        let plan = Plan::tiles(shape.lens(), kernel.reads(), None, Halves::Whole);
         assert_eq!(plan.tile_sides(), [crate::plan::TILE_1D, 1, 1]);
         let mut store = DenseStore::new(&shape, &plan);
         OVERFLOW_READS.with(|reads| reads.set(0));

@@ -4,7 +4,7 @@
 //! and the sequential executor (a row reads the rows before it).
 
 use crate::executor::Executor;
-use crate::kernel::StencilKernel;
+use crate::kernel::{Slides, StencilKernel};
 use crate::plan::{Plan, WaveMark};
 use crate::progress::{Control, Progress};
 pub use crate::store::RingStore;
@@ -73,7 +73,7 @@ impl RowStream {
         // A reach past the table's first row is a reach to it: a one-row board streams (issue
         // 19: `kiki --size 1x5 --stream` was refused as if kiki read whole columns).
         let reach = |kernel: &StencilKernel| kernel.reads().halo[0].map(|back| back.min(rows));
-        let kernel = StencilKernel::new(game, shape, true);
+        let kernel = StencilKernel::new(game, shape, Slides::Summarised);
         if let Some(back) = reach(&kernel) {
             let mut reads = kernel.reads();
             reads.halo[0] = Some(back);
@@ -82,8 +82,9 @@ impl RowStream {
         }
         // Name the rule that keeps every row: compile each rule alone.
         let culprit = game.rules().iter().enumerate().find(|(_, rule)| {
-            Game::new(game.name(), "", game.axes().to_vec(), vec![(*rule).clone()])
-                .is_ok_and(|alone| reach(&StencilKernel::new(&alone, shape, true)).is_none())
+            Game::new(game.name(), "", game.axes().to_vec(), vec![(*rule).clone()]).is_ok_and(
+                |alone| reach(&StencilKernel::new(&alone, shape, Slides::Summarised)).is_none(),
+            )
         });
         Err(NoStream::WholeColumns { rule: culprit.map(|(index, rule)| (index + 1, rule.kind())) })
     }

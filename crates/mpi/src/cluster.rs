@@ -2,6 +2,7 @@ use mpi::environment::Universe;
 use mpi::point_to_point::{Destination, Source};
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::Threading;
+use std::fmt;
 
 /// A worker asks for an item (its message holds the last result, if any).
 const ASK: i32 = 1;
@@ -11,6 +12,37 @@ const GIVE: i32 = 2;
 const FAIL: i32 = 3;
 /// The index that tells a worker there is no more work.
 const STOP: u64 = u64::MAX;
+
+/// Why the ranks of a job cannot do what was asked of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ClusterError {
+    /// The MPI library does not allow MPI calls from threads other than the first
+    /// (`MPI_THREAD_SERIALIZED`), which a distributed fill makes.
+    NoThreads,
+    /// A worker's item failed: the worker's message says why (rank 0 reports it, and ends the
+    /// job).
+    ItemFailed {
+        /// The item.
+        item: usize,
+        /// What the worker said.
+        message: String,
+    },
+}
+
+impl fmt::Display for ClusterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClusterError::NoThreads => f.write_str(
+                "the MPI library does not allow MPI calls from threads other than the first \
+                 (MPI_THREAD_SERIALIZED), which a distributed fill makes",
+            ),
+            ClusterError::ItemFailed { message, .. } => f.write_str(message),
+        }
+    }
+}
+
+impl std::error::Error for ClusterError {}
 
 /// An MPI job of two ranks or more.
 pub struct Cluster {
@@ -36,11 +68,12 @@ impl Cluster {
 
     /// Whether the ranks can run a distributed fill ([`crate::MpiLink::connect`], on any one thread), or
     /// why not.
-    pub fn can_link(&self) -> Result<(), String> {
+    ///
+    /// # Errors
+    /// [`ClusterError::NoThreads`].
+    pub fn can_link(&self) -> Result<(), ClusterError> {
         if !self.threads {
-            return Err("the MPI library does not allow MPI calls from threads other than the \
-                        first (MPI_THREAD_SERIALIZED), which a distributed fill makes"
-                .to_string());
+            return Err(ClusterError::NoThreads);
         }
         Ok(())
     }
@@ -64,22 +97,30 @@ impl Cluster {
     /// worked on by the ranks other than 0, one at a time as they ask: on rank 0,
     /// `Some(results)` in the order of `items` once all are done (`done(item, result)` is
     /// called as each comes in); on the others, `None` once rank 0 has no more. `work` turns an
-    /// item into bytes, or into a message that ends the job.
-    pub fn share(
+    /// item into bytes, or into an error whose message goes to rank 0.
+    ///
+    /// # Errors
+    /// On rank 0, [`ClusterError::ItemFailed`] as soon as a worker's item failed: the caller
+    /// says so and ends the job ([`Cluster::abort`]), since the other ranks wait for work.
+    pub fn share<E: fmt::Display>(
         &self,
         items: &[usize],
-        work: impl Fn(usize) -> Result<Vec<u8>, String>,
+        work: impl Fn(usize) -> Result<Vec<u8>, E>,
         mut done: impl FnMut(usize, &[u8]),
-    ) -> Option<Vec<Vec<u8>>> {
+    ) -> Result<Option<Vec<Vec<u8>>>, ClusterError> {
         if self.rank() == 0 {
-            Some(self.hand_out(items, &mut done))
+            self.hand_out(items, &mut done).map(Some)
         } else {
             self.ask_for_work(work);
-            None
+            Ok(None)
         }
     }
 
-    fn hand_out(&self, items: &[usize], done: &mut impl FnMut(usize, &[u8])) -> Vec<Vec<u8>> {
+    fn hand_out(
+        &self,
+        items: &[usize],
+        done: &mut impl FnMut(usize, &[u8]),
+    ) -> Result<Vec<Vec<u8>>, ClusterError> {
         let position: std::collections::HashMap<usize, usize> =
             items.iter().enumerate().map(|(at, &item)| (item, at)).collect();
         let mut results: Vec<Option<Vec<u8>>> = vec![None; items.len()];
@@ -90,8 +131,9 @@ impl Cluster {
             // the tag FAIL, why an item failed.
             let (message, status) = self.world.any_process().receive_vec::<u8>();
             if status.tag() == FAIL {
-                eprintln!("grundy: error: {}", String::from_utf8_lossy(&message));
-                self.abort(2);
+                let item = u64::from_le_bytes(message[..8].try_into().expect("8 bytes")) as usize;
+                let message = String::from_utf8_lossy(&message[8..]).into_owned();
+                return Err(ClusterError::ItemFailed { item, message });
             }
             if message.len() >= 8 {
                 let item = u64::from_le_bytes(message[..8].try_into().expect("8 bytes")) as usize;
@@ -107,10 +149,10 @@ impl Cluster {
             };
             self.world.process_at_rank(status.source_rank()).send_with_tag(&reply, GIVE);
         }
-        results.into_iter().map(|r| r.expect("every item came back")).collect()
+        Ok(results.into_iter().map(|r| r.expect("every item came back")).collect())
     }
 
-    fn ask_for_work(&self, work: impl Fn(usize) -> Result<Vec<u8>, String>) {
+    fn ask_for_work<E: fmt::Display>(&self, work: impl Fn(usize) -> Result<Vec<u8>, E>) {
         let root = self.world.process_at_rank(0);
         let mut message: Vec<u8> = Vec::new();
         loop {
@@ -126,7 +168,9 @@ impl Cluster {
                     m
                 }
                 Err(why) => {
-                    root.send_with_tag(why.as_bytes(), FAIL);
+                    let mut m = item.to_le_bytes().to_vec();
+                    m.extend(why.to_string().as_bytes());
+                    root.send_with_tag(&m[..], FAIL);
                     // Rank 0 aborts the job; wait for it.
                     let _ = root.receive_with_tag::<u64>(GIVE);
                     return;

@@ -13,7 +13,8 @@
 //!
 //! Failures end the job: MPI's default error handler aborts every rank when one fails, and a rank
 //! that is killed makes the process manager (Hydra for MPICH) end the others, with a non-zero
-//! exit; an item that fails on a worker is reported by rank 0, which aborts the job.
+//! exit; an item that fails on a worker goes to rank 0, whose caller reports it (as every error
+//! line, escaped) and aborts the job.
 
 #[cfg(feature = "mpi")]
 mod cluster;
@@ -21,6 +22,6 @@ mod cluster;
 mod link;
 
 #[cfg(feature = "mpi")]
-pub use cluster::Cluster;
+pub use cluster::{Cluster, ClusterError};
 #[cfg(feature = "mpi")]
 pub use link::{LinkStats, MpiLink};

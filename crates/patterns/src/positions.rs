@@ -72,8 +72,26 @@ pub struct Values {
 /// Why the positions have no values here.
 #[derive(Debug)]
 pub enum ValuesError<E> {
-    /// A position is beyond any table and no law reaches it (the message names it).
-    TooFar(String),
+    /// A heap size is beyond any table, and no period of the game is proved within the values
+    /// a table can hold.
+    NoProvedPeriod {
+        /// The game.
+        game: String,
+        /// The values searched.
+        values: Coord,
+        /// The largest heap size asked for.
+        largest: Coord,
+    },
+    /// A position is beyond any table, and no law covers the game (no periodicity theorem for a
+    /// heap game; moves without a bounded reach for a board).
+    BeyondTables {
+        /// The game.
+        game: String,
+        /// The position, as written.
+        position: String,
+        /// Whether the game is a heap game.
+        heap_game: bool,
+    },
     /// A table's box is not one of the game's.
     Shape(ModelError),
     /// The caller's fill failed.
@@ -83,7 +101,23 @@ pub enum ValuesError<E> {
 impl<E: fmt::Display> fmt::Display for ValuesError<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ValuesError::TooFar(message) => f.write_str(message),
+            ValuesError::NoProvedPeriod { game, values, largest } => write!(
+                f,
+                "no period of {game} is proved within its first {values} values, and n = \
+                 {largest} is beyond what a table can hold (2^31)"
+            ),
+            ValuesError::BeyondTables { game, position, heap_game } => {
+                let why = if *heap_game {
+                    "no periodicity theorem covers it, so its values come from a table"
+                } else {
+                    "its values come from a table"
+                };
+                write!(
+                    f,
+                    "position `{position}` of {game} is too large: {why}, and tables stop below \
+                     2^31"
+                )
+            }
             ValuesError::Shape(err) => write!(f, "{err}"),
             ValuesError::Fill(err) => write!(f, "{err}"),
         }
@@ -206,11 +240,8 @@ fn answer<E>(
             if len >= needed {
                 return Ok(Answer::Table(table));
             }
-            return Err(ValuesError::TooFar(format!(
-                "no period of {} is proved within its first {len} values, and n = {largest} is \
-                 beyond what a table can hold (2^31)",
-                game.name()
-            )));
+            let game = game.name().to_string();
+            return Err(ValuesError::NoProvedPeriod { game, values: len, largest });
         }
         len = (2 * len).min(limit);
     }
@@ -264,17 +295,85 @@ fn table_over<E>(
         .collect();
     if let Some((text, _)) = positions.iter().find(|(_, pos)| pos.iter().any(|&c| c >= TABLE_LIMIT))
     {
-        let why = if game.dims() == 1 {
-            "no periodicity theorem covers it, so its values come from a table"
-        } else {
-            "its values come from a table"
-        };
-        return Err(ValuesError::TooFar(format!(
-            "position `{text}` of {} is too large: {why}, and tables stop below 2^31",
-            game.name()
-        )));
+        return Err(ValuesError::BeyondTables {
+            game: game.name().to_string(),
+            position: text.to_string(),
+            heap_game: game.dims() == 1,
+        });
     }
     let text: Vec<String> = max.iter().map(Coord::to_string).collect();
     let shape = TableShape::new(game, &max, &text.join("x")).map_err(ValuesError::Shape)?;
     fill(&shape).map_err(ValuesError::Fill)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_compute::{FillRequest, NoProgress};
+    use grundy_core::lookup;
+
+    /// A fill of the default engine, counting the tables it is asked for and their cells.
+    fn counted_fill<'a>(
+        game: &'a Game,
+        tables: &'a mut Vec<u128>,
+    ) -> impl FnMut(&TableShape) -> Result<GrundyTable, String> + 'a {
+        move |shape: &TableShape| {
+            tables.push(shape.cells());
+            let fill = FillRequest::new(game, shape).table(0).map_err(|e| e.to_string())?;
+            fill.fill(&NoProgress).map_err(|e| e.to_string())
+        }
+    }
+
+    fn table_value(game: &Game, pos: &[Coord]) -> u32 {
+        let shape = TableShape::from_axes(game.axes().to_vec(), pos.to_vec());
+        let table = FillRequest::new(game, &shape).table(0).unwrap().fill(&NoProgress).unwrap();
+        table.get(pos).unwrap().value()
+    }
+
+    /// A heap game with a proved period: far heaps from the law, near ones agree with a table,
+    /// and the law says which theorem and from how many values.
+    #[test]
+    fn heaps_beyond_the_tables_come_from_a_proved_period() {
+        let kayles = lookup("kayles").unwrap();
+        let mut tables = Vec::new();
+        let positions: Vec<Position<'_>> =
+            vec![("10^18", vec![10i64.pow(18)]), ("70", vec![70]), ("5000", vec![5000])];
+        let answered =
+            values_of(&kayles, &positions, &mut counted_fill(&kayles, &mut tables)).unwrap();
+        assert_eq!(answered.values[1], table_value(&kayles, &[70]));
+        assert_eq!(answered.values[2], table_value(&kayles, &[5000]));
+        // Kayles has period 12 from heap 71, and 10^18 ≡ 5008 (mod 12).
+        assert_eq!((10i64.pow(18) - 5008) % 12, 0);
+        assert_eq!(answered.values[0], table_value(&kayles, &[5008]));
+        let [law] = &answered.laws[..] else { panic!("one law: {:?}", answered.laws) };
+        assert_eq!((law.period, law.preperiod, law.from), (12, 71, 71));
+        assert!(law.argument.starts_with("Octal Periodicity Theorem"), "{}", law.argument);
+        // One table of the first search size was enough: no doubling up to 10^18.
+        assert_eq!(tables, [u128::from(FIRST_SEARCH as u64)]);
+    }
+
+    /// A board with bounded moves: a far position from a strip whose lines repeat, checked
+    /// against a table of the whole box.
+    #[test]
+    fn far_board_positions_come_from_a_strip_that_repeats() {
+        let kiki = lookup("kiki").unwrap();
+        let mut tables = Vec::new();
+        let far = vec![3, 100_000];
+        let positions: Vec<Position<'_>> = vec![("3x100000", far.clone()), ("2x7", vec![2, 7])];
+        let answered = values_of(&kiki, &positions, &mut counted_fill(&kiki, &mut tables)).unwrap();
+        assert_eq!(answered.values, [table_value(&kiki, &far), table_value(&kiki, &[2, 7])]);
+        assert_eq!(answered.strips.len(), 1, "the far position came from a strip");
+        assert!(tables.iter().all(|&cells| cells < 3 * 100_000), "{tables:?}");
+    }
+
+    /// What no table and no law reaches is refused, saying why.
+    #[test]
+    fn positions_beyond_every_table_and_law_are_refused() {
+        let grundy = lookup("grundys-game").unwrap();
+        let positions: Vec<Position<'_>> = vec![("10^12", vec![10i64.pow(12)])];
+        let err = values_of(&grundy, &positions, &mut counted_fill(&grundy, &mut Vec::new()))
+            .unwrap_err();
+        assert!(matches!(err, ValuesError::BeyondTables { heap_game: true, .. }), "{err}");
+        assert!(err.to_string().contains("no periodicity theorem covers it"), "{err}");
+    }
 }

@@ -193,3 +193,71 @@ fn extend_table(
         .map_err(SearchError::Fill)?;
     Ok(table)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_compute::{NoProgress, ThreadCount};
+    use grundy_core::lookup;
+
+    fn search<'g>(game: &'g Game, start: Option<Coord>, limit: u64) -> ProofSearch<'g> {
+        let threads = Threads::new(Some(ThreadCount::new(2).unwrap())).unwrap();
+        ProofSearch::new(game, start, limit, threads).unwrap()
+    }
+
+    /// Rounds grow until the theorem's check passes, each going on from the last round's table;
+    /// the result is the one a single table of the last size gives.
+    #[test]
+    fn rounds_grow_until_the_period_is_proved() {
+        let game = lookup("octal:0.07").unwrap();
+        let mut search = search(&game, Some(60), 1 << 20);
+        let mut sizes = Vec::new();
+        let found = loop {
+            sizes.push(search.next_shape().unwrap().cells());
+            if let Some(found) = search.round(&NoProgress).unwrap() {
+                break found;
+            }
+        };
+        // 0.07 needs 2·53 + 2·34 + 2 = 176 values; each round is at least a quarter larger.
+        assert!(sizes.len() >= 2 && sizes.windows(2).all(|w| w[1] * 4 >= w[0] * 5), "{sizes:?}");
+        let Report::Sequence(report) = &found.report else { panic!("a heap game") };
+        assert!(report.sequence.proof.as_ref().is_some_and(|p| p.is_proved()));
+        assert_eq!((report.sequence.period, report.sequence.preperiod), (Some(34), Some(53)));
+        assert_eq!(found.search.rounds, sizes.len());
+        assert_eq!(found.search.values as u128, *sizes.last().unwrap());
+        let last = search.last_table().unwrap();
+        let shape = TableShape::new(&game, &[last.len() as Coord - 1], "test").unwrap();
+        let whole = FillRequest::new(&game, &shape).table(0).unwrap().fill(&NoProgress).unwrap();
+        assert!(*last == whole, "a table extended round by round is the table filled at once");
+    }
+
+    /// The limit stops a search whose period is not proved by then.
+    #[test]
+    fn the_limit_stops_the_search() {
+        let game = lookup("octal:0.07").unwrap();
+        let mut search = search(&game, Some(40), 100);
+        let found = loop {
+            if let Some(found) = search.round(&NoProgress).unwrap() {
+                break found;
+            }
+        };
+        let Report::Sequence(report) = &found.report else { panic!("a heap game") };
+        assert!(!report.sequence.proof.as_ref().is_some_and(|p| p.is_proved()));
+        assert_eq!((found.search.values, found.search.limit), (101, 100));
+    }
+
+    #[test]
+    fn only_heap_games_with_a_theorem_are_searched() {
+        let threads = Threads::current;
+        let kiki = lookup("kiki").unwrap();
+        assert!(matches!(
+            ProofSearch::new(&kiki, None, 100, threads()),
+            Err(SearchError::NotHeapGame(2))
+        ));
+        let grundy = lookup("grundys-game").unwrap();
+        assert!(matches!(
+            ProofSearch::new(&grundy, None, 100, threads()),
+            Err(SearchError::NoTheorem)
+        ));
+    }
+}

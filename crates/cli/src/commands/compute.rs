@@ -202,7 +202,7 @@ fn write_table(
         Format::Grid | Format::Long => {
             let layout =
                 if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
-            destination.write_with(|out| write_csv(table, layout, config.outcome, out))
+            destination.write_with(|out| write_csv(table, layout, config.cells, out))
         }
         Format::Npy => {
             destination.write_with(|out| write_npy(table, out).map_err(io::Error::other))
@@ -284,7 +284,7 @@ fn streamed(config: &Config, fill: &BandFill, destination: Destination) -> Resul
                 if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
             let lens = shape.lens();
             destination.write_with(|out| {
-                let mut rows = CsvRows::new(shape.axes(), &lens, layout, config.outcome, out)?;
+                let mut rows = CsvRows::new(shape.axes(), &lens, layout, config.cells, out)?;
                 let mut sink = |row: &[u32]| rows.write_row(row);
                 fill.run(&SoloLink, None, &bar, &mut sink, &mut NoCuts)?;
                 rows.finish()

@@ -94,9 +94,10 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
                 .install(|| survey_member(&family.members[item], plan))
                 .map_err(anyhow::Error::from)
                 .and_then(|computed| Ok(serde_json::to_vec(&computed)?))
+                // The chain on one line: rank 0 prints it as its own error line.
                 .map_err(|err| format!("{err:#}"))
         };
-        cluster.share(&[], work, |_, _| {});
+        cluster.share(&[], work, |_, _| {})?;
         return Ok(ExitCode::SUCCESS);
     }
     #[cfg(feature = "mpi")]
@@ -222,7 +223,7 @@ fn share_members(
     let results = cluster
         .share(
             todo,
-            |_| unreachable!("rank 0 hands out"),
+            |_| -> Result<Vec<u8>, std::convert::Infallible> { unreachable!("rank 0 hands out") },
             |_, bytes| {
                 let kept = serde_json::from_slice::<Computed>(bytes)
                     .map_err(anyhow::Error::from)
@@ -231,7 +232,7 @@ fn share_members(
                     failed.get_or_insert(err);
                 }
             },
-        )
+        )?
         .expect("rank 0 gathers the results");
     if let Some(err) = failed {
         return Err(err);

@@ -17,25 +17,25 @@ pub enum CsvLayout {
     Long,
 }
 
-/// Writes `table` to `out` as CSV. With `outcome`, cells show `P` (value 0) or `N` instead of the
-/// value.
+/// Writes `table` to `out` as CSV, its cells as `cells` says: the values, or `P` (value 0) and
+/// `N` for [`CellKind::Outcomes`].
 ///
 /// # Errors
 /// An I/O error from `out`, or `InvalidInput` for the grid layout of a 3-D table.
 pub fn write_csv<W: Write>(
     table: &GrundyTable,
     layout: CsvLayout,
-    outcome: bool,
+    cells: CellKind,
     out: W,
 ) -> io::Result<()> {
     let lens = table.shape().lens();
-    let mut rows = CsvRows::new(table.axes(), &lens, layout, outcome, out)?;
-    let cells = table.cells();
+    let mut rows = CsvRows::new(table.axes(), &lens, layout, cells, out)?;
+    let values = table.cells();
     let row_len = *lens.last().expect("tables have axes");
     let mut row = Vec::with_capacity(row_len);
-    for start in (0..cells.len()).step_by(row_len) {
+    for start in (0..values.len()).step_by(row_len) {
         row.clear();
-        row.extend((start..start + row_len).map(|flat| cells.get(flat).value()));
+        row.extend((start..start + row_len).map(|flat| values.get(flat).value()));
         rows.write_row(&row)?;
     }
     rows.finish()
@@ -49,13 +49,14 @@ pub struct CsvRows<W: Write> {
     axes: Vec<crate::game::Axis>,
     lens: Vec<usize>,
     layout: CsvLayout,
-    outcome: bool,
+    cells: CellKind,
     /// The indices of the next row on every axis but the last.
     outer: Vec<usize>,
 }
 
 impl<W: Write> CsvRows<W> {
-    /// Writes the header for a table with `axes` and `lens` to `out`.
+    /// Writes the header for a table with `axes` and `lens` to `out`; its cells will be written
+    /// as `cells` says.
     ///
     /// # Errors
     /// An I/O error, or `InvalidInput` for the grid layout of a 3-D table.
@@ -63,7 +64,7 @@ impl<W: Write> CsvRows<W> {
         axes: &[crate::game::Axis],
         lens: &[usize],
         layout: CsvLayout,
-        outcome: bool,
+        cells: CellKind,
         out: W,
     ) -> io::Result<CsvRows<W>> {
         let mut writer = ::csv::WriterBuilder::new().has_headers(false).from_writer(out);
@@ -94,7 +95,7 @@ impl<W: Write> CsvRows<W> {
             }
         }
         let outer = vec![0; axes.len() - 1];
-        Ok(CsvRows { writer, axes: axes.to_vec(), lens: lens.to_vec(), layout, outcome, outer })
+        Ok(CsvRows { writer, axes: axes.to_vec(), lens: lens.to_vec(), layout, cells, outer })
     }
 
     /// Writes the next row: the values along the last axis.
@@ -102,7 +103,7 @@ impl<W: Write> CsvRows<W> {
         let mut number = itoa::Buffer::new();
         let mut coordinate = itoa::Buffer::new();
         let last = self.axes.len() - 1;
-        let outcome = self.outcome;
+        let outcome = self.cells == CellKind::Outcomes;
         let cell = |writer: &mut ::csv::Writer<W>, number: &mut itoa::Buffer, value: u32| {
             let text: &[u8] = match (outcome, value == 0) {
                 (true, true) => b"P",
@@ -677,7 +678,8 @@ mod tests {
 
     fn csv(table: &GrundyTable, layout: CsvLayout, outcome: bool) -> String {
         let mut out = Vec::new();
-        write_csv(table, layout, outcome, &mut out).unwrap();
+        let cells = if outcome { CellKind::Outcomes } else { CellKind::Values };
+        write_csv(table, layout, cells, &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 

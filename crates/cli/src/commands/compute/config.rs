@@ -12,7 +12,7 @@ use clap::ValueEnum;
 use grundy_compute::{
     Engine, FillRequest, Layout, RequestError, RequestErrorKind, Resumable, RowsTo, Threads,
 };
-use grundy_core::{parse_coords, Game, TableShape};
+use grundy_core::{parse_coords, CellKind, Game, TableShape};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -41,8 +41,8 @@ pub(super) struct Config {
     pub(super) max: Vec<i64>,
     pub(super) shape: TableShape,
     pub(super) format: Format,
-    /// Cells written as P/N.
-    pub(super) outcome: bool,
+    /// What the cells say: values, or P/N (`--outcome`).
+    pub(super) cells: CellKind,
     pub(super) mode: Mode,
     pub(super) engine: Engine,
     /// The command's threads: every fill and sum of it runs on them.
@@ -128,7 +128,7 @@ impl Config {
             max,
             shape,
             format,
-            outcome: args.outcome,
+            cells: if args.outcome { CellKind::Outcomes } else { CellKind::Values },
             mode: if args.stream {
                 Mode::Streamed { checkpoint }
             } else {

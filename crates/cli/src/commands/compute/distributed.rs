@@ -136,7 +136,7 @@ fn write(
             let layout =
                 if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
             destination.write_with(|out| {
-                let mut rows = CsvRows::new(shape.axes(), &lens, layout, config.outcome, out)?;
+                let mut rows = CsvRows::new(shape.axes(), &lens, layout, config.cells, out)?;
                 fill.run(link, None, &bar, &mut |row| rows.write_row(row), &mut NoCuts)?;
                 rows.finish()
             })?;
