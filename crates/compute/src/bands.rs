@@ -39,6 +39,11 @@
 //! same rows, so a cut is saved as (and resumed from) a streamed checkpoint, with any number of
 //! ranks.
 
+mod transport;
+mod wire;
+
+pub use transport::{Channel, Link, SoloLink};
+
 use crate::executor::Executor;
 use crate::kernel::{Slides, StencilKernel};
 use crate::layout::RowsTo;
@@ -46,49 +51,8 @@ use crate::plan::{Halves, LineKind, Plan, Unit};
 use crate::progress::{Control, Progress};
 use crate::store::{fill_window_wave, Lines, RingStore, Window};
 use crate::threads::Threads;
-use grundy_core::{Cell, CellWidth, Game, Nimber, PrefixSet, TableShape};
-
-/// The channels between two ranks (each delivered in order).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Channel {
-    /// Band b's cells and line summaries that band b + 1 reads, one tile column at a time.
-    Edge,
-    /// Finished bands' rows; and first, from rank 0, where the fill starts.
-    Rows,
-}
-
-/// How the ranks of a distributed fill reach each other: MPI on a cluster, channels in tests.
-pub trait Link {
-    /// This rank.
-    fn rank(&self) -> usize;
-    /// The number of ranks.
-    fn ranks(&self) -> usize;
-    /// Sends `message` to rank `to`. Must not wait for `to` to receive it: every rank sends
-    /// before it receives, so a send that waits could close a cycle of waiting ranks.
-    fn send(&self, to: usize, channel: Channel, message: Vec<u8>);
-    /// The next message from rank `from` on `channel`, waiting for it.
-    fn receive(&self, from: usize, channel: Channel) -> Vec<u8>;
-}
-
-/// The link of a fill of one rank (a streamed summary on one machine). Its rank sends nothing:
-/// the edges and rows of every band are already its own, so sending or receiving is a bug.
-#[derive(Debug, Default)]
-pub struct SoloLink;
-
-impl Link for SoloLink {
-    fn rank(&self) -> usize {
-        0
-    }
-    fn ranks(&self) -> usize {
-        1
-    }
-    fn send(&self, _: usize, channel: Channel, _: Vec<u8>) {
-        panic!("a solo fill sent itself a message on {channel:?}");
-    }
-    fn receive(&self, _: usize, channel: Channel) -> Vec<u8> {
-        panic!("a solo fill waited for a message on {channel:?}");
-    }
-}
+use grundy_core::{Cell, CellVec, CellWidth, Game, Nimber, PrefixSet, TableShape};
+use wire::{decode_start, encode_start, Reader, Wire};
 
 /// Why a table cannot be filled by bands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -368,7 +332,8 @@ impl BandFill {
             }
             start
         } else {
-            decode_start(&link.receive(0, Channel::Rows))
+            let (next_row, rows) = decode_start(&link.receive(0, Channel::Rows));
+            BandCut { next_row, rows, columns: Vec::new(), diagonals: Vec::new() }
         };
         let mut rank = Rank::new(self, link, start);
         rank.run(progress, sink, cuts)
@@ -420,83 +385,6 @@ impl BandCut {
     }
 }
 
-/// The cells a rank holds, in the narrowest width that holds them so far.
-#[derive(Clone, Debug)]
-enum Held {
-    U8(Vec<u8>),
-    U16(Vec<u16>),
-    U32(Vec<u32>),
-}
-
-/// A cell's value (generic, so that one expression serves every width).
-#[inline]
-fn value_of<C: Cell>(cell: C) -> u32 {
-    cell.nimber().value()
-}
-
-/// Runs `$body` with `$cells` bound to the typed vector inside a [`Held`].
-macro_rules! with_held {
-    ($held:expr, |$cells:ident| $body:expr) => {
-        match $held {
-            Held::U8($cells) => $body,
-            Held::U16($cells) => $body,
-            Held::U32($cells) => $body,
-        }
-    };
-}
-
-impl Held {
-    fn width(&self) -> CellWidth {
-        match self {
-            Held::U8(_) => CellWidth::U8,
-            Held::U16(_) => CellWidth::U16,
-            Held::U32(_) => CellWidth::U32,
-        }
-    }
-
-    fn resize(&mut self, len: usize) {
-        with_held!(self, |cells| cells.resize(len, 0));
-    }
-
-    /// Widens the cells to at least `width`.
-    fn widen(&mut self, width: CellWidth) {
-        if width <= self.width() {
-            return;
-        }
-        let values: Vec<u32> =
-            with_held!(self, |cells| cells.iter().map(|&v| value_of(v)).collect());
-        *self = match width {
-            CellWidth::U8 => unreachable!("no table is narrower than bytes"),
-            CellWidth::U16 => Held::U16(values.into_iter().map(|v| v as u16).collect()),
-            CellWidth::U32 => Held::U32(values),
-        };
-    }
-
-    #[inline]
-    fn get(&self, at: usize) -> u32 {
-        with_held!(self, |cells| value_of(cells[at]))
-    }
-
-    /// Stores `value`, which fits the width.
-    #[inline]
-    fn set(&mut self, at: usize, value: u32) {
-        match self {
-            Held::U8(cells) => cells[at] = value as u8,
-            Held::U16(cells) => cells[at] = value as u16,
-            Held::U32(cells) => cells[at] = value,
-        }
-    }
-
-    /// The `len` cells from `at`, appended to `row` as values.
-    fn row_into(&self, at: usize, len: usize, row: &mut Vec<u32>) {
-        with_held!(self, |cells| row.extend(cells[at..at + len].iter().map(|&v| value_of(v))));
-    }
-
-    fn copy_within(&mut self, src: std::ops::Range<usize>, dest: usize) {
-        with_held!(self, |cells| cells.copy_within(src, dest));
-    }
-}
-
 /// One rank's state while it runs.
 struct Rank<'a> {
     fill: &'a BandFill,
@@ -506,7 +394,7 @@ struct Rank<'a> {
     start_row: usize,
     bands: usize,
     /// Cells of rows `first_row..` (row-major, the table's columns).
-    held: Held,
+    held: CellVec,
     first_row: usize,
     /// The first row of the band being computed (that of `lines.rows[0]`).
     band_first_row: usize,
@@ -534,11 +422,10 @@ impl<'a> Rank<'a> {
         }
         let held_rows = start.rows.len() / cols;
         let max = start.rows.iter().copied().max().unwrap_or(0);
-        let mut held = Held::U8(Vec::new());
-        held.widen(CellWidth::for_max(max.into()));
+        let mut held = CellVec::with_width(CellWidth::for_max(max.into()));
         held.resize(if fill.every_row { fill.rows * cols } else { held_rows * cols });
         for (at, &value) in start.rows.iter().enumerate() {
-            held.set(at, value);
+            held.set(at, Nimber(value));
         }
         Rank {
             fill,
@@ -709,7 +596,7 @@ impl<'a> Rank<'a> {
     }
 
     fn held_len(&self) -> usize {
-        with_held!(&self.held, |cells| cells.len())
+        self.held.len()
     }
 
     /// The units of local wave `wave` of `band`: tile (t, wave − t) of the band for each of its
@@ -742,20 +629,31 @@ impl<'a> Rank<'a> {
         let cols = self.fill.cols;
         let mirror = self.fill.mirrored();
         let kernel = &self.fill.kernel;
-        let executor = Executor::Rayon;
-        let (_, overflow) = with_held!(&mut self.held, |cells| fill_window_wave(
-            kernel,
-            units,
-            executor,
-            Window { cells, first, first_row: r0, cols, mirror },
-            &mut self.lines,
-        ));
+        fn wave<C: Cell>(
+            kernel: &StencilKernel,
+            units: &[Unit],
+            held: &mut CellVec,
+            window: (usize, usize, usize, bool),
+            lines: &mut Lines,
+        ) -> Vec<(usize, Nimber)> {
+            let (first, first_row, cols, mirror) = window;
+            let cells = held.typed_mut::<C>().expect("the held cells' width");
+            let window = Window { cells, first, first_row, cols, mirror };
+            fill_window_wave(kernel, units, Executor::Rayon, window, lines).1
+        }
+        let window = (first, r0, cols, mirror);
+        let (held, lines) = (&mut self.held, &mut self.lines);
+        let overflow = match held.width() {
+            CellWidth::U8 => wave::<u8>(kernel, units, held, window, lines),
+            CellWidth::U16 => wave::<u16>(kernel, units, held, window, lines),
+            CellWidth::U32 => wave::<u32>(kernel, units, held, window, lines),
+        };
         if !overflow.is_empty() {
             let max = overflow.iter().map(|(_, v)| v.value()).max().unwrap_or(0);
             let wider = self.held.width().wider().expect("u32 cells hold every nimber");
             self.held.widen(wider.max(CellWidth::for_max(max.into())));
             for (flat, value) in overflow {
-                self.held.set(flat - first, value.value());
+                self.held.set(flat - first, value);
             }
         }
     }
@@ -784,7 +682,7 @@ impl<'a> Rank<'a> {
                 wire.put_set(&self.lines.diagonals[LineKind::Diagonal.locate(r1 - 1, c, cols)]);
             }
         }
-        wire.bytes
+        wire.into_bytes()
     }
 
     /// Band rows `r0..r1`, every column.
@@ -795,7 +693,7 @@ impl<'a> Rank<'a> {
         wire.put(0);
         wire.put(self.fill.cols as u64);
         self.put_cells(&mut wire, r0..r1, 0..self.fill.cols);
-        wire.bytes
+        wire.into_bytes()
     }
 
     fn put_cells(
@@ -804,14 +702,11 @@ impl<'a> Rank<'a> {
         rows: std::ops::Range<usize>,
         cols: std::ops::Range<usize>,
     ) {
-        let width = self.held.width();
-        wire.bytes.push(width.bytes() as u8);
+        wire.put_width(self.held.width());
+        let held = self.held.cells();
         for i in rows {
             let at = (i - self.first_row) * self.fill.cols;
-            with_held!(&self.held, |cells| {
-                let cells = &cells[at + cols.start..at + cols.end];
-                wire.bytes.extend(cells.iter().flat_map(|v| v.to_le_bytes()));
-            });
+            wire.put_cells(held.range(at + cols.start..at + cols.end));
         }
     }
 
@@ -819,7 +714,7 @@ impl<'a> Rank<'a> {
     /// (and their mirrors), and for an edge its summaries.
     fn apply(&mut self, band: usize, channel: Channel) {
         let message = self.link.receive(self.owner(band), channel);
-        let mut wire = Reader { bytes: &message, at: 0 };
+        let mut wire = Reader::new(&message);
         let [r0, r1, c0, c1] = [(); 4].map(|_| wire.get() as usize);
         let (bytes, width) = wire.cell_width();
         self.held.widen(width);
@@ -831,20 +726,17 @@ impl<'a> Rank<'a> {
             wire.cells_into(bytes, c1 - c0, &mut row);
             let at = (i - self.first_row) * cols;
             if !mirror {
-                with_held!(&mut self.held, |cells| {
-                    for (cell, &value) in cells[at + c0..at + c1].iter_mut().zip(&row) {
-                        *cell = Cell::from_nimber(Nimber(value))
-                            .expect("widened to the message's cells");
-                    }
-                });
+                for (j, &value) in (c0..c1).zip(&row) {
+                    self.held.set(at + j, Nimber(value));
+                }
                 continue;
             }
             // Only the lower half is sent as computed; each cell also goes to its mirror.
             for (j, &value) in (c0..c1).zip(&row).filter(|&(j, _)| j <= i) {
-                self.held.set(at + j, value);
+                self.held.set(at + j, Nimber(value));
                 // A rank that keeps a few rows holds the mirrors inside them only.
                 if j >= self.first_row {
-                    self.held.set((j - self.first_row) * cols + i, value);
+                    self.held.set((j - self.first_row) * cols + i, Nimber(value));
                 }
             }
         }
@@ -882,7 +774,7 @@ impl<'a> Rank<'a> {
             for i in self.start_row..self.fill.rows {
                 row.clear();
                 let at = i * cols;
-                self.held.row_into(at, cols, &mut row);
+                self.held.cells().range(at..at + cols).append_to(&mut row);
                 sink(&row)?;
             }
             self.next_out = self.bands;
@@ -899,13 +791,16 @@ impl<'a> Rank<'a> {
                 for i in r0..r1 {
                     row.clear();
                     let at = (i - self.first_row) * cols;
-                    self.held.row_into(at, width(i), &mut row);
+                    self.held.cells().range(at..at + width(i)).append_to(&mut row);
                     sink(&row)?;
                 }
             } else {
                 let message = self.link.receive(self.owner(band), Channel::Rows);
                 // Past the rows and columns the message spans: the band's, every column.
-                let mut wire = Reader { bytes: &message, at: 32 };
+                let mut wire = Reader::new(&message);
+                for _ in 0..4 {
+                    wire.get();
+                }
                 let (bytes, _) = wire.cell_width();
                 for i in r0..r1 {
                     row.clear();
@@ -926,7 +821,7 @@ impl<'a> Rank<'a> {
         let cols = self.fill.cols;
         let first = if self.fill.every_row { 0 } else { r0.saturating_sub(self.fill.halo) };
         let rows = ((first - self.first_row) * cols..(r0 - self.first_row) * cols)
-            .map(|at| self.held.get(at))
+            .map(|at| self.held.get(at).value())
             .collect();
         BandCut {
             next_row: r0,
@@ -935,105 +830,6 @@ impl<'a> Rank<'a> {
             diagonals: self.lines.diagonals.clone(),
         }
     }
-}
-
-/// A message being written: little-endian numbers, cells and summaries.
-#[derive(Default)]
-struct Wire {
-    bytes: Vec<u8>,
-}
-
-impl Wire {
-    fn put(&mut self, n: u64) {
-        self.bytes.extend_from_slice(&n.to_le_bytes());
-    }
-
-    fn put_set(&mut self, set: &PrefixSet) {
-        let (base, words, mex) = set.parts();
-        // The words below the mex's are all ones: leave them out (a set keeps up to 32 of them).
-        let skip = ((mex.0 / 64) as usize).saturating_sub(base).min(words.len());
-        let (base, words) = (base + skip, &words[skip..]);
-        self.put(base as u64);
-        self.put(mex.0.into());
-        self.put(words.len() as u64);
-        for &word in words {
-            self.put(word);
-        }
-    }
-}
-
-/// A message being read. Messages come from the same program on another rank, so a malformed
-/// one is a bug: reading one panics.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn get(&mut self) -> u64 {
-        let n = u64::from_le_bytes(self.bytes[self.at..self.at + 8].try_into().expect("8 bytes"));
-        self.at += 8;
-        n
-    }
-
-    /// The bytes a cell of the cells that follow takes (written by `Rank::put_cells`), and the
-    /// width that holds them.
-    fn cell_width(&mut self) -> (usize, CellWidth) {
-        let bytes = usize::from(self.bytes[self.at]);
-        self.at += 1;
-        let width = match bytes {
-            1 => CellWidth::U8,
-            2 => CellWidth::U16,
-            _ => CellWidth::U32,
-        };
-        (bytes, width)
-    }
-
-    /// `len` cells of `bytes` bytes each, appended to `row` as values.
-    fn cells_into(&mut self, bytes: usize, len: usize, row: &mut Vec<u32>) {
-        let cells = &self.bytes[self.at..self.at + bytes * len];
-        match bytes {
-            1 => row.extend(cells.iter().map(|&b| u32::from(b))),
-            2 => row
-                .extend(cells.chunks_exact(2).map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])))),
-            _ => row.extend(
-                cells.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-            ),
-        }
-        self.at += bytes * len;
-    }
-
-    /// Adds the summary that comes next to `set`.
-    fn union_into(&mut self, set: &mut PrefixSet) {
-        let base = self.get() as usize;
-        let mex = Nimber(self.get() as u32);
-        let len = self.get() as usize;
-        let words = &self.bytes[self.at..self.at + 8 * len];
-        self.at += 8 * len;
-        let words = words.chunks_exact(8).map(|w| u64::from_le_bytes(w.try_into().expect("8")));
-        set.union_with_parts(base, words, mex);
-    }
-}
-
-/// Where the fill starts, for the ranks other than 0: the row and, when every row is kept, the
-/// rows above it.
-fn encode_start(next_row: usize, rows: &[u32]) -> Vec<u8> {
-    let mut wire = Wire::default();
-    wire.put(next_row as u64);
-    wire.put(rows.len() as u64);
-    for &v in rows {
-        wire.bytes.extend_from_slice(&v.to_le_bytes());
-    }
-    wire.bytes
-}
-
-fn decode_start(message: &[u8]) -> BandCut {
-    let mut wire = Reader { bytes: message, at: 0 };
-    let next_row = wire.get() as usize;
-    let mut rows = Vec::new();
-    let len = wire.get() as usize;
-    wire.cells_into(4, len, &mut rows);
-    BandCut { next_row, rows, columns: Vec::new(), diagonals: Vec::new() }
 }
 
 #[cfg(test)]
