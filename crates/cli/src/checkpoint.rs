@@ -4,7 +4,7 @@
 //! [`Destination`], and deleting it once the table is written. A crash (even `kill -9`) leaves
 //! either the previous checkpoint or the new one, never a mixture.
 
-use crate::output::{Destination, Overwrite, Special};
+use crate::output::{file_identity, Destination, Overwrite, Special};
 use anyhow::{bail, Context, Result};
 use grundy_compute::checkpoint::{CheckpointError, CheckpointOf};
 use grundy_compute::{RingStore, RowStream, WaveMark};
@@ -99,7 +99,7 @@ impl Checkpoint {
             Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
             Err(err) => return Err(err).with_context(|| refused(&"cannot read it")),
         };
-        let id = file.metadata().ok().map(|meta| file_id(&meta));
+        let id = file.metadata().ok().map(|meta| file_identity(&meta));
         match read(BufReader::with_capacity(1 << 16, file)) {
             Ok(loaded) => {
                 *self.ours.lock().unwrap_or_else(|e| e.into_inner()) = id;
@@ -182,18 +182,7 @@ impl Checkpoint {
 
 /// The identity of the file at `path`, if there is one.
 fn identity(path: &Path) -> Option<(u64, u64)> {
-    std::fs::metadata(path).ok().map(|meta| file_id(&meta))
-}
-
-#[cfg(unix)]
-fn file_id(meta: &std::fs::Metadata) -> (u64, u64) {
-    use std::os::unix::fs::MetadataExt;
-    (meta.dev(), meta.ino())
-}
-
-#[cfg(not(unix))]
-fn file_id(meta: &std::fs::Metadata) -> (u64, u64) {
-    (meta.len(), 0)
+    std::fs::metadata(path).ok().map(|meta| file_identity(&meta))
 }
 
 /// A checkpoint's lock file, `FILE.lock`, held with `flock` while the run lasts and deleted
@@ -249,7 +238,7 @@ impl Lock {
 impl Drop for Lock {
     fn drop(&mut self) {
         // Deleted while still held, and only if it is still this run's file.
-        let ours = self.file.metadata().ok().map(|meta| file_id(&meta));
+        let ours = self.file.metadata().ok().map(|meta| file_identity(&meta));
         if ours.is_some() && ours == identity(&self.path) {
             let _ = std::fs::remove_file(&self.path);
         }

@@ -62,7 +62,7 @@ fn main() -> ExitCode {
         }
         (None, Ok(_)) => {}
     }
-    if let Err(err) = signals::install() {
+    if let Err(err) = signals::handle_interrupts() {
         eprintln!("grundy: error: cannot handle Ctrl-C: {err}");
         return ExitCode::from(EXIT_ERROR);
     }

@@ -408,14 +408,16 @@ fn keep_attributes(file: &fs::File, keep: &Kept) -> io::Result<()> {
     Ok(())
 }
 
+/// What tells one file from another: its device and inode (where there are none, its length).
 #[cfg(unix)]
-fn file_identity(meta: &fs::Metadata) -> (u64, u64) {
+pub(crate) fn file_identity(meta: &fs::Metadata) -> (u64, u64) {
     use std::os::unix::fs::MetadataExt;
     (meta.dev(), meta.ino())
 }
 
+/// What tells one file from another: its device and inode (where there are none, its length).
 #[cfg(not(unix))]
-fn file_identity(meta: &fs::Metadata) -> (u64, u64) {
+pub(crate) fn file_identity(meta: &fs::Metadata) -> (u64, u64) {
     (meta.len(), 0)
 }
 

@@ -17,7 +17,7 @@ static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 static TEMPORARY: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
 /// Installs the handler; called once, before any command runs.
-pub(crate) fn install() -> Result<(), ctrlc::Error> {
+pub(crate) fn handle_interrupts() -> Result<(), ctrlc::Error> {
     ctrlc::set_handler(|| {
         if DEFERRED.load(Ordering::SeqCst) {
             INTERRUPTED.store(true, Ordering::SeqCst);

@@ -151,14 +151,10 @@ impl PrefixSet {
         consistent.then_some(set)
     }
 
-    /// Adds every member of `other`: word by word, so that merging the summaries of a line that
-    /// two processes each saw part of costs its stored words, not its values.
-    pub fn union_with(&mut self, other: &PrefixSet) {
-        self.union_with_parts(other.base, other.words.iter().copied(), Nimber(other.mex));
-    }
-
-    /// [`PrefixSet::union_with`] the set whose [`PrefixSet::parts`] are `base`, `words` and
-    /// `mex` (as another process sent them), in place: no allocation unless the set grows.
+    /// Adds every member of the set whose [`PrefixSet::parts`] are `base`, `words` and `mex` (as
+    /// another process sent them), word by word, in place: merging the summaries of a line that
+    /// two processes each saw part of costs its stored words, not its values, and allocates
+    /// nothing unless the set grows.
     pub fn union_with_parts(
         &mut self,
         base: usize,
@@ -446,7 +442,8 @@ mod tests {
                 set
             };
             let (mut union, other) = (set_of(&a, a_prefix), set_of(&b, 0));
-            union.union_with(&other);
+            let (base, words, mex) = other.parts();
+            union.union_with_parts(base, words.iter().copied(), mex);
             let all: Vec<u32> = (0..a_prefix).chain(a.iter().copied()).chain(b.iter().copied()).collect();
             let plain = set_of(&all, 0);
             prop_assert_eq!(union.mex(), plain.mex());

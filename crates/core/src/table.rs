@@ -71,11 +71,6 @@ impl TableShape {
     pub fn cells(&self) -> u128 {
         self.lens().iter().map(|&len| len as u128).product()
     }
-
-    /// The bytes the table's values take in memory with cells of `width`.
-    pub fn value_bytes(&self, width: CellWidth) -> u128 {
-        self.cells() * width.bytes() as u128
-    }
 }
 
 /// Checks that `pos` has the game's dimension and lies on its board.
@@ -474,8 +469,6 @@ mod tests {
         let cutting = lookup("cutting").unwrap();
         let shape = TableShape::new(&cutting, &[200, 200], "200x200").unwrap();
         assert_eq!(shape.lens(), vec![199, 199]);
-        assert_eq!(shape.value_bytes(CellWidth::U32), 199 * 199 * 4);
-        assert_eq!(shape.value_bytes(CellWidth::U8), 199 * 199);
         let err = TableShape::new(&cutting, &[1, 5], "1x5").unwrap_err().to_string();
         assert_eq!(err, "size 1x5 does not fit game `cutting`: axis `w` starts at 2");
         let err = TableShape::new(&cutting, &[5], "5").unwrap_err().to_string();

@@ -170,15 +170,8 @@ pub struct LinePeriod {
 
 /// The rows, columns and diagonals (x − y constant) of a table of values, each analysed as a
 /// sequence ([`find_lasting_period`]: the table's edge decides a line's length, so a period must
-/// also hold in the line's first three quarters). `mins` are the coordinates of the first row and column.
-pub fn line_periods<T: Copy + PartialEq + Into<i64> + Sync>(
-    grid: &Grid<'_, T>,
-    mins: [i64; 2],
-) -> [Vec<LinePeriod>; 3] {
-    line_periods_with(grid, mins, |line| line)
-}
-
-/// [`line_periods`], each line's period passed through `report` as it is found, so that a caller
+/// also hold in the line's first three quarters). `mins` are the coordinates of the first row
+/// and column. Each line's period is passed through `report` as it is found, so that a caller
 /// that keeps another form of it holds only that (a 1 × 3·10^6 board has 6·10^6 lines:
 /// [`grundy_core::board_lines`]).
 pub fn line_periods_with<C: Copy + PartialEq + Into<i64> + Sync, T: Send>(
@@ -292,7 +285,7 @@ mod tests {
     #[test]
     fn lines() {
         let cells = grid_of(|i, j| (i + 2 * j) as u32, 4, 9);
-        let [rows, cols, diagonals] = line_periods(&Grid::new(&cells, 4, 9), [1, 0]);
+        let [rows, cols, diagonals] = line_periods_with(&Grid::new(&cells, 4, 9), [1, 0], |l| l);
         assert_eq!(rows.len(), 4);
         assert_eq!(rows[0].index, 1);
         assert_eq!(rows[0].period, Some(Period { period: 1, saltus: 2, preperiod: 0 }));

@@ -22,7 +22,7 @@ mod partial;
 mod row;
 
 pub use family::{Family, FamilyError, FamilyErrorKind, MAX_MEMBERS};
-pub use member::{classify, survey_member, MemberError, MemberErrorKind, Plan};
+pub use member::{classify, survey_member, Extent, MemberError, MemberErrorKind};
 pub use partial::{packed, partial_line, read_partial, Computed, PartialError, PartialErrorKind};
 pub use row::{write_rows, Equivalence, PeriodicLines, Row, RowsFormat, Timing};
 
@@ -57,20 +57,20 @@ mod tests {
     /// plus the lcm of the periods; boards never share a heap game's class.
     #[test]
     fn members_are_classified_by_their_values_and_proved_only_past_the_periods() {
-        let plan = |size| Plan { size, until_proved: None };
-        let proved = Plan { size: 100, until_proved: Some(1 << 14) };
+        let extent = |size| Extent { size, until_proved: None };
+        let proved = Extent { size: 100, until_proved: Some(1 << 14) };
         let computed: Vec<Computed> = [
             (member("octal:0.07"), proved),
             // Dawson's Kayles is 0.07 stated as a spec of its own.
             (member("dawsons-kayles"), proved),
             // Too short for the Octal Periodicity Theorem (0.07 needs 176 values).
-            (member("octal:0.07"), plan(120)),
-            (member("subtraction:1"), plan(500)),
-            (member("octal:0.1"), plan(500)),
-            (member("kiki"), plan(20)),
+            (member("octal:0.07"), extent(120)),
+            (member("subtraction:1"), extent(500)),
+            (member("octal:0.1"), extent(500)),
+            (member("kiki"), extent(20)),
         ]
         .iter()
-        .map(|(game, plan)| survey_member(game, *plan).unwrap())
+        .map(|(game, extent)| survey_member(game, *extent).unwrap())
         .collect();
         let rows = classify(&computed);
         let classes: Vec<(&str, Equivalence)> =

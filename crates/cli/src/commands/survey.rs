@@ -6,7 +6,7 @@ use anyhow::{bail, Context, Result};
 use grundy_compute::{Progress, Threads};
 use grundy_core::Coord;
 use grundy_patterns::survey::{
-    classify, partial_line, read_partial, survey_member, write_rows, Computed, Family, Plan,
+    classify, partial_line, read_partial, survey_member, write_rows, Computed, Extent, Family,
     RowsFormat, Timing,
 };
 use rayon::prelude::*;
@@ -80,7 +80,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         Some(path) => Family::from_template(&read_spec(path, &args.family)?, &args.family)?,
         None => Family::parse(&args.family)?,
     };
-    let plan = Plan { size: args.size, until_proved: args.until_proved.then_some(args.limit) };
+    let extent = Extent { size: args.size, until_proved: args.until_proved.then_some(args.limit) };
     // The command's one pool: members run on it in parallel, each member's fill inside.
     let threads = args.threads.pool()?;
     // In an MPI job of two ranks or more, rank 0 hands out members and writes the output; the
@@ -91,7 +91,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     if let Some(cluster) = cluster.as_ref().filter(|c| c.rank() != 0) {
         let work = |item: usize| {
             threads
-                .install(|| survey_member(&family.members[item], plan))
+                .install(|| survey_member(&family.members[item], extent))
                 .map_err(anyhow::Error::from)
                 .and_then(|computed| Ok(serde_json::to_vec(&computed)?))
                 // The chain on one line: rank 0 prints it as its own error line.
@@ -103,7 +103,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     #[cfg(feature = "mpi")]
     if let Some(cluster) = &cluster {
         // Rank 0: an error here must end the job, or the other ranks would wait for work.
-        return gather(&args, &family, plan, &threads, Some(cluster)).or_else(|err| {
+        return gather(&args, &family, extent, &threads, Some(cluster)).or_else(|err| {
             crate::errors::print_error(&err);
             cluster.abort(i32::from(crate::errors::EXIT_ERROR))
         });
@@ -111,7 +111,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     gather(
         &args,
         &family,
-        plan,
+        extent,
         &threads,
         #[cfg(feature = "mpi")]
         None,
@@ -123,7 +123,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 fn gather(
     args: &Args,
     family: &Family,
-    plan: Plan,
+    extent: Extent,
     threads: &Threads,
     #[cfg(feature = "mpi")] cluster: Option<&grundy_mpi::Cluster>,
 ) -> Result<ExitCode> {
@@ -182,7 +182,7 @@ fn gather(
         None => threads.install(|| {
             todo.par_iter()
                 .map(|&i| {
-                    let computed = survey_member(&family.members[i], plan)?;
+                    let computed = survey_member(&family.members[i], extent)?;
                     keep(&computed)?;
                     Ok(computed)
                 })

@@ -11,9 +11,9 @@ use grundy_core::{Coord, Game, ModelError, Table, TableShape};
 use std::fmt;
 use std::time::Instant;
 
-/// How a member is computed.
+/// How far each member is computed.
 #[derive(Clone, Copy, Debug)]
-pub struct Plan {
+pub struct Extent {
     /// The largest coordinate on each axis (heap size for heap games; both axes for boards).
     pub size: Coord,
     /// Compute heap games until a theorem proves the period, from `size` up to `limit`.
@@ -67,16 +67,16 @@ impl fmt::Display for MemberError {
 impl std::error::Error for MemberError {}
 
 /// Computes and analyses one member on the current rayon pool.
-pub fn survey_member(game: &Game, plan: Plan) -> Result<Computed, MemberError> {
+pub fn survey_member(game: &Game, extent: Extent) -> Result<Computed, MemberError> {
     let started = Instant::now();
     let fail =
         |kind: MemberErrorKind| MemberError { game: game.name().to_string(), kind: Box::new(kind) };
-    let theorem = plan
+    let theorem = extent
         .until_proved
         .filter(|_| game.dims() == 1 && crate::proofs::has_periodicity_theorem(game));
     let (report, table) = match theorem {
         Some(limit) => {
-            let start = game.axes()[0].min.max(plan.size);
+            let start = game.axes()[0].min.max(extent.size);
             let mut search = ProofSearch::new(game, Some(start), limit, Threads::current())
                 .map_err(|e| fail(MemberErrorKind::Search(e)))?;
             loop {
@@ -88,7 +88,7 @@ pub fn survey_member(game: &Game, plan: Plan) -> Result<Computed, MemberError> {
             }
         }
         None => {
-            let max: Vec<Coord> = game.axes().iter().map(|a| a.min.max(plan.size)).collect();
+            let max: Vec<Coord> = game.axes().iter().map(|a| a.min.max(extent.size)).collect();
             let text: Vec<String> = max.iter().map(Coord::to_string).collect();
             let shape = TableShape::new(game, &max, &text.join("x"))
                 .map_err(|e| fail(MemberErrorKind::Size(e)))?;
