@@ -6,7 +6,7 @@
 
 use crate::output::{file_identity, Destination, Overwrite, Special};
 use anyhow::{bail, Context, Result};
-use grundy_compute::checkpoint::{CheckpointError, CheckpointOf};
+use grundy_compute::checkpoint::{CheckpointError, CheckpointErrorKind, CheckpointOf, Holds};
 use grundy_compute::{RingStore, RowStream, WaveMark};
 use grundy_core::{Coord, Game, GrundyTable, TableShape};
 use std::fs::File;
@@ -105,7 +105,18 @@ impl Checkpoint {
                 *self.ours.lock().unwrap_or_else(|e| e.into_inner()) = id;
                 Ok(Some(loaded))
             }
-            Err(err) => bail!(refused(&err)),
+            // A run of the other mode is resumed with or without an option of ours: say which.
+            Err(err) => match err.kind() {
+                CheckpointErrorKind::OtherMode { holds: Holds::Ring } => bail!(refused(
+                    &"it was saved by a streamed run (--stream); resume it with --stream, or \
+                      delete it to start over"
+                )),
+                CheckpointErrorKind::OtherMode { holds: Holds::Table } => bail!(refused(
+                    &"it was saved by a run that holds the whole table; resume it without \
+                      --stream, or delete it to start over"
+                )),
+                _ => bail!(refused(&err)),
+            },
         }
     }
 

@@ -54,13 +54,15 @@ fn main() -> ExitCode {
             return ExitCode::from(EXIT_ERROR);
         }
     };
+    // Either way, refusals name both.
+    let set_by = "--max-memory or GRUNDY_MAX_MEMORY";
     match (cli.max_memory, memory::budget_from_env()) {
-        (Some(bytes), _) => memory::set_budget(bytes),
+        (Some(bytes), _) | (None, Ok(Some(bytes))) => memory::set_budget(bytes, set_by),
         (None, Err(err)) => {
             eprintln!("grundy: error: {}", printable(&err.to_string()));
             return ExitCode::from(EXIT_ERROR);
         }
-        (None, Ok(_)) => {}
+        (None, Ok(None)) => {}
     }
     if let Err(err) = signals::handle_interrupts() {
         eprintln!("grundy: error: cannot handle Ctrl-C: {err}");

@@ -8,7 +8,10 @@ use common::grundy;
 use std::fs;
 use std::path::Path;
 
+/// Minutes in a debug build: CI runs it in a step of its own, in release (`.ci/run`; locally
+/// `cargo test --release -p grundy-cli --test datasets -- --ignored`).
 #[test]
+#[ignore = "slow: run with --release -- --ignored (a CI step of its own)"]
 fn every_committed_dataset_is_what_its_command_makes() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let readme = fs::read_to_string(root.join("data/README.md")).unwrap();

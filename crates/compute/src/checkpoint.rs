@@ -220,12 +220,12 @@ impl fmt::Display for CheckpointError {
             K::CellBytes { bytes } => write!(f, "its header gives {bytes}-byte cells"),
             K::Table(err) => write!(f, "{err}"),
             K::OtherMode { holds: Holds::Ring } => f.write_str(
-                "it was saved by a streamed run (--stream); resume it with --stream, or delete it \
-                 to start over",
+                "it was saved by a streamed run; resume it with a streamed run, or delete it to \
+                 start over",
             ),
             K::OtherMode { holds: Holds::Table } => f.write_str(
-                "it was saved by a run that holds the whole table; resume it without --stream, \
-                 or delete it to start over",
+                "it was saved by a run that holds the whole table; resume it with such a run, or \
+                 delete it to start over",
             ),
             K::Ring { message } => write!(f, "its ring of rows: {message}"),
         }

@@ -4,7 +4,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// What bounds the memory a run may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -14,8 +14,12 @@ pub enum Bound {
     /// The memory limit of the control group the process runs in (a container, a batch job),
     /// less what the group uses.
     Container,
-    /// The budget the user set: `--max-memory` or `GRUNDY_MAX_MEMORY`.
-    Budget,
+    /// A budget the user set: through [`set_budget`] (the front end says how, e.g. an option
+    /// of its own), or `GRUNDY_MAX_MEMORY`.
+    Budget {
+        /// What set it, in the words of whoever set it.
+        set_by: &'static str,
+    },
 }
 
 impl fmt::Display for Bound {
@@ -23,7 +27,7 @@ impl fmt::Display for Bound {
         f.write_str(match self {
             Bound::Machine => "this machine's available memory",
             Bound::Container => "the memory left under this container's (cgroup's) limit",
-            Bound::Budget => "the memory budget set by --max-memory or GRUNDY_MAX_MEMORY",
+            Bound::Budget { set_by } => return write!(f, "the memory budget set by {set_by}"),
         })
     }
 }
@@ -118,12 +122,13 @@ pub fn read_budget() -> u64 {
     available().map_or(u64::MAX, |available| available.bytes)
 }
 
-/// The budget set by [`set_budget`], in bytes (0: none).
-static BUDGET: AtomicU64 = AtomicU64::new(0);
+/// The budget set by [`set_budget`], in bytes, and what set it.
+static BUDGET: Mutex<Option<(u64, &'static str)>> = Mutex::new(None);
 
-/// Bounds what every later check allows to `bytes` (the CLI's `--max-memory`).
-pub fn set_budget(bytes: u64) {
-    BUDGET.store(bytes.max(1), Ordering::Relaxed);
+/// Bounds what every later check allows to `bytes`; `set_by` says what set it, as refusals will
+/// name it (the command line passes its option's name; a library names none).
+pub fn set_budget(bytes: u64, set_by: &'static str) {
+    *BUDGET.lock().unwrap_or_else(|e| e.into_inner()) = Some((bytes.max(1), set_by));
 }
 
 /// The environment variable that sets a memory budget, as `--max-memory` does.
@@ -223,9 +228,10 @@ pub fn parse_bytes(text: &str) -> Result<u64, SizeError> {
 /// The memory a run may take now: the least of this machine's available memory, what is left
 /// under the control group's limit, and the user's budget; `None` where none can be known.
 pub fn available() -> Option<Available> {
-    let budget = match BUDGET.load(Ordering::Relaxed) {
-        0 => budget_from_env().ok().flatten(),
-        set => Some(set),
+    let set = *BUDGET.lock().unwrap_or_else(|e| e.into_inner());
+    let (budget, set_by) = match set {
+        Some((bytes, set_by)) => (Some(bytes), set_by),
+        None => (budget_from_env().ok().flatten(), BUDGET_VARIABLE),
     };
     let read = |path: &Path| std::fs::read_to_string(path).ok();
     let container =
@@ -236,7 +242,7 @@ pub fn available() -> Option<Available> {
     let sources = [
         (available_bytes(), Bound::Machine),
         (container, Bound::Container),
-        (budget, Bound::Budget),
+        (budget, Bound::Budget { set_by }),
     ];
     sources
         .into_iter()
