@@ -61,7 +61,7 @@ impl Checkpoint {
     }
 
     /// The saved table and how far it is filled, or `None` if there is no checkpoint yet. `plan`
-    /// is the tile-waves this run would make (`grundy_compute::plan_waves`).
+    /// is the tile-waves this run would make (`grundy_compute::TableFill::plan`).
     ///
     /// # Errors
     /// The file is not a regular file, unreadable, or refused by

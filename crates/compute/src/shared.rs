@@ -1,10 +1,13 @@
 //! Shared access to a slice that parallel tile tasks write at disjoint places.
 //!
-//! This is the engine's only `unsafe`. The tiled fill must let several tasks write their own
-//! tiles of one table while reading tiles finished in earlier tile-waves. Safe Rust cannot express
+//! Every `unsafe` of the engine goes through this type. The tiled fill must let several tasks
+//! write their own tiles of one table while reading tiles finished in earlier tile-waves; the
+//! sparse-space fill lets two workers finish heaps of one wave. Safe Rust cannot express
 //! "disjoint, irregular parts of one slice, plus reads of other parts"; copying would double the
 //! memory. So the table (and the per-line state) is reached through a raw pointer, under the
-//! contract on [`Shared::get`] and [`Shared::get_mut`], which `store.rs` upholds and documents.
+//! contract on [`Shared::get`] and [`Shared::get_mut`], which `store.rs` (the dense store and a
+//! rank's window of rows) and `sparse.rs` (the pipeline of heaps) uphold and document at each
+//! use.
 
 use std::marker::PhantomData;
 

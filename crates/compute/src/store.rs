@@ -3,7 +3,8 @@
 //! - [`DenseStore`]: the whole table in memory (a [`GrundyTable`] in the narrowest cells that
 //!   hold its values so far, widened when a value outgrows them), one line summary per row,
 //!   column and diagonal, and the mirror writes of symmetric tables. Units of one wave fill their
-//!   own parts of it in parallel: this is the engine's only use of `unsafe` (through [`Shared`]).
+//!   own parts of it in parallel, through [`Shared`] (whose other user is the sparse-space
+//!   pipeline of `sparse.rs`).
 //! - [`RingStore`]: the last rows a 2-D table's moves reach back, in a ring, and its line
 //!   summaries: the streaming fill's store, for tables larger than memory.
 //!
