@@ -206,21 +206,25 @@ impl<'g> TableFill<'g> {
         if from > 0 {
             progress.advance(plan.cells_done(from));
         }
-        self.threads.install(|| match &self.heap {
+        match &self.heap {
             Some(moves) => {
+                // The store is the calling thread's; only the waves run on the pool, where each
+                // worker makes its own state.
                 let mut store = match start {
                     None => SparseStore::new(moves, &self.shape),
                     Some((table, done)) => {
                         SparseStore::resume(moves, table, plan.cells_done(done) as usize)
                     }
                 };
-                let mark =
+                let mark = self.threads.install(|| {
                     Executor::Rayon.run(plan, from, moves, &mut store, progress, &mut |s, m| {
                         after_wave(s.table(), m)
-                    });
+                    })
+                });
                 (store.into_table(), mark)
             }
-            None => {
+            // On the pool: a resumed store rebuilds its line summaries in parallel.
+            None => self.threads.install(|| {
                 let mut store = match start {
                     None => DenseStore::new(&self.shape, plan),
                     Some((table, done)) => DenseStore::resume(table, plan, done),
@@ -230,7 +234,7 @@ impl<'g> TableFill<'g> {
                         after_wave(s.table(), m)
                     });
                 (store.into_table(), mark)
-            }
-        })
+            }),
+        }
     }
 }

@@ -106,11 +106,12 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         };
     }
     let config = Config::from_args(args)?;
-    // The whole command on its one pool: the fill, and the sums of a summary.
-    config.threads.install(|| run_here(&config))
+    run_here(&config)
 }
 
-/// The run in this process, on the command's threads.
+/// The run in this process. Its parallel work runs on the command's one pool: the fill installs
+/// it, and so do the sums of a summary and the bands of a stream; the rest (files, checkpoints,
+/// the output) stays on the main thread.
 fn run_here(config: &Config) -> Result<ExitCode> {
     let fill = config.request(None).prepare().map_err(|err| config.refusal(err))?;
     let destination =
@@ -131,7 +132,9 @@ fn run_here(config: &Config) -> Result<ExitCode> {
             let checkpoint = checkpoint.expect("only a resumable stream runs rows");
             stream_checkpointed(config, &stream, checkpoint, destination)
         }
-        PreparedFill::Bands { fill, .. } => streamed(config, &fill, destination),
+        PreparedFill::Bands { fill, .. } => {
+            config.threads.install(|| streamed(config, &fill, destination))
+        }
     }
 }
 
@@ -191,10 +194,12 @@ fn write_table(
         Format::Summary => {
             // The sums in parallel, on the command's pool: a single pass over a large table
             // costs as much as filling a simple game's table.
-            let stats = grundy_core::with_cells!(table.cells(), |values| values
-                .par_chunks(1 << 20)
-                .map(TableStats::of)
-                .reduce(|| TableStats::EMPTY, TableStats::merge));
+            let stats = config.threads.install(|| {
+                grundy_core::with_cells!(table.cells(), |values| values
+                    .par_chunks(1 << 20)
+                    .map(TableStats::of)
+                    .reduce(|| TableStats::EMPTY, TableStats::merge))
+            });
             let mut summary = Summary::new(&config.game, &config.max, stats, seconds);
             summary.sequence = SequenceRecords::of(Some(&config.game), table);
             destination.write_with(|out| write_json_line(out, &summary))
@@ -257,7 +262,7 @@ fn fill_checkpointed(
     Ok(Some((table, mark)))
 }
 
-/// `compute --stream` in one run: bands of tile rows on the command's threads (one rank,
+/// `compute --stream` in one run, inside the command's threads: bands of tile rows (one rank,
 /// nothing sent anywhere), each row written (or summed up) as soon as it is final; for a
 /// summary, a symmetric table mirrored, each row coming as its lower half.
 fn streamed(config: &Config, fill: &BandFill, destination: Destination) -> Result<ExitCode> {
