@@ -13,13 +13,12 @@ use crate::output::write_json_line;
 use crate::output::{Destination, Special};
 use crate::progress::Bar;
 use crate::signals;
-use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
-use clap::builder::{PossibleValuesParser, TypedValueParser};
+pub(crate) use config::Args;
 use config::{CheckpointConfig, Config, Format};
 use grundy_compute::bands::{BandFill, NoCuts, SoloLink};
 use grundy_compute::{
-    streaming_rows, Engine, PreparedFill, RowStream, SequenceRecords, TableFill, WaveMark,
+    streaming_rows, PreparedFill, RowStream, SequenceRecords, TableFill, WaveMark,
 };
 use grundy_core::table::CsvRows;
 use grundy_core::{write_bfile, write_csv, write_npy, CsvLayout, GrundyTable, TableStats};
@@ -27,72 +26,9 @@ use rayon::prelude::*;
 use saves::{resumed, Saves};
 use std::convert::Infallible;
 use std::io;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use summary::{RowSums, Summary};
-
-/// Compute the Grundy table of GAME over every position up to SIZE.
-///
-/// Examples: `grundy compute kiki --size 2000x2000 --out kiki.csv`,
-/// `grundy compute octal:0.77 --size 1000 --format summary`,
-/// `grundy compute wythoff --size 9999x9999 --format npy --out w.npy --checkpoint w.ckpt`.
-#[derive(Debug, clap::Args)]
-pub(crate) struct Args {
-    /// A catalog game (see `grundy games`), e.g. `cutting`, `subtraction:2,5`, `octal:0.77`, or a
-    /// path to a spec file (see `grundy show`).
-    game: String,
-    /// The largest coordinate on each axis, inclusive: `N` for heap games, `RxC` for boards.
-    #[arg(long, allow_hyphen_values = true)]
-    size: String,
-    /// Write to this file instead of standard output: a regular file atomically (a temporary file
-    /// renamed into place, keeping an existing file's permissions), a symbolic link's target
-    /// beside the target, a device or FIFO written through; `-` is standard output.
-    #[arg(long)]
-    out: Option<PathBuf>,
-    /// Replace an existing output (or checkpoint) file even if it is read-only.
-    #[arg(long)]
-    force: bool,
-    /// `grid`: one CSV row per row coordinate; `long`: one CSV line per cell; `npy`: a numpy
-    /// array with the cells' integer type (uint8/16/32); `bfile`: an OEIS b-file, `n value` per
-    /// line (heap games); `summary`: a JSON object with cells, sum, max, p_positions and seconds.
-    /// The default is `grid`, and `long` for 3-D games.
-    #[arg(long, value_enum)]
-    format: Option<config::Format>,
-    /// Write P (value 0, the player to move loses) or N instead of the values (grid and long).
-    #[arg(long)]
-    outcome: bool,
-    #[command(flatten)]
-    threads: ThreadsArg,
-    /// The engine: `auto` (the default: `sparse` for the heap games it computes, `tiles` for
-    /// the others), `sparse` (the rare/common method for heap games whose moves leave at most two
-    /// heaps), `tiles` (parallel tile-waves, line accumulators), `waves` (parallel cell waves) or
-    /// `reference` (plain, single-threaded, the correctness oracle).
-    #[arg(long, default_value = "auto", value_parser = engine())]
-    engine: Engine,
-    /// Compute row by row, keeping only the rows the moves reach back (2-D games whose moves do
-    /// not run down whole columns): for tables larger than memory.
-    #[arg(long)]
-    stream: bool,
-    /// Save the finished waves (tile-waves; rows with --stream, which then needs --format
-    /// summary) to FILE every --checkpoint-every seconds and on Ctrl-C (SIGINT/SIGTERM, which
-    /// then stops the run); run the same command again to resume from it. Deleted once the table
-    /// is written.
-    #[arg(long, value_name = "FILE")]
-    checkpoint: Option<PathBuf>,
-    /// Seconds between checkpoint saves (0: after every wave).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint")]
-    checkpoint_every: u64,
-    /// No progress bar.
-    #[arg(long, short)]
-    quiet: bool,
-}
-
-/// The engine as clap reads it: the library's names.
-fn engine() -> impl TypedValueParser<Value = Engine> {
-    PossibleValuesParser::new(Engine::NAMES)
-        .map(|name| name.parse::<Engine>().expect("clap checked the name"))
-}
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     // In an MPI job of two ranks or more, the ranks share the table (2-D games).

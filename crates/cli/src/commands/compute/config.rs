@@ -1,13 +1,14 @@
-//! What a `compute` run does, validated once from the raw arguments (ripgrep's low-args →
-//! high-args): the options that are the command line's own (formats, files) here; which fill
+//! What a `compute` run does: the raw arguments ([`Args`], clap's), validated once into a
+//! [`Config`] (ripgrep's low-args → high-args): the options that are the command line's own (formats, files) here; which fill
 //! runs, on which threads and whether it may run at all, in the library's
 //! `grundy_compute::FillRequest`, whose refusals [`Config::refusal`] puts in the command line's
 //! words.
 
-use super::Args;
 use crate::load::load_game;
 use crate::output::{same_file, Overwrite};
+use crate::threads::ThreadsArg;
 use anyhow::{anyhow, bail, Result};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;
 use grundy_compute::{
     Engine, FillRequest, Layout, RequestError, RequestErrorKind, Resumable, RowsTo, Threads,
@@ -15,6 +16,69 @@ use grundy_compute::{
 use grundy_core::{parse_coords, CellKind, Game, TableShape};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// Compute the Grundy table of GAME over every position up to SIZE.
+///
+/// Examples: `grundy compute kiki --size 2000x2000 --out kiki.csv`,
+/// `grundy compute octal:0.77 --size 1000 --format summary`,
+/// `grundy compute wythoff --size 9999x9999 --format npy --out w.npy --checkpoint w.ckpt`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// A catalog game (see `grundy games`), e.g. `cutting`, `subtraction:2,5`, `octal:0.77`, or a
+    /// path to a spec file (see `grundy show`).
+    game: String,
+    /// The largest coordinate on each axis, inclusive: `N` for heap games, `RxC` for boards.
+    #[arg(long, allow_hyphen_values = true)]
+    size: String,
+    /// Write to this file instead of standard output: a regular file atomically (a temporary file
+    /// renamed into place, keeping an existing file's permissions), a symbolic link's target
+    /// beside the target, a device or FIFO written through; `-` is standard output.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Replace an existing output (or checkpoint) file even if it is read-only.
+    #[arg(long)]
+    force: bool,
+    /// `grid`: one CSV row per row coordinate; `long`: one CSV line per cell; `npy`: a numpy
+    /// array with the cells' integer type (uint8/16/32); `bfile`: an OEIS b-file, `n value` per
+    /// line (heap games); `summary`: a JSON object with cells, sum, max, p_positions and seconds.
+    /// The default is `grid`, and `long` for 3-D games.
+    #[arg(long, value_enum)]
+    format: Option<Format>,
+    /// Write P (value 0, the player to move loses) or N instead of the values (grid and long).
+    #[arg(long)]
+    outcome: bool,
+    #[command(flatten)]
+    threads: ThreadsArg,
+    /// The engine: `auto` (the default: `sparse` for the heap games it computes, `tiles` for
+    /// the others), `sparse` (the rare/common method for heap games whose moves leave at most two
+    /// heaps), `tiles` (parallel tile-waves, line accumulators), `waves` (parallel cell waves) or
+    /// `reference` (plain, single-threaded, the correctness oracle).
+    #[arg(long, default_value = "auto", value_parser = engine())]
+    engine: Engine,
+    /// Compute band by band (rows of tiles), keeping only the rows the moves reach back (2-D
+    /// games whose moves do not run down whole columns): for tables larger than memory. The
+    /// bands are the tiles engine's: `--engine auto` or `tiles`.
+    #[arg(long)]
+    stream: bool,
+    /// Save the finished waves (tile-waves; rows with --stream, which then needs --format
+    /// summary) to FILE every --checkpoint-every seconds and on Ctrl-C (SIGINT/SIGTERM, which
+    /// then stops the run); run the same command again to resume from it. Deleted once the table
+    /// is written.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between checkpoint saves (0: after every wave).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint")]
+    checkpoint_every: u64,
+    /// No progress bar.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+/// The engine as clap reads it: the library's names.
+fn engine() -> impl TypedValueParser<Value = Engine> {
+    PossibleValuesParser::new(Engine::NAMES)
+        .map(|name| name.parse::<Engine>().expect("clap checked the name"))
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(super) enum Format {
