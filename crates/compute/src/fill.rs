@@ -61,8 +61,9 @@ impl<'g> TableFill<'g> {
                 (kernel, plan)
             }
             // The sparse-space method runs the tiles' plan of heap ranges, so that checkpoints
-            // of either engine go on with the other. The reference fill has no waves: its plan
-            // is only what a progress bar counts.
+            // of either engine go on with the other. The reference fill runs no plan (it reports
+            // progress per row, and a resumable reference fill is refused): it has the tiles'
+            // only so that `plan` always answers.
             Engine::Tiles | Engine::Reference | Engine::Sparse | Engine::Auto => {
                 let kernel = StencilKernel::new(game, shape, Slides::Summarised);
                 let halves = kernel.compiled().halves(shape);
