@@ -4,6 +4,7 @@
 //! [`Destination`], and deleting it once the table is written. A crash (even `kill -9`) leaves
 //! either the previous checkpoint or the new one, never a mixture.
 
+use crate::derived::{Guarded, Lock};
 use crate::output::{file_identity, Destination, Overwrite, Special};
 use anyhow::{bail, Context, Result};
 use grundy_compute::checkpoint::{CheckpointError, CheckpointErrorKind, CheckpointOf, Holds};
@@ -13,18 +14,20 @@ use std::fs::File;
 use std::io::{self, BufReader};
 use std::path::{Path, PathBuf};
 
+/// What a checkpoint's lock refusals name.
+const GUARDED: Guarded = Guarded { what: "checkpoint", option: "--checkpoint" };
+
 /// The checkpoint file of one run: the game and size it belongs to.
 ///
-/// A run holds its checkpoint's lock (`FILE.lock`, an advisory `flock` that the kernel drops
-/// when the process ends, even by `kill -9`) from start to end, so that a second run given the
-/// same file is refused instead of racing the first; and it deletes only the file it saved or
+/// A run holds its checkpoint's lock ([`Lock`]) from start to end, so that a second run given
+/// the same file is refused instead of racing the first; and it deletes only the file it saved or
 /// resumed from (issue 19: a run that finished deleted another game's checkpoint).
 pub(crate) struct Checkpoint {
     path: PathBuf,
     of: CheckpointOf,
     overwrite: Overwrite,
-    /// Held, not read: dropping it releases the lock.
-    _lock: Lock,
+    /// Dropping it releases the lock.
+    lock: std::sync::Mutex<Lock>,
     /// The identity (device, inode) of the file this run last saved or loaded.
     ours: std::sync::Mutex<Option<(u64, u64)>>,
 }
@@ -41,14 +44,26 @@ impl Checkpoint {
         size: &[Coord],
         overwrite: Overwrite,
     ) -> Result<Checkpoint> {
-        let lock = Lock::take(path)?;
+        let lock = Lock::take(path, GUARDED)?;
         Ok(Checkpoint {
             path: path.to_path_buf(),
             of: CheckpointOf::new(game, size),
             overwrite,
-            _lock: lock,
+            lock: std::sync::Mutex::new(lock),
             ours: std::sync::Mutex::new(None),
         })
+    }
+
+    /// Takes the lock again if it was deleted by hand during the run (issue 28): a second run
+    /// may have taken the checkpoint since, and then this one stops rather than race it.
+    fn keep_locked(&self) -> Result<()> {
+        let mut lock = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        if !lock.still_held() {
+            *lock = Lock::take(&self.path, GUARDED).with_context(|| {
+                format!("its lock {} was deleted during this run", lock.path().display())
+            })?;
+        }
+        Ok(())
     }
 
     /// Remembers the file now at the path as this run's.
@@ -123,6 +138,7 @@ impl Checkpoint {
     /// Saves `table`, final in the tile-waves `mark` counts as done, atomically.
     pub(crate) fn save(&self, table: &GrundyTable, mark: WaveMark) -> Result<()> {
         let context = || format!("cannot save checkpoint {}", self.path.display());
+        self.keep_locked().with_context(context)?;
         Destination::open(Some(&self.path), self.overwrite, Special::Refuse)
             .with_context(context)?
             .write_file_with(|file| self.of.write(file, table, mark))
@@ -134,6 +150,7 @@ impl Checkpoint {
     /// Saves the ring of a streamed run with `state` (the summary's sums), atomically.
     pub(crate) fn save_stream(&self, ring: &RingStore, state: &[u8]) -> Result<()> {
         let context = || format!("cannot save checkpoint {}", self.path.display());
+        self.keep_locked().with_context(context)?;
         Destination::open(Some(&self.path), self.overwrite, Special::Refuse)
             .with_context(context)?
             .write_file_with(|file| self.of.write_stream(file, ring, state))
@@ -194,65 +211,4 @@ impl Checkpoint {
 /// The identity of the file at `path`, if there is one.
 fn identity(path: &Path) -> Option<(u64, u64)> {
     std::fs::metadata(path).ok().map(|meta| file_identity(&meta))
-}
-
-/// A checkpoint's lock file, `FILE.lock`, held with `flock` while the run lasts and deleted
-/// when it ends. A lock file left by a killed run is no lock: the kernel dropped its `flock`.
-struct Lock {
-    path: PathBuf,
-    file: File,
-}
-
-impl Lock {
-    #[cfg(unix)]
-    fn take(checkpoint: &Path) -> Result<Lock> {
-        use std::io::Write;
-        use std::os::fd::AsRawFd;
-        let mut name = checkpoint.as_os_str().to_owned();
-        name.push(".lock");
-        let path = PathBuf::from(name);
-        let mut file = std::fs::OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&path)
-            .with_context(|| format!("cannot lock checkpoint {}", checkpoint.display()))?;
-        // SAFETY: flock on a descriptor this function owns.
-        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            let mut holder = String::new();
-            let _ = io::Read::read_to_string(&mut file, &mut holder);
-            bail!(
-                "checkpoint {} is in use by another run (process {}); wait for it, or give this \
-                 run its own --checkpoint",
-                checkpoint.display(),
-                holder.trim().chars().take(20).collect::<String>()
-            );
-        }
-        file.set_len(0)?;
-        write!(file, "{}", std::process::id())?;
-        // A signal that ends the process at once deletes it with the outputs' temporary files.
-        crate::signals::register_temporary(&path);
-        Ok(Lock { path, file })
-    }
-
-    #[cfg(not(unix))]
-    fn take(checkpoint: &Path) -> Result<Lock> {
-        let mut name = checkpoint.as_os_str().to_owned();
-        name.push(".lock");
-        let path = PathBuf::from(name);
-        let file = File::create(&path)?;
-        Ok(Lock { path, file })
-    }
-}
-
-impl Drop for Lock {
-    fn drop(&mut self) {
-        // Deleted while still held, and only if it is still this run's file.
-        let ours = self.file.metadata().ok().map(|meta| file_identity(&meta));
-        if ours.is_some() && ours == identity(&self.path) {
-            let _ = std::fs::remove_file(&self.path);
-        }
-        crate::signals::unregister_temporary(&self.path);
-    }
 }

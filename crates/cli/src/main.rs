@@ -7,6 +7,7 @@
 
 mod checkpoint;
 mod commands;
+mod derived;
 mod errors;
 mod load;
 mod output;

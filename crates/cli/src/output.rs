@@ -463,26 +463,41 @@ pub(crate) fn stdout() -> Result<io::StdoutLock<'static>> {
     Ok(io::stdout().lock())
 }
 
-/// Rust's runtime opens `/dev/null` for reading and writing in place of a standard descriptor
-/// that was closed when the program started; a shell's `>/dev/null` opens it for writing only.
-/// So a standard output that is `/dev/null` open for both was closed.
+/// Whether standard output was closed when the process started (`grundy … >&-`), as recorded
+/// by [`RECORD_CLOSED_STDOUT`].
+#[cfg(target_os = "linux")]
+static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// Runs before `main` and before Rust's runtime starts (the dynamic loader calls the functions in
+/// `.init_array` first). The runtime reopens a closed standard descriptor on `/dev/null` for
+/// reading and writing, after which a closed standard output cannot be told from a `/dev/null`
+/// that a caller chose (Python's `subprocess.DEVNULL` opens it the same way, issue 28): so the
+/// descriptor is asked here, while it is still what the caller left.
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static RECORD_CLOSED_STDOUT: extern "C" fn() = {
+    extern "C" fn record() {
+        // SAFETY: F_GETFD only asks whether the descriptor is open; it changes nothing.
+        let closed = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1;
+        STDOUT_CLOSED_AT_START.store(closed, std::sync::atomic::Ordering::Relaxed);
+    }
+    record
+};
+
+/// Whether standard output is closed: it was closed when the process started, or it has been
+/// closed since.
 #[cfg(unix)]
 fn stdout_is_closed() -> bool {
-    use std::os::fd::AsFd;
-    use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    // SAFETY: F_GETFL reads the descriptor's status flags and changes nothing.
-    let flags = unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFL) };
-    if flags == -1 {
+    // SAFETY: F_GETFD only asks whether the descriptor is open.
+    if unsafe { libc::fcntl(libc::STDOUT_FILENO, libc::F_GETFD) } == -1 {
         return true;
     }
-    if flags & libc::O_ACCMODE != libc::O_RDWR {
-        return false;
-    }
-    let ours = io::stdout().as_fd().try_clone_to_owned().map(fs::File::from);
-    match (ours.and_then(|file| file.metadata()), fs::metadata("/dev/null")) {
-        (Ok(ours), Ok(null)) => ours.file_type().is_char_device() && ours.rdev() == null.rdev(),
-        _ => false,
-    }
+    #[cfg(target_os = "linux")]
+    return STDOUT_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed);
+    #[cfg(not(target_os = "linux"))]
+    false
 }
 
 #[cfg(not(unix))]

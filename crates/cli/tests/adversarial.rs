@@ -348,3 +348,241 @@ fn a_signal_clears_the_progress_bar() {
         "the terminal's last line is {last_line:?}"
     );
 }
+
+// Issue 28: trust at the edges. Every test below failed before its fix.
+
+/// Runs `grundy args…` with standard output on `/dev/null` opened for reading and writing, as
+/// Python's `subprocess.DEVNULL` and other runners open it.
+fn with_stdout_on_dev_null_read_write(args: &[&str]) -> std::process::Output {
+    let null = std::fs::OpenOptions::new().read(true).write(true).open("/dev/null").unwrap();
+    Command::new(assert_cmd::cargo::cargo_bin("grundy")).args(args).stdout(null).output().unwrap()
+}
+
+/// Scripted runs: a standard output on `/dev/null` is a choice however it was opened; only a
+/// closed one is refused.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_dev_null_opened_for_reading_and_writing_is_no_closed_output() {
+    for args in [
+        &["compute", "kiki", "--size", "5x5", "--format", "summary"][..],
+        &["value", "kayles", "10"],
+        &["patterns", "kayles", "--size", "100"],
+        &["check", "kiki", "--size", "9x9", "--p-set", "n % 2 == 1 && m % 2 == 1"],
+        &["survey", "octal:0.?", "--size", "50", "--quiet"],
+    ] {
+        let output = with_stdout_on_dev_null_read_write(args);
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    }
+    // Closed at start, still refused (`>&-`, tested above), and a closed pipe is no failure.
+    let output = with_stdout_closed(&["value", "kayles", "10"]);
+    assert_eq!(output.status.code(), Some(2));
+    let piped = Command::new("sh")
+        .arg("-c")
+        .arg("\"$0\" compute kiki --size 2000x2000 | head -c 10 >/dev/null")
+        .arg(assert_cmd::cargo::cargo_bin("grundy"))
+        .output()
+        .unwrap();
+    assert!(piped.status.success() && piped.stderr.is_empty(), "{piped:?}");
+}
+
+/// A link where a checkpoint's lock goes is refused, and the file it names is untouched.
+#[cfg(unix)]
+#[test]
+fn a_link_at_a_checkpoints_lock_is_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let ckpt = dir.path().join("w.ckpt");
+    std::os::unix::fs::symlink(&victim, dir.path().join("w.ckpt.lock")).unwrap();
+    let output = grundy()
+        .args(["compute", "wythoff", "--size", "20x20", "--format", "summary", "--checkpoint"])
+        .arg(&ckpt)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("symbolic link") && stderr.lines().count() == 1, "{stderr}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+}
+
+/// Links where a survey's partial file goes, dangling or not, are refused: no rows appended to
+/// the file they name, no stray file made where they point.
+#[cfg(unix)]
+#[test]
+fn a_link_at_a_surveys_partial_file_is_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let out = dir.path().join("s.csv");
+    let partial = dir.path().join("s.csv.partial");
+    let dangling = elsewhere.path().join("victim.partial");
+    for (target, resume) in [(&victim, false), (&victim, true), (&dangling, false)] {
+        let _ = std::fs::remove_file(&partial);
+        std::os::unix::fs::symlink(target, &partial).unwrap();
+        let mut args = vec!["survey", "octal:0.?", "--size", "50", "--quiet", "--out"];
+        args.push(out.to_str().unwrap());
+        if resume {
+            args.push("--resume");
+        }
+        let output = grundy().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("symbolic link") && stderr.lines().count() == 1, "{stderr}");
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+        assert!(!dangling.exists() && !out.exists());
+    }
+}
+
+/// Derived names fit: a checkpoint or a survey output whose own name is valid is not refused
+/// because `.lock` or `.partial` would make it too long.
+#[test]
+fn long_names_get_derived_files_that_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("c".repeat(253));
+    let out = dir.path().join("o".repeat(250));
+    grundy()
+        .args(["compute", "wythoff", "--size", "30x30", "--format", "summary", "--checkpoint"])
+        .arg(&ckpt)
+        .assert()
+        .success();
+    grundy()
+        .args(["survey", "octal:0.?", "--size", "50", "--quiet", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    assert!(out.exists());
+    // Nothing is left beside them.
+    let left: Vec<_> =
+        std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(left.len(), 1, "{left:?}");
+}
+
+fn survey_to(out: &std::path::Path, extra: &[&str]) -> std::process::Output {
+    grundy()
+        .args(["survey", "octal:0.??", "--quiet", "--threads", "1", "--out"])
+        .arg(out)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// A partial file written with one setting is not gone on from with another, and a file that is
+/// no survey's partial file is refused.
+#[test]
+fn a_partial_survey_resumes_only_with_its_own_settings() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.csv");
+    let partial = dir.path().join("s.csv.partial");
+    let header = |size: u32, until: &str| {
+        format!(
+            "{{\"survey\":\"octal:0.??\",\"extent\":{{\"size\":{size},\"until_proved\":{until}}},\
+             \"members\":90,\"rules\":\"00000000\"}}\n"
+        )
+    };
+    for (text, expected) in [
+        (header(3000, "1048576"), "until proved"),
+        (header(6000, "null"), "up to 6000"),
+        ("not json at all\n".to_string(), "not a survey's partial file"),
+        (header(4095, "null"), "rules have changed"),
+    ] {
+        std::fs::write(&partial, &text).unwrap();
+        let output = survey_to(&out, &["--resume"]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{text}: {stderr}");
+        assert!(stderr.contains(expected) && stderr.lines().count() == 1, "{expected}: {stderr}");
+        assert!(!out.exists());
+    }
+}
+
+/// Packed values that inflate past what a member can hold, and a partial file that is a
+/// device, are refused without being read into memory.
+#[cfg(unix)]
+#[test]
+fn a_partial_file_is_read_within_bounds() {
+    use base64::Engine as _;
+    use grundy_patterns::survey::{partial_header, partial_line, survey_member, Extent, Family};
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("s.csv");
+    let partial = dir.path().join("s.csv.partial");
+    let family = Family::parse("octal:0.?").unwrap();
+    let extent = Extent { size: 50, until_proved: None };
+    // A true row of 0.1, its 51 values replaced by 32 MiB of zeros, deflated to 32 KiB; then by
+    // a gigabyte, deflated to a megabyte: a line longer than any row of this survey.
+    let row = partial_line(&survey_member(&family.members[0], extent).unwrap()).unwrap();
+    let args = ["survey", "octal:0.?", "--size", "50", "--quiet", "--resume", "--out"];
+    for (mebibytes, expected) in [(32, "more than the 51 values"), (1024, "is longer than a row")] {
+        let mut encoder =
+            flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..mebibytes {
+            encoder.write_all(&zeros).unwrap();
+        }
+        let bomb = base64::engine::general_purpose::STANDARD.encode(encoder.finish().unwrap());
+        let mut value: serde_json::Value = serde_json::from_str(&row).unwrap();
+        value["values"] = serde_json::Value::String(format!("1:{bomb}"));
+        let text = partial_header(&family, extent).unwrap() + &value.to_string() + "\n";
+        std::fs::write(&partial, text).unwrap();
+        let output = grundy().args(args).arg(&out).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(expected) && stderr.lines().count() == 1, "{stderr}");
+    }
+    // A device: refused, not read.
+    std::fs::remove_file(&partial).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &partial).unwrap();
+    let output = grundy().args(args).arg(&out).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    // The true row is taken.
+    std::fs::remove_file(&partial).unwrap();
+    std::fs::write(&partial, partial_header(&family, extent).unwrap() + &row).unwrap();
+    grundy().args(args).arg(&out).assert().success();
+    assert!(!partial.exists() && out.exists());
+}
+
+/// A template whose members share one name is refused in one line (it panicked).
+#[test]
+fn a_template_with_one_name_for_every_member_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("t.toml");
+    std::fs::write(
+        &spec,
+        "name = \"same\"\naxes = [{ name = \"n\", min = 0 }]\n\n[parameters]\nk = \"1..=3\"\n\n\
+         [[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = \"1..={k}\"\n",
+    )
+    .unwrap();
+    let output = grundy().args(["survey", "--size", "30"]).arg(&spec).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("[k=1] and [k=2] are both named `same`"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
+/// Two surveys on one output: the second is refused while the first runs (it failed at the
+/// end with "cannot delete k.csv.partial").
+#[cfg(unix)]
+#[test]
+fn a_second_survey_on_one_output_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("k.csv");
+    let lock = dir.path().join("k.csv.lock");
+    let mut first = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .args(["survey", "octal:0.???", "--until-proved", "--quiet", "--threads", "1", "--out"])
+        .arg(&out)
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !lock.exists() && started.elapsed() < std::time::Duration::from_secs(30) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let second = survey_to(&out, &["--resume"]);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let stderr = String::from_utf8_lossy(&second.stderr);
+    assert_eq!(second.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("survey output") && stderr.contains("in use by another run"),
+        "{stderr}"
+    );
+}

@@ -23,7 +23,9 @@ mod row;
 
 pub use family::{Family, FamilyError, FamilyErrorKind, MAX_MEMBERS};
 pub use member::{classify, survey_member, Extent, MemberError, MemberErrorKind};
-pub use partial::{packed, partial_line, read_partial, Computed, PartialError, PartialErrorKind};
+pub use partial::{
+    packed, partial_header, partial_line, read_partial, Computed, PartialError, PartialErrorKind,
+};
 pub use row::{write_rows, Equivalence, PeriodicLines, Row, RowsFormat, Timing};
 
 #[cfg(test)]

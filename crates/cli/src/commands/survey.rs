@@ -1,3 +1,4 @@
+use crate::derived::{self, derived_path, Guarded, Lock};
 use crate::load::{read_spec, spec_path};
 use crate::output::{Destination, Overwrite, Special};
 use crate::progress::Bar;
@@ -6,8 +7,8 @@ use anyhow::{bail, Context, Result};
 use grundy_compute::{Progress, Threads};
 use grundy_core::Coord;
 use grundy_patterns::survey::{
-    classify, partial_line, read_partial, survey_member, write_rows, Computed, Extent, Family,
-    RowsFormat, Timing,
+    classify, partial_header, partial_line, read_partial, survey_member, write_rows, Computed,
+    Extent, Family, RowsFormat, Timing,
 };
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -130,10 +131,14 @@ fn gather(
     let overwrite = if args.force { Overwrite::Force } else { Overwrite::IfWritable };
     // Checked before any work: an output that cannot be written is refused now.
     let destination = Destination::open(args.out.as_deref(), overwrite, Special::WriteThrough)?;
-    let partial = args.out.as_deref().map(partial_path);
+    // The rows done so far are kept beside a file output, which a second survey may not share.
+    let out = args.out.as_deref().filter(|path| *path != Path::new("-"));
+    let _lock = out.map(|out| Lock::take(out, GUARDED)).transpose()?;
+    let partial = out.map(|out| derived_path(out, "partial"));
     let mut done: HashMap<String, Computed> = HashMap::new();
+    let mut fresh_partial = true;
     if let Some(partial) = &partial {
-        if partial.exists() {
+        if derived::exists(partial)? {
             if !args.resume {
                 bail!(
                     "{} holds the rows of an unfinished survey: add --resume to go on with it, \
@@ -141,7 +146,10 @@ fn gather(
                     partial.display()
                 );
             }
-            done = read_partial_file(partial, family)?;
+            if let Some(rows) = read_partial_file(partial, family, extent)? {
+                done = rows;
+                fresh_partial = false;
+            }
         }
     }
     let todo: Vec<usize> = (0..family.members.len())
@@ -150,13 +158,15 @@ fn gather(
     let bar = Bar::counting(family.members.len() as u64, args.quiet, "members");
     bar.advance(done.len() as u64);
     let log = match &partial {
-        Some(path) => Some(Mutex::new(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .with_context(|| format!("cannot write {}", path.display()))?,
-        )),
+        Some(path) => {
+            let cannot = || format!("cannot write {}", path.display());
+            let mut file = derived::open_to_append(path).with_context(cannot)?;
+            if fresh_partial {
+                file.set_len(0).with_context(cannot)?;
+                file.write_all(partial_header(family, extent)?.as_bytes()).with_context(cannot)?;
+            }
+            Some(Mutex::new(file))
+        }
         None => None,
     };
     let keep = |computed: &Computed| -> Result<()> {
@@ -240,17 +250,24 @@ fn share_members(
     results.iter().map(|bytes| Ok(serde_json::from_slice(bytes)?)).collect()
 }
 
-fn partial_path(out: &Path) -> PathBuf {
-    let mut name = out.as_os_str().to_owned();
-    name.push(".partial");
-    PathBuf::from(name)
-}
+/// What a survey output's lock refusals name.
+const GUARDED: Guarded = Guarded { what: "survey output", option: "--out" };
 
 /// The rows of an interrupted survey, from its partial file (`grundy_patterns::survey`'s
-/// format and rules).
-fn read_partial_file(path: &Path, family: &Family) -> Result<HashMap<String, Computed>> {
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    read_partial(std::io::BufReader::new(file), family)
-        .map_err(|err| anyhow::anyhow!("{}: {err}", path.display()))
+/// format and rules), or `None` when the file is empty (made, but nothing written yet).
+fn read_partial_file(
+    path: &Path,
+    family: &Family,
+    extent: Extent,
+) -> Result<Option<HashMap<String, Computed>>> {
+    let cannot = || format!("cannot read {}", path.display());
+    let Some(file) = derived::open_to_read(path).with_context(cannot)? else {
+        return Ok(None);
+    };
+    if file.metadata().with_context(cannot)?.len() == 0 {
+        return Ok(None);
+    }
+    read_partial(std::io::BufReader::new(file), family, extent)
+        .map(Some)
+        .map_err(|err| anyhow::anyhow!("{} refused: {err}", path.display()))
 }

@@ -60,6 +60,15 @@ pub enum FamilyErrorKind {
     Steps(StepSetError),
     /// The family has no members.
     NoMembers,
+    /// Two members of a template have one name (the spec's `name` holds no parameter).
+    SameName {
+        /// The name.
+        name: String,
+        /// The first member's parameters (`k=1`).
+        first: String,
+        /// The second member's parameters.
+        second: String,
+    },
     /// A code pattern has no point.
     NoPoint,
     /// A code pattern has other than one digit before its point, or none after it.
@@ -125,6 +134,11 @@ impl fmt::Display for FamilyError {
             K::Member(err) => write!(f, "{err}"),
             K::Steps(err) => write!(f, "{err}"),
             K::NoMembers => f.write_str("the family has no members"),
+            K::SameName { name, first, second } => write!(
+                f,
+                "members [{first}] and [{second}] are both named `{name}`: put the parameters \
+                 in the spec's name (`name = \"game-{{k}}\"`) so that every member has its own"
+            ),
             K::NoPoint => f.write_str("a code has a point, e.g. 0.?? or 4.?7"),
             K::Digits => {
                 f.write_str("a code has one digit before the point and at least one after")
@@ -217,6 +231,8 @@ impl Family {
         // The rules are the text without the [parameters] table, with the values put in.
         let body = without_parameters(text);
         let mut members = Vec::new();
+        // A survey keys its rows and its partial file by name: every member needs its own.
+        let mut labels: std::collections::HashMap<String, String> = Default::default();
         let mut index = vec![0usize; ranges.len()];
         loop {
             let mut spec = body.clone();
@@ -225,9 +241,14 @@ impl Family {
                 spec = spec.replace(&format!("{{{name}}}"), &values[i].to_string());
                 label.push(format!("{name}={}", values[i]));
             }
-            let origin_member = format!("{origin} [{}]", label.join(", "));
+            let label = label.join(", ");
+            let origin_member = format!("{origin} [{label}]");
             let game = parse_spec(&spec, &origin_member)
                 .map_err(|err| bad(origin, FamilyErrorKind::Member(err)))?;
+            if let Some(first) = labels.insert(game.name().to_string(), label.clone()) {
+                let name = game.name().to_string();
+                return Err(bad(origin, FamilyErrorKind::SameName { name, first, second: label }));
+            }
             members.push(game);
             // The next combination, the last parameter fastest.
             let mut d = ranges.len();

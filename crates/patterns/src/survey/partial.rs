@@ -3,11 +3,12 @@
 //! the rules for reading it back, are this module's; the command line owns the file.
 
 use super::family::Family;
+use super::member::Extent;
 use super::row::Row;
 use serde::{Deserialize, Serialize};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 
 /// A member's row before classes, and its values (kept to compare members).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -51,20 +52,34 @@ pub mod packed {
     /// Unpacks values packed by [`serialize`].
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u32>, D::Error> {
         let text = String::deserialize(deserializer)?;
-        let (width, data) = text.split_once(':').ok_or_else(|| D::Error::custom("no width"))?;
+        unpack(&text, u128::MAX).map_err(D::Error::custom)
+    }
+
+    /// Unpacks `text`, packed by [`serialize`], refusing more than `most` values before they
+    /// are inflated past it (a few hundred bytes of deflated zeros can claim gigabytes).
+    ///
+    /// # Errors
+    /// The text is not packed values, or holds more than `most`.
+    pub fn unpack(text: &str, most: u128) -> Result<Vec<u32>, String> {
+        let (width, data) = text.split_once(':').ok_or("no width")?;
         let width: usize = match width {
             "1" => 1,
             "2" => 2,
             "4" => 4,
-            other => return Err(D::Error::custom(format!("cell width {other}"))),
+            other => return Err(format!("cell width {other}")),
         };
-        let deflated = STANDARD.decode(data).map_err(D::Error::custom)?;
+        let deflated = STANDARD.decode(data).map_err(|err| err.to_string())?;
+        let most_bytes = u64::try_from(most.saturating_mul(width as u128)).unwrap_or(u64::MAX);
         let mut bytes = Vec::new();
         flate2::read::DeflateDecoder::new(&deflated[..])
+            .take(most_bytes.saturating_add(1))
             .read_to_end(&mut bytes)
-            .map_err(D::Error::custom)?;
+            .map_err(|err| err.to_string())?;
+        if bytes.len() as u64 > most_bytes {
+            return Err(format!("more than the {most} values a member of this survey can have"));
+        }
         if bytes.len() % width != 0 {
-            return Err(D::Error::custom("a cell cut short"));
+            return Err("a cell cut short".to_string());
         }
         Ok(bytes
             .chunks_exact(width)
@@ -75,6 +90,54 @@ pub mod packed {
             })
             .collect())
     }
+}
+
+/// What a partial file was written for: its first line. A survey goes on only from rows
+/// computed with its own settings (issue 28: rows of 3001 and 6001 values were mixed).
+#[derive(Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct Settings {
+    /// The family as written.
+    survey: String,
+    /// How far each member is computed.
+    extent: Extent,
+    /// The number of members and a checksum of their rules: a template edited since the
+    /// interruption lists other games under the same names.
+    members: usize,
+    rules: String,
+}
+
+impl Settings {
+    fn of(family: &Family, extent: Extent) -> Settings {
+        let mut hasher = crc32fast::Hasher::new();
+        for game in &family.members {
+            hasher.update(grundy_core::to_spec(game).as_bytes());
+            hasher.update(b"\0");
+        }
+        Settings {
+            survey: family.text.clone(),
+            extent,
+            members: family.members.len(),
+            rules: format!("{:08x}", hasher.finalize()),
+        }
+    }
+
+    fn describe(&self) -> String {
+        let mut text = format!("{} up to {}", self.survey, self.extent.size);
+        if let Some(limit) = self.extent.until_proved {
+            text += &format!(", until proved (limit {limit})");
+        }
+        text
+    }
+}
+
+/// The first line of a partial file of `family` computed as far as `extent`: its settings.
+///
+/// # Errors
+/// It cannot be written as JSON (it always can).
+pub fn partial_header(family: &Family, extent: Extent) -> serde_json::Result<String> {
+    let mut line = serde_json::to_string(&Settings::of(family, extent))?;
+    line.push('\n');
+    Ok(line)
 }
 
 /// The line of a partial file that keeps `computed`: one JSON object and a newline.
@@ -101,8 +164,24 @@ pub struct PartialError {
 pub enum PartialErrorKind {
     /// It cannot be read.
     Read(std::io::Error),
+    /// The first line is not a survey's settings.
+    NoSettings,
+    /// The survey was started with other settings.
+    OtherSettings {
+        /// What the file was written for.
+        written: String,
+        /// What this run computes.
+        now: String,
+    },
+    /// The survey's settings are the same but its members' rules have changed.
+    OtherRules,
+    /// A line is longer than a row of this survey can be.
+    TooLong {
+        /// The most bytes a line may have.
+        most: u64,
+    },
     /// It is not a member's row (and not the last line, which an interruption may cut short).
-    NotARow(serde_json::Error),
+    NotARow(String),
     /// It is a row of a game that is not a member of the family.
     NotAMember {
         /// The game.
@@ -124,6 +203,20 @@ impl fmt::Display for PartialError {
         let line = self.line;
         match &self.kind {
             PartialErrorKind::Read(err) => write!(f, "line {line} cannot be read: {err}"),
+            PartialErrorKind::NoSettings => {
+                f.write_str("it is not a survey's partial file (its first line names no survey)")
+            }
+            PartialErrorKind::OtherSettings { written, now } => write!(
+                f,
+                "it holds rows of {written}, not of {now}: resume with the same settings, or \
+                 delete it to start over"
+            ),
+            PartialErrorKind::OtherRules => f.write_str(
+                "its members' rules have changed since it was written: delete it to start over",
+            ),
+            PartialErrorKind::TooLong { most } => {
+                write!(f, "line {line} is longer than a row of this survey can be ({most} bytes)")
+            }
             PartialErrorKind::NotARow(err) => write!(f, "line {line} is not a survey row: {err}"),
             PartialErrorKind::NotAMember { game, family } => {
                 write!(f, "line {line} is {game}, which is not a member of {family}")
@@ -134,33 +227,85 @@ impl fmt::Display for PartialError {
 
 impl std::error::Error for PartialError {}
 
-/// The members an interrupted survey of `family` computed, by name, from its partial file: one
-/// row per line. A last line cut short by the interruption is dropped; any other bad line, or a
-/// member of another family, is an error.
+/// A row as a partial file holds it, its values still packed: they are unpacked once the
+/// member, and so the bound on its values, is known.
+#[derive(Deserialize)]
+struct PackedRow {
+    row: Row,
+    values: String,
+}
+
+/// The members an interrupted survey of `family`, computed as far as `extent`, computed, by
+/// name, from its partial file: its settings, then one row per line. A last line cut short by
+/// the interruption is dropped; a file of other settings or rules, any other bad line, a line or
+/// values longer than a member of this survey can have, or a member of another family, is an
+/// error.
 ///
 /// # Errors
 /// As [`PartialErrorKind`] says.
 pub fn read_partial(
-    input: impl BufRead,
+    mut input: impl BufRead,
     family: &Family,
+    extent: Extent,
 ) -> Result<HashMap<String, Computed>, PartialError> {
-    let members: HashSet<&str> = family.members.iter().map(|g| g.name()).collect();
+    let members: HashMap<&str, &grundy_core::Game> =
+        family.members.iter().map(|g| (g.name(), g)).collect();
+    let most_values = family.members.iter().map(|g| extent.most_values(g)).max().unwrap_or(0);
+    // Base64 of deflated cells of four bytes at most, and the row's own fields.
+    let most_line =
+        u64::try_from(most_values.saturating_mul(6)).unwrap_or(u64::MAX / 2) + (1 << 16);
     let mut done = HashMap::new();
-    let mut lines = input.lines().enumerate().peekable();
-    while let Some((index, line)) = lines.next() {
-        let refuse = |kind| PartialError { line: index + 1, kind };
-        let line = line.map_err(|err| refuse(PartialErrorKind::Read(err)))?;
-        match serde_json::from_str::<Computed>(&line) {
-            Ok(computed) if members.contains(computed.row.game.as_str()) => {
+    let mut buffer = Vec::new();
+    let mut index = 0;
+    let mut next_line = |buffer: &mut Vec<u8>, index: &mut usize| {
+        buffer.clear();
+        *index += 1;
+        let refuse = |kind| PartialError { line: *index, kind };
+        (&mut input)
+            .take(most_line + 1)
+            .read_until(b'\n', buffer)
+            .map_err(|err| refuse(PartialErrorKind::Read(err)))?;
+        if buffer.len() as u64 > most_line {
+            return Err(refuse(PartialErrorKind::TooLong { most: most_line }));
+        }
+        let complete = buffer.last() == Some(&b'\n');
+        Ok((!buffer.is_empty()).then_some(complete))
+    };
+    let refuse_at = |line, kind| PartialError { line, kind };
+    let settings = match next_line(&mut buffer, &mut index)? {
+        Some(_) => serde_json::from_slice::<Settings>(&buffer)
+            .map_err(|_| refuse_at(1, PartialErrorKind::NoSettings))?,
+        None => return Err(refuse_at(1, PartialErrorKind::NoSettings)),
+    };
+    let ours = Settings::of(family, extent);
+    if (&settings.survey, settings.extent) != (&ours.survey, ours.extent) {
+        let (written, now) = (settings.describe(), ours.describe());
+        return Err(refuse_at(1, PartialErrorKind::OtherSettings { written, now }));
+    }
+    if (settings.members, &settings.rules) != (ours.members, &ours.rules) {
+        return Err(refuse_at(1, PartialErrorKind::OtherRules));
+    }
+    while let Some(complete) = next_line(&mut buffer, &mut index)? {
+        let line = index;
+        let parsed = serde_json::from_slice::<PackedRow>(&buffer).map_err(|e| e.to_string());
+        let parsed = parsed.and_then(|packed| match members.get(packed.row.game.as_str()) {
+            Some(game) => {
+                let values = packed::unpack(&packed.values, extent.most_values(game))?;
+                Ok(Ok(Computed { row: packed.row, values }))
+            }
+            None => Ok(Err(packed.row.game)),
+        });
+        match parsed {
+            Ok(Ok(computed)) => {
                 done.insert(computed.row.game.clone(), computed);
             }
-            Ok(computed) => {
-                let game = computed.row.game;
+            Ok(Err(game)) => {
                 let family = family.text.clone();
-                return Err(refuse(PartialErrorKind::NotAMember { game, family }));
+                return Err(refuse_at(line, PartialErrorKind::NotAMember { game, family }));
             }
-            Err(_) if lines.peek().is_none() => {}
-            Err(err) => return Err(refuse(PartialErrorKind::NotARow(err))),
+            // The last line, cut short by the interruption.
+            Err(_) if !complete => {}
+            Err(err) => return Err(refuse_at(line, PartialErrorKind::NotARow(err))),
         }
     }
     Ok(done)
