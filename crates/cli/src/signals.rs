@@ -2,8 +2,9 @@
 //! after deleting the temporary files of outputs not yet in place and clearing the progress bar,
 //! so an interrupted run leaves nothing behind, on disk or on the terminal. A checkpointed fill
 //! defers them instead: the handler only raises a flag, which the fill reads between tile-waves
-//! to save and stop cleanly; once the fill is done they end the process at once again, while
-//! the table is written.
+//! to save and stop cleanly, and which the table's writer ([`StopOnSignal`]) reads at every
+//! buffer it writes: a signal while a finished table is written stops the write and saves the
+//! table in the checkpoint, so that it is never thrown away (issue 28).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -38,9 +39,8 @@ pub(crate) fn defer() {
     DEFERRED.store(true, Ordering::SeqCst);
 }
 
-/// Signals end the process at once again, as before [`defer`]: for the work after the last
-/// save (writing the table), which a signal must stop at once, not seconds later (issue 19).
-/// Returns whether one came while they were deferred.
+/// Signals end the process at once again, as before [`defer`]. Returns whether one came while
+/// they were deferred.
 pub(crate) fn undefer() -> bool {
     DEFERRED.store(false, Ordering::SeqCst);
     INTERRUPTED.load(Ordering::SeqCst)
@@ -63,4 +63,43 @@ pub(crate) fn unregister_temporary(path: &Path) {
     if let Ok(mut paths) = TEMPORARY.lock() {
         paths.retain(|p| p != path);
     }
+}
+
+/// A writer that fails with [`Stopped`] once a deferred signal has arrived, so that a write of a
+/// table stops within one buffer of it.
+pub(crate) struct StopOnSignal<W>(pub(crate) W);
+
+/// What [`StopOnSignal`] fails with.
+#[derive(Debug)]
+pub(crate) struct Stopped;
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("interrupted")
+    }
+}
+
+impl std::error::Error for Stopped {}
+
+impl<W: std::io::Write> std::io::Write for StopOnSignal<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if interrupted() {
+            return Err(std::io::Error::other(Stopped));
+        }
+        self.0.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Whether `err` is a write stopped by a signal ([`StopOnSignal`]).
+pub(crate) fn is_stopped(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .and_then(|e| e.get_ref())
+            .is_some_and(|inner| inner.is::<Stopped>())
+    })
 }

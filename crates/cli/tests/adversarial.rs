@@ -244,26 +244,22 @@ fn stale_temporary_files_are_swept() {
     assert_eq!(temporaries(), expected);
 }
 
-/// Ctrl-C while a checkpointed run writes its table stops it at once (exit 130, no output, no
-/// temporary or lock file), not once the write is done.
+/// Ctrl-C while a checkpointed run writes its finished table stops the write within a buffer
+/// and saves the table in the checkpoint, and says so (issue 28: the table was thrown away, and
+/// the next run started from zero); the next run writes it without computing anything. No
+/// temporary or lock file is left.
 #[test]
-fn a_signal_during_the_final_write_stops_at_once() {
+fn a_signal_during_the_final_write_saves_the_finished_table() {
     let dir = tempfile::tempdir().unwrap();
     let files = || names_in(dir.path());
-    let mut run = spawn_in(
-        dir.path(),
-        &[
-            "compute",
-            "kiki",
-            "--size",
-            "8000x8000",
-            "--checkpoint",
-            "ck",
-            "--out",
-            "big.csv",
-            "--quiet",
-        ],
-    );
+    let args = ["compute", "kiki", "--size", "8000x8000", "--checkpoint", "ck", "--out", "big.csv"];
+    let mut run = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .current_dir(dir.path())
+        .args(args)
+        .arg("--quiet")
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     // The write has begun once the temporary output holds something.
     let start = std::time::Instant::now();
     loop {
@@ -280,10 +276,21 @@ fn a_signal_during_the_final_write_stops_at_once() {
     // SAFETY: signalling a child of this test.
     unsafe { libc::kill(run.id() as i32, libc::SIGINT) };
     let signalled = std::time::Instant::now();
-    let status = run.wait().unwrap();
-    assert_eq!(status.code(), Some(130));
-    assert!(signalled.elapsed().as_millis() < 500, "stopped after {:?}", signalled.elapsed());
-    assert_eq!(files(), Vec::<String>::new());
+    let output = run.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    // As long as a checkpoint save of the table takes, no more.
+    assert!(signalled.elapsed().as_secs() < 10, "stopped after {:?}", signalled.elapsed());
+    assert!(stderr.contains("saved") && stderr.contains("checkpoint ck"), "{stderr}");
+    assert_eq!(files(), ["ck"]);
+    let resumed = grundy().current_dir(dir.path()).args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    // "resuming from checkpoint ck (N of N tile-waves done)": all of them.
+    let counts = stderr.split_once('(').and_then(|(_, rest)| rest.split_once(" tile-waves"));
+    let (done, total) = counts.and_then(|(counts, _)| counts.split_once(" of ")).unwrap();
+    assert!(stderr.contains("resuming from checkpoint ck") && done == total, "{stderr}");
+    assert_eq!(files(), ["big.csv"]);
 }
 
 /// A claim whose `%` has a huge modulus is checked on the table and never "proved for every

@@ -12,7 +12,7 @@ use crate::checkpoint::Checkpoint;
 use crate::output::write_json_line;
 use crate::output::{Destination, Special};
 use crate::progress::Bar;
-use crate::signals;
+use crate::signals::{self, StopOnSignal};
 use anyhow::{bail, Context, Result};
 pub(crate) use config::Args;
 use config::{CheckpointConfig, Config, Format};
@@ -25,7 +25,6 @@ use grundy_core::{write_bfile, write_csv, write_npy, CsvLayout, GrundyTable, Tab
 use rayon::prelude::*;
 use saves::{resumed, Saves};
 use std::convert::Infallible;
-use std::io;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use summary::{RowSums, Summary};
@@ -100,11 +99,18 @@ fn in_memory(
     };
     bar.finish();
     let seconds = start.elapsed().as_secs_f64();
+    // With a checkpoint, signals are still deferred: one that comes while the table is written
+    // stops the write ([`signals::StopOnSignal`]), and the table is saved below.
     let written = write_table(config, &table, seconds, destination);
+    signals::undefer();
     if let (Some((checkpoint, _)), Some(mark)) = (&checkpoint, mark) {
         if let Err(err) = written {
             // Keep the finished table: the next run writes it without computing anything.
             let saved = checkpoint.save(&table, mark);
+            if signals::is_stopped(&err) && saved.is_ok() {
+                checkpoint.say_saved(mark.done, mark.total, "tile-wave");
+                return Ok(ExitCode::from(signals::EXIT_INTERRUPTED));
+            }
             return Err(match saved {
                 Ok(()) => err.context(format!(
                     "the finished table is saved in checkpoint {}",
@@ -138,17 +144,19 @@ fn write_table(
             });
             let mut summary = Summary::new(&config.game, &config.max, stats, seconds);
             summary.sequence = SequenceRecords::of(Some(&config.game), table);
-            destination.write_with(|out| write_json_line(out, &summary))
+            destination.write_with(|out| write_json_line(&mut StopOnSignal(out), &summary))
         }
         Format::Grid | Format::Long => {
             let layout =
                 if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
-            destination.write_with(|out| write_csv(table, layout, config.cells, out))
+            destination
+                .write_with(|out| write_csv(table, layout, config.cells, &mut StopOnSignal(out)))
         }
-        Format::Npy => {
-            destination.write_with(|out| write_npy(table, out).map_err(io::Error::other))
-        }
-        Format::Bfile => destination.write_with(|out| write_bfile(table, out)),
+        Format::Npy => destination.write_with(|out| {
+            // A stopped write stays the io::Error that says so.
+            write_npy(table, &mut StopOnSignal(out)).map_err(grundy_core::NpyError::into_io)
+        }),
+        Format::Bfile => destination.write_with(|out| write_bfile(table, &mut StopOnSignal(out))),
     }
 }
 
@@ -187,14 +195,13 @@ fn fill_checkpointed(
         checkpoint.say_saved(mark.done, mark.total, "tile-wave");
         return Ok(None);
     }
-    // A signal while the table is written ends the run at once (its output not in place); the
-    // checkpoint stays as last saved.
-    if signals::undefer() {
+    if signals::interrupted() {
         // It came after the last save: keep the finished table for the next run.
         checkpoint.save(&table, mark)?;
         checkpoint.say_saved(mark.done, mark.total, "tile-wave");
         return Ok(None);
     }
+    // Signals stay deferred while the table is written (see `in_memory`).
     Ok(Some((table, mark)))
 }
 

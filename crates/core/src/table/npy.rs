@@ -59,6 +59,14 @@ impl NpyError {
         NpyError { kind }
     }
 
+    /// The error as an `io::Error`: the one reading or writing failed with, or this one.
+    pub fn into_io(self) -> std::io::Error {
+        match self.kind {
+            NpyErrorKind::Io(err) => err,
+            _ => std::io::Error::other(self),
+        }
+    }
+
     /// What went wrong.
     pub fn kind(&self) -> &NpyErrorKind {
         &self.kind
@@ -100,8 +108,12 @@ pub fn write_npy<W: Write>(table: &GrundyTable, out: W) -> Result<(), NpyError> 
         CellArray::U16(array) => array.write_npy(out),
         CellArray::U32(array) => array.write_npy(out),
     };
-    written.map_err(|err| {
-        NpyError::new(NpyErrorKind::Io(std::io::Error::other(format!("cannot write: {err}"))))
+    written.map_err(|err| match err {
+        // The writer's own error, as it was (a caller may have made it, to stop the write).
+        ndarray_npy::WriteNpyError::Io(err) => NpyError::new(NpyErrorKind::Io(err)),
+        other => {
+            NpyError::new(NpyErrorKind::Io(std::io::Error::other(format!("cannot write: {other}"))))
+        }
     })
 }
 
