@@ -593,3 +593,16 @@ fn a_second_survey_on_one_output_is_refused() {
         "{stderr}"
     );
 }
+
+/// A survey's finished members count against the memory budget (issue 28: 8 members kept
+/// 444 MB under a budget of 64 MB): ten members of 3·10^6 values each do not fit in 40 MiB
+/// together, although each one's table does.
+#[test]
+fn a_survey_keeps_its_members_within_the_budget() {
+    let args = ["survey", "subtraction:2-of-5", "--size", "3000000", "--quiet", "--threads", "1"];
+    let output = grundy().args(["--max-memory", "40M"]).args(args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("memory budget") && stderr.lines().count() == 1, "{stderr}");
+    grundy().args(["--max-memory", "2G"]).args(args).assert().success();
+}

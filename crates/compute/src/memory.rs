@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// What bounds the memory a run may take.
@@ -51,6 +52,8 @@ pub enum Held {
     Streamed,
     /// One rank's part of a distributed fill.
     Rank,
+    /// Results a run keeps while it computes more (a survey's finished members).
+    Kept,
 }
 
 /// A table whose values would not fit in memory.
@@ -71,16 +74,19 @@ pub struct TooLarge {
 impl fmt::Display for TooLarge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let TooLarge { cells, cell_bytes, needed, available, held } = self;
+        let (what, need) = match held {
+            Held::Kept => ("the next results to keep have", "need"),
+            _ => ("the table has", "needs"),
+        };
         match available {
             None => write!(
                 f,
-                "the table has {cells} cells and needs {needed} bytes, more than this machine can \
-                 address"
+                "{what} {cells} cells and {need} {needed} bytes, more than this machine can address"
             )?,
             Some(Available { bytes, bound }) => write!(
                 f,
-                "the table has {cells} cells of {cell_bytes} bytes and needs {} ({needed} bytes), \
-                 but only {} ({bytes} bytes) is available: {bound}",
+                "{what} {cells} cells of {cell_bytes} bytes and {need} {} ({needed} bytes), but \
+                 only {} ({bytes} bytes) is available: {bound}",
                 human_bytes(*needed),
                 human_bytes(u128::from(*bytes)),
             )?,
@@ -89,6 +95,7 @@ impl fmt::Display for TooLarge {
             Held::Table => Ok(()),
             Held::Streamed => f.write_str(" (streamed: the rows kept and the line summaries)"),
             Held::Rank => f.write_str(" (the part one rank holds)"),
+            Held::Kept => f.write_str(" besides the results kept so far"),
         }
     }
 }
@@ -120,6 +127,36 @@ pub fn check_bytes(
 /// cannot be known).
 pub fn read_budget() -> u64 {
     available().map_or(u64::MAX, |available| available.bytes)
+}
+
+/// The bytes the process keeps in [`Reservation`]s: a budget bounds them together with every
+/// later table (the machine's and the container's figures see them already).
+static RESERVED: AtomicU64 = AtomicU64::new(0);
+
+/// Bytes a run keeps while it goes on computing (a survey's finished members), counted against
+/// the budget of every later check until the reservation is dropped.
+#[derive(Debug)]
+pub struct Reservation {
+    bytes: u64,
+}
+
+/// Reserves `bytes` for `cells` results of `cell_bytes` each that the run keeps, when they fit
+/// in the memory available now.
+///
+/// # Errors
+/// They do not fit, as [`TooLarge`] describes it.
+pub fn reserve(cells: u128, cell_bytes: usize) -> Result<Reservation, TooLarge> {
+    let bytes = cells.saturating_mul(cell_bytes as u128);
+    check_bytes(cells, cell_bytes, bytes, Held::Kept)?;
+    let bytes = u64::try_from(bytes).unwrap_or(u64::MAX);
+    RESERVED.fetch_add(bytes, Ordering::SeqCst);
+    Ok(Reservation { bytes })
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        RESERVED.fetch_sub(self.bytes, Ordering::SeqCst);
+    }
 }
 
 /// The budget set by [`set_budget`], in bytes, and what set it.
@@ -233,6 +270,7 @@ pub fn available() -> Option<Available> {
         Some((bytes, set_by)) => (Some(bytes), set_by),
         None => (budget_from_env().ok().flatten(), BUDGET_VARIABLE),
     };
+    let budget = budget.map(|bytes| bytes.saturating_sub(RESERVED.load(Ordering::SeqCst)));
     let read = |path: &Path| std::fs::read_to_string(path).ok();
     let container =
         match (read(Path::new("/proc/self/mountinfo")), read(Path::new("/proc/self/cgroup"))) {

@@ -4,7 +4,7 @@ use crate::output::{Destination, Overwrite, Special};
 use crate::progress::Bar;
 use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
-use grundy_compute::{Progress, Threads};
+use grundy_compute::{memory, Progress, Threads};
 use grundy_core::Coord;
 use grundy_patterns::survey::{
     classify, partial_header, partial_line, read_partial, survey_member, write_rows, Computed,
@@ -152,6 +152,17 @@ fn gather(
             }
         }
     }
+    // What the finished members' values hold counts against the budget of every later member
+    // (issue 28: 8 members kept 444 MB under a budget of 64 MB).
+    let reserved: Mutex<Vec<memory::Reservation>> = Mutex::new(Vec::new());
+    let reserve = |computed: &Computed| -> Result<()> {
+        let reservation = memory::reserve(computed.values.len() as u128, 4).with_context(|| {
+            format!("cannot keep the values of {} to compare members", computed.row.game)
+        })?;
+        reserved.lock().unwrap_or_else(|e| e.into_inner()).push(reservation);
+        Ok(())
+    };
+    done.values().try_for_each(&reserve)?;
     let todo: Vec<usize> = (0..family.members.len())
         .filter(|&i| !done.contains_key(family.members[i].name()))
         .collect();
@@ -170,6 +181,7 @@ fn gather(
         None => None,
     };
     let keep = |computed: &Computed| -> Result<()> {
+        reserve(computed)?;
         if let Some(log) = &log {
             let line = partial_line(computed)?;
             let mut file = log.lock().expect("no writer panics holding it");
