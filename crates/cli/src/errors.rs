@@ -36,14 +36,25 @@ pub(crate) fn printable(message: &str) -> String {
     out
 }
 
-/// Folds a multi-line message (clap's usage blocks) into one line: the lines before the usage,
-/// trimmed and joined.
+/// Folds a multi-line message (clap's errors, a TOML syntax error's excerpt) into one line: its
+/// lines trimmed and joined by `; ` (after a line that ends in `:`, by a space); clap's usage line
+/// stays, as `usage: …` at the end, and its pointer to `--help` goes.
 pub(crate) fn one_line(message: &str) -> String {
-    message
-        .lines()
-        .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
-        .map(str::trim)
-        .filter(|line| !line.is_empty())
-        .collect::<Vec<_>>()
-        .join("; ")
+    let mut out = String::new();
+    for line in message.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with("For more information") {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(if out.ends_with(':') { " " } else { "; " });
+        }
+        match line.strip_prefix("Usage:") {
+            Some(usage) => {
+                out.push_str("usage:");
+                out.push_str(usage);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
 }

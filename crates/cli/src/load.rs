@@ -19,9 +19,7 @@ pub(crate) fn load_game(name: &str) -> Result<Game> {
     }
 }
 
-/// The most bytes a spec file may have: a spec is a few lines (the longest step lists in use are
-/// a few MB), and a path such as `/dev/zero` must not be read until memory runs out.
-const MAX_SPEC_BYTES: u64 = 16 << 20;
+use grundy_core::SPEC_LIMIT_BYTES as MAX_SPEC_BYTES;
 
 /// The text of the spec file at `path`, at most [`MAX_SPEC_BYTES`] of it.
 pub(crate) fn read_spec(path: &Path, name: &str) -> Result<String> {

@@ -99,6 +99,11 @@ impl Destination {
             if is_stdout(shown) {
                 return Ok(Destination::Stdout);
             }
+            if is_stdin(shown) {
+                // A pipe's read end opened for writing writes into the pipe this run reads from
+                // (issue 28: the table was lost and the run exited 0).
+                bail!("cannot write {}: it is standard input", shown.display());
+            }
             let file = fs::OpenOptions::new().append(true).open(shown).with_context(cannot)?;
             return Ok(Destination::Through { file, shown: shown.to_path_buf() });
         }
@@ -334,8 +339,19 @@ fn sweep_stale_temporaries(_dir: &Path, _stem: &str, _here: &str) {}
 #[cfg(unix)]
 fn is_stdout(path: &Path) -> bool {
     use std::os::fd::AsFd;
-    let stdout = io::stdout();
-    let Ok(ours) = stdout.as_fd().try_clone_to_owned().map(fs::File::from) else {
+    same_as_descriptor(path, io::stdout().as_fd())
+}
+
+/// Whether `path` opens the same file as standard input.
+#[cfg(unix)]
+fn is_stdin(path: &Path) -> bool {
+    use std::os::fd::AsFd;
+    same_as_descriptor(path, io::stdin().as_fd())
+}
+
+#[cfg(unix)]
+fn same_as_descriptor(path: &Path, fd: std::os::fd::BorrowedFd<'_>) -> bool {
+    let Ok(ours) = fd.try_clone_to_owned().map(fs::File::from) else {
         return false;
     };
     match (ours.metadata(), fs::metadata(path)) {
@@ -346,6 +362,11 @@ fn is_stdout(path: &Path) -> bool {
 
 #[cfg(not(unix))]
 fn is_stdout(_path: &Path) -> bool {
+    false
+}
+
+#[cfg(not(unix))]
+fn is_stdin(_path: &Path) -> bool {
     false
 }
 

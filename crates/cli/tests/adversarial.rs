@@ -606,3 +606,134 @@ fn a_survey_keeps_its_members_within_the_budget() {
     assert!(stderr.contains("memory budget") && stderr.lines().count() == 1, "{stderr}");
     grundy().args(["--max-memory", "2G"]).args(args).assert().success();
 }
+
+/// A sum of 10^4 terms of one game is answered with one proof, not one per term (issue 28: 11.9
+/// s); its value is the XOR of the terms'.
+#[test]
+fn many_terms_of_one_game_share_one_proof() {
+    let mut args = vec!["value".to_string()];
+    // Kayles: its first values, then period 12 from 71 (4 1 2 8 1 4 7 2 1 8 2 7 by n % 12).
+    let kayles = [0u32, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6];
+    for n in 0..10_000u32 {
+        if n > 0 {
+            args.push("+".into());
+        }
+        args.extend(["kayles".to_string(), n.to_string()]);
+    }
+    let output = grundy().args(&args).arg("--json").output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["laws"].as_array().unwrap().len(), 1, "one proof for every term");
+    assert_eq!(report["components"].as_array().unwrap().len(), 10_000);
+    // The terms whose values this test knows (all but 12..71) agree with it.
+    let values: Vec<u64> = report["components"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["value"].as_u64().unwrap())
+        .collect();
+    for (n, &value) in values.iter().enumerate() {
+        let known = if n < 12 {
+            Some(kayles[n])
+        } else if n >= 71 {
+            Some([4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7][n % 12])
+        } else {
+            None
+        };
+        if let Some(known) = known {
+            assert_eq!(value, u64::from(known), "kayles {n}");
+        }
+    }
+    let sum = values.iter().fold(0, |sum, v| sum ^ v);
+    assert_eq!(report["value"].as_u64(), Some(sum));
+}
+
+/// The largest position the parser accepts, 2^63 − 1, is answered from the proved period, as
+/// 2^63 − 2 is (it was refused with a false reason, and a debug build overflowed).
+#[test]
+fn the_largest_heap_the_parser_accepts_is_answered() {
+    // 2^63 − 1 is 7 mod 12 and 2^63 − 2 is 6: Kayles' periodic values there are 2 and 7; Dawson's
+    // Kayles (period 34 from 53): 2^63 − 1 is 9 mod 34, as 77 is.
+    let out = stdout_of(&["value", "kayles", "9223372036854775807", "9223372036854775806"]);
+    assert!(out.starts_with("9223372036854775807: 2\n9223372036854775806: 7\n"), "{out}");
+    let far = stdout_of(&["value", "dawsons-kayles", "9223372036854775807"]);
+    let near = stdout_of(&["value", "dawsons-kayles", "77"]);
+    assert_eq!(
+        far.lines().next().unwrap().split(": ").nth(1),
+        near.lines().next().unwrap().split(": ").nth(1)
+    );
+}
+
+/// Paper cuts of `value`, specs and clap's errors: each message names the real problem.
+#[test]
+fn messages_name_the_real_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let escaped = dir.path().join("esc.toml");
+    std::fs::write(&escaped, "name = \"a\\u001b[31mred\"\naxes = [{ name = \"n\", min = 0 }]\n[[rules]]\nkind = \"step\"\ndirections = [[-1]]\n").unwrap();
+    let usage = dir.path().join("usage.toml");
+    std::fs::write(
+        &usage,
+        "name = \"u\"\naxes = [{ name = \"n\", min = 0 }]\n[[rules]]\nkind = \"a\\nUsage: b\"\n",
+    )
+    .unwrap();
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["value".into(), "kayles".into(), "^5".into()], "malformed position `^5`"),
+        (
+            vec!["patterns".into(), escaped.to_str().unwrap().into(), "--size".into(), "10".into()],
+            "holds control characters",
+        ),
+        (
+            vec!["patterns".into(), usage.to_str().unwrap().into(), "--size".into(), "10".into()],
+            "unknown rule kind `a\\nUsage: b`",
+        ),
+        (
+            vec![
+                "check".into(),
+                "kiki".into(),
+                "--size".into(),
+                "5x5".into(),
+                "--p-when".into(),
+                "n".into(),
+            ],
+            "usage: grundy check",
+        ),
+        (
+            vec![
+                "check",
+                "kiki",
+                "--size",
+                "20x20",
+                "--p-set",
+                "n % 2 == 1 && m % 2 == 1",
+                "--period",
+                "1x1",
+            ]
+            .into_iter()
+            .map(String::from)
+            .collect(),
+            "not a multiple of 2x2",
+        ),
+    ];
+    for (args, expected) in cases {
+        let output = grundy().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected) && stderr.lines().count() == 1, "{args:?}: {stderr}");
+        assert!(!stderr.contains('\u{1b}') && output.stdout.is_empty(), "{args:?}: {stderr}");
+    }
+}
+
+/// `--out /proc/self/fd/0` on a pipe's read end would write into the pipe this run reads: it is
+/// refused (it exited 0 and the table was lost).
+#[cfg(target_os = "linux")]
+#[test]
+fn standard_input_is_no_output() {
+    let output = grundy()
+        .args(["compute", "kiki", "--size", "5x5", "--out", "/proc/self/fd/0"])
+        .write_stdin("anything")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("it is standard input"), "{stderr}");
+}

@@ -17,7 +17,7 @@ mod steps;
 
 pub use catalog::{catalog, catalog_spec, lookup, CatalogEntry};
 pub use octal::{OctalCode, OctalCodeError};
-pub use spec::{parse_spec, to_spec};
+pub use spec::{parse_spec, to_spec, SPEC_LIMIT_BYTES};
 pub use steps::{NamedSet, StepBase, StepSet, StepSetError};
 
 use crate::ModelError;

@@ -34,7 +34,7 @@ pub fn counted(n: usize, singular: &str, plural: &str) -> String {
 }
 pub use game::{
     lookup, parse_spec, to_spec, Axis, Coord, Game, NamedSet, OctalCode, Rule, StepSet,
-    StepSetError, COORD_LIMIT,
+    StepSetError, COORD_LIMIT, SPEC_LIMIT_BYTES,
 };
 pub use mex::{mex, mex_of_union, MexSet, PrefixSet};
 pub use nimber::Nimber;

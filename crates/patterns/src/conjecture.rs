@@ -97,6 +97,23 @@ pub struct Conjecture {
 }
 
 impl Conjecture {
+    /// Why `stated` cannot be the period of this claim on a table of `dims` axes: the period its
+    /// expression's form shows does not divide it (issue 28: `--period 1x1` for a claim of
+    /// period 2 was accepted). `None` when it can be (or the form shows no period).
+    pub fn refuse_period(&self, stated: &[u64], dims: usize) -> Option<String> {
+        let own = self.variables.axis_periods(&self.expr.periods()?, dims);
+        if stated.iter().zip(&own).all(|(s, o)| s % o == 0) {
+            return None;
+        }
+        let shown = |p: &[u64]| p.iter().map(u64::to_string).collect::<Vec<_>>().join("x");
+        Some(format!(
+            "the period {} is not a multiple of {}, the period the claim's form shows; state a \
+             multiple of it, or leave the period out",
+            shown(stated),
+            shown(&own)
+        ))
+    }
+
     /// Parses `text` as a claim of `kind` about a table whose axes are named `axis_names`.
     pub fn parse(
         kind: ClaimKind,

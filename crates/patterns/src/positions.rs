@@ -223,7 +223,8 @@ fn answer<E>(
     }
     let min = game.axes()[0].min;
     let largest = positions.iter().map(|(_, pos)| pos[0]).max().expect("positions");
-    let needed = largest - min + 1;
+    // Saturating: a heap of 2^63 − 1 is a position the parser accepts (issue 28: it overflowed).
+    let needed = largest.saturating_sub(min).saturating_add(1);
     if needed <= FIRST_SEARCH {
         return table_over(game, positions, fill).map(Answer::Table);
     }
@@ -256,7 +257,9 @@ fn strip_answer<E>(
     fill: &mut dyn FnMut(&TableShape) -> Result<GrundyTable, E>,
 ) -> Result<Answer, ValuesError<E>> {
     let mins = [game.axes()[0].min, game.axes()[1].min];
-    let extent = |d: usize| positions.iter().map(|(_, pos)| pos[d] - mins[d] + 1).max();
+    let extent = |d: usize| {
+        positions.iter().map(|(_, pos)| pos[d].saturating_sub(mins[d]).saturating_add(1)).max()
+    };
     let extents = [extent(0).expect("positions"), extent(1).expect("positions")];
     let axis = if extents[0] >= extents[1] { 0 } else { 1 };
     let width = extents[1 - axis];

@@ -142,7 +142,8 @@ impl ProvedLaw {
     /// # Panics
     /// If `n` is below `min`.
     pub fn value(&self, n: Coord) -> u32 {
-        let index = u64::try_from(n - self.min).expect("n is at least the axis' minimum");
+        let index = u64::try_from(i128::from(n) - i128::from(self.min))
+            .expect("n is at least the axis' minimum");
         let (p, e) = (self.period.period as u64, self.period.preperiod as u64);
         let index = if index < e + p { index } else { e + (index - e) % p };
         self.head[index as usize]
@@ -204,7 +205,8 @@ impl StripLaw {
     pub fn value(&self, pos: &[Coord]) -> u32 {
         let along = pos[self.axis];
         assert!(along >= self.from, "before the periodic part");
-        let line = ((along - self.from) as u64 % self.period as u64) as usize;
+        let line =
+            ((i128::from(along) - i128::from(self.from)) as u128 % self.period as u128) as usize;
         let across = 1 - self.axis;
         self.lines[line][(pos[across] - self.mins[across]) as usize]
     }

@@ -13,6 +13,7 @@
 //! notebook: a `KeyboardInterrupt`) and to report progress; on an interrupt it asks the fill to
 //! stop (the engines stop between waves) and raises it.
 
+use grundy_compute::memory::Held;
 use grundy_compute::{
     Engine, FillError, FillRequest, Progress, RequestError, RequestErrorKind, SequenceRecords,
     ThreadCount, Threads, ThreadsError,
@@ -24,7 +25,7 @@ use grundy_core::{
 use grundy_patterns::conjecture::{check, ClaimKind, Conjecture};
 use grundy_patterns::positions::{values_of, Position, ValuesError};
 use grundy_patterns::search::{ProofSearch, SearchError};
-use grundy_patterns::{analyze, check_analysis_memory, Report, ReportJson};
+use grundy_patterns::{analysis_bytes, analyze, Report, ReportJson};
 use grundy_plot::{plot_png, PlotOptions};
 use numpy::{IntoPyArray, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::prelude::*;
@@ -57,6 +58,28 @@ fn error(py: Python<'_>, class: Class, message: impl Display) -> PyErr {
         Ok(value) => PyErr::from_value(value),
         Err(err) => err,
     }
+}
+
+/// Runs the body of a function called from Python: a panic (a bug) becomes a `GrundyError`
+/// here, never pyo3's `PanicException`, which is no `Exception` a caller expects (issue 28).
+fn guard<T>(py: Python<'_>, body: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(body))
+        .unwrap_or_else(|panic| Err(internal_error(py, &*panic)))
+}
+
+/// The `GrundyError` of a panic's payload.
+fn internal_error(py: Python<'_>, panic: &(dyn std::any::Any + Send)) -> PyErr {
+    let what = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".to_string());
+    error(py, Class::Grundy, format!("internal error (please report it): {what}"))
+}
+
+/// Refuses a `GRUNDY_MAX_MEMORY` that is no size (the CLI refuses it too), before any work.
+fn check_budget_variable(py: Python<'_>) -> PyResult<()> {
+    grundy_compute::memory::budget_from_env().map(drop).map_err(|err| error(py, Class::Input, err))
 }
 
 /// The game called `name`, or the one `spec` (TOML text) describes.
@@ -131,14 +154,7 @@ fn watched<T: Send>(
     if let Some(interrupt) = interrupt {
         return Err(interrupt);
     }
-    outcome.map_err(|panic| {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic".to_string());
-        error(py, Class::Grundy, format!("internal error (please report it): {what}"))
-    })
+    outcome.map_err(|panic| internal_error(py, &*panic))
 }
 
 fn fill_error(py: Python<'_>, err: FillError) -> PyErr {
@@ -158,11 +174,28 @@ fn parse_engine(py: Python<'_>, engine: Option<&str>) -> PyResult<Engine> {
     engine.unwrap_or("auto").parse().map_err(|err| error(py, Class::Input, err))
 }
 
+/// The process that loaded the module: a process forked from it (multiprocessing's default on
+/// Linux) has none of its threads, rayon's global pool's included.
+static LOADED_BY: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+
 /// The threads a call runs on: a pool of `threads` (the library's cap per core applies), or
-/// rayon's global pool. Made once per call: every fill of the call runs on it.
+/// rayon's global pool; in a forked child, whose global pool has no threads (its work would
+/// wait forever), a pool of its own with a thread per core. Made once per call: every fill of
+/// the call runs on it.
 fn threads_of(py: Python<'_>, threads: Option<usize>) -> PyResult<Threads> {
     let count =
         threads.map(ThreadCount::new).transpose().map_err(|err| error(py, Class::Input, err))?;
+    let forked = LOADED_BY.get().is_some_and(|&pid| pid != std::process::id());
+    let count = match count {
+        None if forked => {
+            let cores = std::thread::available_parallelism().map_or(1, usize::from);
+            Some(
+                ThreadCount::new(cores.min(usize::from(ThreadCount::MAX)))
+                    .map_err(|err| error(py, Class::Grundy, err))?,
+            )
+        }
+        count => count,
+    };
     Threads::new(count).map_err(|err: ThreadsError| error(py, Class::Grundy, err))
 }
 
@@ -180,6 +213,7 @@ fn fill_table(
     engine: Engine,
     progress: Option<&Py<PyAny>>,
 ) -> PyResult<GrundyTable> {
+    check_budget_variable(py)?;
     let shape = TableShape::new(game, size, &size_text(size))
         .map_err(|err| error(py, Class::Input, err))?;
     let request =
@@ -203,14 +237,16 @@ type Described = (String, String, Vec<(String, Coord)>, String);
 #[pyfunction]
 #[pyo3(signature = (game, spec=None))]
 fn describe(py: Python<'_>, game: &str, spec: Option<&str>) -> PyResult<Described> {
-    let loaded = load_game(py, game, spec)?;
-    let text = match (spec, grundy_core::game::catalog_spec(game)) {
-        (Some(text), _) => text.to_string(),
-        (None, Some(text)) => text.to_string(),
-        (None, None) => grundy_core::to_spec(&loaded),
-    };
-    let axes = loaded.axes().iter().map(|a| (a.name.clone(), a.min)).collect();
-    Ok((loaded.name().to_string(), loaded.description().to_string(), axes, text))
+    guard(py, || {
+        let loaded = load_game(py, game, spec)?;
+        let text = match (spec, grundy_core::game::catalog_spec(game)) {
+            (Some(text), _) => text.to_string(),
+            (None, Some(text)) => text.to_string(),
+            (None, None) => grundy_core::to_spec(&loaded),
+        };
+        let axes = loaded.axes().iter().map(|a| (a.name.clone(), a.min)).collect();
+        Ok((loaded.name().to_string(), loaded.description().to_string(), axes, text))
+    })
 }
 
 /// The table of a game as a numpy array of its own cell type (uint8, uint16 or uint32), which
@@ -226,14 +262,16 @@ fn compute(
     engine: Option<&str>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<Py<PyAny>> {
-    let loaded = load_game(py, game, spec)?;
-    let engine = parse_engine(py, engine)?;
-    let threads = threads_of(py, threads)?;
-    let table = fill_table(py, &loaded, &size, &threads, engine, progress.as_ref())?;
-    Ok(match table.into_array() {
-        CellArray::U8(a) => a.into_pyarray(py).into_any().unbind(),
-        CellArray::U16(a) => a.into_pyarray(py).into_any().unbind(),
-        CellArray::U32(a) => a.into_pyarray(py).into_any().unbind(),
+    guard(py, || {
+        let loaded = load_game(py, game, spec)?;
+        let engine = parse_engine(py, engine)?;
+        let threads = threads_of(py, threads)?;
+        let table = fill_table(py, &loaded, &size, &threads, engine, progress.as_ref())?;
+        Ok(match table.into_array() {
+            CellArray::U8(a) => a.into_pyarray(py).into_any().unbind(),
+            CellArray::U16(a) => a.into_pyarray(py).into_any().unbind(),
+            CellArray::U32(a) => a.into_pyarray(py).into_any().unbind(),
+        })
     })
 }
 
@@ -249,46 +287,104 @@ fn values_at(
     positions: Vec<Vec<Coord>>,
     threads: Option<usize>,
 ) -> PyResult<Vec<u32>> {
-    let loaded = load_game(py, game, spec)?;
-    let dims = loaded.dims();
-    let texts: Vec<String> = positions.iter().map(|p| size_text(p)).collect();
-    for (position, text) in positions.iter().zip(&texts) {
-        if position.len() != dims {
-            let message = format!(
-                "position {text} has {} but {} has {}",
-                grundy_core::counted(position.len(), "coordinate", "coordinates"),
-                loaded.name(),
-                grundy_core::counted(dims, "axis", "axes"),
-            );
-            return Err(error(py, Class::Input, message));
+    guard(py, || {
+        let loaded = load_game(py, game, spec)?;
+        let dims = loaded.dims();
+        let texts: Vec<String> = positions.iter().map(|p| size_text(p)).collect();
+        for (position, text) in positions.iter().zip(&texts) {
+            if position.len() != dims {
+                let message = format!(
+                    "position {text} has {} but {} has {}",
+                    grundy_core::counted(position.len(), "coordinate", "coordinates"),
+                    loaded.name(),
+                    grundy_core::counted(dims, "axis", "axes"),
+                );
+                return Err(error(py, Class::Input, message));
+            }
+            check_position(&loaded, position, text).map_err(|err| error(py, Class::Input, err))?;
         }
-        check_position(&loaded, position, text).map_err(|err| error(py, Class::Input, err))?;
+        let positions: Vec<Position<'_>> =
+            texts.iter().map(String::as_str).zip(positions.iter().cloned()).collect();
+        let threads = threads_of(py, threads)?;
+        let mut fill = |shape: &TableShape| {
+            let size = shape.max().to_vec();
+            fill_table(py, &loaded, &size, &threads, Engine::Auto, None)
+        };
+        match values_of(&loaded, &positions, &mut fill) {
+            Ok(answered) => Ok(answered.values),
+            Err(ValuesError::Fill(err)) => Err(err),
+            Err(err) => Err(error(py, Class::Input, err)),
+        }
+    })
+}
+
+/// A table's values as they come from Python: a C-order array of the narrowest unsigned type
+/// that holds them (the Python half converts anything else, once), copied once in its own width.
+#[derive(FromPyObject)]
+enum Cells<'py> {
+    U8(PyReadonlyArrayDyn<'py, u8>),
+    U16(PyReadonlyArrayDyn<'py, u16>),
+    U32(PyReadonlyArrayDyn<'py, u32>),
+}
+
+impl Cells<'_> {
+    fn lens(&self) -> Vec<usize> {
+        match self {
+            Cells::U8(a) => a.shape().to_vec(),
+            Cells::U16(a) => a.shape().to_vec(),
+            Cells::U32(a) => a.shape().to_vec(),
+        }
     }
-    let positions: Vec<Position<'_>> =
-        texts.iter().map(String::as_str).zip(positions.iter().cloned()).collect();
-    let threads = threads_of(py, threads)?;
-    let mut fill = |shape: &TableShape| {
-        let size = shape.max().to_vec();
-        fill_table(py, &loaded, &size, &threads, Engine::Auto, None)
-    };
-    match values_of(&loaded, &positions, &mut fill) {
-        Ok(answered) => Ok(answered.values),
-        Err(ValuesError::Fill(err)) => Err(err),
-        Err(err) => Err(error(py, Class::Input, err)),
+
+    fn cell_bytes(&self) -> usize {
+        match self {
+            Cells::U8(_) => 1,
+            Cells::U16(_) => 2,
+            Cells::U32(_) => 4,
+        }
+    }
+
+    /// The table of `shape` holding these cells, narrowed.
+    fn table(&self, shape: TableShape) -> Option<GrundyTable> {
+        Some(match self {
+            Cells::U8(a) => GrundyTable::from_vec(shape, a.as_slice().ok()?.to_vec()),
+            Cells::U16(a) => GrundyTable::from_vec(shape, a.as_slice().ok()?.to_vec()).narrowed(),
+            Cells::U32(a) => GrundyTable::from_vec(shape, a.as_slice().ok()?.to_vec()).narrowed(),
+        })
     }
 }
 
-/// A table described for the analyses: an array (uint32, C order) with its axes, and the game
-/// it is a table of when known.
+/// Refuses a copy of a table of `lens` in cells of `cell_bytes` that would not fit in the memory
+/// available (the budget included): what the Python half asks before it converts an array.
+#[pyfunction]
+fn check_copy(py: Python<'_>, lens: Vec<usize>, cell_bytes: usize) -> PyResult<()> {
+    guard(py, || {
+        check_budget_variable(py)?;
+        let cells = lens.iter().map(|&len| len as u128).product::<u128>();
+        let needed = cells.saturating_mul(cell_bytes as u128);
+        grundy_compute::memory::check_bytes(cells, cell_bytes, needed, Held::Table)
+            .map_err(|err| error(py, Class::TooLarge, err))
+    })
+}
+
+/// A table described for the analyses, from an array with its axes and the game it is a table
+/// of when known; `extra` is what the caller holds besides the table's copy (an analysis),
+/// checked with it before the copy is made.
 fn described(
     py: Python<'_>,
-    array: &PyReadonlyArrayDyn<'_, u32>,
+    array: &Cells<'_>,
     axes: Vec<(String, Coord)>,
     name: &str,
     game: Option<&str>,
     spec: Option<&str>,
+    extra: u128,
 ) -> PyResult<Table> {
-    let lens = array.shape().to_vec();
+    check_budget_variable(py)?;
+    let lens = array.lens();
+    if !(1..=3).contains(&lens.len()) {
+        let message = format!("a table has 1 to 3 axes; this array has {}", lens.len());
+        return Err(error(py, Class::Input, message));
+    }
     if lens.len() != axes.len() {
         let message = format!(
             "the array has {} but {} axis names were given",
@@ -300,13 +396,29 @@ fn described(
     if lens.contains(&0) {
         return Err(error(py, Class::Input, "the array is empty"));
     }
-    let values = array
-        .as_slice()
-        .map_err(|_| error(py, Class::Input, "the array must be contiguous (C order)"))?;
-    let max = axes.iter().zip(&lens).map(|((_, min), &len)| min + len as Coord - 1).collect();
+    // Every coordinate of the table within the limit coordinates have (2^31 either way).
+    let mut max = Vec::new();
+    for ((axis, min), &len) in axes.iter().zip(&lens) {
+        let last = i128::from(*min) + len as i128 - 1;
+        let limit = i128::from(grundy_core::COORD_LIMIT);
+        if i128::from(*min) <= -limit || last >= limit {
+            let message = format!(
+                "axis {axis} runs from {min} to {last}: coordinates lie between -2^31 and 2^31"
+            );
+            return Err(error(py, Class::Input, message));
+        }
+        max.push(last as Coord);
+    }
+    let cells = lens.iter().map(|&len| len as u128).product::<u128>();
+    let width = array.cell_bytes();
+    let needed = cells.saturating_mul(width as u128).saturating_add(extra);
+    grundy_compute::memory::check_bytes(cells, width, needed, Held::Table)
+        .map_err(|err| error(py, Class::TooLarge, err))?;
     let axes = axes.into_iter().map(|(name, min)| Axis::new(&name, min)).collect();
     let shape = TableShape::from_axes(axes, max);
-    let data = GrundyTable::from_vec(shape, values.to_vec()).narrowed();
+    let data = array
+        .table(shape)
+        .ok_or_else(|| error(py, Class::Input, "the array must be contiguous (C order)"))?;
     Ok(match game {
         Some(game) => Table::of_game(load_game(py, game, spec)?, data),
         // An array from Python holds values (outcome tables are read from CSV by the CLI).
@@ -323,22 +435,24 @@ fn to_json(py: Python<'_>, value: &impl serde::Serialize) -> PyResult<String> {
 #[pyo3(signature = (array, axes, name, game=None, spec=None))]
 fn patterns_of(
     py: Python<'_>,
-    array: PyReadonlyArrayDyn<'_, u32>,
+    array: Cells<'_>,
     axes: Vec<(String, Coord)>,
     name: &str,
     game: Option<&str>,
     spec: Option<&str>,
 ) -> PyResult<String> {
-    // The table's copy of the array (in u32s) and what the analysis holds besides, before
-    // either is made.
-    check_analysis_memory(array.shape(), 4).map_err(|err| error(py, Class::TooLarge, err))?;
-    let table = described(py, &array, axes, name, game, spec)?;
-    let (report, records) = watched(py, 0, None, |_| {
-        let report = analyze(&table);
-        (report, SequenceRecords::of(table.game(), table.data()))
-    })?;
-    let report = report.map_err(|err| error(py, Class::Input, err))?;
-    report_json(py, &report, records.as_ref(), None)
+    guard(py, || {
+        // The table's copy of the array and what the analysis holds besides, before either is
+        // made.
+        let extra = analysis_bytes(&array.lens());
+        let table = described(py, &array, axes, name, game, spec, extra)?;
+        let (report, records) = watched(py, 0, None, |_| {
+            let report = analyze(&table);
+            (report, SequenceRecords::of(table.game(), table.data()))
+        })?;
+        let report = report.map_err(|err| error(py, Class::Input, err))?;
+        report_json(py, &report, records.as_ref(), None)
+    })
 }
 
 fn report_json(
@@ -362,27 +476,29 @@ fn patterns_until_proved(
     threads: Option<usize>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
-    let threads = threads_of(py, threads)?;
-    let loaded = load_game(py, game, spec)?;
-    let search_error = |py: Python<'_>, err: SearchError| match err {
-        SearchError::NotHeapGame(_) | SearchError::NoTheorem | SearchError::Size(_) => {
-            error(py, Class::Input, format!("{}: {err}", loaded.name()))
+    guard(py, || {
+        let threads = threads_of(py, threads)?;
+        let loaded = load_game(py, game, spec)?;
+        let search_error = |py: Python<'_>, err: SearchError| match err {
+            SearchError::NotHeapGame(_) | SearchError::NoTheorem | SearchError::Size(_) => {
+                error(py, Class::Input, format!("{}: {err}", loaded.name()))
+            }
+            SearchError::TooLarge(err) => error(py, Class::TooLarge, err),
+            SearchError::Request(err) => request_error(py, err),
+            SearchError::Fill(err) => fill_error(py, err),
+            err => error(py, Class::Grundy, err),
+        };
+        let mut search =
+            ProofSearch::new(&loaded, start, limit, threads).map_err(|e| search_error(py, e))?;
+        loop {
+            let shape = search.next_shape().map_err(|e| search_error(py, e))?;
+            let total = u64::try_from(shape.cells()).unwrap_or(u64::MAX);
+            let round = watched(py, total, progress.as_ref(), |watch| search.round(watch))?;
+            if let Some(found) = round.map_err(|e| search_error(py, e))? {
+                return report_json(py, &found.report, found.records.as_ref(), Some(&found.search));
+            }
         }
-        SearchError::TooLarge(err) => error(py, Class::TooLarge, err),
-        SearchError::Request(err) => request_error(py, err),
-        SearchError::Fill(err) => fill_error(py, err),
-        err => error(py, Class::Grundy, err),
-    };
-    let mut search =
-        ProofSearch::new(&loaded, start, limit, threads).map_err(|e| search_error(py, e))?;
-    loop {
-        let shape = search.next_shape().map_err(|e| search_error(py, e))?;
-        let total = u64::try_from(shape.cells()).unwrap_or(u64::MAX);
-        let round = watched(py, total, progress.as_ref(), |watch| search.round(watch))?;
-        if let Some(found) = round.map_err(|e| search_error(py, e))? {
-            return report_json(py, &found.report, found.records.as_ref(), Some(&found.search));
-        }
-    }
+    })
 }
 
 /// The report of `grundy check --json` for a claim about a table.
@@ -391,7 +507,7 @@ fn patterns_until_proved(
 #[allow(clippy::too_many_arguments)]
 fn check_of(
     py: Python<'_>,
-    array: PyReadonlyArrayDyn<'_, u32>,
+    array: Cells<'_>,
     axes: Vec<(String, Coord)>,
     name: &str,
     game: Option<&str>,
@@ -401,28 +517,30 @@ fn check_of(
     period: Option<Vec<u64>>,
     show: usize,
 ) -> PyResult<String> {
-    let (kind, argument) = match kind {
-        "p_set" => (ClaimKind::PSet, "p_set"),
-        "values" => (ClaimKind::Values, "values"),
-        "holds" => (ClaimKind::Holds, "holds"),
-        other => return Err(error(py, Class::Input, format!("unknown claim kind {other:?}"))),
-    };
-    let names: Vec<&str> = axes.iter().map(|(n, _)| n.as_str()).collect();
-    let conjecture = Conjecture::parse_named(kind, expression, &names, argument)
-        .map_err(|err| error(py, Class::Input, err))?;
-    if let Some(period) = &period {
-        if period.len() != axes.len() || period.contains(&0) {
-            let message = format!(
+    guard(py, || {
+        let (kind, argument) = match kind {
+            "p_set" => (ClaimKind::PSet, "p_set"),
+            "values" => (ClaimKind::Values, "values"),
+            "holds" => (ClaimKind::Holds, "holds"),
+            other => return Err(error(py, Class::Input, format!("unknown claim kind {other:?}"))),
+        };
+        let names: Vec<&str> = axes.iter().map(|(n, _)| n.as_str()).collect();
+        let conjecture = Conjecture::parse_named(kind, expression, &names, argument)
+            .map_err(|err| error(py, Class::Input, err))?;
+        if let Some(period) = &period {
+            if period.len() != axes.len() || period.contains(&0) {
+                let message = format!(
                 "period {period:?} needs one whole number of at least 1 for each of the {} axes",
                 axes.len()
             );
-            return Err(error(py, Class::Input, message));
+                return Err(error(py, Class::Input, message));
+            }
         }
-    }
-    let table = described(py, &array, axes, name, game, spec)?;
-    let report = watched(py, 0, None, |_| check(&table, &conjecture, period.as_deref(), show))?
-        .map_err(|err| error(py, Class::Input, err))?;
-    to_json(py, &report)
+        let table = described(py, &array, axes, name, game, spec, 0)?;
+        let report = watched(py, 0, None, |_| check(&table, &conjecture, period.as_deref(), show))?
+            .map_err(|err| error(py, Class::Input, err))?;
+        to_json(py, &report)
+    })
 }
 
 /// The PNG picture `grundy plot` draws of a table.
@@ -431,7 +549,7 @@ fn check_of(
 #[allow(clippy::too_many_arguments)]
 fn plot_of<'py>(
     py: Python<'py>,
-    array: PyReadonlyArrayDyn<'py, u32>,
+    array: Cells<'py>,
     axes: Vec<(String, Coord)>,
     name: &str,
     game: Option<&str>,
@@ -439,19 +557,22 @@ fn plot_of<'py>(
     outcome: bool,
     max_side: usize,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    if !(16..=8192).contains(&max_side) {
-        let message = format!("max_side must be from 16 to 8192, not {max_side}");
-        return Err(error(py, Class::Input, message));
-    }
-    let table = described(py, &array, axes, name, game, spec)?;
-    let options = PlotOptions { outcome, max_side };
-    let png = watched(py, 0, None, |_| plot_png(&table, &options))?
-        .map_err(|err| error(py, Class::Input, err))?;
-    Ok(PyBytes::new(py, &png))
+    guard(py, || {
+        if !(16..=8192).contains(&max_side) {
+            let message = format!("max_side must be from 16 to 8192, not {max_side}");
+            return Err(error(py, Class::Input, message));
+        }
+        let table = described(py, &array, axes, name, game, spec, 0)?;
+        let options = PlotOptions { outcome, max_side };
+        let png = watched(py, 0, None, |_| plot_png(&table, &options))?
+            .map_err(|err| error(py, Class::Input, err))?;
+        Ok(PyBytes::new(py, &png))
+    })
 }
 
 #[pymodule]
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    LOADED_BY.get_or_init(std::process::id);
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(compute, m)?)?;
@@ -460,6 +581,9 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(patterns_until_proved, m)?)?;
     m.add_function(wrap_pyfunction!(check_of, m)?)?;
     m.add_function(wrap_pyfunction!(plot_of, m)?)?;
+    m.add_function(wrap_pyfunction!(check_copy, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("SPEC_LIMIT_BYTES", grundy_core::SPEC_LIMIT_BYTES)?;
+    m.add("COORD_LIMIT", grundy_core::COORD_LIMIT)?;
     Ok(())
 }

@@ -227,6 +227,30 @@ def test_plot_returns_a_figure():
         lambda: grundy.value("kiki", (0, 3)),
         lambda: grundy.value("wythoff", (3 * 10**9, 2)),
         lambda: grundy.plot("kiki", (10, 10), out="picture.jpg"),
+        # Issue 28: each of these raised OverflowError, TypeError, ValueError or PanicException,
+        # or was accepted.
+        lambda: grundy.compute("kayles", 10**30),
+        lambda: grundy.compute("wythoff", (2**63, 1)),
+        lambda: grundy.compute("kayles", float("nan")),
+        lambda: grundy.compute("kayles", 10.0),
+        lambda: grundy.value("kayles", 10**1000),
+        lambda: grundy.value("kayles", "x"),
+        lambda: grundy.compute("kayles", 10, threads=-1),
+        lambda: grundy.compute("kayles", 10, threads=10**30),
+        lambda: grundy.compute("kayles", 10, threads=1.5),
+        lambda: grundy.compute("kayles", 10, threads="2"),
+        lambda: grundy.check("kiki", (5, 5), p_set="n % 2 == 1", period=(-2, 2)),
+        lambda: grundy.plot("kiki", (5, 5), max_side=-1),
+        lambda: grundy.patterns(np.zeros((3, 3), np.uint8), mins=(2**63 - 1, 0)),
+        lambda: grundy.check(np.zeros((3, 3), np.uint8), mins=(2**63 - 1, 0), p_set="n == 0"),
+        lambda: grundy.plot(np.zeros((3, 3), np.uint8), mins=(2**63 - 1, 0)),
+        lambda: grundy.patterns(np.zeros((3, 3), np.uint8), mins=(-(2**63), 0)),
+        lambda: grundy.check(np.zeros((2, 2, 2, 2), np.uint8), p_set="n == 0"),
+        lambda: grundy.Game.from_spec('name = "x"\n' + "#" * (20 << 20)),
+        lambda: grundy.Game.from_spec("/nonexistent.toml"),
+        # The CLI refuses `--size 10` for a board: 10 could mean 10x10 or a slip.
+        lambda: grundy.compute("wythoff", 10),
+        lambda: grundy.value([("kayles", 10), "wythoff"]),
     ],
 )
 def test_bad_input_is_an_input_error(call):
@@ -273,7 +297,16 @@ def test_the_gil_is_released_while_computing():
     assert ticks > 50, f"the main thread ran only {ticks} times during the fill"
 
 
-def test_ctrl_c_stops_a_fill_within_a_second(tmp_path):
+@pytest.mark.parametrize(
+    "call",
+    [
+        "grundy.compute('kiki', (40000, 40000))",
+        # Issue 28: the reference engine asked once per row, and a heap game is one row.
+        "grundy.compute('kayles', 10**6, engine='reference')",
+        "grundy.compute('kiki', (3000, 3000), engine='reference')",
+    ],
+)
+def test_ctrl_c_stops_a_fill_within_a_second(tmp_path, call):
     # Python's own handler, even where the parent ignores SIGINT (a background job); kiki's
     # values stay in byte cells, so no widening pass (which runs whole) falls in the second.
     script = (
@@ -281,7 +314,7 @@ def test_ctrl_c_stops_a_fill_within_a_second(tmp_path):
         "signal.signal(signal.SIGINT, signal.default_int_handler)\n"
         "import grundy\n"
         "print('started', flush=True)\n"
-        "grundy.compute('kiki', (40000, 40000))\n"
+        f"{call}\n"
         "print('finished', flush=True)\n"
     )
     process = subprocess.Popen(
@@ -316,3 +349,109 @@ def test_the_example_notebook_executes():
     assert not [o for o in outputs if o.get("output_type") == "error"]
     text = "".join(o.get("text", "") for o in outputs)
     assert "P-positions: n % 2 == 1 && m % 2 == 1" in text
+
+
+# Issue 28: the boundary. Every bad argument of every type gives a GrundyError subclass.
+
+BAD_VALUES = [None, True, -1, 0, 2**63, 10**30, -(2**63) - 1, 1.5, float("nan"), float("inf"), "2", "x", b"2",
+              (), (1,), (1, 2, 3), [1.5, 2], object(), {"a": 1}, np.int64(-5), np.float32(3.0)]
+
+CALLS = {
+    "compute.size": lambda v: grundy.compute("kiki", v),
+    "compute.heap": lambda v: grundy.compute("kayles", v),
+    "compute.threads": lambda v: grundy.compute("kayles", 10, threads=v),
+    "compute.engine": lambda v: grundy.compute("kayles", 10, engine=v),
+    "value.position": lambda v: grundy.value("kayles", v),
+    "value.board": lambda v: grundy.value("kiki", v),
+    "value.threads": lambda v: grundy.value("kayles", 5, threads=v),
+    "patterns.size": lambda v: grundy.patterns("kayles", v),
+    "patterns.limit": lambda v: grundy.patterns("kayles", until_proved=True, limit=v),
+    "patterns.mins": lambda v: grundy.patterns(np.zeros((3, 3), np.uint8), mins=v),
+    "check.period": lambda v: grundy.check("kiki", (5, 5), p_set="n % 2 == 1", period=v),
+    "check.show": lambda v: grundy.check("kiki", (5, 5), p_set="n % 2 == 1", show=v),
+    "check.expression": lambda v: grundy.check("kiki", (5, 5), p_set=v),
+    "plot.max_side": lambda v: grundy.plot("kiki", (5, 5), max_side=v, out="never.png"),
+    "game": lambda v: grundy.compute(v, 10),
+    "from_spec": lambda v: grundy.Game.from_spec(v),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_every_bad_argument_raises_a_grundy_error(name, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for bad in BAD_VALUES:
+        try:
+            CALLS[name](bad)
+        except grundy.GrundyError as err:
+            assert str(err) and "\n" not in str(err).strip(), (name, bad, err)
+        except BaseException as err:  # noqa: B036 - what must not happen, whatever it is
+            raise AssertionError(f"{name}({bad!r}) raised {type(err).__name__}: {err}") from err
+
+
+def test_mins_at_the_coordinate_limit_raise_no_panic():
+    for call in (grundy.patterns, grundy.plot):
+        with pytest.raises(grundy.InputError):
+            call(np.zeros((3, 3), np.uint8), mins=(2**63 - 1, 0))
+
+
+def test_a_garbage_memory_budget_is_refused(monkeypatch):
+    monkeypatch.setenv("GRUNDY_MAX_MEMORY", "garbage")
+    for call in (
+        lambda: grundy.compute("kiki", (5, 5)),
+        lambda: grundy.check(np.zeros((3, 3), np.uint8), p_set="n == 0"),
+    ):
+        with pytest.raises(grundy.InputError, match="GRUNDY_MAX_MEMORY"):
+            call()
+
+
+def test_check_and_plot_keep_the_memory_budget(monkeypatch):
+    # A 6001x6001 kiki table is 36 MB of bytes: it crosses without a copy into the check, whose
+    # copy (36 MB) fits in 64M; a uint32 array of it needs a converted copy that is counted too.
+    table = grundy.compute("kiki", (6000, 6000))
+    monkeypatch.setenv("GRUNDY_MAX_MEMORY", "64M")
+    assert grundy.check(table, p_set="n % 2 == 1 && m % 2 == 1").agrees
+    monkeypatch.setenv("GRUNDY_MAX_MEMORY", "24M")
+    with pytest.raises(grundy.TableTooLarge):
+        grundy.check(table, p_set="n % 2 == 1 && m % 2 == 1")
+    with pytest.raises(grundy.TableTooLarge):
+        grundy.plot(table.astype(np.uint64), out="never.png")
+
+
+def test_a_spec_file_larger_than_the_limit_is_refused(tmp_path):
+    path = tmp_path / "big.toml"
+    path.write_text(grundy.show("kayles") + "#" * (17 << 20) + "\n[[rules]]\nkind = \"nonsense\"\n")
+    with pytest.raises(grundy.InputError, match="larger than 16 MiB"):
+        grundy.Game.from_spec(path)
+
+
+def test_value_sums_different_games_as_the_cli_does():
+    total = grundy.value([("kayles", 10), ("wythoff", (3, 5)), ("nim", (6, 2))])
+    out = cli("value", "kayles", "10", "+", "wythoff", "3x5", "+", "nim", "6x2")
+    assert f"sum: {total}" in out.stdout
+
+
+def test_the_largest_heap_the_parser_accepts_is_answered():
+    # Kayles' period is 12 from n = 71; 2^63 - 1 is 7 mod 12, as 79 is.
+    assert grundy.value("kayles", 2**63 - 1) == grundy.value("kayles", 79)
+
+
+def _forked_child(queue):
+    import grundy as child_grundy
+
+    queue.put(int(child_grundy.compute("wythoff", (300, 300)).sum()))
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_a_forked_or_spawned_child_computes(method):
+    import multiprocessing
+
+    expected = int(grundy.compute("wythoff", (300, 300)).sum())  # the parent's pool is running
+    context = multiprocessing.get_context(method)
+    queue = context.Queue()
+    child = context.Process(target=_forked_child, args=(queue,))
+    child.start()
+    child.join(60)
+    if child.is_alive():
+        child.kill()
+        raise AssertionError(f"a {method}ed child hung")
+    assert child.exitcode == 0 and queue.get(timeout=5) == expected

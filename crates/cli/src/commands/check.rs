@@ -71,6 +71,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         let conjecture = parse(&axis_names)?;
         let period =
             args.period.as_deref().map(|p| parse_period(p, axis_names.len())).transpose()?;
+        refuse_period(&conjecture, period.as_deref(), axis_names.len())?;
         // Every row, in order, from bands of tile rows on the command's threads.
         let layout = Layout::Streamed { rows: RowsTo::Writer, resumable: Resumable::No };
         let request =
@@ -99,6 +100,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         // Parse before anything else is done with the table: a bad expression is an input error.
         let conjecture = parse(&names)?;
         let period = args.period.as_deref().map(|p| parse_period(p, names.len())).transpose()?;
+        refuse_period(&conjecture, period.as_deref(), names.len())?;
         let report = check(&loaded, &conjecture, period.as_deref(), args.show).map_err(|err| {
             match err.kind() {
                 ErrorKind::OutcomesOnly { table } => {
@@ -124,6 +126,14 @@ fn print(args: &Args, report: &CheckReport, axis_names: &[&str]) -> Result<ExitC
         print_report(&mut out, report, axis_names)?;
     }
     Ok(if report.disagreements == 0 { ExitCode::SUCCESS } else { ExitCode::from(EXIT_DISAGREES) })
+}
+
+/// Refuses a `--period` that cannot be the claim's (before the table is computed).
+fn refuse_period(conjecture: &Conjecture, period: Option<&[u64]>, dims: usize) -> Result<()> {
+    match period.and_then(|p| conjecture.refuse_period(p, dims)) {
+        Some(why) => bail!("--period: {why}"),
+        None => Ok(()),
+    }
 }
 
 fn parse_period(text: &str, dims: usize) -> Result<Vec<u64>> {

@@ -29,15 +29,31 @@ use toml::{Table, Value};
 /// Parses the spec in `text`. `origin` (a file name, usually) starts every error message.
 pub fn parse_spec(text: &str, origin: &str) -> Result<Game, ModelError> {
     let error = |detail: String| ModelError::Spec { origin: origin.to_string(), detail };
+    if text.len() as u64 > SPEC_LIMIT_BYTES {
+        return Err(error(format!(
+            "it is larger than {} MiB; a spec is a few lines",
+            SPEC_LIMIT_BYTES >> 20
+        )));
+    }
     let (name, description, axes, rules) = parse_parts(text).map_err(error)?;
     Game::new(&name, &description, axes, rules).map_err(|e| error(e.to_string()))
 }
+
+/// The most bytes a spec may have: a spec is a few lines (the longest step lists in use are a few
+/// MB), and a path such as `/dev/zero` must not be read until memory runs out. Every front end
+/// reads at most one byte more than this, and [`parse_spec`] refuses a longer text.
+pub const SPEC_LIMIT_BYTES: u64 = 16 << 20;
 
 /// The name, description, axes and rules of a spec, checked for form but not yet as a game.
 fn parse_parts(text: &str) -> Result<(String, String, Vec<Axis>, Vec<Rule>), String> {
     let table: Table = text.parse().map_err(|e: toml::de::Error| syntax_error(text, &e))?;
     let mut top = Fields::new(&table, String::new());
     let name = top.string("name")?.ok_or_else(|| top.problem("name", "is missing"))?.to_string();
+    if name.chars().any(char::is_control) {
+        // A name is printed in tables, reports and on terminals (issue 28: ESC sequences).
+        let shown: String = name.chars().flat_map(char::escape_default).take(60).collect();
+        return Err(top.problem("name", format!("`{shown}` holds control characters")));
+    }
     let description = top.string("description")?.unwrap_or_default().to_string();
     let axes = top.axes()?;
     let rules = top
@@ -110,7 +126,8 @@ fn parse_rule(number: usize, value: &Value, axes: &[Axis]) -> Result<Rule, Strin
         }
         other => {
             return Err(format!(
-                "rule {number}, field `kind`: unknown rule kind `{other}` (known: step, jump, slide, split, take-and-break)"
+                "rule {number}, field `kind`: unknown rule kind `{}` (known: step, jump, slide, split, take-and-break)",
+                other.escape_debug()
             ))
         }
     };

@@ -39,6 +39,47 @@ from ._errors import GrundyError, InputError, TableTooLarge
 
 __version__: str = _grundy.__version__
 
+# --- The conversion layer: every argument is checked here, by name, before it crosses into
+# the native half, so that bad input raises InputError (issue 28: OverflowError, TypeError and
+# ValueError leaked from the conversions, and a panic as PanicException).
+
+_I64 = (-(1 << 63), (1 << 63) - 1)
+
+
+def _int(value: Any, what: str, low: Optional[int] = None, high: Optional[int] = None) -> int:
+    """``value`` as an int (a Python or numpy integer, not a bool, a float or a string), from
+    ``low`` to ``high``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InputError(f"{what} must be a whole number, not {value!r}")
+    value = int(value)
+    if (low is not None and value < low) or (high is not None and value > high):
+        if low is not None and high is not None:
+            raise InputError(f"{what} must be from {low} to {high}, not {value}")
+        if low is not None:
+            raise InputError(f"{what} must be {low} or more, not {value}")
+        raise InputError(f"{what} must be {high} or less, not {value}")
+    return value
+
+
+def _ints(values: Any, what: str, low: Optional[int] = None, high: Optional[int] = None) -> List[int]:
+    """``values`` (a sequence) as ints, each checked as :func:`_int` checks it."""
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise InputError(f"{what} must be a sequence of whole numbers, not {values!r}")
+    return [_int(v, f"{what}[{i}]", low, high) for i, v in enumerate(values)]
+
+
+def _threads(threads: Any) -> Optional[int]:
+    if threads is None:
+        return None
+    return _int(threads, "threads", 1, 1024)
+
+
+def _coords(position: Any, what: str) -> List[int]:
+    """A position or size: an int (a heap) or a sequence of ints, each a coordinate."""
+    if isinstance(position, (int, np.integer)) and not isinstance(position, bool):
+        return [_int(position, what, *_I64)]
+    return _ints(position, what, *_I64)
+
 __all__ = [
     "BoardReport",
     "CheckReport",
@@ -90,14 +131,27 @@ class Game:
     def from_spec(cls, text_or_path: Union[str, "os.PathLike[str]"]) -> "Game":
         """A game from a spec: TOML text, or the path of a ``.toml`` file (the format of
         ``grundy show``)."""
-        if isinstance(text_or_path, os.PathLike) or (
-            isinstance(text_or_path, str) and "\n" not in text_or_path and os.path.isfile(text_or_path)
-        ):
+        limit = _grundy.SPEC_LIMIT_BYTES
+        looks_like_path = isinstance(text_or_path, str) and "\n" not in text_or_path and "=" not in text_or_path
+        if isinstance(text_or_path, os.PathLike) or looks_like_path:
             path = os.fspath(text_or_path)
-            with open(path, encoding="utf-8") as f:
-                text = f.read(16 << 20)
+            try:
+                with open(path, "rb") as f:
+                    data = f.read(limit + 1)
+            except FileNotFoundError:
+                raise InputError(f"cannot read spec file {path}: no such file") from None
+            except OSError as err:
+                raise InputError(f"cannot read spec file {path}: {err.strerror or err}") from None
+            if len(data) > limit:
+                raise InputError(f"spec file {path} is larger than {limit >> 20} MiB; a spec is a few lines")
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InputError(f"spec file {path} is not UTF-8 text") from None
             origin = path
         elif isinstance(text_or_path, str):
+            if len(text_or_path.encode("utf-8", "surrogatepass")) > limit:
+                raise InputError(f"the spec is larger than {limit >> 20} MiB; a spec is a few lines")
             text, origin = text_or_path, "spec"
         else:
             raise InputError(f"a spec is TOML text or a path, not {type(text_or_path).__name__}")
@@ -196,12 +250,16 @@ def _table(values: np.ndarray, game: Optional[Game], axes: Sequence[str], mins: 
 
 
 def _size(game: Game, size: Union[int, Sequence[int]]) -> List[int]:
+    """A size: an int for a heap game, a tuple with one int per axis for a board (as the CLI
+    refuses ``--size 10`` for a board: ``10`` could mean 10x10 or a typo)."""
     if isinstance(size, (int, np.integer)) and not isinstance(size, bool):
-        size = [int(size)] * game.dims
-    try:
-        coords = [int(c) for c in size]  # type: ignore[union-attr]
-    except TypeError:
-        raise InputError(f"size must be an int or a tuple of ints, not {size!r}") from None
+        if game.dims != 1:
+            example = ", ".join(["10"] * game.dims)
+            raise InputError(
+                f"{game.name} has {game.dims} axes ({', '.join(game.axes)}); give size as a tuple such as ({example})"
+            )
+        return [_int(size, "size", *_I64)]
+    coords = _ints(size, "size", *_I64)
     if len(coords) != game.dims:
         raise InputError(
             f"{game.name} has {game.dims} axes ({', '.join(game.axes)}); size {tuple(coords)} has {len(coords)}"
@@ -278,6 +336,9 @@ def compute(
     """
     g = _game(game)
     coords = _size(g, size)
+    threads = _threads(threads)
+    if engine is not None and not isinstance(engine, str):
+        raise InputError(f"engine must be a name such as 'auto', not {engine!r}")
     cells = 1
     for c, m in zip(coords, g.mins):
         cells *= max(c - m + 1, 0)
@@ -289,26 +350,32 @@ def compute(
     return _table(values, g, g.axes, g.mins)
 
 
-def value(game: GameLike, *positions: Union[int, Sequence[int]], threads: Optional[int] = None) -> int:
+def value(game: Union[GameLike, Sequence[Tuple[GameLike, Any]]], *positions: Union[int, Sequence[int]], threads: Optional[int] = None) -> int:
     """The Grundy value of a position, or of the sum of several (the XOR of their values):
     ``value("kayles", 10)``, ``value("subtraction:2,5", 5, 12)``, ``value("wythoff", (3, 5))``.
-    A position is 0 exactly when the player to move loses.
+    A sum of different games is a list of ``(game, position)`` pairs, as ``grundy value kayles
+    10 + wythoff 3x5`` writes it: ``value([("kayles", 10), ("wythoff", (3, 5))])``. A position
+    is 0 exactly when the player to move loses.
 
     As ``grundy value`` does, a heap game whose period a theorem proves is computed only as far
     as the proof needs (``value("kayles", 10**18)``), and a board with bounded moves one strip at
     a time until the strip repeats (``value("kiki", (10**12, 3))``)."""
+    threads = _threads(threads)
+    if isinstance(game, list):
+        if positions:
+            raise InputError("a sum of games is one list of (game, position) pairs; give no other positions")
+        if not game:
+            raise InputError("value needs at least one position")
+        total = 0
+        for i, pair in enumerate(game):
+            if not isinstance(pair, tuple) or len(pair) != 2:
+                raise InputError(f"component {i} of the sum must be a (game, position) pair, not {pair!r}")
+            total ^= value(pair[0], pair[1], threads=threads)
+        return total
     g = _game(game)
     if not positions:
         raise InputError("value needs at least one position")
-    coords: List[List[int]] = []
-    for p in positions:
-        if isinstance(p, (int, np.integer)) and not isinstance(p, bool):
-            coords.append([int(p)])
-        else:
-            try:
-                coords.append([int(c) for c in p])  # type: ignore[union-attr]
-            except TypeError:
-                raise InputError(f"a position is an int or a tuple of ints, not {p!r}") from None
+    coords = [_coords(p, "a position") for p in positions]
     total = 0
     for v in _grundy.values_at(g._ref, g._spec, coords, threads):
         total ^= v
@@ -470,28 +537,39 @@ def _described(
             raise InputError("size is for games; an array is a table already")
         if not (np.issubdtype(source.dtype, np.integer) or source.dtype == np.bool_):
             raise InputError(f"a table holds integers; this array holds {source.dtype}")
-        if source.ndim == 0:
-            raise InputError("a table has at least one axis")
+        if not 1 <= source.ndim <= 3:
+            raise InputError(f"a table has 1 to 3 axes; this array has {source.ndim}")
         if source.size and source.min() < 0:
             raise InputError("a table holds values of 0 or more; this array has negative ones")
-        if source.size and source.max() > np.iinfo(np.uint32).max:
+        largest = int(source.max()) if source.size else 0
+        if largest > np.iinfo(np.uint32).max:
             raise InputError("a table's values fit in 32 bits; this array has larger ones")
         game = getattr(source, "game", None) if isinstance(source, Table) else None
         names = axes or (getattr(source, "axes", None) if isinstance(source, Table) else None)
         starts = mins or (getattr(source, "mins", None) if isinstance(source, Table) else None)
         if names is None:
-            names = ("n", "m", "l")[: source.ndim] if source.ndim <= 3 else tuple(f"x{i}" for i in range(source.ndim))
+            names = ("n", "m", "l")[: source.ndim]
         if starts is None:
             starts = (0,) * source.ndim
+        if isinstance(names, str) or not all(isinstance(n, str) for n in names):
+            raise InputError(f"axes must be a sequence of names, not {names!r}")
+        starts = _ints(starts, "mins", *_I64)
         if len(names) != source.ndim or len(starts) != source.ndim:
             raise InputError(f"the array has {source.ndim} axes; give as many names and mins")
-        values = np.ascontiguousarray(source, dtype=np.uint32)
+        # The narrowest unsigned type that holds the values, converted (once) only when the
+        # array is not one already: a uint8 table crosses without a copy.
+        if source.dtype in (np.uint8, np.uint16, np.uint32) and source.flags.c_contiguous:
+            values = np.asarray(source).view(np.ndarray)
+        else:
+            cell = np.uint8 if largest <= 0xFF else np.uint16 if largest <= 0xFFFF else np.uint32
+            _grundy.check_copy(list(source.shape), np.dtype(cell).itemsize)
+            values = np.ascontiguousarray(source, dtype=cell)
         name = game.name if game is not None else "array"
-        return values, list(zip(names, (int(s) for s in starts))), name, game
+        return values, list(zip(names, starts)), name, game
     if size is None:
         raise InputError("size is needed to compute a game's table")
     table = compute(source, size, threads=threads, progress=progress)
-    values = np.ascontiguousarray(table, dtype=np.uint32)
+    values = np.asarray(table).view(np.ndarray)
     g = table.game
     assert g is not None and table.axes is not None and table.mins is not None
     return values, list(zip(table.axes, table.mins)), g.name, g
@@ -525,15 +603,15 @@ def patterns(
         start = None
         if size is not None:
             start = _size(g, size)[0]
-        if not (1 <= limit <= 1 << 32):
-            raise InputError(f"limit must be from 1 to 2^32, not {limit}")
+        limit = _int(limit, "limit", 1, 1 << 32)
+        threads = _threads(threads)
         callback, close = _progress(progress, 0, g.name)
         try:
             text = _grundy.patterns_until_proved(g._ref, g._spec, start, limit, threads, callback)
         finally:
             close()
     else:
-        values, named_axes, name, g = _described(source, size, axes, mins, threads, progress)
+        values, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress)
         text = _grundy.patterns_of(values, named_axes, name, g and g._ref, g and g._spec)
     fields = json.loads(text)
     return SequenceReport(fields) if "sequence" in fields else BoardReport(fields)
@@ -566,9 +644,12 @@ def check(
     if len(claims) != 1:
         raise InputError("check needs exactly one claim: p_set=, values= or holds=")
     kind, expression = claims[0]
-    if show < 0:
-        raise InputError("show must be 0 or more")
-    array, named_axes, name, g = _described(source, size, axes, mins, threads, progress)
+    if not isinstance(expression, str):
+        raise InputError(f"{kind} must be an expression (a string), not {expression!r}")
+    show = _int(show, "show", 0, 1 << 32)
+    if period is not None:
+        period = _ints(period, "period", 1, (1 << 63) - 1)
+    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress)
     text = _grundy.check_of(
         array,
         named_axes,
@@ -577,7 +658,7 @@ def check(
         g and g._spec,
         kind,
         expression,
-        None if period is None else [int(p) for p in period],
+        period,
         show,
     )
     fields = json.loads(text)
@@ -613,7 +694,8 @@ def plot(
     P/N mask with ``outcome=True``; a heap game as its sequence. With ``out`` the PNG is
     written there (atomically) and the path returned; without, a matplotlib ``Figure`` is
     returned (matplotlib is needed then: ``pip install matplotlib``)."""
-    array, named_axes, name, g = _described(source, size, axes, mins, threads, False)
+    max_side = _int(max_side, "max_side", 16, 8192)
+    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), False)
     png = _grundy.plot_of(array, named_axes, name, g and g._ref, g and g._spec, outcome, max_side)
     if out is not None:
         path = os.fspath(out)
