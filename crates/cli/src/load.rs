@@ -7,7 +7,10 @@ use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
 use grundy_compute::memory::read_budget;
 use grundy_compute::{FillRequest, Threads};
-use grundy_core::{parse_coords, read_csv_within, CsvLimits, Game, GrundyTable, Table, TableShape};
+use grundy_core::{
+    parse_coords, read_bfile, read_csv_within, CellKind, CsvLimits, Game, GrundyTable, Table,
+    TableShape,
+};
 use std::path::Path;
 
 /// Finds the game a user named: a spec file when `name` is a path to one (it ends in `.toml`, has
@@ -168,9 +171,14 @@ impl Analysis {
     }
 }
 
-/// Whether `source` names a CSV table (plain or gzip-compressed) rather than a game.
+/// Whether `source` names a table file rather than a game: a CSV table (plain or
+/// gzip-compressed) or a b-file (`.b`, as `compute --format bfile` writes it; plain or gzipped).
 pub(crate) fn is_csv_table(source: &str) -> bool {
-    source.ends_with(".csv") || source.ends_with(".csv.gz")
+    source.ends_with(".csv") || source.ends_with(".csv.gz") || is_bfile(source)
+}
+
+fn is_bfile(source: &str) -> bool {
+    source.ends_with(".b") || source.ends_with(".b.gz")
 }
 
 /// Loads the table that `source` names: a `.csv` or `.csv.gz` file (then `size` must be absent),
@@ -188,6 +196,21 @@ fn load_table(
         }
         let file = std::fs::File::open(source).with_context(|| format!("cannot read {source}"))?;
         let file = std::io::BufReader::new(file);
+        if is_bfile(source) {
+            // Values and what the analysis holds per value, within the memory available.
+            let per_value = 4 + analysis.bytes_per_cell();
+            let most = read_budget() / per_value;
+            let read = if source.ends_with(".gz") {
+                read_bfile(
+                    std::io::BufReader::new(flate2::bufread::MultiGzDecoder::new(file)),
+                    most,
+                )
+            } else {
+                read_bfile(file, most)
+            };
+            let table = read.with_context(|| format!("cannot read b-file {source}"))?;
+            return Ok(Table::without_game(table, CellKind::Values, source));
+        }
         // Bounded by the memory available: a decompression bomb or `/dev/zero` ends in an error.
         let limits = CsvLimits {
             max_bytes: read_budget(),

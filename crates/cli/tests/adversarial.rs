@@ -253,7 +253,7 @@ fn a_signal_during_the_final_write_saves_the_finished_table() {
     let dir = tempfile::tempdir().unwrap();
     let files = || names_in(dir.path());
     let args = ["compute", "kiki", "--size", "8000x8000", "--checkpoint", "ck", "--out", "big.csv"];
-    let mut run = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+    let run = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
         .current_dir(dir.path())
         .args(args)
         .arg("--quiet")

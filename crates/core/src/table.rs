@@ -6,7 +6,7 @@ mod csv;
 mod described;
 mod npy;
 
-pub use self::bfile::write_bfile;
+pub use self::bfile::{read_bfile, write_bfile, BfileError};
 pub use self::cells::{Cell, CellArray, CellSlice, CellVec, CellWidth};
 pub use self::csv::{
     read_csv, read_csv_within, write_csv, CellKind, CsvLayout, CsvLimits, CsvReadError, CsvRows,

@@ -84,7 +84,9 @@ fn sum_of(
     let mut strips = Vec::new();
     // The terms of one game (its name and rules) are answered together: one proof or strip for
     // all of them (issue 28: 10^4 terms `kayles N +` took 11.9 s, one proof each).
-    let mut games: Vec<(&Game, String, Vec<(usize, usize)>)> = Vec::new();
+    // Each game with its spec and its positions: (term, position in the term).
+    type Positions<'t> = (&'t Game, String, Vec<(usize, usize)>);
+    let mut games: Vec<Positions<'_>> = Vec::new();
     for (t, term) in terms.iter().enumerate() {
         let spec = grundy_core::to_spec(&term.game);
         let at = match games.iter().position(|(_, s, _)| *s == spec) {
