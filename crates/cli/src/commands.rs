@@ -34,6 +34,21 @@ pub(crate) enum Command {
     Survey(survey::Args),
 }
 
+impl Command {
+    /// The command's `--max-memory`, for the commands that hold a table.
+    pub(crate) fn max_memory(&self) -> Option<u64> {
+        match self {
+            Command::Compute(args) => args.memory.max_memory,
+            Command::Value(args) => args.memory.max_memory,
+            Command::Patterns(args) => args.table.memory.max_memory,
+            Command::Plot(args) => args.table.memory.max_memory,
+            Command::Check(args) => args.table.memory.max_memory,
+            Command::Survey(args) => args.memory.max_memory,
+            Command::Games(_) | Command::Show(_) => None,
+        }
+    }
+}
+
 pub(crate) fn run(command: Command) -> Result<ExitCode> {
     match command {
         Command::Compute(args) => compute::run(args),

@@ -62,6 +62,8 @@ pub(crate) struct TableArgs {
     pub(crate) size: Option<String>,
     #[command(flatten)]
     pub(crate) threads: ThreadsArg,
+    #[command(flatten)]
+    pub(crate) memory: crate::budget::MemoryArg,
     /// No progress bar.
     #[arg(long, short)]
     pub(crate) quiet: bool,

@@ -5,6 +5,7 @@
 //! (one line on standard error); 130 when Ctrl-C or SIGTERM stopped the run (after saving the
 //! checkpoint, if there is one).
 
+mod budget;
 mod checkpoint;
 mod commands;
 mod derived;
@@ -27,11 +28,9 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: commands::Command,
-    /// The most memory a table may take, e.g. `2G` or `512M` (K, M, G, T: powers of 1024); the
-    /// environment variable GRUNDY_MAX_MEMORY sets it too. Whatever it says, a table must also
-    /// fit in the machine's available memory and under the container's (cgroup's) limit
-    #[arg(long, global = true, value_name = "SIZE", value_parser = memory::parse_bytes)]
-    max_memory: Option<u64>,
+    /// As a command's --max-memory (given here, before the command, it applies to it).
+    #[command(flatten)]
+    memory: budget::MemoryArg,
 }
 
 /// When set, the command says on standard error how many thread pools it built.
@@ -57,7 +56,9 @@ fn main() -> ExitCode {
     };
     // Either way, refusals name both.
     let set_by = "--max-memory or GRUNDY_MAX_MEMORY";
-    match (cli.max_memory, memory::budget_from_env()) {
+    // The command's own --max-memory, or the one given before it.
+    let max_memory = cli.command.max_memory().or(cli.memory.max_memory);
+    match (max_memory, memory::budget_from_env()) {
         (Some(bytes), _) | (None, Ok(Some(bytes))) => memory::set_budget(bytes, set_by),
         (None, Err(err)) => {
             eprintln!("grundy: error: {}", printable(&err.to_string()));

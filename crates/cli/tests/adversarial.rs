@@ -737,3 +737,127 @@ fn standard_input_is_no_output() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("it is standard input"), "{stderr}");
 }
+
+fn spec_file(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// A slide of at most one cell is as bounded as a jump of one: its strips repeat (`value` answers
+/// a far position at once) and its claims are proved; it was read as unbounded.
+#[test]
+fn a_slide_with_a_max_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let axes = "axes = [{ name = \"n\", min = 0 }, { name = \"m\", min = 0 }]\n";
+    let slide = spec_file(
+        dir.path(),
+        "s1.toml",
+        &format!("name = \"s1\"\n{axes}[[rules]]\nkind = \"slide\"\ndirections = [[-1, 0], [0, -1]]\nmax = 1\n"),
+    );
+    let jump = spec_file(
+        dir.path(),
+        "j1.toml",
+        &format!("name = \"j1\"\n{axes}[[rules]]\nkind = \"jump\"\ndirections = [[-1, 0], [0, -1]]\nsteps = [1]\n"),
+    );
+    for position in ["1000000000x2", "999999999x3"] {
+        let slid = stdout_of(&["value", &slide, position]);
+        let jumped = stdout_of(&["value", &jump, position]);
+        assert_eq!(slid.lines().next(), jumped.lines().next(), "{position}");
+        assert!(slid.contains("the strip repeats"), "{slid}");
+    }
+    let checked = stdout_of(&["check", &slide, "--size", "30x30", "--p-set", "(n + m) % 2 == 0"]);
+    assert!(checked.contains("proved for every board"), "{checked}");
+}
+
+/// `all-but` takes a range as `steps` does; a code with a space is named as such.
+#[test]
+fn all_but_ranges_and_codes_with_a_space() {
+    let dir = tempfile::tempdir().unwrap();
+    let heap =
+        "axes = [{ name = \"n\", min = 0 }]\n[[rules]]\nkind = \"jump\"\ndirections = [[-1]]\n";
+    let ranged = spec_file(
+        dir.path(),
+        "r.toml",
+        &format!("name = \"r\"\n{heap}steps = \"1..=8\"\nall-but = \"3..=5\"\n"),
+    );
+    let listed =
+        spec_file(dir.path(), "l.toml", &format!("name = \"l\"\n{heap}steps = [1, 2, 6, 7, 8]\n"));
+    let values = |spec: &str| stdout_of(&["compute", spec, "--size", "60", "--format", "bfile"]);
+    assert_eq!(values(&ranged), values(&listed));
+    let output = grundy().args(["value", "octal: 0.7", "5"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr.contains("holds a space"), "{stderr}");
+}
+
+/// A b-file (the project ships data/kayles-10000.b) is read as a table by patterns and check;
+/// it was parsed as a spec.
+#[test]
+fn b_files_are_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let bfile = dir.path().join("k.b");
+    let written = stdout_of(&["compute", "kayles", "--size", "2000", "--format", "bfile"]);
+    std::fs::write(&bfile, &written).unwrap();
+    let bfile = bfile.to_str().unwrap();
+    let patterns = stdout_of(&["patterns", bfile]);
+    assert!(patterns.contains("period 12, preperiod 71"), "{patterns}");
+    let output = grundy().args(["check", bfile, "--values", "n % 2"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1), "the claim is false: exit 1, not a spec error");
+    std::fs::write(dir.path().join("bad.b"), "0 0\n2 1\n").unwrap();
+    let output = grundy().arg("patterns").arg(dir.path().join("bad.b")).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr.contains("line 2: n is 2, but 1 comes next"), "{stderr}");
+}
+
+/// `--max-memory` belongs to the commands that hold a table (and to `grundy` before one), not to
+/// `games` and `show`; survey's help lists the families where it says so.
+#[test]
+fn help_says_what_each_command_takes() {
+    for (command, has) in
+        [("games", false), ("show", false), ("compute", true), ("survey", true), ("check", true)]
+    {
+        let help = stdout_of(&[command, "--help"]);
+        assert_eq!(help.contains("--max-memory"), has, "{command}");
+    }
+    let survey = stdout_of(&["survey", "--help"]);
+    assert!(!survey.contains("see above") && survey.contains("subtraction:3-of-12"), "{survey}");
+    for args in [&["--max-memory", "512K", "compute"][..], &["compute", "--max-memory", "512K"]] {
+        let output = grundy()
+            .args(args)
+            .args(["kiki", "--size", "1000x1000", "--format", "summary"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("memory budget"), "{stderr}");
+    }
+}
+
+/// A thin board's refusal says that the figure is the line summaries, and names --stream.
+#[test]
+fn a_thin_boards_refusal_names_what_it_holds() {
+    let output = grundy()
+        .args(["compute", "nim", "--size", "200000x3", "--format", "summary", "--max-memory", "1G"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("for the values seen on each line") && stderr.contains("--stream"),
+        "{stderr}"
+    );
+    let streamed = stdout_of(&[
+        "compute",
+        "nim",
+        "--size",
+        "200000x3",
+        "--format",
+        "summary",
+        "--max-memory",
+        "1G",
+        "--stream",
+    ]);
+    assert!(streamed.contains("\"cells\":800004"), "{streamed}");
+}

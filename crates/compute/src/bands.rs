@@ -268,8 +268,13 @@ impl BandFill {
         let cols = self.cols as u128;
         let held = self.rows_held() as u128 * cols * (width + width / 2);
         let received = if self.ranks > 1 { self.band_rows() as u128 * cols * 4 } else { 0 };
+        held + received + self.line_bytes()
+    }
+
+    /// Of [`BandFill::planned_bytes`], the line summaries'.
+    pub(crate) fn line_bytes(&self) -> u128 {
         let bound = self.kernel.compiled().value_bound();
-        held + received + crate::store::line_bytes(&self.plan, self.band_rows(), bound)
+        crate::store::line_bytes(&self.plan, self.band_rows(), bound)
     }
 
     /// The widest cells the values may need.

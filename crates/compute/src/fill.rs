@@ -109,8 +109,13 @@ impl<'g> TableFill<'g> {
         let width = self.planned_width().bytes() as u128;
         let widening = if self.engine == Engine::Reference { 0 } else { width / 2 };
         let table = self.shape.cells() * (width + widening);
+        table + self.line_bytes()
+    }
+
+    /// Of [`TableFill::planned_bytes`], the line summaries': a set for every row.
+    pub(crate) fn line_bytes(&self) -> u128 {
         let rows = self.plan.lens().first().copied().unwrap_or(0);
-        table + line_bytes(&self.plan, rows, self.kernel.compiled().value_bound())
+        line_bytes(&self.plan, rows, self.kernel.compiled().value_bound())
     }
 
     /// Fills the table. The table is allocated here: the caller has checked the memory

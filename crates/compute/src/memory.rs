@@ -69,11 +69,14 @@ pub struct TooLarge {
     pub available: Option<Available>,
     /// What the bytes are for.
     pub held: Held,
+    /// Of `needed`, the bytes of the line summaries (the values seen on each row, column or
+    /// diagonal that a sliding move reads), when they are most of it.
+    pub lines: u128,
 }
 
 impl fmt::Display for TooLarge {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let TooLarge { cells, cell_bytes, needed, available, held } = self;
+        let TooLarge { cells, cell_bytes, needed, available, held, lines } = self;
         let (what, need) = match held {
             Held::Kept => ("the next results to keep have", "need"),
             _ => ("the table has", "needs"),
@@ -90,6 +93,14 @@ impl fmt::Display for TooLarge {
                 human_bytes(*needed),
                 human_bytes(u128::from(*bytes)),
             )?,
+        }
+        if *lines * 2 > *needed {
+            write!(
+                f,
+                ", {} of it for the values seen on each line that a sliding move reads (every line \
+                 keeps a set as wide as the values, however few cells it has)",
+                human_bytes(*lines)
+            )?;
         }
         match held {
             Held::Table => Ok(()),
@@ -113,7 +124,7 @@ pub fn check_bytes(
     needed: u128,
     held: Held,
 ) -> Result<(), TooLarge> {
-    let too_large = |available| TooLarge { cells, cell_bytes, needed, available, held };
+    let too_large = |available| TooLarge { cells, cell_bytes, needed, available, held, lines: 0 };
     if needed > usize::MAX as u128 / 2 {
         return Err(too_large(None));
     }

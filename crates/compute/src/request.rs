@@ -315,6 +315,16 @@ impl PreparedFill<'_> {
         };
         let width = self.planned_width().bytes();
         check_bytes(cells, width, self.planned_bytes() + extra_bytes, self.held())
+            .map_err(|too_large| TooLarge { lines: self.line_bytes(), ..too_large })
+    }
+
+    /// Of [`PreparedFill::planned_bytes`], the line summaries'.
+    fn line_bytes(&self) -> u128 {
+        match self {
+            PreparedFill::Table(fill) => fill.line_bytes(),
+            PreparedFill::Rows(stream) => stream.line_bytes(),
+            PreparedFill::Bands { fill, .. } => fill.line_bytes(),
+        }
     }
 }
 

@@ -109,7 +109,12 @@ impl RowStream {
     pub fn planned_bytes(&self) -> u128 {
         let cols = self.plan.lens()[1] as u128;
         let ring = self.kept_rows() as u128 * cols * 4;
-        ring + crate::store::line_bytes(&self.plan, 1, self.kernel.compiled().value_bound())
+        ring + self.line_bytes()
+    }
+
+    /// Of [`RowStream::planned_bytes`], the line summaries'.
+    pub(crate) fn line_bytes(&self) -> u128 {
+        crate::store::line_bytes(&self.plan, 1, self.kernel.compiled().value_bound())
     }
 
     /// The plan: one row per wave.

@@ -85,8 +85,8 @@ impl std::fmt::Display for Unbounded {
 
 impl std::error::Error for Unbounded {}
 
-/// The largest coordinate change of any move when every move is bounded (steps, and jumps with
-/// finite step sets), or why a move is not.
+/// The largest coordinate change of any move when every move is bounded (steps, jumps with
+/// finite step sets, slides with a `max`), or why a move is not.
 pub fn reach(game: &Game) -> Result<Coord, Unbounded> {
     let mut reach: u128 = 0;
     for (index, rule) in game.rules().iter().enumerate() {
@@ -97,7 +97,10 @@ pub fn reach(game: &Game) -> Result<Coord, Unbounded> {
                 Some(max) => (directions, max),
                 None => return unbounded(UnboundedHow::Steps),
             },
-            Rule::Slide { .. } => return unbounded(UnboundedHow::Slide),
+            // A slide of at most `max` cells reaches as far as a jump of `max` (issue 28: `max = 1`
+            // was read as unbounded).
+            Rule::Slide { directions, max: Some(max) } => (directions, *max),
+            Rule::Slide { max: None, .. } => return unbounded(UnboundedHow::Slide),
             Rule::Split { .. } => return unbounded(UnboundedHow::Split),
             Rule::TakeAndBreak { .. } => return unbounded(UnboundedHow::Breaks),
         };

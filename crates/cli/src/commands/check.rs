@@ -24,7 +24,7 @@ use std::process::ExitCode;
 #[command(group(clap::ArgGroup::new("claim").required(true).args(["p_set", "values", "holds"])))]
 pub(crate) struct Args {
     #[command(flatten)]
-    table: TableArgs,
+    pub(crate) table: TableArgs,
     /// Claim: the P-positions (value 0) are exactly the cells where EXPR is true.
     #[arg(long = "p-set", value_name = "EXPR", allow_hyphen_values = true)]
     p_set: Option<String>,

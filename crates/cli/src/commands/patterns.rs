@@ -21,7 +21,7 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]
-    table: TableArgs,
+    pub(crate) table: TableArgs,
     /// Print the full report as JSON.
     #[arg(long)]
     json: bool,

@@ -15,7 +15,7 @@ use std::process::ExitCode;
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]
-    table: TableArgs,
+    pub(crate) table: TableArgs,
     /// The PNG file to write (atomically).
     #[arg(long)]
     out: PathBuf,

@@ -29,7 +29,10 @@ use std::sync::Mutex;
 /// --out survey.csv`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// The family (see above).
+    /// The family: `octal:0.??` (`?` is any digit, the last never 0), `octal:4.??`, `hex:0.?`,
+    /// `subtraction:3-of-12` (every 3-subset of 1..=12), `subtraction:any-of-6`,
+    /// `subtraction:all-but-2-of-8`, or a spec file with a `[parameters]` table whose names
+    /// appear as `{k}` in its rules (and in its name).
     family: String,
     /// The largest coordinate computed for every member (heap size, or both axes of a board);
     /// with --until-proved, where the search starts.
@@ -57,6 +60,8 @@ pub(crate) struct Args {
     resume: bool,
     #[command(flatten)]
     threads: ThreadsArg,
+    #[command(flatten)]
+    pub(crate) memory: crate::budget::MemoryArg,
     /// Leave out the seconds each member took, so that the same survey writes the same bytes
     /// (for datasets with checksums).
     #[arg(long)]

@@ -28,6 +28,8 @@ pub(crate) struct Args {
     json: bool,
     #[command(flatten)]
     threads: ThreadsArg,
+    #[command(flatten)]
+    pub(crate) memory: crate::budget::MemoryArg,
 }
 
 #[derive(Serialize)]

@@ -6,6 +6,13 @@ use std::fmt;
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum OctalCodeError {
+    /// The code holds a space (issue 28: `octal: 0.7` was said to have more than one digit
+    /// before the `.`).
+    #[error("`{code}` holds a space; write the code without one, e.g. `0.77`")]
+    Space {
+        /// The code as given.
+        code: String,
+    },
     /// There is no `.`.
     #[error("`{code}` has no `.`; write codes as `0.77`")]
     NoPoint {
@@ -75,6 +82,9 @@ impl OctalCode {
 
     fn parse(text: &str, hex: bool) -> Result<OctalCode, OctalCodeError> {
         let radix = if hex { 16 } else { 8 };
+        if text.chars().any(char::is_whitespace) {
+            return Err(OctalCodeError::Space { code: text.to_string() });
+        }
         let (whole, fraction) = match text.split_once('.') {
             Some((whole, fraction)) => (whole, fraction),
             None => return Err(OctalCodeError::NoPoint { code: text.to_string() }),

@@ -100,7 +100,7 @@ fn parse_rule(number: usize, value: &Value, axes: &[Axis]) -> Result<Rule, Strin
         "jump" => {
             let directions = fields.vectors("directions")?;
             let mut steps = fields.step_set("steps")?;
-            if let Some(exceptions) = fields.amounts("all-but")? {
+            if let Some(exceptions) = fields.exceptions("all-but")? {
                 steps = steps.all_but(exceptions).map_err(|e| fields.problem("all-but", e))?;
             }
             Rule::Jump { directions, steps }
@@ -235,6 +235,34 @@ impl<'a> Fields<'a> {
             })
             .collect::<Result<Vec<u64>, String>>()?;
         Ok(Some(amounts))
+    }
+
+    /// Amounts left out of a step set: a list, or a range such as `"3..=5"` as `steps` takes.
+    fn exceptions(&mut self, field: &'a str) -> Result<Option<Vec<u64>>, String> {
+        let Some(Value::String(text)) = self.table.get(field) else { return self.amounts(field) };
+        self.used.push(field);
+        let not_range = || {
+            self.problem(
+                field,
+                format!("`{text}` is neither a list such as [2, 5] nor a range such as \"3..=5\""),
+            )
+        };
+        let (low, high) = text.split_once("..=").ok_or_else(not_range)?;
+        let low: u64 = low.trim().parse().map_err(|_| not_range())?;
+        let high: u64 = high.trim().parse().map_err(|_| not_range())?;
+        if low == 0 || low > high {
+            return Err(
+                self.problem(field, format!("`{text}` must run from 1 up to a larger amount"))
+            );
+        }
+        // Left out one by one: as many as a list of amounts in a spec file could name.
+        const MOST: u64 = 1 << 22;
+        if high - low >= MOST {
+            return Err(
+                self.problem(field, format!("`{text}` leaves out more than {MOST} amounts"))
+            );
+        }
+        Ok(Some((low..=high).collect()))
     }
 
     fn step_set(&mut self, field: &'a str) -> Result<StepSet, String> {

@@ -49,6 +49,8 @@ pub(crate) struct Args {
     outcome: bool,
     #[command(flatten)]
     threads: ThreadsArg,
+    #[command(flatten)]
+    pub(crate) memory: crate::budget::MemoryArg,
     /// The engine: `auto` (the default: `sparse` for the heap games it computes, `tiles` for
     /// the others), `sparse` (the rare/common method for heap games whose moves leave at most two
     /// heaps), `tiles` (parallel tile-waves, line accumulators), `waves` (parallel cell waves) or
