@@ -112,12 +112,15 @@ fn periods_are_read_from_the_expression_and_a_stated_period_must_be_a_multiple()
     let stated = check(&["kiki", "--size", "50x50", "--p-set", claim, "--period", "4x2"], 0);
     assert_eq!(stated["proved"], true, "{}", stated["argument"]);
     assert_eq!(stated["checked_box"], json!([[1, 5], [1, 3]]));
-    let wrong = check(&["kiki", "--size", "50x50", "--p-set", claim, "--period", "3x2"], 0);
-    assert_eq!(wrong["proved"], false);
-    assert!(wrong["argument"]
-        .as_str()
-        .unwrap()
-        .contains("does not divide the stated period [3, 2]"));
+    // A period that is no multiple of the form's is refused before any work (issue 28: it was
+    // checked, "not proved", and exited 0).
+    let wrong = grundy()
+        .args(["check", "kiki", "--size", "50x50", "--p-set", claim, "--period", "3x2"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&wrong.stderr);
+    assert_eq!(wrong.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the period 3x2 is not a multiple of 2x2"), "{stderr}");
 }
 
 /// Issue 11, item 1: a claim that agrees on the table and repeats there, but not on the whole
