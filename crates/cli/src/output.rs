@@ -229,7 +229,8 @@ impl Destination {
             match fs::metadata(&target) {
                 Ok(meta) if file_identity(&meta) == identity => {}
                 _ => bail!(
-                    "cannot write {}: its directory was moved or removed during the run",
+                    "cannot write {}: its directory was moved or removed, or another process \
+                     replaced the file, during the run",
                     shown.display()
                 ),
             }

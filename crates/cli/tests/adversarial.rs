@@ -861,3 +861,59 @@ fn a_thin_boards_refusal_names_what_it_holds() {
     ]);
     assert!(streamed.contains("\"cells\":800004"), "{streamed}");
 }
+
+/// A checkpoint's lock deleted by hand while its run goes on: a second run takes the
+/// checkpoint, and the first stops at its next save saying why, instead of racing it.
+#[cfg(unix)]
+#[test]
+fn a_lock_deleted_by_hand_is_noticed() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "compute",
+        "wythoff",
+        "--size",
+        "12000x12000",
+        "--format",
+        "summary",
+        "--checkpoint",
+        "w.ckpt",
+        "--checkpoint-every",
+        "1",
+        "--quiet",
+    ];
+    let first = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .current_dir(dir.path())
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for(&dir.path().join("w.ckpt.lock"));
+    std::fs::remove_file(dir.path().join("w.ckpt.lock")).unwrap();
+    let second = Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .current_dir(dir.path())
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let first = first.wait_with_output().unwrap();
+    let second = second.wait_with_output().unwrap();
+    let (first_err, second_err) =
+        (String::from_utf8_lossy(&first.stderr), String::from_utf8_lossy(&second.stderr));
+    // The first saves again after the second took the checkpoint, and stops; the second runs on.
+    let stopped = [(&first, &first_err), (&second, &second_err)]
+        .into_iter()
+        .filter(|(output, _)| !output.status.success())
+        .collect::<Vec<_>>();
+    assert_eq!(stopped.len(), 1, "{first_err} / {second_err}");
+    for (output, stderr) in stopped {
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("was deleted during this run")
+                && stderr.contains("in use by another run"),
+            "{stderr}"
+        );
+    }
+    assert!(first.status.success() || second.status.success(), "{first_err} / {second_err}");
+}

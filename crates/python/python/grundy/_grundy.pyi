@@ -5,6 +5,8 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple
 import numpy as np
 
 __version__: str
+SPEC_LIMIT_BYTES: int
+COORD_LIMIT: int
 
 def games() -> List[Tuple[str, str, str]]: ...
 def describe(game: str, spec: Optional[str] = None) -> Tuple[str, str, List[Tuple[str, int]], str]: ...
@@ -54,3 +56,4 @@ def plot_of(
     outcome: bool = False,
     max_side: int = 1000,
 ) -> bytes: ...
+def check_copy(lens: Sequence[int], cell_bytes: int) -> None: ...
