@@ -172,6 +172,8 @@ fn commands_stay_within_what_they_announce() {
         (&["patterns", "kiki"], Row),
         (&["patterns", "kiki", "--json"], Row),
         (&["check", "kiki", "--p-set", "n % 2 == 1 && m % 2 == 1"], Square),
+        // Issue 28 saw `check --stream` grow past 265 MB under 48M.
+        (&["check", "wythoff", "--stream", "--holds", "g >= 0"], Square),
         (
             &[
                 "plot",
