@@ -58,12 +58,9 @@ impl Checkpoint {
     /// may have taken the checkpoint since, and then this one stops rather than race it.
     fn keep_locked(&self) -> Result<()> {
         let mut lock = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-        if !lock.still_held() {
-            *lock = Lock::take(&self.path, GUARDED).with_context(|| {
-                format!("its lock {} was deleted during this run", lock.path().display())
-            })?;
-        }
-        Ok(())
+        let path = lock.path().to_path_buf();
+        lock.retake(&self.path, GUARDED)
+            .with_context(|| format!("its lock {} was deleted during this run", path.display()))
     }
 
     /// Remembers the file now at the path as this run's.

@@ -176,41 +176,15 @@ impl Lock {
     /// Another run holds it, or its file cannot be made (a link, not a regular file).
     pub(crate) fn take(of: &Path, guarded: Guarded) -> Result<Lock> {
         let path = derived_path(of, "lock");
-        let file = open(&path, OpenOptions::new().read(true).write(true).create(true))
-            .with_context(|| format!("cannot lock {} {}", guarded.what, of.display()))?;
-        let mut lock = Lock { path, file };
-        lock.hold(of, guarded)?;
-        Ok(lock)
-    }
-
-    #[cfg(unix)]
-    fn hold(&mut self, of: &Path, guarded: Guarded) -> Result<()> {
-        use std::io::Write;
-        use std::os::fd::AsRawFd;
-        // SAFETY: flock on a descriptor this lock owns.
-        if unsafe { libc::flock(self.file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
-            let mut holder = String::new();
-            let _ = io::Read::read_to_string(&mut io::Read::take(&self.file, 32), &mut holder);
-            let holder: String =
-                holder.trim().chars().filter(char::is_ascii_digit).take(20).collect();
-            bail!(
-                "{} {} is in use by another run (process {holder}); wait for it, or give this \
-                 run its own {}",
-                guarded.what,
-                of.display(),
-                guarded.option
-            );
-        }
-        self.file.set_len(0)?;
-        write!(self.file, "{}", std::process::id())?;
-        // A signal that ends the process at once deletes it with the outputs' temporary files.
-        crate::signals::register_temporary(&self.path);
-        Ok(())
-    }
-
-    #[cfg(not(unix))]
-    fn hold(&mut self, _of: &Path, _guarded: Guarded) -> Result<()> {
-        Ok(())
+        // Made and registered for deletion with no signal in between.
+        crate::signals::uninterrupted(|| {
+            let mut file = open(&path, OpenOptions::new().read(true).write(true).create(true))
+                .with_context(|| format!("cannot lock {} {}", guarded.what, of.display()))?;
+            // Another run's lock file is left as it is: only a held lock becomes this run's.
+            hold(&mut file, of, guarded)?;
+            crate::signals::register_temporary(&path);
+            Ok(Lock { path: path.clone(), file })
+        })
     }
 
     /// Whether the lock's file is still at its path: a lock deleted by hand during the run no
@@ -221,10 +195,49 @@ impl Lock {
             && ours == std::fs::metadata(&self.path).ok().map(|m| crate::output::file_identity(&m))
     }
 
+    /// Takes the lock again when it was deleted by hand during the run (a second run may have
+    /// taken it since: then this fails).
+    pub(crate) fn retake(&mut self, of: &Path, guarded: Guarded) -> Result<()> {
+        if self.still_held() {
+            return Ok(());
+        }
+        // The old lock, dropped, unregisters its path once; the fresh one registered it too.
+        *self = Lock::take(of, guarded)?;
+        Ok(())
+    }
+
     /// The lock's file.
     pub(crate) fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// Takes the `flock` of the lock file `file` of `of` and writes this process's id in it.
+#[cfg(unix)]
+fn hold(file: &mut File, of: &Path, guarded: Guarded) -> Result<()> {
+    use std::io::Write;
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor the caller owns.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        let mut holder = String::new();
+        let _ = io::Read::read_to_string(&mut io::Read::take(&*file, 32), &mut holder);
+        let holder: String = holder.trim().chars().filter(char::is_ascii_digit).take(20).collect();
+        bail!(
+            "{} {} is in use by another run (process {holder}); wait for it, or give this \
+                 run its own {}",
+            guarded.what,
+            of.display(),
+            guarded.option
+        );
+    }
+    file.set_len(0)?;
+    write!(file, "{}", std::process::id())?;
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn hold(_file: &mut File, _of: &Path, _guarded: Guarded) -> Result<()> {
+    Ok(())
 }
 
 impl Drop for Lock {

@@ -161,8 +161,12 @@ impl Destination {
                 builder.permissions(fs::Permissions::from_mode(0o666));
             }
         }
-        let temp = builder.tempfile_in(dir).with_context(cannot)?;
-        crate::signals::register_temporary(temp.path());
+        let temp = crate::signals::uninterrupted(|| {
+            let temp = builder.tempfile_in(dir)?;
+            crate::signals::register_temporary(temp.path());
+            Ok::<_, io::Error>(temp)
+        })
+        .with_context(cannot)?;
         Ok(Destination::File { temp, target, shown: shown.to_path_buf(), keep })
     }
 

@@ -24,14 +24,35 @@ pub(crate) fn handle_interrupts() -> Result<(), ctrlc::Error> {
             INTERRUPTED.store(true, Ordering::SeqCst);
             return;
         }
-        if let Ok(paths) = TEMPORARY.lock() {
-            for path in paths.iter() {
-                let _ = std::fs::remove_file(path);
-            }
-        }
-        crate::progress::clear_shown();
-        std::process::exit(i32::from(EXIT_INTERRUPTED));
+        exit_now();
     })
+}
+
+/// What a signal does when it is not deferred: deletes the temporary files, clears the
+/// progress bar and exits with [`EXIT_INTERRUPTED`].
+fn exit_now() -> ! {
+    if let Ok(paths) = TEMPORARY.lock() {
+        for path in paths.iter() {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+    crate::progress::clear_shown();
+    std::process::exit(i32::from(EXIT_INTERRUPTED));
+}
+
+/// Runs `work` (making a temporary file and registering it) with signals deferred, so that a
+/// signal cannot fall between the file's creation and its registration and leave it behind
+/// (issue 28: an interrupted plot left one); a signal that came meanwhile acts after it.
+pub(crate) fn uninterrupted<T>(work: impl FnOnce() -> T) -> T {
+    let deferred_before = DEFERRED.swap(true, Ordering::SeqCst);
+    let done = work();
+    if !deferred_before {
+        DEFERRED.store(false, Ordering::SeqCst);
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            exit_now();
+        }
+    }
+    done
 }
 
 /// From now on a signal only raises the flag that [`interrupted`] reads.
@@ -43,7 +64,9 @@ pub(crate) fn defer() {
 /// they were deferred.
 pub(crate) fn undefer() -> bool {
     DEFERRED.store(false, Ordering::SeqCst);
-    INTERRUPTED.load(Ordering::SeqCst)
+    // Cleared: the caller has acted on it, and a later `uninterrupted` must not take it for a
+    // signal of its own.
+    INTERRUPTED.swap(false, Ordering::SeqCst)
 }
 
 /// Whether a deferred signal has arrived.
@@ -58,10 +81,13 @@ pub(crate) fn register_temporary(path: &Path) {
     }
 }
 
-/// `path` is no longer temporary (renamed into place, or deleted).
+/// `path` is no longer temporary (renamed into place, or deleted): one registration of it goes
+/// (a lock taken again at the same path is registered twice until the old one is dropped).
 pub(crate) fn unregister_temporary(path: &Path) {
     if let Ok(mut paths) = TEMPORARY.lock() {
-        paths.retain(|p| p != path);
+        if let Some(at) = paths.iter().position(|p| p == path) {
+            paths.remove(at);
+        }
     }
 }
 

@@ -102,11 +102,11 @@ fn in_memory(
     // With a checkpoint, signals are still deferred: one that comes while the table is written
     // stops the write ([`signals::StopOnSignal`]), and the table is saved below.
     let written = write_table(config, &table, seconds, destination);
-    signals::undefer();
     if let (Some((checkpoint, _)), Some(mark)) = (&checkpoint, mark) {
         if let Err(err) = written {
             // Keep the finished table: the next run writes it without computing anything.
             let saved = checkpoint.save(&table, mark);
+            signals::undefer();
             if signals::is_stopped(&err) && saved.is_ok() {
                 checkpoint.say_saved(mark.done, mark.total, "tile-wave");
                 return Ok(ExitCode::from(signals::EXIT_INTERRUPTED));
@@ -119,6 +119,7 @@ fn in_memory(
                 Err(_) => err,
             });
         }
+        signals::undefer();
         checkpoint.remove()?;
     }
     written?;
