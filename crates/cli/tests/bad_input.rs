@@ -49,6 +49,17 @@ const FIXTURES: &[(&str, &str)] = &[
          [[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = \"5..=2\"\n",
     ),
     ("garbage.ckpt", "this is not a checkpoint\n"),
+    ("gaps.b", "0 0\n2 1\n"),
+    (
+        "escape.toml",
+        "name = \"a\\u001b[2Jb\"\naxes = [{ name = \"n\", min = 0 }]\n\
+         [[rules]]\nkind = \"step\"\noffsets = [[-1]]\n",
+    ),
+    (
+        "same-name.toml",
+        "name = \"same\"\naxes = [{ name = \"n\", min = 0 }]\n\n[parameters]\nk = \"1..=2\"\n\n\
+         [[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = \"1..={k}\"\n",
+    ),
     (
         "huge-jump.toml",
         "name = \"huge\"\naxes = [{ name = \"n\", min = 0 }]\n\
