@@ -860,6 +860,12 @@ fn a_thin_boards_refusal_names_what_it_holds() {
         "--stream",
     ]);
     assert!(streamed.contains("\"cells\":800004"), "{streamed}");
+    // `value` has no --stream: it names the command that has one.
+    let output =
+        grundy().args(["value", "nim", "1000000x3", "--max-memory", "1G"]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("`grundy compute nim --size 1000000x3 --stream`"), "{stderr}");
 }
 
 /// A checkpoint's lock deleted by hand while its run goes on: a second run takes the

@@ -70,10 +70,35 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     // JSON output also silences the progress bar.
     let bar = Bar::waiting(args.json);
     threads.install(|| {
-        let (report, texts) =
-            sum_of(&terms, &|game, shape| fill_table(game, shape, &threads, &bar, Analysis::None))?;
+        let fill = |game: &Game, shape: &grundy_core::TableShape| {
+            fill_table(game, shape, &threads, &bar, Analysis::None)
+                .map_err(|err| with_stream_hint(err, game, shape))
+        };
+        let (report, texts) = sum_of(&terms, &fill)?;
         print(&args, &report, &texts)
     })
+}
+
+/// A table too large to hold, of a game that streams: says that `compute --stream` computes it
+/// (issue 28: `value nim 1000000x3` was refused with no way that works).
+fn with_stream_hint(
+    err: anyhow::Error,
+    game: &Game,
+    shape: &grundy_core::TableShape,
+) -> anyhow::Error {
+    let too_large = err
+        .downcast_ref::<grundy_compute::RequestError>()
+        .is_some_and(|e| matches!(e.kind(), grundy_compute::RequestErrorKind::TooLarge(_)));
+    if too_large && grundy_compute::streaming_rows(game, shape).is_ok() {
+        let size: Vec<String> = shape.max().iter().map(|c| c.to_string()).collect();
+        return anyhow::anyhow!(
+            "{err:#}; `grundy compute {} --size {} --stream` computes the table row by row in \
+             little memory",
+            game.name(),
+            size.join("x")
+        );
+    }
+    err
 }
 
 /// The values of every term and of their sum, each game's tables filled by `fill`; with the
