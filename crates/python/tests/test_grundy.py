@@ -457,3 +457,14 @@ def test_a_forked_or_spawned_child_computes(method):
         child.kill()
         raise AssertionError(f"a {method}ed child hung")
     assert child.exitcode == 0 and queue.get(timeout=5) == expected
+
+
+def test_a_sum_of_many_components_of_one_game_is_answered_at_once():
+    # Kayles: period 12 from 71 (4 1 2 8 1 4 7 2 1 8 2 7 by n % 12); 10^4 components, one proof.
+    components = [("kayles", 10**12 + n) for n in range(10_000)]
+    periodic = [4, 1, 2, 8, 1, 4, 7, 2, 1, 8, 2, 7]
+    expected = 0
+    for _, n in components:
+        expected ^= periodic[n % 12]
+    assert grundy.value(components) == expected
+    assert grundy.value("kayles", *[n for _, n in components]) == expected

@@ -366,11 +366,18 @@ def value(game: Union[GameLike, Sequence[Tuple[GameLike, Any]]], *positions: Uni
             raise InputError("a sum of games is one list of (game, position) pairs; give no other positions")
         if not game:
             raise InputError("value needs at least one position")
-        total = 0
+        # The components of one game are answered together: one proof or strip for all of them,
+        # as the CLI answers them.
+        by_game: Dict[Tuple[str, Optional[str]], Tuple[Game, List[List[int]]]] = {}
         for i, pair in enumerate(game):
             if not isinstance(pair, tuple) or len(pair) != 2:
                 raise InputError(f"component {i} of the sum must be a (game, position) pair, not {pair!r}")
-            total ^= value(pair[0], pair[1], threads=threads)
+            g = _game(pair[0])
+            by_game.setdefault((g._ref, g._spec), (g, []))[1].append(_coords(pair[1], f"the position of component {i}"))
+        total = 0
+        for g, coords in by_game.values():
+            for v in _grundy.values_at(g._ref, g._spec, coords, threads):
+                total ^= v
         return total
     g = _game(game)
     if not positions:
