@@ -16,13 +16,15 @@
 //! representative of a class is its first member, as the literature names a class by its
 //! smallest code.
 
+mod extent;
 mod family;
 mod member;
 mod partial;
 mod row;
 
+pub use extent::Extent;
 pub use family::{Family, FamilyError, FamilyErrorKind, MAX_MEMBERS};
-pub use member::{classify, survey_member, Extent, MemberError, MemberErrorKind};
+pub use member::{classify, survey_member, MemberError, MemberErrorKind};
 pub use partial::{
     packed, partial_header, partial_line, read_partial, Computed, PartialError, PartialErrorKind,
 };

@@ -2,8 +2,8 @@
 //! values, packed), so that an interrupted survey goes on from where it stopped. The format, and
 //! the rules for reading it back, are this module's; the command line owns the file.
 
+use super::extent::Extent;
 use super::family::Family;
-use super::member::Extent;
 use super::row::Row;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

@@ -564,11 +564,12 @@ def _described(
         if len(names) != source.ndim or len(starts) != source.ndim:
             raise InputError(f"the array has {source.ndim} axes; give as many names and mins")
         # The narrowest unsigned type that holds the values, converted (once) only when the
-        # array is not one already: a uint8 table crosses without a copy.
-        if source.dtype in (np.uint8, np.uint16, np.uint32) and source.flags.c_contiguous:
+        # array is not in it already: a table from compute() crosses without a copy, and the
+        # native half copies it once, in that width, with nothing to narrow.
+        cell = np.uint8 if largest <= 0xFF else np.uint16 if largest <= 0xFFFF else np.uint32
+        if source.dtype == cell and source.flags.c_contiguous:
             values = np.asarray(source).view(np.ndarray)
         else:
-            cell = np.uint8 if largest <= 0xFF else np.uint16 if largest <= 0xFFFF else np.uint32
             _grundy.check_copy(list(source.shape), np.dtype(cell).itemsize)
             values = np.ascontiguousarray(source, dtype=cell)
         name = game.name if game is not None else "array"
