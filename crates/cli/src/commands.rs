@@ -4,6 +4,7 @@
 mod check;
 mod compute;
 mod games;
+mod moves;
 mod patterns;
 mod plot;
 mod show;
@@ -20,6 +21,8 @@ pub(crate) enum Command {
     Compute(compute::Args),
     /// Print the value of positions, of their sum, and the outcome.
     Value(value::Args),
+    /// List every move of a position or a sum with the value it leaves; winning moves first.
+    Moves(moves::Args),
     /// Find the laws behind a table: periods, outcome rules, rows, columns and diagonals.
     Patterns(patterns::Args),
     /// Draw a table as a PNG heatmap (values or P/N mask) or a heap game's sequence.
@@ -40,6 +43,7 @@ impl Command {
         match self {
             Command::Compute(args) => args.memory.max_memory,
             Command::Value(args) => args.memory.max_memory,
+            Command::Moves(args) => args.memory.max_memory,
             Command::Patterns(args) => args.table.memory.max_memory,
             Command::Plot(args) => args.table.memory.max_memory,
             Command::Check(args) => args.table.memory.max_memory,
@@ -53,6 +57,7 @@ pub(crate) fn run(command: Command) -> Result<ExitCode> {
     match command {
         Command::Compute(args) => compute::run(args),
         Command::Value(args) => value::run(args),
+        Command::Moves(args) => moves::run(args),
         Command::Patterns(args) => patterns::run(args),
         Command::Plot(args) => plot::run(args),
         Command::Check(args) => check::run(args),

@@ -186,6 +186,13 @@ const CASES: &[(&[&str], &str)] = &[
     (&["value", "kiki", "3"], "write it as RxC"),
     (&["value", "kiki"], "no position given for kiki"),
     (&["value", "nope", "3"], "unknown game"),
+    (&["moves", "nope", "3"], "unknown game"),
+    (&["moves", "kiki", "0x3"], "axis `n` starts at 1"),
+    (&["moves", "kiki", "3"], "write it as RxC"),
+    (&["moves", "kayles", "5", "+"], "`+` must stand between"),
+    (&["moves", "kayles", "-5"], "unexpected argument"),
+    (&["moves", "kayles", "1e5"], "malformed position `1e5`"),
+    (&["moves", "grundys-game", "10^18"], "no periodicity theorem covers it"),
     // Options that do not fit the game or each other.
     (
         &["compute", "kiki", "--size", "5x5", "--format", "summary", "--outcome"],

@@ -177,7 +177,8 @@ impl Game {
         pos.len() == self.dims() && pos.iter().zip(&self.axes).all(|(&c, axis)| c >= axis.min)
     }
 
-    /// Every option of `pos`, spelt out from the rules in the plainest way.
+    /// Every option of `pos`, spelt out from the rules in the plainest way: the options of
+    /// [`Game::option_groups`], one after another.
     ///
     /// This is the meaning of the rules; it allocates freely and is meant for reference fills,
     /// single positions and tests. Options may repeat (e.g. both halves of a cut).
@@ -185,84 +186,256 @@ impl Game {
     /// # Panics
     /// If `pos` is not a position of the game.
     pub fn options(&self, pos: &[Coord]) -> Vec<GameOption> {
-        assert!(self.is_position(pos), "{pos:?} is not a position of {}", self.name);
         let mut options = Vec::new();
+        for group in self.option_groups(pos) {
+            options.extend(group.options());
+        }
+        options
+    }
+
+    /// The options of `pos`, group by group, in the order [`Game::options`] gives them: one
+    /// group per rule, direction or number of stones taken. A group of splits is described, not
+    /// spelt out, so that a heap of 10^18 has its groups at once (`grundy moves`).
+    ///
+    /// # Panics
+    /// If `pos` is not a position of the game.
+    pub fn option_groups(&self, pos: &[Coord]) -> Vec<OptionGroup> {
+        assert!(self.is_position(pos), "{pos:?} is not a position of {}", self.name);
+        let mut groups = Vec::new();
         let shifted = |direction: &[Coord], amount: Coord| -> Option<Vec<Coord>> {
             let moved: Vec<Coord> =
                 pos.iter().zip(direction).map(|(&c, &d)| c + amount * d).collect();
             self.is_position(&moved).then_some(moved)
         };
-        // The largest amount any move along a direction could use: beyond it, some coordinate
-        // falls below its axis' smallest value.
+        // The largest amount a move along a direction can go (every direction lowers some
+        // coordinate by at least one per unit).
         let reach = pos.iter().zip(&self.axes).map(|(&c, axis)| c - axis.min).max().unwrap_or(0);
-        for rule in &self.rules {
-            match rule {
+        let listed = |rule: usize, move_kind: MoveKind, options: Vec<GameOption>| OptionGroup {
+            rule,
+            kind: move_kind,
+            shape: GroupShape::Listed(options),
+        };
+        for (rule, r) in self.rules.iter().enumerate() {
+            match r {
                 Rule::Step { offsets } => {
-                    options.extend(offsets.iter().filter_map(|o| shifted(o, 1)).map(|p| vec![p]))
+                    let options = offsets.iter().filter_map(|o| shifted(o, 1)).map(|p| vec![p]);
+                    groups.push(listed(rule, MoveKind::Step, options.collect()));
                 }
                 Rule::Jump { directions, steps } => {
                     for direction in directions {
-                        for amount in (1..=reach).filter(|&a| steps.contains(a as u64)) {
-                            options.extend(shifted(direction, amount).map(|p| vec![p]));
-                        }
+                        let options = (1..=reach)
+                            .filter(|&a| steps.contains(a as u64))
+                            .map_while(|a| shifted(direction, a).map(|p| vec![p]));
+                        let kind = MoveKind::Along(direction.clone());
+                        groups.push(listed(rule, kind, options.collect()));
                     }
                 }
                 Rule::Slide { directions, max } => {
                     for direction in directions {
-                        for amount in (1..=reach).filter(|&a| max.is_none_or(|m| a as u64 <= m)) {
-                            options.extend(shifted(direction, amount).map(|p| vec![p]));
-                        }
+                        let options = (1..=reach)
+                            .take_while(|&a| max.is_none_or(|m| a as u64 <= m))
+                            .map_while(|a| shifted(direction, a).map(|p| vec![p]));
+                        let kind = MoveKind::Along(direction.clone());
+                        groups.push(listed(rule, kind, options.collect()));
                     }
                 }
                 Rule::Split { axis, min_piece, unequal } => {
-                    let c = pos[*axis];
                     let smallest = (*min_piece).max(self.axes[*axis].min);
-                    for a in smallest..=c - smallest {
-                        if *unequal && a == c - a {
-                            continue;
-                        }
-                        let piece = |size: Coord| {
-                            let mut p = pos.to_vec();
-                            p[*axis] = size;
-                            p
-                        };
-                        options.push(vec![piece(a), piece(c - a)]);
-                    }
+                    groups.push(OptionGroup {
+                        rule,
+                        kind: MoveKind::Split { axis: *axis },
+                        shape: GroupShape::Pairs(Pairs {
+                            base: pos.to_vec(),
+                            axis: *axis,
+                            total: pos[*axis],
+                            first: smallest,
+                            last: pos[*axis] - smallest,
+                            unequal: *unequal,
+                        }),
+                    });
                 }
-                Rule::TakeAndBreak { code } => take_and_break_options(code, pos[0], &mut options),
+                Rule::TakeAndBreak { code } => {
+                    take_and_break_groups(rule, code, pos[0], &mut groups)
+                }
             }
         }
-        options
+        groups.retain(|group| !group.is_empty());
+        groups
     }
 }
 
-/// Options of a heap of `n` under a take-and-break code; empty heaps are left out of the sum.
-fn take_and_break_options(code: &OctalCode, n: Coord, options: &mut Vec<GameOption>) {
-    for k in 0..=n {
+/// What kind of move a group of options is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveKind {
+    /// A step rule's offsets.
+    Step,
+    /// A jump or slide along one direction, by the amounts the rule allows.
+    Along(Vec<Coord>),
+    /// A split of the position into two along an axis.
+    Split {
+        /// The axis cut.
+        axis: usize,
+    },
+    /// Take-and-break: take `take` stones and leave the rest as `heaps` heaps (0, 1, 2 or 3).
+    Take {
+        /// Stones taken.
+        take: Coord,
+        /// Heaps left.
+        heaps: u8,
+    },
+}
+
+/// The options of one group: [`Game::option_groups`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionGroup {
+    /// The rule's index in [`Game::rules`].
+    pub rule: usize,
+    /// The kind of move.
+    pub kind: MoveKind,
+    /// The options.
+    pub shape: GroupShape,
+}
+
+/// How a group's options are given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GroupShape {
+    /// Spelt out.
+    Listed(Vec<GameOption>),
+    /// Two pieces, described.
+    Pairs(Pairs),
+    /// Three heaps a ≤ b ≤ c with a + b + c = `total`, each at least 1 (hexadecimal digit 8).
+    Triples {
+        /// The stones left.
+        total: Coord,
+    },
+}
+
+/// The options `[base with axis = a, base with axis = total − a]` for `first <= a <= last`
+/// (without a = total − a when `unequal`): a cut, or a heap left in two.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pairs {
+    /// The position whose `axis` coordinate the pieces replace.
+    pub base: Vec<Coord>,
+    /// The axis split.
+    pub axis: usize,
+    /// The two pieces' sum along `axis`.
+    pub total: Coord,
+    /// The first piece's smallest size.
+    pub first: Coord,
+    /// The first piece's largest size.
+    pub last: Coord,
+    /// Whether equal pieces are excluded.
+    pub unequal: bool,
+}
+
+impl Pairs {
+    /// The option whose first piece is `a`.
+    pub fn option(&self, a: Coord) -> GameOption {
+        let piece = |size: Coord| {
+            let mut p = self.base.clone();
+            p[self.axis] = size;
+            p
+        };
+        vec![piece(a), piece(self.total - a)]
+    }
+
+    /// Whether `a` is a first piece of this group.
+    pub fn contains(&self, a: Coord) -> bool {
+        (self.first..=self.last).contains(&a) && !(self.unequal && 2 * a == self.total)
+    }
+
+    /// The number of options.
+    pub fn len(&self) -> u128 {
+        if self.last < self.first {
+            return 0;
+        }
+        let all = (self.last - self.first) as u128 + 1;
+        let half = self.total / 2;
+        let equal = self.unequal && self.total % 2 == 0 && (self.first..=self.last).contains(&half);
+        all - u128::from(equal)
+    }
+
+    /// Whether there is no option.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The first pieces, in order.
+    pub fn firsts(&self) -> impl Iterator<Item = Coord> + '_ {
+        (self.first..=self.last).filter(|&a| self.contains(a))
+    }
+}
+
+impl OptionGroup {
+    /// The number of options.
+    pub fn len(&self) -> u128 {
+        match &self.shape {
+            GroupShape::Listed(options) => options.len() as u128,
+            GroupShape::Pairs(pairs) => pairs.len(),
+            GroupShape::Triples { total } => triples_count(*total),
+        }
+    }
+
+    /// Whether the group has no option.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The options, spelt out.
+    pub fn options(&self) -> Box<dyn Iterator<Item = GameOption> + '_> {
+        match &self.shape {
+            GroupShape::Listed(options) => Box::new(options.iter().cloned()),
+            GroupShape::Pairs(pairs) => Box::new(pairs.firsts().map(|a| pairs.option(a))),
+            GroupShape::Triples { total } => {
+                let rest = *total;
+                Box::new((1..=rest / 3).flat_map(move |a| {
+                    (a..=(rest - a) / 2).map(move |b| vec![vec![a], vec![b], vec![rest - a - b]])
+                }))
+            }
+        }
+    }
+}
+
+/// The number of ways to write `total` as a + b + c with 1 <= a <= b <= c.
+fn triples_count(total: Coord) -> u128 {
+    (1..=total / 3).map(|a| ((total - a) / 2 - a + 1) as u128).sum()
+}
+
+/// The groups of a take-and-break move on a heap of `n`: for each number of stones the code
+/// lets a move take, the heaps it may leave.
+fn take_and_break_groups(rule: usize, code: &OctalCode, n: Coord, groups: &mut Vec<OptionGroup>) {
+    let group = |take: Coord, heaps: u8, shape: GroupShape| OptionGroup {
+        rule,
+        kind: MoveKind::Take { take, heaps },
+        shape,
+    };
+    let last = n.min(code.last_digit_position() as Coord);
+    for k in 0..=last {
         let digit = code.digit(k as usize);
         let rest = n - k;
         if digit & 1 != 0 && rest == 0 {
-            options.push(vec![]);
+            groups.push(group(k, 0, GroupShape::Listed(vec![vec![]])));
         }
         if digit & 2 != 0 && rest >= 1 && k >= 1 {
-            options.push(vec![vec![rest]]);
+            groups.push(group(k, 1, GroupShape::Listed(vec![vec![vec![rest]]])));
         }
-        if digit & 4 != 0 {
-            for a in 1..=rest / 2 {
-                options.push(vec![vec![a], vec![rest - a]]);
-            }
+        if digit & 4 != 0 && rest >= 2 {
+            let pairs = Pairs {
+                base: vec![rest],
+                axis: 0,
+                total: rest,
+                first: 1,
+                last: rest / 2,
+                unequal: false,
+            };
+            groups.push(group(k, 2, GroupShape::Pairs(pairs)));
         }
-        if digit & 8 != 0 {
-            for a in 1..=rest / 3 {
-                for b in a..=(rest - a) / 2 {
-                    options.push(vec![vec![a], vec![b], vec![rest - a - b]]);
-                }
-            }
+        if digit & 8 != 0 && rest >= 3 {
+            groups.push(group(k, 3, GroupShape::Triples { total: rest }));
         }
     }
 }
 
-/// A rule's problem: the field it is in and what is wrong.
 type RuleProblem = (&'static str, String);
 
 fn check_direction(direction: &[Coord], axes: &[Axis], what: &str) -> Result<(), String> {

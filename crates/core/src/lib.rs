@@ -33,8 +33,8 @@ pub fn counted(n: usize, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })
 }
 pub use game::{
-    lookup, parse_spec, to_spec, Axis, Coord, Game, NamedSet, OctalCode, Rule, StepSet,
-    StepSetError, COORD_LIMIT, SPEC_LIMIT_BYTES,
+    lookup, parse_spec, to_spec, Axis, Coord, Game, GameOption, GroupShape, MoveKind, NamedSet,
+    OctalCode, OptionGroup, Pairs, Rule, StepSet, StepSetError, COORD_LIMIT, SPEC_LIMIT_BYTES,
 };
 pub use mex::{mex, mex_of_union, MexSet, PrefixSet};
 pub use nimber::Nimber;

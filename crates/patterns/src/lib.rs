@@ -33,6 +33,7 @@ pub mod conjecture;
 mod error;
 pub mod expr;
 pub mod grid;
+pub mod moves;
 pub mod periodicity;
 pub mod positions;
 pub mod proof;

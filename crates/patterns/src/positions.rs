@@ -136,46 +136,52 @@ pub fn values_of<E>(
     positions: &[Position<'_>],
     fill: &mut dyn FnMut(&TableShape) -> Result<GrundyTable, E>,
 ) -> Result<Values, ValuesError<E>> {
-    let mut answered = Values { values: vec![0; positions.len()], ..Values::default() };
-    for group in groups(game, positions) {
-        let part: Vec<Position<'_>> = group.iter().map(|&i| positions[i].clone()).collect();
-        let values = match answer(game, &part, fill)? {
-            Answer::Law(law, computed) => {
-                answered.laws.push(Law {
-                    game: game.name().to_string(),
-                    period: law.period.period,
-                    preperiod: law.period.preperiod,
-                    from: law.min + law.period.preperiod as Coord,
-                    argument: law.argument.clone(),
-                    values_computed: computed,
-                });
-                part.iter().map(|(_, pos)| law.value(pos[0])).collect::<Vec<u32>>()
-            }
-            Answer::Strip(law, table) => {
-                answered.strips.push(Strip {
-                    game: game.name().to_string(),
-                    axis: game.axes()[law.axis()].name.clone(),
-                    period: law.period(),
-                    from: law.from(),
-                    argument: law.argument.clone(),
-                    cells_computed: table.len(),
-                });
-                let value = |pos: &[Coord]| match table.get(pos) {
-                    Some(value) => value.value(),
-                    None => law.value(pos),
-                };
-                part.iter().map(|(_, pos)| value(pos)).collect()
-            }
-            Answer::Table(table) => {
-                let value = |pos: &[Coord]| table.get(pos).expect("the table covers it").value();
-                part.iter().map(|(_, pos)| value(pos)).collect()
-            }
-        };
-        for (&i, value) in group.iter().zip(values) {
-            answered.values[i] = value;
+    let (groups, laws, strips) = answers_of(game, positions, fill)?;
+    let mut values = vec![0; positions.len()];
+    for (group, answer) in &groups {
+        for &i in group {
+            values[i] = answer.value(&positions[i].1);
         }
     }
-    Ok(answered)
+    Ok(Values { values, laws, strips })
+}
+
+/// The groups of positions answered together, each with its answer (which also answers every
+/// position in the box below its positions: their options), and the laws and strips used.
+pub(crate) type Answers = (Vec<(Vec<usize>, Answer)>, Vec<Law>, Vec<Strip>);
+
+/// The answers of `positions` of `game`, computing tables with `fill`.
+pub(crate) fn answers_of<E>(
+    game: &Game,
+    positions: &[Position<'_>],
+    fill: &mut dyn FnMut(&TableShape) -> Result<GrundyTable, E>,
+) -> Result<Answers, ValuesError<E>> {
+    let (mut laws, mut strips, mut answers) = (Vec::new(), Vec::new(), Vec::new());
+    for group in groups(game, positions) {
+        let part: Vec<Position<'_>> = group.iter().map(|&i| positions[i].clone()).collect();
+        let answer = answer(game, &part, fill)?;
+        match &answer {
+            Answer::Law(law, computed) => laws.push(Law {
+                game: game.name().to_string(),
+                period: law.period.period,
+                preperiod: law.period.preperiod,
+                from: law.min + law.period.preperiod as Coord,
+                argument: law.argument.clone(),
+                values_computed: *computed,
+            }),
+            Answer::Strip(law, table) => strips.push(Strip {
+                game: game.name().to_string(),
+                axis: game.axes()[law.axis()].name.clone(),
+                period: law.period(),
+                from: law.from(),
+                argument: law.argument.clone(),
+                cells_computed: table.len(),
+            }),
+            Answer::Table(_) => {}
+        }
+        answers.push((group, answer));
+    }
+    Ok((answers, laws, strips))
 }
 
 /// Whether `game` is a board whose moves have a bounded reach: its strips repeat
@@ -200,7 +206,7 @@ fn groups(game: &Game, positions: &[Position<'_>]) -> Vec<Vec<usize>> {
 }
 
 /// Where the values of a group come from.
-enum Answer {
+pub(crate) enum Answer {
     /// A period proved by a theorem, found on this many values.
     Law(ProvedLaw, usize),
     /// A board's strip that repeats along one axis, found on this table (which answers the
@@ -208,6 +214,34 @@ enum Answer {
     Strip(StripLaw, GrundyTable),
     /// A table that holds every position.
     Table(GrundyTable),
+}
+
+impl Answer {
+    /// The value of `pos`: one of the group's positions or a position below them in every
+    /// coordinate (so one of their options).
+    ///
+    /// # Panics
+    /// If `pos` is outside what the answer covers.
+    pub(crate) fn value(&self, pos: &[Coord]) -> u32 {
+        match self {
+            Answer::Law(law, _) => law.value(pos[0]),
+            Answer::Strip(law, table) => match table.get(pos) {
+                Some(value) => value.value(),
+                None => law.value(pos),
+            },
+            Answer::Table(table) => table.get(pos).expect("the table covers it").value(),
+        }
+    }
+
+    /// For a heap game's proved law: the first heap of the periodic part and the period.
+    pub(crate) fn period(&self) -> Option<(Coord, usize)> {
+        match self {
+            Answer::Law(law, _) => {
+                Some((law.min + law.period.preperiod as Coord, law.period.period))
+            }
+            Answer::Strip(..) | Answer::Table(_) => None,
+        }
+    }
 }
 
 fn answer<E>(

@@ -59,9 +59,9 @@ struct Report {
 }
 
 /// One game of the sum and the positions of it, as the user wrote them.
-struct Term<'a> {
-    game: Game,
-    positions: Vec<Position<'a>>,
+pub(super) struct Term<'a> {
+    pub(super) game: Game,
+    pub(super) positions: Vec<Position<'a>>,
 }
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
@@ -81,7 +81,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 
 /// A table too large to hold, of a game that streams: says that `compute --stream` computes it
 /// (issue 28: `value nim 1000000x3` was refused with no way that works).
-fn with_stream_hint(
+pub(super) fn with_stream_hint(
     err: anyhow::Error,
     game: &Game,
     shape: &grundy_core::TableShape,
@@ -205,7 +205,7 @@ fn print(args: &Args, report: &Report, texts: &[String]) -> Result<ExitCode> {
 }
 
 /// Splits `GAME POS... + GAME POS...` into terms and parses each position against its game.
-fn parse_terms(words: &[String]) -> Result<Vec<Term<'_>>> {
+pub(super) fn parse_terms(words: &[String]) -> Result<Vec<Term<'_>>> {
     words
         .split(|word| word == "+")
         .map(|group| {

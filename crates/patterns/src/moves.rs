@@ -1,0 +1,476 @@
+//! Every move of a position or of a sum, with the value it leaves: which moves win
+//! (`grundy moves`, the view's pinned cell, `moves` in the Python package).
+//!
+//! The options come from [`Game::option_groups`] (the meaning of the rules) and their values
+//! from the same answers as [`values_of`](crate::positions::values_of): one table over the
+//! positions, a repeating strip, or a proved period for a heap of any size. A group of up to
+//! [`LISTED`] options is listed one by one; a larger group of splits is told by the values its
+//! options take: how many take each and the first that does. For a heap game answered by a
+//! proved period, those counts come from the period (the pieces' values repeat), so a Kayles heap
+//! of 10^18 has its moves at once.
+
+use crate::positions::{answers_of, Answer, Law, Position, Strip, ValuesError};
+use grundy_core::{Coord, Game, GameOption, GroupShape, GrundyTable, MoveKind, OptionGroup, Pairs};
+use grundy_core::{MexSet, Nimber, TableShape};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A group with at most this many options is listed one by one.
+pub const LISTED: u128 = 64;
+/// The most options of one group examined one by one (beyond, only a proved period answers).
+pub const EXAMINED: u128 = 1 << 28;
+
+/// The moves of a sum of positions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Moves {
+    /// One entry per position of the sum, in the order given.
+    pub components: Vec<ComponentMoves>,
+    /// The value of the sum (XOR of the components' values).
+    pub value: u32,
+    /// The proved periods used.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub laws: Vec<Law>,
+    /// The repeating strips used.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub strips: Vec<Strip>,
+}
+
+/// The moves of one position of the sum.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ComponentMoves {
+    /// The game's name.
+    pub game: String,
+    /// The position.
+    pub position: Vec<Coord>,
+    /// Its value.
+    pub value: u32,
+    /// Its options, group by group.
+    pub groups: Vec<MoveGroup>,
+}
+
+/// A group of options: one rule, direction or number of stones taken.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveGroup {
+    /// The rule's number in the game's spec (from 1).
+    pub rule: usize,
+    /// What the move does, in words.
+    pub kind: String,
+    /// How many options the group has.
+    pub count: u128,
+    /// Every option, when there are at most [`LISTED`]; otherwise empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<MoveTo>,
+    /// When the options are not listed: each value they take, how many take it and the first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<ValueClass>,
+}
+
+/// An option and its value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveTo {
+    /// The positions the move leaves (a sum of them: two or three after a split).
+    pub to: GameOption,
+    /// The option's value.
+    pub value: u32,
+}
+
+/// The options of a group that share a value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ValueClass {
+    /// The value.
+    pub value: u32,
+    /// How many options take it.
+    pub count: u128,
+    /// The first of them.
+    pub first: GameOption,
+}
+
+/// Why the moves cannot be given.
+#[derive(Debug)]
+pub enum MovesError<E> {
+    /// The values could not be had (see [`ValuesError`]).
+    Values(ValuesError<E>),
+    /// A group has more options than can be examined and no period tells their values.
+    TooManyOptions {
+        /// The game.
+        game: String,
+        /// The group, in words.
+        kind: String,
+        /// Its options.
+        count: u128,
+    },
+}
+
+impl<E: std::fmt::Display> std::fmt::Display for MovesError<E> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MovesError::Values(err) => write!(f, "{err}"),
+            MovesError::TooManyOptions { game, kind, count } => write!(
+                f,
+                "{game}: the move `{kind}` has {count} options, more than the {EXAMINED} examined \
+                 one by one, and no proved period gives their values"
+            ),
+        }
+    }
+}
+
+impl<E: std::fmt::Debug + std::fmt::Display> std::error::Error for MovesError<E> {}
+
+/// One game of a sum and its positions.
+pub struct Term<'g, 'p> {
+    /// The game.
+    pub game: &'g Game,
+    /// Its positions, checked against it.
+    pub positions: Vec<Position<'p>>,
+}
+
+impl Moves {
+    /// The value of the whole sum after a move of component `index` to an option of value
+    /// `value`.
+    pub fn sum_after(&self, index: usize, value: u32) -> u32 {
+        self.value ^ self.components[index].value ^ value
+    }
+}
+
+impl ComponentMoves {
+    /// The distinct values of the options, ascending.
+    pub fn option_values(&self) -> Vec<u32> {
+        let mut values: Vec<u32> = self
+            .groups
+            .iter()
+            .flat_map(|g| {
+                g.options.iter().map(|o| o.value).chain(g.classes.iter().map(|c| c.value))
+            })
+            .collect();
+        values.sort_unstable();
+        values.dedup();
+        values
+    }
+
+    /// The mex of the option values: the position's value, by the Sprague–Grundy theorem.
+    pub fn mex(&self) -> u32 {
+        let mut set = MexSet::new();
+        for value in self.option_values() {
+            set.insert(Nimber(value));
+        }
+        set.mex().value()
+    }
+}
+
+/// The moves of the sum of `terms`, computing tables with `fill` (per game).
+pub fn moves_of<E>(
+    terms: &[Term<'_, '_>],
+    fill: &mut dyn FnMut(&Game, &TableShape) -> Result<GrundyTable, E>,
+) -> Result<Moves, MovesError<E>> {
+    let mut components: Vec<Option<ComponentMoves>> =
+        terms.iter().flat_map(|t| t.positions.iter().map(|_| None)).collect();
+    let (mut laws, mut strips) = (Vec::new(), Vec::new());
+    let mut start = 0;
+    for term in terms {
+        let game = term.game;
+        let mut game_fill = |shape: &TableShape| fill(game, shape);
+        let (answers, term_laws, term_strips) =
+            answers_of(game, &term.positions, &mut game_fill).map_err(MovesError::Values)?;
+        laws.extend(term_laws);
+        strips.extend(term_strips);
+        for (group, answer) in &answers {
+            for &i in group {
+                let position = &term.positions[i].1;
+                components[start + i] = Some(component_moves(game, position, answer)?);
+            }
+        }
+        start += term.positions.len();
+    }
+    let components: Vec<ComponentMoves> =
+        components.into_iter().map(|c| c.expect("every position is in a group")).collect();
+    let value = components.iter().fold(0, |sum, c| sum ^ c.value);
+    Ok(Moves { components, value, laws, strips })
+}
+
+fn component_moves<E>(
+    game: &Game,
+    position: &[Coord],
+    answer: &Answer,
+) -> Result<ComponentMoves, MovesError<E>> {
+    let value_of = |option: &GameOption| option.iter().fold(0, |x, pos| x ^ answer.value(pos));
+    let groups = game
+        .option_groups(position)
+        .iter()
+        .map(|group| {
+            let kind = describe(game, group);
+            let count = group.len();
+            if count <= LISTED {
+                let options = group.options().map(|to| MoveTo { value: value_of(&to), to });
+                return Ok(MoveGroup {
+                    rule: group.rule + 1,
+                    kind,
+                    count,
+                    options: options.collect(),
+                    classes: Vec::new(),
+                });
+            }
+            let classes = match (&group.shape, answer.period()) {
+                (GroupShape::Pairs(pairs), Some(period)) if game.dims() == 1 => {
+                    periodic_pair_classes(pairs, period, &value_of)
+                }
+                _ if count <= EXAMINED => {
+                    let mut classes = Classes::new();
+                    for option in group.options() {
+                        classes.add(value_of(&option), 1, || option.clone());
+                    }
+                    classes
+                }
+                _ => {
+                    let game = game.name().to_string();
+                    return Err(MovesError::TooManyOptions { game, kind, count });
+                }
+            };
+            Ok(MoveGroup {
+                rule: group.rule + 1,
+                kind,
+                count,
+                options: Vec::new(),
+                classes: classes.into_vec(),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ComponentMoves {
+        game: game.name().to_string(),
+        position: position.to_vec(),
+        value: answer.value(position),
+        groups,
+    })
+}
+
+/// Options grouped by value, each with its count and first option (the first added).
+struct Classes(BTreeMap<u32, (u128, GameOption)>);
+
+impl Classes {
+    fn new() -> Classes {
+        Classes(BTreeMap::new())
+    }
+
+    fn add(&mut self, value: u32, count: u128, first: impl FnOnce() -> GameOption) {
+        if count == 0 {
+            return;
+        }
+        match self.0.get_mut(&value) {
+            Some(class) => class.0 += count,
+            None => {
+                self.0.insert(value, (count, first()));
+            }
+        }
+    }
+
+    fn into_vec(self) -> Vec<ValueClass> {
+        self.0
+            .into_iter()
+            .map(|(value, (count, first))| ValueClass { value, count, first })
+            .collect()
+    }
+}
+
+/// The classes of a heap split into two (a, total − a) when the heap values repeat with `period`
+/// from heap `from` on: where both pieces are periodic, the value of a split depends only on a
+/// modulo the period, so each residue is counted at once; the few splits with a piece before
+/// `from` are looked at one by one. First pieces are visited in increasing order, so each
+/// class's first option is its smallest.
+fn periodic_pair_classes(
+    pairs: &Pairs,
+    (from, period): (Coord, usize),
+    value_of: &dyn Fn(&GameOption) -> u32,
+) -> Classes {
+    let mut classes = Classes::new();
+    let period = period as Coord;
+    let low = pairs.first.max(from);
+    let high = pairs.last.min(pairs.total - from);
+    let one = |a: Coord, classes: &mut Classes| {
+        if pairs.contains(a) {
+            let option = pairs.option(a);
+            classes.add(value_of(&option), 1, || option);
+        }
+    };
+    if high < low {
+        for a in pairs.first..=pairs.last {
+            one(a, &mut classes);
+        }
+        return classes;
+    }
+    for a in pairs.first..low {
+        one(a, &mut classes);
+    }
+    // Residues: a = a0 + k·period for a0 in low..low + period, up to high.
+    let half = (pairs.unequal && pairs.total % 2 == 0).then_some(pairs.total / 2);
+    for a0 in low..=high.min(low + period - 1) {
+        let mut count = ((high - a0) / period + 1) as u128;
+        let mut first = a0;
+        if let Some(half) = half.filter(|&h| h >= a0 && h <= high && (h - a0) % period == 0) {
+            count -= 1;
+            if half == a0 {
+                first = a0 + period;
+            }
+        }
+        if count > 0 {
+            classes.add(value_of(&pairs.option(first)), count, || pairs.option(first));
+        }
+    }
+    for a in high + 1..=pairs.last {
+        one(a, &mut classes);
+    }
+    classes
+}
+
+/// A group's move in words: `take 1, leave 2 heaps`, `slide by (-1, -1)`, `cut along w`.
+fn describe(game: &Game, group: &OptionGroup) -> String {
+    let rule = game.rules()[group.rule].kind();
+    match &group.kind {
+        MoveKind::Step => rule.to_string(),
+        MoveKind::Along(direction) if direction.len() == 1 => format!("{rule}: take stones"),
+        MoveKind::Along(direction) => {
+            let parts: Vec<String> = direction.iter().map(Coord::to_string).collect();
+            format!("{rule} by ({})", parts.join(", "))
+        }
+        MoveKind::Split { axis } => format!("{rule} along {}", game.axes()[*axis].name),
+        MoveKind::Take { take, heaps } => {
+            let left = match heaps {
+                0 => "leave nothing".to_string(),
+                1 => "leave 1 heap".to_string(),
+                n => format!("leave {n} heaps"),
+            };
+            format!("take {take}, {left}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_compute::{FillRequest, NoProgress};
+    use grundy_core::lookup;
+
+    fn fill(game: &Game, shape: &TableShape) -> Result<GrundyTable, String> {
+        let fill = FillRequest::new(game, shape).table(0).map_err(|e| e.to_string())?;
+        fill.fill(&NoProgress).map_err(|e| e.to_string())
+    }
+
+    fn moves(game: &Game, positions: &[&[Coord]]) -> Moves {
+        let positions = positions.iter().map(|p| ("p", p.to_vec())).collect();
+        moves_of(&[Term { game, positions }], &mut fill).unwrap()
+    }
+
+    /// Each group's options, counted by value, as a brute force over `Game::options`.
+    fn brute_classes(game: &Game, pos: &[Coord]) -> BTreeMap<u32, u128> {
+        let shape = TableShape::from_axes(game.axes().to_vec(), pos.to_vec());
+        let table = fill(game, &shape).unwrap();
+        let mut classes = BTreeMap::new();
+        for option in game.options(pos) {
+            let value = option.iter().fold(0, |x, p| x ^ table.get(p).unwrap().value());
+            *classes.entry(value).or_insert(0) += 1;
+        }
+        classes
+    }
+
+    fn counted(moves: &ComponentMoves) -> BTreeMap<u32, u128> {
+        let mut classes = BTreeMap::new();
+        for group in &moves.groups {
+            for option in &group.options {
+                *classes.entry(option.value).or_insert(0) += 1;
+            }
+            for class in &group.classes {
+                *classes.entry(class.value).or_insert(0) += class.count;
+            }
+        }
+        classes
+    }
+
+    /// Every game of the catalog: the options' values, counted, agree with a brute force, and
+    /// their mex is the position's value.
+    #[test]
+    fn moves_agree_with_a_brute_force() {
+        let names = grundy_core::game::catalog().into_iter().map(|e| e.name);
+        let parameterised =
+            ["subtraction:1,3,4", "octal:0.137", "octal:4.07", "octal:0.6", "hex:0.8", "hex:4.c"];
+        for name in names.filter(|n| !n.contains(':')).chain(parameterised.map(String::from)) {
+            let game = lookup(&name).unwrap();
+            let positions: Vec<Vec<Coord>> = match game.dims() {
+                1 => vec![vec![0], vec![10], vec![150], vec![301]],
+                2 => vec![vec![3, 5], vec![12, 9]],
+                _ => vec![vec![3, 2, 4]],
+            };
+            for pos in positions {
+                let pos: Vec<Coord> =
+                    pos.iter().zip(game.axes()).map(|(&c, a)| c.max(a.min)).collect();
+                let answered = moves(&game, &[&pos]);
+                let component = &answered.components[0];
+                assert_eq!(
+                    counted(component),
+                    brute_classes(&game, &pos),
+                    "{} {pos:?}",
+                    game.name()
+                );
+                assert_eq!(component.mex(), component.value, "{} {pos:?}", game.name());
+            }
+        }
+    }
+
+    /// Kayles' heap of 10^18: told by classes from the period, their counts add up to the
+    /// number of splits, and the mex is the law's value.
+    #[test]
+    fn a_heap_of_ten_to_the_eighteen_is_told_by_classes() {
+        let kayles = lookup("kayles").unwrap();
+        let n = 10i64.pow(18);
+        let answered = moves(&kayles, &[&[n]]);
+        let component = &answered.components[0];
+        assert_eq!(component.mex(), component.value);
+        let take_one_split = component
+            .groups
+            .iter()
+            .find(|g| g.kind == "take 1, leave 2 heaps")
+            .expect("a split after taking one");
+        assert_eq!(take_one_split.count, ((n - 1) / 2) as u128);
+        let total: u128 = take_one_split.classes.iter().map(|c| c.count).sum();
+        assert_eq!(total, take_one_split.count);
+        // The same classes as a heap of 10^18 mod 12 + 12·k in a table (period 12 from 71).
+        let near = 5008 + ((n - 5008) % 12);
+        let small = moves(&kayles, &[&[near]]);
+        let values = |m: &ComponentMoves| m.option_values();
+        assert_eq!(values(component), values(&small.components[0]));
+    }
+
+    /// A sum: the winning moves are those whose option leaves a sum of value 0.
+    #[test]
+    fn winning_moves_of_a_sum_leave_zero() {
+        let kayles = lookup("kayles").unwrap();
+        let nim = lookup("nim").unwrap();
+        let terms = [
+            Term { game: &kayles, positions: vec![("10", vec![10])] },
+            Term { game: &nim, positions: vec![("3x5", vec![3, 5])] },
+        ];
+        let answered = moves_of(&terms, &mut fill).unwrap();
+        assert_eq!(answered.value, answered.components[0].value ^ 6);
+        let mut winning = Vec::new();
+        for (i, component) in answered.components.iter().enumerate() {
+            for group in &component.groups {
+                for option in &group.options {
+                    if answered.sum_after(i, option.value) == 0 {
+                        winning.push((i, option.to.clone()));
+                    }
+                }
+            }
+        }
+        assert!(!winning.is_empty(), "kayles 10 + nim 3x5 is an N-position");
+        for (i, to) in winning {
+            // Brute force: the sum's value after the move, from tables.
+            let rest = if i == 0 { 6 } else { answered.components[0].value };
+            let value = to
+                .iter()
+                .map(|p| {
+                    let game = if i == 0 { &kayles } else { &nim };
+                    let shape = TableShape::from_axes(game.axes().to_vec(), p.clone());
+                    fill(game, &shape).unwrap().get(p).unwrap().value()
+                })
+                .fold(0, |x, v| x ^ v);
+            assert_eq!(value ^ rest, 0, "{to:?}");
+        }
+    }
+}
