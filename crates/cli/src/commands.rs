@@ -10,6 +10,7 @@ mod plot;
 mod show;
 mod survey;
 mod value;
+mod view;
 
 use anyhow::Result;
 use clap::Subcommand;
@@ -33,6 +34,8 @@ pub(crate) enum Command {
     Games(games::Args),
     /// Print the spec of a game, from the catalog or a file.
     Show(show::Args),
+    /// Explore a table in the browser: a zoomable map, values, moves, claims and patterns.
+    View(view::Args),
     /// Survey a family of games: every member's period, proved where possible, and classes.
     Survey(survey::Args),
 }
@@ -48,6 +51,7 @@ impl Command {
             Command::Plot(args) => args.table.memory.max_memory,
             Command::Check(args) => args.table.memory.max_memory,
             Command::Survey(args) => args.memory.max_memory,
+            Command::View(args) => args.table.memory.max_memory,
             Command::Games(_) | Command::Show(_) => None,
         }
     }
@@ -64,5 +68,6 @@ pub(crate) fn run(command: Command) -> Result<ExitCode> {
         Command::Games(args) => games::run(args),
         Command::Show(args) => show::run(args),
         Command::Survey(args) => survey::run(args),
+        Command::View(args) => view::run(args),
     }
 }

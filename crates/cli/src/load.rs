@@ -8,8 +8,8 @@ use anyhow::{bail, Context, Result};
 use grundy_compute::memory::read_budget;
 use grundy_compute::{FillRequest, Threads};
 use grundy_core::{
-    parse_coords, read_bfile, read_csv_within, CellKind, CsvLimits, Game, GrundyTable, Table,
-    TableShape,
+    parse_coords, read_bfile, read_csv_within, read_npy_table, CellKind, CsvLimits, Game,
+    GrundyTable, Table, TableShape,
 };
 use std::path::Path;
 
@@ -76,7 +76,7 @@ impl TableArgs {
     /// The game and the shape to compute it at, for `--stream`: a game (not a CSV table) and a
     /// size.
     pub(crate) fn game_to_stream(&self) -> Result<(Game, TableShape)> {
-        if is_csv_table(&self.source) {
+        if is_table_file(&self.source) {
             bail!("--stream computes a game; {} is a table to read", self.source);
         }
         if self.slice.is_some() {
@@ -107,7 +107,7 @@ impl TableArgs {
 
 /// The 2-D slice that `spec` (`AXIS=COORD`) names of a 3-D table. The slice is no game of its
 /// own, so no theorem is applied to it.
-fn sliced(table: Table, spec: &str) -> Result<Table> {
+pub(crate) fn sliced(table: Table, spec: &str) -> Result<Table> {
     let axes = table.data().axes();
     let names = || axes.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
     let Some((name, coord)) = spec.split_once('=') else {
@@ -144,6 +144,8 @@ pub(crate) enum Analysis {
     Plot,
     /// `patterns`: [`grundy_patterns::analysis_bytes`].
     Patterns,
+    /// `view`: [`grundy_view::view_bytes`] (the tiles' summaries and the patterns overlay).
+    View,
 }
 
 impl Analysis {
@@ -153,6 +155,8 @@ impl Analysis {
             Analysis::None => 0,
             Analysis::Plot => 1,
             Analysis::Patterns => grundy_patterns::ANALYSIS_BYTES_PER_CELL,
+            // The summaries take 8 bytes per 64 cells: rounded up to one a cell.
+            Analysis::View => grundy_patterns::ANALYSIS_BYTES_PER_CELL + 1,
         }
     }
 
@@ -160,7 +164,7 @@ impl Analysis {
     fn bytes_per_line(self) -> u64 {
         match self {
             Analysis::None | Analysis::Plot => 0,
-            Analysis::Patterns => grundy_patterns::ANALYSIS_BYTES_PER_LINE,
+            Analysis::Patterns | Analysis::View => grundy_patterns::ANALYSIS_BYTES_PER_LINE,
         }
     }
 
@@ -168,15 +172,20 @@ impl Analysis {
     fn bytes_for(self, shape: &TableShape) -> u128 {
         match self {
             Analysis::Patterns => grundy_patterns::analysis_bytes(&shape.lens()),
+            Analysis::View => grundy_view::view_bytes(shape),
             _ => shape.cells() * u128::from(self.bytes_per_cell()),
         }
     }
 }
 
 /// Whether `source` names a table file rather than a game: a CSV table (plain or
-/// gzip-compressed) or a b-file (`.b`, as `compute --format bfile` writes it; plain or gzipped).
-pub(crate) fn is_csv_table(source: &str) -> bool {
-    source.ends_with(".csv") || source.ends_with(".csv.gz") || is_bfile(source)
+/// gzip-compressed), a b-file (`.b`, as `compute --format bfile` writes it; plain or gzipped) or
+/// a numpy array (`.npy`).
+pub(crate) fn is_table_file(source: &str) -> bool {
+    source.ends_with(".csv")
+        || source.ends_with(".csv.gz")
+        || source.ends_with(".npy")
+        || is_bfile(source)
 }
 
 fn is_bfile(source: &str) -> bool {
@@ -192,12 +201,19 @@ fn load_table(
     bar: &Bar,
     analysis: Analysis,
 ) -> Result<Table> {
-    if is_csv_table(source) {
+    if is_table_file(source) {
         if size.is_some() {
             bail!("--size applies to games; {source} is a table that is read as it is");
         }
         let file = std::fs::File::open(source).with_context(|| format!("cannot read {source}"))?;
         let file = std::io::BufReader::new(file);
+        if source.ends_with(".npy") {
+            // The cells and what the analysis holds per cell (at least one byte a cell).
+            let most = read_budget() / (1 + analysis.bytes_per_cell());
+            let table = read_npy_table(file, most)
+                .with_context(|| format!("cannot read numpy array {source}"))?;
+            return Ok(Table::without_game(table, CellKind::Values, source));
+        }
         if is_bfile(source) {
             // Values and what the analysis holds per value, within the memory available.
             let per_value = 4 + analysis.bytes_per_cell();
@@ -238,6 +254,18 @@ fn load_table(
     Ok(Table::of_game(game, table))
 }
 
+/// The in-memory fill of `game` over `shape` on `threads` with the fastest engine, once the
+/// memory check has passed for the table and what `analysis` holds besides.
+pub(crate) fn prepare_fill<'g>(
+    game: &'g Game,
+    shape: &'g TableShape,
+    threads: &Threads,
+    analysis: Analysis,
+) -> Result<grundy_compute::TableFill<'g>> {
+    let request = FillRequest { threads: threads.clone(), ..FillRequest::new(game, shape) };
+    Ok(request.table(analysis.bytes_for(shape))?)
+}
+
 /// Fills the table of `game` over `shape` in memory on `threads` with the fastest engine, after
 /// checking that it fits together with what `analysis` holds besides; `bar` shows it.
 pub(crate) fn fill_table(
@@ -247,8 +275,7 @@ pub(crate) fn fill_table(
     bar: &Bar,
     analysis: Analysis,
 ) -> Result<GrundyTable> {
-    let request = FillRequest { threads: threads.clone(), ..FillRequest::new(game, shape) };
-    let fill = request.table(analysis.bytes_for(shape))?;
+    let fill = prepare_fill(game, shape, threads, analysis)?;
     bar.start(shape.cells() as u64);
     let table = fill.fill(bar).context("cannot compute the table")?;
     bar.finish();

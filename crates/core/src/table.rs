@@ -12,7 +12,9 @@ pub use self::csv::{
     read_csv, read_csv_within, write_csv, CellKind, CsvLayout, CsvLimits, CsvReadError, CsvRows,
 };
 pub use self::described::Table;
-pub use self::npy::{read_npy, write_npy, write_npy_header, NpyError, NpyErrorKind};
+pub use self::npy::{
+    read_npy, read_npy_table, write_npy, write_npy_header, NpyError, NpyErrorKind,
+};
 
 use crate::game::{Axis, Coord, Game};
 use crate::{ModelError, Nimber};

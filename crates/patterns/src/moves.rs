@@ -157,6 +157,119 @@ impl ComponentMoves {
     }
 }
 
+/// The moves as `grundy moves --json` and the view give them: for each option and class, the
+/// sum's value after it and whether it wins (leaves 0).
+#[derive(Serialize)]
+pub struct MovesReport<'a> {
+    /// The sum's value.
+    pub value: u32,
+    /// `P` (the player to move loses) or `N`.
+    pub outcome: &'static str,
+    /// One per position of the sum.
+    pub components: Vec<ComponentReport<'a>>,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    /// The proved periods used.
+    pub laws: &'a [Law],
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    /// The repeating strips used.
+    pub strips: &'a [Strip],
+}
+
+/// One position of a [`MovesReport`].
+#[derive(Serialize)]
+pub struct ComponentReport<'a> {
+    /// The game's name.
+    pub game: &'a str,
+    /// The position.
+    pub position: &'a [Coord],
+    /// Its value.
+    pub value: u32,
+    /// The distinct values of its options, ascending (their mex is `value`).
+    pub option_values: Vec<u32>,
+    /// Its options, group by group.
+    pub groups: Vec<GroupReport<'a>>,
+}
+
+/// A group of options of a [`ComponentReport`].
+#[derive(Serialize)]
+pub struct GroupReport<'a> {
+    /// The rule's number in the spec (from 1).
+    pub rule: usize,
+    /// What the move does, in words.
+    pub kind: &'a str,
+    /// How many options the group has.
+    pub count: u128,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Every option, when the group is small.
+    pub options: Vec<MoveReport<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Otherwise: each value taken, with `count` and the first option as `to`.
+    pub classes: Vec<MoveReport<'a>>,
+}
+
+/// An option, or a class of options of one value, of a [`GroupReport`].
+#[derive(Serialize)]
+pub struct MoveReport<'a> {
+    /// The positions the move leaves (the first of a class).
+    pub to: &'a GameOption,
+    /// The option's value.
+    pub value: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// For a class: how many options take this value.
+    pub count: Option<u128>,
+    /// The sum's value after the move.
+    pub sum: u32,
+    /// Whether the move leaves a sum of value 0.
+    pub winning: bool,
+}
+
+impl Moves {
+    /// The report of these moves (serialise it for JSON).
+    pub fn report(&self) -> MovesReport<'_> {
+        let moves = self;
+        let components = moves
+            .components
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let entry = |to, value, count| {
+                    let sum = moves.sum_after(i, value);
+                    MoveReport { to, value, count, sum, winning: sum == 0 }
+                };
+                let groups = c
+                    .groups
+                    .iter()
+                    .map(|g| GroupReport {
+                        rule: g.rule,
+                        kind: &g.kind,
+                        count: g.count,
+                        options: g.options.iter().map(|o| entry(&o.to, o.value, None)).collect(),
+                        classes: g
+                            .classes
+                            .iter()
+                            .map(|k| entry(&k.first, k.value, Some(k.count)))
+                            .collect(),
+                    })
+                    .collect();
+                ComponentReport {
+                    game: &c.game,
+                    position: &c.position,
+                    value: c.value,
+                    option_values: c.option_values(),
+                    groups,
+                }
+            })
+            .collect();
+        MovesReport {
+            value: moves.value,
+            outcome: if moves.value == 0 { "P" } else { "N" },
+            components,
+            laws: &moves.laws,
+            strips: &moves.strips,
+        }
+    }
+}
+
 /// The moves of the sum of `terms`, computing tables with `fill` (per game).
 pub fn moves_of<E>(
     terms: &[Term<'_, '_>],
@@ -187,10 +300,53 @@ pub fn moves_of<E>(
     Ok(Moves { components, value, laws, strips })
 }
 
+/// Where option values come from: an answer of [`answers_of`], or a table.
+trait Source {
+    /// The value of `pos` (a position of the sum or one of its options).
+    fn value(&self, pos: &[Coord]) -> u32;
+    /// For a proved heap law: the first heap of the periodic part and the period.
+    fn period(&self) -> Option<(Coord, usize)>;
+}
+
+impl Source for Answer {
+    fn value(&self, pos: &[Coord]) -> u32 {
+        Answer::value(self, pos)
+    }
+
+    fn period(&self) -> Option<(Coord, usize)> {
+        Answer::period(self)
+    }
+}
+
+impl Source for GrundyTable {
+    fn value(&self, pos: &[Coord]) -> u32 {
+        self.get(pos).expect("the options of a cell lie in its table").value()
+    }
+
+    fn period(&self) -> Option<(Coord, usize)> {
+        None
+    }
+}
+
+/// The moves of the cell `position` of `table`, a table of `game` (computed from its axes'
+/// smallest coordinates): every option's value is read from the table (the view's pinned cell).
+///
+/// # Panics
+/// If the table is not one of `game` or does not hold `position`.
+pub fn moves_in_table<E>(
+    game: &Game,
+    table: &GrundyTable,
+    position: &[Coord],
+) -> Result<Moves, MovesError<E>> {
+    assert_eq!(table.axes(), game.axes(), "a table of the game");
+    let component = component_moves(game, position, table)?;
+    Ok(Moves { value: component.value, components: vec![component], laws: vec![], strips: vec![] })
+}
+
 fn component_moves<E>(
     game: &Game,
     position: &[Coord],
-    answer: &Answer,
+    answer: &dyn Source,
 ) -> Result<ComponentMoves, MovesError<E>> {
     let value_of = |option: &GameOption| option.iter().fold(0, |x, pos| x ^ answer.value(pos));
     let groups = game

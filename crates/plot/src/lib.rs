@@ -13,6 +13,8 @@
 //! The text is set in DejaVu Sans, embedded (its licence is in `assets/`), so pictures look the
 //! same on every machine and need no system fonts.
 
+pub mod tiles;
+
 use grundy_core::{CellKind, GrundyTable, Table};
 use plotters::backend::RGBPixel;
 use plotters::coord::Shift;

@@ -7,7 +7,6 @@ use anyhow::Result;
 use grundy_core::{Coord, GameOption};
 use grundy_patterns::moves::{moves_of, ComponentMoves, Moves, MovesError, Term};
 use grundy_patterns::positions::ValuesError;
-use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -65,99 +64,11 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         .collect();
     let mut out = crate::output::stdout()?;
     if args.json {
-        write_json_line(&mut out, &Report::new(&moves))?;
+        write_json_line(&mut out, &moves.report())?;
     } else {
         print_text(&mut out, &moves, &texts, args.all)?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// The JSON report: the library's moves with, for each option and class, the sum after it and
-/// whether it wins.
-#[derive(Serialize)]
-struct Report<'a> {
-    value: u32,
-    outcome: &'static str,
-    components: Vec<JsonComponent<'a>>,
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    laws: &'a [grundy_patterns::positions::Law],
-    #[serde(skip_serializing_if = "<[_]>::is_empty")]
-    strips: &'a [grundy_patterns::positions::Strip],
-}
-
-#[derive(Serialize)]
-struct JsonComponent<'a> {
-    game: &'a str,
-    position: &'a [Coord],
-    value: u32,
-    option_values: Vec<u32>,
-    groups: Vec<JsonGroup<'a>>,
-}
-
-#[derive(Serialize)]
-struct JsonGroup<'a> {
-    rule: usize,
-    kind: &'a str,
-    count: u128,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    options: Vec<JsonMove<'a>>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    classes: Vec<JsonMove<'a>>,
-}
-
-#[derive(Serialize)]
-struct JsonMove<'a> {
-    to: &'a GameOption,
-    value: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    count: Option<u128>,
-    sum: u32,
-    winning: bool,
-}
-
-impl<'a> Report<'a> {
-    fn new(moves: &'a Moves) -> Report<'a> {
-        let components = moves
-            .components
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let entry = |to, value, count| {
-                    let sum = moves.sum_after(i, value);
-                    JsonMove { to, value, count, sum, winning: sum == 0 }
-                };
-                let groups = c
-                    .groups
-                    .iter()
-                    .map(|g| JsonGroup {
-                        rule: g.rule,
-                        kind: &g.kind,
-                        count: g.count,
-                        options: g.options.iter().map(|o| entry(&o.to, o.value, None)).collect(),
-                        classes: g
-                            .classes
-                            .iter()
-                            .map(|k| entry(&k.first, k.value, Some(k.count)))
-                            .collect(),
-                    })
-                    .collect();
-                JsonComponent {
-                    game: &c.game,
-                    position: &c.position,
-                    value: c.value,
-                    option_values: c.option_values(),
-                    groups,
-                }
-            })
-            .collect();
-        Report {
-            value: moves.value,
-            outcome: if moves.value == 0 { "P" } else { "N" },
-            components,
-            laws: &moves.laws,
-            strips: &moves.strips,
-        }
-    }
 }
 
 /// A position as the user writes it: `7`, `3x5`.

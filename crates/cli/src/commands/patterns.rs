@@ -1,4 +1,4 @@
-use crate::load::{is_csv_table, load_game, Analysis, TableArgs};
+use crate::load::{is_table_file, load_game, Analysis, TableArgs};
 use crate::output::write_json_line;
 use crate::progress::Bar;
 use anyhow::{bail, Result};
@@ -63,7 +63,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 /// period is proved or the limit is reached (`grundy_patterns::search`).
 fn until_proved(args: &Args, threads: &Threads, bar: &Bar) -> Result<ExitCode> {
     let source = &args.table.source;
-    if is_csv_table(source) {
+    if is_table_file(source) {
         bail!("--until-proved computes a game; {source} is a table to read");
     }
     let game = load_game(source)?;

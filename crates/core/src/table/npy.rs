@@ -3,6 +3,7 @@
 //! are, indexed from each axis' smallest coordinate.
 
 use super::{Cell, CellArray, GrundyTable, TableShape};
+use crate::game::{Axis, Coord};
 use crate::table::CellWidth;
 use ndarray_npy::WriteNpyExt;
 use std::fmt;
@@ -52,6 +53,23 @@ pub enum NpyErrorKind {
     Short,
     /// Bytes follow the array.
     Trailing,
+    /// An array read as a table of its own ([`read_npy_table`]) is not of unsigned cells.
+    NotCells {
+        /// The header's `descr`.
+        found: String,
+    },
+    /// An array read as a table of its own has no axis, more than three, or an empty one.
+    Lens {
+        /// The header's shape.
+        found: Vec<usize>,
+    },
+    /// An array read as a table of its own would take more memory than allowed.
+    TooLarge {
+        /// Its cells' bytes.
+        bytes: u128,
+        /// The bytes allowed.
+        limit: u64,
+    },
 }
 
 impl NpyError {
@@ -92,6 +110,20 @@ impl fmt::Display for NpyError {
             }
             NpyErrorKind::Short => f.write_str("the .npy array is cut short"),
             NpyErrorKind::Trailing => f.write_str("the .npy array is followed by extra bytes"),
+            NpyErrorKind::NotCells { found } => write!(
+                f,
+                "the .npy array holds `{found}`; a table's cells are unsigned integers of 1, 2 or 4 \
+                 bytes (`|u1`, `<u2`, `<u4`: numpy's `array.astype(numpy.uint32)`)"
+            ),
+            NpyErrorKind::Lens { found } => write!(
+                f,
+                "the .npy array has shape {found:?}; a table has 1 to 3 axes, none of them empty"
+            ),
+            NpyErrorKind::TooLarge { bytes, limit } => write!(
+                f,
+                "the .npy array's cells take {bytes} bytes, more than the {limit} bytes allowed \
+                 (--max-memory)"
+            ),
         }
     }
 }
@@ -212,6 +244,54 @@ pub fn read_npy<R: Read>(
         Ok(_) => Err(NpyError::new(NpyErrorKind::Trailing)),
         Err(err) => Err(NpyError::new(NpyErrorKind::Io(err))),
     }
+}
+
+/// Reads an `.npy` array of unsigned cells (1, 2 or 4 bytes, as `grundy compute --format npy`
+/// and the Python package write them) as a table of its own: an array carries no coordinates,
+/// so its axes are named `i`, `j`, `k` and start at 0. The header is checked before anything is
+/// allocated: the cells must take at most `max_bytes`.
+///
+/// # Errors
+/// The input is not such an array, or it is too large.
+pub fn read_npy_table<R: Read>(mut input: R, max_bytes: u64) -> Result<GrundyTable, NpyError> {
+    let header = read_header(&mut input)?;
+    let fields = NpyHeader::parse(&header)?;
+    let width = match fields.descr.as_str() {
+        "|u1" | "<u1" => CellWidth::U8,
+        "<u2" => CellWidth::U16,
+        "<u4" => CellWidth::U32,
+        _ => return Err(NpyError::new(NpyErrorKind::NotCells { found: fields.descr })),
+    };
+    let lens = fields.shape.clone();
+    if lens.is_empty() || lens.len() > 3 || lens.contains(&0) {
+        return Err(NpyError::new(NpyErrorKind::Lens { found: lens }));
+    }
+    let bytes = lens.iter().map(|&l| l as u128).product::<u128>() * width.bytes() as u128;
+    if bytes > u128::from(max_bytes) || lens.iter().any(|&l| l as u64 >= crate::COORD_LIMIT as u64)
+    {
+        return Err(NpyError::new(NpyErrorKind::TooLarge { bytes, limit: max_bytes }));
+    }
+    let axes = ["i", "j", "k"].iter().take(lens.len()).map(|n| Axis::new(n, 0)).collect();
+    let shape = TableShape::from_axes(axes, lens.iter().map(|&l| l as Coord - 1).collect());
+    // The header is read again by `read_npy`, from the bytes already taken.
+    let mut again = Vec::with_capacity(header.len() + 12);
+    write_header_bytes(&mut again, &header);
+    read_npy(shape, width, again.as_slice().chain(input))
+}
+
+/// A version 1.0 (or 2.0, for long headers) `.npy` prefix around `header`.
+fn write_header_bytes(out: &mut Vec<u8>, header: &str) {
+    match u16::try_from(header.len()) {
+        Ok(len) => {
+            out.extend_from_slice(b"\x93NUMPY\x01\x00");
+            out.extend_from_slice(&len.to_le_bytes());
+        }
+        Err(_) => {
+            out.extend_from_slice(b"\x93NUMPY\x02\x00");
+            out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        }
+    }
+    out.extend_from_slice(header.as_bytes());
 }
 
 /// The largest header this reader accepts (ours are under 128 bytes).
@@ -375,5 +455,30 @@ mod tests {
         assert!(read_npy(shape(&[2, 3]), CellWidth::U8, &bytes[..]).is_err());
         bytes.truncate(bytes.len() - 2);
         assert!(read_npy(shape(&[2, 3]), CellWidth::U8, &bytes[..]).is_err());
+    }
+
+    /// An array read as a table of its own: its cells as they were, its axes i, j from 0; other
+    /// types, shapes and sizes refused before anything is allocated.
+    #[test]
+    fn arrays_read_as_tables_of_their_own() {
+        let values: Vec<Nimber> = (0..12).map(|i| Nimber(i * 5000)).collect();
+        let table = GrundyTable::from_nimbers(shape(&[3, 4]), &values);
+        let mut bytes = Vec::new();
+        write_npy(&table, &mut bytes).unwrap();
+        let read = read_npy_table(bytes.as_slice(), 1 << 20).unwrap();
+        assert_eq!(read.cells().to_u32_vec(), table.cells().to_u32_vec());
+        let names: Vec<&str> = read.axes().iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["i", "j"]);
+        let kind = |bytes: &[u8], limit| read_npy_table(bytes, limit).unwrap_err().to_string();
+        assert!(kind(&bytes, 10).contains("more than the 10 bytes allowed"));
+        let replaced = |from: &[u8], to: &[u8]| {
+            let at = bytes.windows(from.len()).position(|w| w == from).unwrap();
+            [&bytes[..at], to, &bytes[at + from.len()..]].concat()
+        };
+        let signed = replaced(b"<u2", b"<i8");
+        assert!(kind(&signed, 1 << 20).contains("holds `<i8`"), "{}", kind(&signed, 1 << 20));
+        let empty = replaced(b"(3, 4)", b"(0, 4)");
+        assert!(kind(&empty, 1 << 20).contains("none of them empty"));
+        assert!(kind(b"not an array", 1 << 20).contains("not an .npy array"));
     }
 }

@@ -1,0 +1,127 @@
+//! What the server shows: a table being computed, ready, or failed.
+
+use grundy_compute::{Progress, Threads};
+use grundy_core::{CellKind, Table, TableShape};
+use grundy_plot::tiles::{tiles_bytes, Tiles};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock, RwLock};
+
+/// The bytes a view holds besides a table of `shape`: the tiles' pyramid and, for the patterns
+/// overlay, what `grundy patterns` holds ([`grundy_patterns::analysis_bytes`]).
+pub fn view_bytes(shape: &TableShape) -> u128 {
+    let lens = shape.lens();
+    let pyramid = match lens[..] {
+        [rows, cols] => tiles_bytes(rows, cols),
+        _ => 0,
+    };
+    pyramid + grundy_patterns::analysis_bytes(&lens)
+}
+
+/// The table the server shows and how far its fill is.
+pub struct ViewState {
+    phase: RwLock<Phase>,
+    /// The pool the tiles' summaries, analyses and checks run on (and the server's blocking
+    /// threads are as many).
+    threads: Threads,
+    done: AtomicU64,
+    total: AtomicU64,
+    /// What the title says while the table is computed.
+    name: String,
+}
+
+pub(crate) enum Phase {
+    Computing,
+    Ready(Arc<Ready>),
+    Failed(String),
+}
+
+/// A table ready to be shown, with what the view derives from it.
+pub(crate) struct Ready {
+    pub(crate) table: Table,
+    /// The tiles of a 2-D table.
+    pub(crate) tiles: Option<Tiles>,
+    /// The analysis, as JSON (or why there is none), made on first request.
+    pub(crate) patterns: OnceLock<Result<String, String>>,
+    /// The pool the analyses and checks run on.
+    pub(crate) threads: Threads,
+}
+
+impl ViewState {
+    /// A view of `name`, whose table of `cells` cells is being computed. `threads` runs the
+    /// view's own work (tiles' summaries, analyses, checks).
+    pub fn computing(name: &str, cells: u64, threads: Threads) -> Arc<ViewState> {
+        Arc::new(ViewState {
+            phase: RwLock::new(Phase::Computing),
+            threads,
+            done: AtomicU64::new(0),
+            total: AtomicU64::new(cells),
+            name: name.to_string(),
+        })
+    }
+
+    /// A view of a table that is ready.
+    pub fn of_table(table: Table, threads: Threads) -> Arc<ViewState> {
+        let cells = table.data().len() as u64;
+        let state = ViewState::computing(table.name(), cells, threads);
+        state.ready(table);
+        state
+    }
+
+    /// The fill is done: `table` is shown from now on (its tiles are summarised first). Only
+    /// 1-D and 2-D tables can be shown; the caller refuses others first.
+    pub fn ready(&self, table: Table) {
+        let threads = self.threads.clone();
+        let tiles = (table.data().shape().lens().len() == 2)
+            .then(|| threads.install(|| Tiles::new(table.data())));
+        let total = self.total.load(Ordering::Relaxed);
+        self.done.store(total, Ordering::Relaxed);
+        let ready = Ready { table, tiles, patterns: OnceLock::new(), threads };
+        *self.phase.write().unwrap_or_else(|e| e.into_inner()) = Phase::Ready(Arc::new(ready));
+    }
+
+    /// The fill failed: the page says why.
+    pub fn failed(&self, why: String) {
+        *self.phase.write().unwrap_or_else(|e| e.into_inner()) = Phase::Failed(why);
+    }
+
+    pub(crate) fn threads(&self) -> &Threads {
+        &self.threads
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub(crate) fn progress(&self) -> (u64, u64) {
+        (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
+    }
+
+    pub(crate) fn phase(&self) -> std::sync::RwLockReadGuard<'_, Phase> {
+        self.phase.read().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A fill's [`Progress`] that the page shows too: every report goes to `inner` (the terminal's
+/// bar) and to the view's count; `inner` decides cancellation.
+pub struct ViewProgress<'a, P: Progress> {
+    /// The progress shown besides the page's.
+    pub inner: &'a P,
+    /// The view whose count it advances.
+    pub state: &'a ViewState,
+}
+
+impl<P: Progress> Progress for ViewProgress<'_, P> {
+    fn advance(&self, cells: u64) {
+        self.state.done.fetch_add(cells, Ordering::Relaxed);
+        self.inner.advance(cells);
+    }
+
+    fn cancelled(&self) -> bool {
+        self.inner.cancelled()
+    }
+}
+
+/// Whether a table of `kind` holds values (not only P/N).
+pub(crate) fn holds_values(kind: CellKind) -> bool {
+    kind == CellKind::Values
+}
