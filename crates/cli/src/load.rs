@@ -172,7 +172,7 @@ impl Analysis {
     fn bytes_for(self, shape: &TableShape) -> u128 {
         match self {
             Analysis::Patterns => grundy_patterns::analysis_bytes(&shape.lens()),
-            Analysis::View => grundy_view::view_bytes(shape),
+            Analysis::View => grundy_view::view_bytes(&shape.lens()),
             _ => shape.cells() * u128::from(self.bytes_per_cell()),
         }
     }

@@ -187,6 +187,18 @@ const CASES: &[(&[&str], &str)] = &[
     (&["value", "kiki"], "no position given for kiki"),
     (&["value", "nope", "3"], "unknown game"),
     (&["moves", "nope", "3"], "unknown game"),
+    // Issue 29: the view refuses before it serves.
+    (&["view", "nope", "--size", "3"], "unknown game"),
+    (&["view", "wythoff"], "--size is needed to compute wythoff"),
+    (&["view", "cutting-cuboid", "--size", "4x4x4"], "take a 2-D slice with --slice z=2"),
+    (&["view", "kiki", "--size", "5x5", "--slice", "z=1"], "--slice takes a 2-D slice of a 3-D"),
+    (&["view", "wythoff", "--size", "10x10", "--port", "99999"], "invalid value '99999'"),
+    (&["view", "not-numbers.csv"], "line 2: `x` is not a Grundy value"),
+    (&["view", "missing.npy"], "cannot read missing.npy"),
+    (
+        &["view", "wythoff", "--size", "100000x100000", "--max-memory", "1G"],
+        "but only 1.0 GiB (1073741824 bytes) is available",
+    ),
     (&["moves", "kiki", "0x3"], "axis `n` starts at 1"),
     (&["moves", "kiki", "3"], "write it as RxC"),
     (&["moves", "kayles", "5", "+"], "`+` must stand between"),

@@ -570,6 +570,80 @@ fn plot_of<'py>(
     })
 }
 
+/// A view's server, serving on a thread of its own until stopped (`grundy.view`).
+#[pyclass(module = "grundy._grundy")]
+struct ViewServer {
+    url: String,
+    stop: std::sync::Arc<AtomicBool>,
+    serving: Option<std::thread::JoinHandle<Result<(), grundy_view::ServeError>>>,
+}
+
+#[pymethods]
+impl ViewServer {
+    /// The page's address.
+    #[getter]
+    fn url(&self) -> String {
+        self.url.clone()
+    }
+
+    /// Whether the server still serves.
+    #[getter]
+    fn running(&self) -> bool {
+        self.serving.as_ref().is_some_and(|s| !s.is_finished())
+    }
+
+    /// Stops the server (the requests under way finish first); stopping twice does nothing.
+    fn stop(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.stop.store(true, Ordering::SeqCst);
+        let Some(serving) = self.serving.take() else { return Ok(()) };
+        let joined = py.detach(|| serving.join());
+        match joined {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(err)) => Err(error(py, Class::Grundy, err)),
+            Err(_) => Err(error(py, Class::Grundy, "the view's server failed")),
+        }
+    }
+}
+
+impl Drop for ViewServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Serves the page of `grundy view` for a table on 127.0.0.1 (`port`, or a free one).
+#[pyfunction]
+#[pyo3(signature = (array, axes, name, game=None, spec=None, port=None, threads=None))]
+#[allow(clippy::too_many_arguments)]
+fn view_start(
+    py: Python<'_>,
+    array: Cells<'_>,
+    axes: Vec<(String, Coord)>,
+    name: &str,
+    game: Option<&str>,
+    spec: Option<&str>,
+    port: Option<u16>,
+    threads: Option<usize>,
+) -> PyResult<ViewServer> {
+    guard(py, || {
+        let lens = array.lens();
+        if lens.len() > 2 {
+            let message = format!("the view shows 1-D and 2-D tables; this one has {} axes", lens.len());
+            return Err(error(py, Class::Input, message));
+        }
+        let threads = threads_of(py, threads)?;
+        let table = described(py, &array, axes, name, game, spec, grundy_view::view_bytes(&lens))?;
+        let server = grundy_view::Server::bind(port).map_err(|err| error(py, Class::Input, err))?;
+        let url = server.url();
+        let state = py.detach(|| grundy_view::ViewState::of_table(table, threads));
+        let stop = std::sync::Arc::new(AtomicBool::new(false));
+        let stopping = stop.clone();
+        let serving =
+            std::thread::spawn(move || server.run(state, move || stopping.load(Ordering::SeqCst)));
+        Ok(ViewServer { url, stop, serving: Some(serving) })
+    })
+}
+
 #[pymodule]
 fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     LOADED_BY.get_or_init(std::process::id);
@@ -582,6 +656,8 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_of, m)?)?;
     m.add_function(wrap_pyfunction!(plot_of, m)?)?;
     m.add_function(wrap_pyfunction!(check_copy, m)?)?;
+    m.add_function(wrap_pyfunction!(view_start, m)?)?;
+    m.add_class::<ViewServer>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SPEC_LIMIT_BYTES", grundy_core::SPEC_LIMIT_BYTES)?;
     m.add("COORD_LIMIT", grundy_core::COORD_LIMIT)?;

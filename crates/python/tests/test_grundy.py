@@ -469,3 +469,64 @@ def test_a_sum_of_many_components_of_one_game_is_answered_at_once():
         expected ^= periodic[n % 12]
     assert grundy.value(components) == expected
     assert grundy.value("kayles", *[n for _, n in components]) == expected
+
+
+# ---- view (issue 29) -------------------------------------------------------------------------
+
+
+def _get(url: str) -> "tuple[int, bytes]":
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()
+
+
+def test_view_serves_a_computed_table_with_its_moves():
+    import json
+
+    table = grundy.compute("wythoff", [40, 40])
+    with grundy.view(table) as page:
+        assert page.url.startswith("http://127.0.0.1:")
+        assert page.running
+        assert f'src="{page.url}"' in page._repr_html_()
+        status, body = _get(page.url + "api/cell?pos=3,5")
+        assert status == 200 and json.loads(body)["value"] == 0
+        status, body = _get(page.url + "api/moves?pos=5,8")
+        moves = json.loads(body)
+        winning = sorted(
+            tuple(o["to"][0]) for g in moves["components"][0]["groups"] for o in g["options"] if o["winning"]
+        )
+        assert winning == [(4, 7), (5, 3)]
+        status, body = _get(page.url + "api/cell?pos=41,0")
+        assert status == 400 and "outside the table" in json.loads(body)["error"]
+        status, body = _get(page.url)
+        assert status == 200 and b"view.js" in body
+    assert not page.running
+    page.stop()  # twice: nothing
+
+
+def test_view_of_a_plain_array_has_values_but_no_moves():
+    import json
+
+    values = np.arange(12, dtype=np.uint8).reshape(3, 4)
+    page = grundy.view(values, axes=["x", "y"], mins=[1, 1])
+    try:
+        status, body = _get(page.url + "api/cell?pos=2,3")
+        assert status == 200 and json.loads(body)["value"] == 6
+        status, body = _get(page.url + "api/moves?pos=2,3")
+        assert status == 409
+    finally:
+        page.stop()
+
+
+def test_view_refuses_what_it_cannot_show():
+    with pytest.raises(grundy.InputError, match="1-D and 2-D"):
+        grundy.view(np.zeros((2, 2, 2), dtype=np.uint8))
+    with pytest.raises(grundy.InputError, match="port"):
+        grundy.view(np.zeros(4, dtype=np.uint8), port=70000)
+    with pytest.raises(grundy.InputError):
+        grundy.view("wythoff")

@@ -124,8 +124,9 @@ async function start() {
     $("colours").value = "outcomes";
     $("colours").disabled = true;
   }
+  if (info.axes.length === 1) $("legend-box").hidden = true;
   if (!info.moves) {
-    $("pinned").textContent = "this table was read from a file: its rules, so its moves, are not known";
+    $("pinned").textContent = "this table's rules are not known (read from a file, or a slice of a 3-D table), so neither are its moves";
   }
   resize();
   if (isBoard()) {
@@ -261,8 +262,8 @@ function renderBoard() {
     const p = cellCorner(i + 0.5, j + 0.5);
     if (p.x < -4 || p.y < -4 || p.x > canvas.width + 4 || p.y > canvas.height + 4) continue;
     ctx.strokeStyle = "#ff00ff";
-    ctx.lineWidth = 2;
-    const r = Math.max(3, s / 2);
+    ctx.lineWidth = s >= 4 ? 2 : 1;
+    const r = Math.max(2, s / 2);
     ctx.beginPath();
     ctx.moveTo(p.x - r, p.y - r);
     ctx.lineTo(p.x + r, p.y + r);
@@ -279,6 +280,26 @@ function renderBoard() {
   }
   if (view.pinned) mark(view.pinned, "#00e5ff", 3);
   if (view.hover) mark(view.hover, "#000000", 1);
+  drawAxes();
+}
+
+// The axes' names and the coordinates at the map's edges: the first axis runs up.
+function drawAxes() {
+  const a = axes();
+  const s = scale();
+  const bottom = Math.max(0, Math.floor(view.y0)) + a[0].min;
+  const top = Math.min(rows() - 1, Math.floor(view.y0 + canvas.height / s)) + a[0].min;
+  const left = Math.max(0, Math.floor(view.x0)) + a[1].min;
+  const right = Math.min(cols() - 1, Math.floor(view.x0 + canvas.width / s)) + a[1].min;
+  ctx.font = "12px sans-serif";
+  const label = (text, x, y) => {
+    const width = ctx.measureText(text).width;
+    ctx.fillStyle = "rgba(255, 255, 255, 0.8)";
+    ctx.fillRect(x - 2, y - 12, width + 4, 16);
+    ctx.fillStyle = "#222";
+    ctx.fillText(text, x, y);
+  };
+  label(a[0].name + " ↑ " + bottom + ".." + top + "   " + a[1].name + " → " + left + ".." + right, 6, 18);
 }
 
 // ---- 1-D: the sequence plot -----------------------------------------------------------------
@@ -752,5 +773,13 @@ view.cellToClient = (pos) => {
   return { x: rect.left + heapX(pos[0] + 0.5), y: rect.top + canvas.height / 2 };
 };
 view.visibleTiles = () => visibleTiles();
+// For tests and the README's picture: show the cell offsets (i, j) at the canvas's centre, at
+// `level`.
+view.centreOn = (i, j, level) => {
+  view.level = Math.max(view.info.min_level, Math.min(view.info.max_level, level));
+  view.x0 = j - canvas.width / 2 / scale();
+  view.y0 = i - canvas.height / 2 / scale();
+  render();
+};
 
 start();

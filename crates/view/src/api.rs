@@ -23,6 +23,9 @@ const MAX_BODY: usize = 16 << 10;
 const MAX_CLAIM: usize = 4096;
 /// Counterexamples sent back at most.
 const MAX_COUNTEREXAMPLES: usize = 2000;
+/// The most work a claim may ask for: cells of the table times bytes of the claim (a claim is
+/// evaluated at every cell: 16384² cells and a 128-byte claim take seconds, not hours).
+const MAX_CLAIM_WORK: u128 = 1 << 35;
 /// The most cells of a region downloaded as CSV.
 const MAX_REGION_CELLS: u64 = 1 << 22;
 /// The most buckets of a sequence request.
@@ -134,7 +137,9 @@ fn integer(name: &str, text: &str) -> ApiResult<i64> {
 /// A position `3,5` (or `3x5`) inside the table.
 fn position(text: &str, table: &GrundyTable) -> ApiResult<Vec<Coord>> {
     let axes = table.axes();
-    let parts: Vec<&str> = text.split([',', 'x']).collect();
+    // `3,5` as the page writes it, or `3x5` as the command line does.
+    let separator = if text.contains(',') { ',' } else { 'x' };
+    let parts: Vec<&str> = text.split(separator).collect();
     if parts.len() != axes.len() {
         return Err(ApiError::bad(format!(
             "position `{}` has {} coordinates; the table has {} axes",
@@ -287,7 +292,8 @@ async fn moves(State(state): State<Arc<ViewState>>, Query(params): Params) -> Ap
     let Some(game) = ready.table.game() else {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
-            "this table was read from a file: its rules are not known, so neither are its moves",
+            "the rules of this table are not known (it was read from a file, or is a slice of a \
+             3-D table), so neither are its moves",
         ));
     };
     let pos = position(param(&params, "pos")?, ready.table.data())?;
@@ -330,6 +336,17 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Bytes) -> ApiRes
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             format!("the claim is {} bytes long; at most {MAX_CLAIM}", body.claim.len()),
+        ));
+    }
+    let cells = ready.table.data().len() as u128;
+    if cells * body.claim.len() as u128 > MAX_CLAIM_WORK {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "a claim of {} bytes is too long to evaluate at each of this table's {cells} \
+                 cells here; shorten it, or run `grundy check` on the command line",
+                body.claim.len()
+            ),
         ));
     }
     let kind = match body.kind.as_deref() {

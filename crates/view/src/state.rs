@@ -1,20 +1,19 @@
 //! What the server shows: a table being computed, ready, or failed.
 
 use grundy_compute::{Progress, Threads};
-use grundy_core::{CellKind, Table, TableShape};
+use grundy_core::{CellKind, Table};
 use grundy_plot::tiles::{tiles_bytes, Tiles};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
 
-/// The bytes a view holds besides a table of `shape`: the tiles' pyramid and, for the patterns
-/// overlay, what `grundy patterns` holds ([`grundy_patterns::analysis_bytes`]).
-pub fn view_bytes(shape: &TableShape) -> u128 {
-    let lens = shape.lens();
-    let pyramid = match lens[..] {
+/// The bytes a view holds besides a table of `lens` cells per axis: the tiles' pyramid and, for
+/// the patterns overlay, what `grundy patterns` holds ([`grundy_patterns::analysis_bytes`]).
+pub fn view_bytes(lens: &[usize]) -> u128 {
+    let pyramid = match *lens {
         [rows, cols] => tiles_bytes(rows, cols),
         _ => 0,
     };
-    pyramid + grundy_patterns::analysis_bytes(&lens)
+    pyramid + grundy_patterns::analysis_bytes(lens)
 }
 
 /// The table the server shows and how far its fill is.

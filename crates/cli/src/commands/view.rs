@@ -55,10 +55,12 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     };
     let shape = TableShape::new(&game, &parse_coords(size, "size")?, size)?;
     if shape.lens().len() == 3 && table_args.slice.is_none() {
+        let last = &game.axes()[2];
         bail!(
-            "the view shows 1-D and 2-D tables; {} is 3-D: take a 2-D slice with --slice {}=0",
+            "the view shows 1-D and 2-D tables; {} is 3-D: take a 2-D slice with --slice {}={}",
             game.name(),
-            game.axes()[2].name
+            last.name,
+            last.min
         );
     }
     if table_args.slice.is_some() && shape.lens().len() != 3 {

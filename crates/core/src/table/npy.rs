@@ -121,8 +121,7 @@ impl fmt::Display for NpyError {
             ),
             NpyErrorKind::TooLarge { bytes, limit } => write!(
                 f,
-                "the .npy array's cells take {bytes} bytes, more than the {limit} bytes allowed \
-                 (--max-memory)"
+                "the .npy array's cells take {bytes} bytes, more than the {limit} bytes allowed"
             ),
         }
     }

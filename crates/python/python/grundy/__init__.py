@@ -92,6 +92,7 @@ __all__ = [
     "SequenceReport",
     "Table",
     "TableTooLarge",
+    "View",
     "check",
     "compute",
     "games",
@@ -99,6 +100,7 @@ __all__ = [
     "plot",
     "show",
     "value",
+    "view",
 ]
 
 
@@ -731,3 +733,71 @@ def plot(
     axis.imshow(image)
     axis.set_axis_off()
     return figure
+
+
+class View:
+    """A table explorer in the browser, served on this machine (``grundy view``): the page at
+    ``url`` shows a zoomable map of the table (a heap game's sequence as a plot), each cell's
+    value on hover, a clicked cell's moves and the mex, a claim's counterexamples and the
+    periodic rows and columns. In a notebook the object displays the page inline.
+
+    ``stop()`` ends the server (so does leaving a ``with`` block, or losing the last reference).
+    """
+
+    def __init__(self, server: Any, height: int) -> None:
+        self._server = server
+        self.height = height
+
+    @property
+    def url(self) -> str:
+        """The page's address (127.0.0.1 only; over SSH, forward the port)."""
+        return str(self._server.url)
+
+    @property
+    def running(self) -> bool:
+        """Whether the server still serves."""
+        return bool(self._server.running)
+
+    def stop(self) -> None:
+        """Stops the server; stopping twice does nothing."""
+        self._server.stop()
+
+    def __enter__(self) -> "View":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    def __repr__(self) -> str:
+        state = "serving at " + self.url if self.running else "stopped"
+        return f"<grundy.View {state}>"
+
+    def _repr_html_(self) -> str:
+        return (
+            f'<iframe src="{self.url}" width="100%" height="{self.height}" '
+            'style="border: 1px solid #ccc" title="grundy view"></iframe>'
+        )
+
+
+def view(
+    source: TableLike,
+    size: Optional[Union[int, Sequence[int]]] = None,
+    *,
+    port: Optional[int] = None,
+    height: int = 640,
+    axes: Optional[Sequence[str]] = None,
+    mins: Optional[Sequence[int]] = None,
+    threads: Optional[int] = None,
+    progress: ProgressArg = False,
+) -> View:
+    """Serves the page of ``grundy view`` for a table (an array, a ``Table`` from ``compute``,
+    or a game with ``size``) and returns a :class:`View`: its ``url``, and in a notebook the page
+    inline (an IFrame of ``height`` pixels). The server listens on 127.0.0.1 at ``port`` (a free
+    one by default) until ``stop()``. A table that knows its game (from ``compute``) shows each
+    cell's moves; a plain array shows values only."""
+    if port is not None:
+        port = _int(port, "port", 0, 65535)
+    height = _int(height, "height", 100, 10000)
+    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress)
+    server = _grundy.view_start(array, named_axes, name, g and g._ref, g and g._spec, port, _threads(threads))
+    return View(server, height)

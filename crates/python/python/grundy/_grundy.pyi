@@ -57,3 +57,20 @@ def plot_of(
     max_side: int = 1000,
 ) -> bytes: ...
 def check_copy(lens: Sequence[int], cell_bytes: int) -> None: ...
+
+class ViewServer:
+    @property
+    def url(self) -> str: ...
+    @property
+    def running(self) -> bool: ...
+    def stop(self) -> None: ...
+
+def view_start(
+    array: np.ndarray,
+    axes: Sequence[Tuple[str, int]],
+    name: str,
+    game: Optional[str] = None,
+    spec: Optional[str] = None,
+    port: Optional[int] = None,
+    threads: Optional[int] = None,
+) -> ViewServer: ...

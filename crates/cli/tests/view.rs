@@ -1,0 +1,358 @@
+//! `grundy view` in a real browser (issue 29): Debian's Chromium, headless, driven through the
+//! DevTools protocol. The page of a real Wythoff table must load its tiles, show the known value
+//! of a hovered cell, list a clicked cell's moves with the winning ones marked, mark a claim's
+//! counterexamples (as many as `grundy check` counts), and draw P-positions red where they are
+//! (checked on screenshots, pixel by pixel).
+//!
+//! Chromium must be installed (`apt-get install chromium`; `.ci/run` does it) or named by
+//! `GRUNDY_CHROMIUM`. Without it the test fails, saying so, unless `GRUNDY_SKIP_BROWSER=1`.
+
+mod common;
+
+use common::{grundy, stdout_of};
+use headless_chrome::browser::tab::point::Point;
+use headless_chrome::protocol::cdp::Input;
+use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+use headless_chrome::{Browser, LaunchOptions, Tab};
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The server, stopped (with SIGINT, as Ctrl-C would) when the test ends.
+struct Served {
+    child: Child,
+    url: String,
+}
+
+impl Served {
+    fn start(args: &[&str]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .arg("view")
+            .args(args)
+            .args(["--quiet"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        let url = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://127.0.0.1:"))
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_string();
+        Served { child, url }
+    }
+
+    /// Stops the server as Ctrl-C does and returns its exit code.
+    fn interrupt(mut self) -> Option<i32> {
+        // SAFETY: a signal to our own child process.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
+        let status = self.child.wait().unwrap();
+        std::mem::forget(self);
+        status.code()
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn chromium() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("GRUNDY_CHROMIUM") {
+        return Some(PathBuf::from(path));
+    }
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+}
+
+fn browser() -> Option<Browser> {
+    let Some(path) = chromium() else {
+        if std::env::var_os("GRUNDY_SKIP_BROWSER").is_some() {
+            eprintln!("no Chromium: the browser test is skipped (GRUNDY_SKIP_BROWSER)");
+            return None;
+        }
+        panic!(
+            "the browser test needs Chromium: `apt-get install chromium`, or GRUNDY_CHROMIUM=PATH \
+             (GRUNDY_SKIP_BROWSER=1 skips it)"
+        );
+    };
+    // The flags a closed network needs (no background connections, no first-run work).
+    let flags = [
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+        "--force-device-scale-factor=1",
+    ];
+    let options = LaunchOptions {
+        path: Some(path),
+        headless: true,
+        sandbox: false,
+        window_size: Some((1280, 860)),
+        args: flags.iter().map(OsStr::new).collect(),
+        idle_browser_timeout: Duration::from_secs(120),
+        ..LaunchOptions::default()
+    };
+    Some(Browser::new(options).expect("Chromium starts"))
+}
+
+/// Evaluates `expression` in the page.
+fn eval(tab: &Tab, expression: &str) -> serde_json::Value {
+    let result = tab.evaluate(expression, false).unwrap();
+    result.value.unwrap_or(serde_json::Value::Null)
+}
+
+/// Waits until `expression` is true in the page (10 s at most).
+fn wait_for(tab: &Tab, expression: &str) {
+    let start = Instant::now();
+    while eval(tab, expression) != serde_json::Value::Bool(true) {
+        assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for {expression}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Where the centre of the cell at `pos` is in the page.
+fn cell_point(tab: &Tab, pos: [i64; 2]) -> Point {
+    let p =
+        eval(tab, &format!("JSON.stringify(grundyView.cellToClient([{}, {}]))", pos[0], pos[1]));
+    let p: serde_json::Value = serde_json::from_str(p.as_str().unwrap()).unwrap();
+    Point { x: p["x"].as_f64().unwrap(), y: p["y"].as_f64().unwrap() }
+}
+
+/// The RGB of the page's pixel at `point`, from a PNG screenshot.
+fn pixel(screenshot: &[u8], point: Point) -> [u8; 3] {
+    let decoder = png::Decoder::new(std::io::Cursor::new(screenshot));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let (x, y) = (point.x.floor() as usize, point.y.floor() as usize);
+    let at = (y * info.width as usize + x) * channels;
+    [buf[at], buf[at + 1], buf[at + 2]]
+}
+
+fn screenshot(tab: &Tab, name: &str) -> Vec<u8> {
+    let png = tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).unwrap();
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("view-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), &png).unwrap();
+    png
+}
+
+const P_RED: [u8; 3] = [220, 30, 50];
+
+#[test]
+fn the_page_shows_values_moves_and_counterexamples() {
+    let Some(browser) = browser() else { return };
+    let served = Served::start(&["wythoff", "--size", "300x300", "--port", "0"]);
+    let tab = browser.new_tab().unwrap();
+    tab.navigate_to(&served.url).unwrap().wait_until_navigated().unwrap();
+    // The table is ready and every visible tile has loaded.
+    wait_for(&tab, "window.grundyView && grundyView.ready === true");
+    wait_for(&tab, "grundyView.tilesLoaded >= grundyView.visibleTiles().length");
+    assert_eq!(eval(&tab, "grundyView.tilesFailed"), 0);
+
+    // P-positions of Wythoff's game are red on the screen, other cells are not.
+    let png = screenshot(&tab, "loaded.png");
+    for p in [[16, 26], [26, 16], [3, 5], [8, 13]] {
+        assert_eq!(pixel(&png, cell_point(&tab, p)), P_RED, "P-position {p:?}");
+    }
+    for n in [[16, 27], [5, 5], [100, 100]] {
+        assert_ne!(pixel(&png, cell_point(&tab, n)), P_RED, "N-position {n:?}");
+    }
+
+    // Hovering shows the value: (3, 5) is P (0), (5, 8) has value 2.
+    for (pos, value) in [([3, 5], "0"), ([5, 8], "2"), ([120, 77], "")] {
+        tab.move_mouse_to_point(cell_point(&tab, pos)).unwrap();
+        let shown = format!("{}x{}", pos[0], pos[1]);
+        wait_for(&tab, &format!("document.getElementById('hover').dataset.pos === '{shown}'"));
+        let text = eval(&tab, "document.getElementById('hover').textContent");
+        let got = eval(&tab, "document.getElementById('hover').dataset.value");
+        if value.is_empty() {
+            // Any cell: the value the command line gives.
+            let json = stdout_of(&["value", "wythoff", &shown, "--json"]);
+            let expected: serde_json::Value = serde_json::from_str(&json).unwrap();
+            assert_eq!(got, expected["value"].to_string().as_str(), "{shown}");
+        } else {
+            assert_eq!(got, value, "{shown}: {text}");
+            assert!(text.as_str().unwrap().contains(&format!("value {value}")), "{text}");
+        }
+    }
+
+    // Clicking (5, 8) pins it: its options are listed, the winning ones ((4, 7) and (5, 3))
+    // first, and the mex is explained.
+    tab.click_point(cell_point(&tab, [5, 8])).unwrap();
+    wait_for(&tab, "document.querySelectorAll('#pinned-moves li').length > 0");
+    let winning = eval(
+        &tab,
+        "Array.from(document.querySelectorAll('#pinned-moves li.winning')).map(li => li.dataset.to).sort().join(' ')",
+    );
+    assert_eq!(winning, "4x7 5x3");
+    let count = eval(&tab, "document.querySelectorAll('#pinned-moves li').length");
+    assert_eq!(count, 18, "5 + 8 + 5 options");
+    let mex = eval(&tab, "document.getElementById('pinned-mex').textContent");
+    assert!(mex.as_str().unwrap().contains("the smallest missing is 2"), "{mex}");
+    let first = eval(&tab, "document.querySelector('#pinned-moves li').className");
+    assert_eq!(first, "winning");
+
+    // A claim typed into the page: its counterexamples are counted as `grundy check` counts them
+    // and marked on the map.
+    let claim = "a % 2 == 1 && b % 2 == 1";
+    tab.wait_for_element("#claim").unwrap().click().unwrap();
+    tab.type_str(claim).unwrap().press_key("Enter").unwrap();
+    wait_for(&tab, "document.getElementById('claim-result').dataset.disagreements !== undefined && document.getElementById('claim-result').dataset.disagreements !== ''");
+    let shown = eval(&tab, "document.getElementById('claim-result').dataset.disagreements");
+    // `check` exits with 1: the claim disagrees.
+    let args = ["check", "wythoff", "--size", "300x300", "--p-set", claim, "--json"];
+    let check = grundy().args(args).output().unwrap();
+    assert_eq!(check.status.code(), Some(1));
+    let check: serde_json::Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(shown, check["disagreements"].to_string().as_str());
+    // The first counterexample, (0, 0), has a magenta cross at its centre.
+    wait_for(&tab, "grundyView.counterexamples.length > 0");
+    let png = screenshot(&tab, "claim.png");
+    let first = &check["counterexamples"][0]["position"];
+    let first = [first[0].as_i64().unwrap(), first[1].as_i64().unwrap()];
+    // (Magenta, give or take the line's anti-aliasing.)
+    let [r, g, b] = pixel(&png, cell_point(&tab, first));
+    assert!(r > 200 && g < 60 && b > 180, "cross at {first:?}: {:?}", [r, g, b]);
+
+    // Zooming in with the wheel fetches only tiles that are visible at the new level.
+    let before = eval(&tab, "grundyView.requested.length").as_u64().unwrap() as usize;
+    let centre = cell_point(&tab, [150, 150]);
+    for _ in 0..3 {
+        tab.call_method(Input::DispatchMouseEvent {
+            Type: Input::DispatchMouseEventTypeOption::MouseWheel,
+            x: centre.x,
+            y: centre.y,
+            modifiers: None,
+            timestamp: None,
+            button: None,
+            buttons: None,
+            click_count: None,
+            force: None,
+            tangential_pressure: None,
+            tilt_x: None,
+            tilt_y: None,
+            twist: None,
+            delta_x: Some(0.0),
+            delta_y: Some(-100.0),
+            pointer_Type: None,
+        })
+        .unwrap();
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    wait_for(
+        &tab,
+        "grundyView.tilesLoaded >= grundyView.requested.length - grundyView.tilesFailed",
+    );
+    let level = eval(&tab, "grundyView.level").as_i64().unwrap();
+    let fetched = eval(&tab, &format!("JSON.stringify(grundyView.requested.slice({before}))"));
+    let fetched: Vec<String> = serde_json::from_str(fetched.as_str().unwrap()).unwrap();
+    let visible = eval(
+        &tab,
+        "JSON.stringify(grundyView.visibleTiles().map(([r, c]) => grundyView.colours + '/' + grundyView.level + '/' + r + '/' + c))",
+    );
+    let visible: Vec<String> = serde_json::from_str(visible.as_str().unwrap()).unwrap();
+    let at_level: Vec<&String> =
+        fetched.iter().filter(|k| k.split('/').nth(1) == Some(&level.to_string())).collect();
+    assert!(!at_level.is_empty(), "tiles of level {level} were fetched");
+    for key in at_level {
+        assert!(visible.contains(key), "{key} was fetched but is not visible: {visible:?}");
+    }
+    assert!(visible.len() <= 40, "a screen needs few tiles: {}", visible.len());
+    screenshot(&tab, "zoomed.png");
+
+    // Ctrl-C stops the server cleanly, with the exit code of an interrupted command.
+    assert_eq!(served.interrupt(), Some(130));
+}
+
+/// A heap game: its sequence plotted, its proved period found.
+#[test]
+fn a_heap_game_is_plotted_with_its_period() {
+    let Some(browser) = browser() else { return };
+    let served = Served::start(&["kayles", "--size", "500", "--port", "0"]);
+    let tab = browser.new_tab().unwrap();
+    tab.navigate_to(&served.url).unwrap().wait_until_navigated().unwrap();
+    wait_for(&tab, "window.grundyView && grundyView.ready === true");
+    wait_for(&tab, "grundyView.sequence !== null && grundyView.sequenceReport !== null");
+    let text = eval(&tab, "document.getElementById('patterns').textContent");
+    assert!(text.as_str().unwrap().starts_with("period 12 from n = 71, proved"), "{text}");
+    tab.move_mouse_to_point(cell_point(&tab, [5, 0])).unwrap();
+    wait_for(&tab, "document.getElementById('hover').dataset.pos === '5'");
+    assert_eq!(eval(&tab, "document.getElementById('hover').dataset.value"), "4", "Kayles 5 = 4");
+    screenshot(&tab, "sequence.png");
+    assert_eq!(served.interrupt(), Some(130));
+}
+
+/// The README's picture of the view (`docs/images/view-wythoff.png`): Wythoff's game zoomed in
+/// near the origin, a cell hovered and one pinned with its moves. Run by hand to remake it:
+/// `cargo test -p grundy-cli --test view -- --ignored readme_picture`.
+#[test]
+#[ignore = "writes docs/images/view-wythoff.png"]
+fn readme_picture() {
+    let Some(browser) = browser() else { return };
+    let served = Served::start(&["wythoff", "--size", "300x300", "--port", "0"]);
+    let tab = browser.new_tab().unwrap();
+    tab.navigate_to(&served.url).unwrap().wait_until_navigated().unwrap();
+    wait_for(&tab, "window.grundyView && grundyView.ready === true");
+    eval(&tab, "grundyView.centreOn(56, 78, 3)");
+    wait_for(
+        &tab,
+        "grundyView.tilesLoaded >= grundyView.requested.length - grundyView.tilesFailed",
+    );
+    // (50, 75) has one winning move: to the P-position (46, 75), hovered.
+    tab.click_point(cell_point(&tab, [50, 75])).unwrap();
+    wait_for(&tab, "document.querySelectorAll('#pinned-moves li').length > 0");
+    tab.move_mouse_to_point(cell_point(&tab, [46, 75])).unwrap();
+    wait_for(&tab, "document.getElementById('hover').dataset.pos === '46x75'");
+    std::thread::sleep(Duration::from_millis(300));
+    let png = screenshot(&tab, "readme.png");
+    let out = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../docs/images/view-wythoff.png");
+    std::fs::write(out, png).unwrap();
+}
+
+/// A GET over a plain socket: the status line and the body.
+fn http_get(url: &str, path: &str) -> (String, String) {
+    use std::io::{Read, Write};
+    let address = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    (head.lines().next().unwrap().to_string(), body.to_string())
+}
+
+/// A table written as `.npy` is viewed (and analysed) as a table of its own: axes i, j from 0,
+/// values as written, no moves. No browser needed.
+#[test]
+fn a_numpy_table_is_served_without_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let npy = dir.path().join("wythoff.npy");
+    let npy = npy.to_str().unwrap();
+    stdout_of(&["compute", "wythoff", "--size", "20x20", "--format", "npy", "--out", npy]);
+    let served = Served::start(&[npy, "--port", "0"]);
+    let (status, body) = http_get(&served.url, "/api/cell?pos=3,5");
+    assert_eq!(status, "HTTP/1.1 200 OK");
+    assert!(body.contains(r#""value":0"#), "{body}");
+    let (status, body) = http_get(&served.url, "/api/moves?pos=3,5");
+    assert!(status.starts_with("HTTP/1.1 409"), "{status}: {body}");
+    let (_, info) = http_get(&served.url, "/api/info");
+    assert!(info.contains(r#""name":"i""#) && info.contains(r#""name":"j""#), "{info}");
+    assert_eq!(served.interrupt(), Some(130));
+    // The other commands read it too.
+    let report = stdout_of(&["patterns", npy, "--json"]);
+    assert!(report.contains(r#""axes":["i","j"]"#), "{report}");
+}
