@@ -107,6 +107,15 @@ fn browser() -> Option<Browser> {
     Some(Browser::new(options).expect("Chromium starts"))
 }
 
+/// Starts `grundy view ARGS` and opens its page in a new tab, once its table is ready.
+fn open_page(browser: &Browser, args: &[&str]) -> (Served, std::sync::Arc<Tab>) {
+    let served = Served::start(args);
+    let tab = browser.new_tab().unwrap();
+    tab.navigate_to(&served.url).unwrap().wait_until_navigated().unwrap();
+    wait_for(&tab, "window.grundyView && grundyView.ready === true");
+    (served, tab)
+}
+
 /// Evaluates `expression` in the page.
 fn eval(tab: &Tab, expression: &str) -> serde_json::Value {
     let result = tab.evaluate(expression, false).unwrap();
@@ -155,11 +164,8 @@ const P_RED: [u8; 3] = [220, 30, 50];
 #[test]
 fn the_page_shows_values_moves_and_counterexamples() {
     let Some(browser) = browser() else { return };
-    let served = Served::start(&["wythoff", "--size", "300x300", "--port", "0"]);
-    let tab = browser.new_tab().unwrap();
-    tab.navigate_to(&served.url).unwrap().wait_until_navigated().unwrap();
-    // The table is ready and every visible tile has loaded.
-    wait_for(&tab, "window.grundyView && grundyView.ready === true");
+    let (served, tab) = open_page(&browser, &["wythoff", "--size", "300x300", "--port", "0"]);
+    // Every visible tile has loaded.
     wait_for(&tab, "grundyView.tilesLoaded >= grundyView.visibleTiles().length");
     assert_eq!(eval(&tab, "grundyView.tilesFailed"), 0);
 
@@ -282,10 +288,7 @@ fn the_page_shows_values_moves_and_counterexamples() {
 #[test]
 fn a_heap_game_is_plotted_with_its_period() {
     let Some(browser) = browser() else { return };
-    let served = Served::start(&["kayles", "--size", "500", "--port", "0"]);
-    let tab = browser.new_tab().unwrap();
-    tab.navigate_to(&served.url).unwrap().wait_until_navigated().unwrap();
-    wait_for(&tab, "window.grundyView && grundyView.ready === true");
+    let (served, tab) = open_page(&browser, &["kayles", "--size", "500", "--port", "0"]);
     wait_for(&tab, "grundyView.sequence !== null && grundyView.sequenceReport !== null");
     let text = eval(&tab, "document.getElementById('patterns').textContent");
     assert!(text.as_str().unwrap().starts_with("period 12 from n = 71, proved"), "{text}");
@@ -303,10 +306,7 @@ fn a_heap_game_is_plotted_with_its_period() {
 #[ignore = "writes docs/images/view-wythoff.png"]
 fn readme_picture() {
     let Some(browser) = browser() else { return };
-    let served = Served::start(&["wythoff", "--size", "300x300", "--port", "0"]);
-    let tab = browser.new_tab().unwrap();
-    tab.navigate_to(&served.url).unwrap().wait_until_navigated().unwrap();
-    wait_for(&tab, "window.grundyView && grundyView.ready === true");
+    let (_served, tab) = open_page(&browser, &["wythoff", "--size", "300x300", "--port", "0"]);
     eval(&tab, "grundyView.centreOn(56, 78, 3)");
     wait_for(
         &tab,

@@ -1,4 +1,4 @@
-use super::value::{parse_terms, with_stream_hint};
+use super::value::{parse_terms, print_laws, with_stream_hint};
 use crate::load::{fill_table, Analysis};
 use crate::output::write_json_line;
 use crate::progress::Bar;
@@ -150,20 +150,7 @@ fn print_text(out: &mut impl Write, moves: &Moves, texts: &[String], all: bool) 
     if let [component] = &moves.components[..] {
         explain_mex(out, component, &texts[0])?;
     }
-    for law in &moves.laws {
-        writeln!(
-            out,
-            "{}: period {} from n = {}, from {} values computed; proved: {}",
-            law.game, law.period, law.from, law.values_computed, law.argument
-        )?;
-    }
-    for strip in &moves.strips {
-        writeln!(
-            out,
-            "{}: the strip repeats along {} with period {} from {} = {}; proved: {}",
-            strip.game, strip.axis, strip.period, strip.axis, strip.from, strip.argument
-        )?;
-    }
+    print_laws(out, &moves.laws, &moves.strips)?;
     Ok(())
 }
 

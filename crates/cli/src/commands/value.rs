@@ -180,14 +180,21 @@ fn print(args: &Args, report: &Report, texts: &[String]) -> Result<ExitCode> {
         Outcome::N => ("N", "the player to move wins"),
     };
     writeln!(out, "outcome: {outcome} ({meaning})")?;
-    for law in &report.laws {
+    print_laws(&mut out, &report.laws, &report.strips)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The proved periods and repeating strips that answered positions beyond the tables, one line
+/// each (`value` and `moves`).
+pub(super) fn print_laws(out: &mut impl Write, laws: &[Law], strips: &[Strip]) -> Result<()> {
+    for law in laws {
         writeln!(
             out,
             "{}: period {} from n = {}, from {} values computed; proved: {}",
             law.game, law.period, law.from, law.values_computed, law.argument
         )?;
     }
-    for strip in &report.strips {
+    for strip in strips {
         writeln!(
             out,
             "{}: the strip repeats along {} with period {} from {} = {}, from {} cells computed; \
@@ -201,7 +208,7 @@ fn print(args: &Args, report: &Report, texts: &[String]) -> Result<ExitCode> {
             strip.argument
         )?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// Splits `GAME POS... + GAME POS...` into terms and parses each position against its game.
