@@ -628,7 +628,8 @@ fn view_start(
     guard(py, || {
         let lens = array.lens();
         if lens.len() > 2 {
-            let message = format!("the view shows 1-D and 2-D tables; this one has {} axes", lens.len());
+            let message =
+                format!("the view shows 1-D and 2-D tables; this one has {} axes", lens.len());
             return Err(error(py, Class::Input, message));
         }
         let threads = threads_of(py, threads)?;
