@@ -278,13 +278,40 @@ fn the_page_shows_values_moves_and_counterexamples() {
         assert!(visible.contains(key), "{key} was fetched but is not visible: {visible:?}");
     }
     assert!(visible.len() <= 40, "a screen needs few tiles: {}", visible.len());
+    // Zoomed in, the claim's marked counterexamples are those in view (asked for once the zoom
+    // settles), and they are counterexamples: cells where the claim and the table differ.
+    wait_for(&tab, "document.getElementById('claim-in-view').textContent.includes('in view')");
+    let marked = eval(&tab, "JSON.stringify(grundyView.counterexamples)");
+    let marked: Vec<[i64; 2]> = serde_json::from_str(marked.as_str().unwrap()).unwrap();
+    assert!(!marked.is_empty());
+    let corner = |pos: &str| -> [i64; 2] {
+        let text = eval(
+            &tab,
+            &format!("document.getElementById('region-text').textContent.split(' ')[{pos}]"),
+        );
+        let parts: Vec<i64> =
+            text.as_str().unwrap().split('x').map(|p| p.parse().unwrap()).collect();
+        [parts[0], parts[1]]
+    };
+    let (low, high) = (corner("0"), corner("2"));
+    for [a, b] in &marked {
+        let seen = (low[0]..=high[0]).contains(a) && (low[1]..=high[1]).contains(b);
+        assert!(seen, "{a}x{b} is not in view");
+    }
+    // (The first 12 are asked of the command line, one process each.)
+    for [a, b] in marked.iter().take(12) {
+        let claimed_p = a % 2 == 1 && b % 2 == 1;
+        let json = stdout_of(&["value", "wythoff", &format!("{a}x{b}"), "--json"]);
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_ne!(value["value"] == 0, claimed_p, "{a}x{b} is no counterexample");
+    }
     screenshot(&tab, "zoomed.png");
 
     // Ctrl-C stops the server cleanly, with the exit code of an interrupted command.
     assert_eq!(served.interrupt(), Some(130));
 }
 
-/// A heap game: its sequence plotted, its proved period found.
+/// A heap game: its sequence plotted, its proved period found, a heap's moves listed.
 #[test]
 fn a_heap_game_is_plotted_with_its_period() {
     let Some(browser) = browser() else { return };
@@ -295,6 +322,14 @@ fn a_heap_game_is_plotted_with_its_period() {
     tab.move_mouse_to_point(cell_point(&tab, [5, 0])).unwrap();
     wait_for(&tab, "document.getElementById('hover').dataset.pos === '5'");
     assert_eq!(eval(&tab, "document.getElementById('hover').dataset.value"), "4", "Kayles 5 = 4");
+    // A click on heap 10 lists its moves: the four to a pair of rows of value 0 win.
+    tab.click_point(cell_point(&tab, [10, 0])).unwrap();
+    wait_for(&tab, "document.querySelectorAll('#pinned-moves li').length > 0");
+    let winning = eval(
+        &tab,
+        "Array.from(document.querySelectorAll('#pinned-moves li.winning')).map(li => li.dataset.to).sort().join(' ')",
+    );
+    assert_eq!(winning, "1+8 2+7 3+6 4+4");
     screenshot(&tab, "sequence.png");
     assert_eq!(served.interrupt(), Some(130));
 }

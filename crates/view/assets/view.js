@@ -26,6 +26,9 @@ const view = {
   pinned: null,
   moves: null,
   counterexamples: [],
+  // The claim last checked ({claim, kind, disagreements}), whose counterexamples in view are
+  // asked for after each pan or zoom.
+  claim: null,
   selectedLine: null,
   sequence: null,
   sequenceReport: null,
@@ -392,6 +395,16 @@ function renderSequence() {
       ctx.fillRect(x, yHigh - 1, Math.max(1, width - (width > 3 ? 1 : 0)), Math.max(2, yLow - yHigh + 2));
     }
   }
+  if (view.pinned) {
+    const x = heapX(view.pinned[0] + 0.5);
+    ctx.strokeStyle = "#00b8d4";
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.moveTo(x, PLOT.top);
+    ctx.lineTo(x, canvas.height - PLOT.bottom);
+    ctx.stroke();
+    ctx.lineWidth = 1;
+  }
   if (view.hover) {
     const x = heapX(view.hover[0]);
     ctx.strokeStyle = "#000";
@@ -553,7 +566,7 @@ window.addEventListener("mouseup", (event) => {
   canvas.classList.remove("dragging");
   if (wasClick && event.target === canvas && view.ready) {
     const pos = positionAt(event.offsetX, event.offsetY);
-    if (pos && isBoard()) pin(pos);
+    if (pos) pin(pos);
   }
 });
 canvas.addEventListener("mousemove", (event) => {
@@ -648,19 +661,22 @@ $("claim-form").addEventListener("submit", async (event) => {
     const body = JSON.stringify({ claim: $("claim").value, kind: $("claim-kind").value });
     const report = await (await api("api/check", { method: "POST", headers: { "Content-Type": "application/json" }, body })).json();
     view.counterexamples = report.counterexamples.map((c) => c.position);
+    view.claim = { claim: $("claim").value, kind: $("claim-kind").value, disagreements: report.disagreements };
+    claimRegionKey = "";
+    $("claim-in-view").textContent = "";
     if (report.verdict === "agrees") {
       result.textContent = "agrees on all " + report.cells + " cells." +
         (report.proved ? "\nproved: " + report.argument : report.argument ? "\nnot proved: " + report.argument : "");
     } else {
       result.classList.add("bad");
-      const shown = view.counterexamples.length;
-      result.textContent = "disagrees on " + report.disagreements + " of " + report.cells + " cells" +
-        (shown < report.disagreements ? " (the first " + shown + " are marked ✕)" : " (marked ✕)") +
-        "; first: " + view.counterexamples.slice(0, 5).map(positionText).join(", ");
+      result.textContent = "disagrees on " + report.disagreements + " of " + report.cells + " cells; the first: " +
+        view.counterexamples.slice(0, 5).map(positionText).join(", ");
     }
     result.dataset.disagreements = String(report.disagreements);
   } catch (err) {
     view.counterexamples = [];
+    view.claim = null;
+    $("claim-in-view").textContent = "";
     result.classList.add("bad");
     result.textContent = err.message;
     result.dataset.disagreements = "";
@@ -670,6 +686,8 @@ $("claim-form").addEventListener("submit", async (event) => {
 
 $("claim-clear").addEventListener("click", () => {
   view.counterexamples = [];
+  view.claim = null;
+  $("claim-in-view").textContent = "";
   $("claim-result").textContent = "";
   render();
 });
@@ -731,31 +749,69 @@ $("patterns-run").addEventListener("click", () => {
 
 // ---- export ----------------------------------------------------------------------------------
 
-function updateRegionLink() {
-  const link = $("region-link");
+// The box of the table in view: {from, to, cells}, or null when none of it is.
+function visibleRegion() {
   const a = axes();
-  let from, to, cells;
   if (isBoard()) {
     const s = scale();
     const i0 = Math.max(0, Math.floor(view.y0)), j0 = Math.max(0, Math.floor(view.x0));
     const i1 = Math.min(rows() - 1, Math.floor(view.y0 + canvas.height / s));
     const j1 = Math.min(cols() - 1, Math.floor(view.x0 + canvas.width / s));
-    if (i1 < i0 || j1 < j0) {
-      link.removeAttribute("href");
-      return;
-    }
-    from = [i0 + a[0].min, j0 + a[1].min];
-    to = [i1 + a[0].min, j1 + a[1].min];
-    cells = (i1 - i0 + 1) * (j1 - j0 + 1);
-  } else {
-    const [first, last] = sequenceRange();
-    from = [first + a[0].min];
-    to = [last + a[0].min];
-    cells = last - first + 1;
+    if (i1 < i0 || j1 < j0) return null;
+    return {
+      from: [i0 + a[0].min, j0 + a[1].min],
+      to: [i1 + a[0].min, j1 + a[1].min],
+      cells: (i1 - i0 + 1) * (j1 - j0 + 1),
+    };
   }
-  link.href = "api/region.csv?from=" + from.join(",") + "&to=" + to.join(",");
-  $("region-text").textContent = positionText(from) + " to " + positionText(to) + " (" + cells + " cells" +
-    (cells > 4194304 ? ": too many for one download, zoom in" : "") + ")";
+  const [first, last] = sequenceRange();
+  if (last < first) return null;
+  return { from: [first + a[0].min], to: [last + a[0].min], cells: last - first + 1 };
+}
+
+const MAX_REGION_CELLS = 4194304;
+
+function updateRegionLink() {
+  const link = $("region-link");
+  const region = visibleRegion();
+  if (!region) {
+    link.removeAttribute("href");
+    return;
+  }
+  link.href = "api/region.csv?from=" + region.from.join(",") + "&to=" + region.to.join(",");
+  $("region-text").textContent = positionText(region.from) + " to " + positionText(region.to) + " (" + region.cells + " cells" +
+    (region.cells > MAX_REGION_CELLS ? ": too many for one download, zoom in" : "") + ")";
+  scheduleClaimInView();
+}
+
+// After a pan or zoom settles, the claim's counterexamples in view (the whole table's first
+// ones are in row-major order, so zoomed in elsewhere they would not show).
+let claimTimer = null;
+let claimRegionKey = "";
+function scheduleClaimInView() {
+  if (!view.claim || view.claim.disagreements === 0) return;
+  clearTimeout(claimTimer);
+  claimTimer = setTimeout(claimInView, 250);
+}
+
+async function claimInView() {
+  const region = visibleRegion();
+  if (!view.claim || !region || region.cells > MAX_REGION_CELLS) return;
+  const key = JSON.stringify([view.claim.claim, view.claim.kind, region.from, region.to]);
+  if (key === claimRegionKey) return;
+  claimRegionKey = key;
+  try {
+    const body = JSON.stringify({ claim: view.claim.claim, kind: view.claim.kind, from: region.from, to: region.to });
+    const report = await (await api("api/check", { method: "POST", headers: { "Content-Type": "application/json" }, body })).json();
+    if (key !== claimRegionKey) return;
+    view.counterexamples = report.counterexamples.map((c) => c.position);
+    view.claim.inView = report.disagreements;
+    $("claim-in-view").textContent = report.disagreements + " of them in view" +
+      (report.disagreements > view.counterexamples.length ? " (the first " + view.counterexamples.length + " marked ✕)" : " (marked ✕)");
+    scheduleRender();
+  } catch (err) {
+    $("claim-in-view").textContent = err.message;
+  }
 }
 
 $("png-link").addEventListener("click", () => {

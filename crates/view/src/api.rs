@@ -153,6 +153,18 @@ fn position(text: &str, table: &GrundyTable) -> ApiResult<Vec<Coord>> {
     Ok(pos)
 }
 
+/// Refuses a position of another number of coordinates than the table's axes, or outside it.
+fn on_table(pos: &[Coord], table: &GrundyTable) -> ApiResult<()> {
+    let dims = table.axes().len();
+    if pos.len() != dims {
+        return Err(ApiError::bad(format!(
+            "position {pos:?} has {} coordinates; the table has {dims} axes",
+            pos.len()
+        )));
+    }
+    inside(pos, table)
+}
+
 /// Refuses a position outside the table, naming the axis and its range.
 fn inside(pos: &[Coord], table: &GrundyTable) -> ApiResult<()> {
     let max = table.shape().max();
@@ -323,6 +335,11 @@ struct CheckBody {
     claim: String,
     #[serde(default)]
     kind: Option<String>,
+    /// With `to`: check only this box (the markers of the part in view), not the whole table.
+    #[serde(default)]
+    from: Option<Vec<Coord>>,
+    #[serde(default)]
+    to: Option<Vec<Coord>>,
 }
 
 async fn check_claim(State(state): State<Arc<ViewState>>, body: Bytes) -> ApiResult<Response> {
@@ -338,7 +355,17 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Bytes) -> ApiRes
             format!("the claim is {} bytes long; at most {MAX_CLAIM}", body.claim.len()),
         ));
     }
-    let cells = ready.table.data().len() as u128;
+    let region = match (&body.from, &body.to) {
+        (None, None) => None,
+        (Some(from), Some(to)) => {
+            let table = ready.table.data();
+            on_table(from, table)?;
+            on_table(to, table)?;
+            Some(Region::new(from.clone(), to.clone(), table)?)
+        }
+        _ => return Err(ApiError::bad("`from` and `to` go together: a box of the table")),
+    };
+    let cells = region.as_ref().map_or(ready.table.data().len() as u128, |r| u128::from(r.cells));
     if cells * body.claim.len() as u128 > MAX_CLAIM_WORK {
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -364,9 +391,18 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Bytes) -> ApiRes
         let names: Vec<&str> = ready.table.data().axes().iter().map(|a| a.name.as_str()).collect();
         let conjecture = Conjecture::parse(kind, &body.claim, &names)
             .map_err(|err| ApiError::bad(format!("bad expression: {err}")))?;
+        let checked = match &region {
+            // A box is a table without rules: checked, never proved.
+            Some(region) => &grundy_core::Table::without_game(
+                region.part(ready.table.data()),
+                ready.table.kind(),
+                ready.table.name(),
+            ),
+            None => &ready.table,
+        };
         let report = ready
             .threads
-            .install(|| check(&ready.table, &conjecture, None, MAX_COUNTEREXAMPLES))
+            .install(|| check(checked, &conjecture, None, MAX_COUNTEREXAMPLES))
             .map_err(|err| ApiError::bad(err.to_string()))?;
         Ok(axum::Json(report).into_response())
     })
@@ -446,42 +482,19 @@ async fn region(State(state): State<Arc<ViewState>>, Query(params): Params) -> A
     let table = ready.table.data();
     let from = position(param(&params, "from")?, table)?;
     let to = position(param(&params, "to")?, table)?;
-    if let Some(d) = (0..from.len()).find(|&d| to[d] < from[d]) {
-        let name = &table.axes()[d].name;
-        return Err(ApiError::bad(format!("`to` is before `from` along {name}")));
-    }
-    let cells: u64 = from.iter().zip(&to).map(|(a, b)| (b - a + 1) as u64).product();
-    if cells > MAX_REGION_CELLS {
-        return Err(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "the region has {cells} cells; at most {MAX_REGION_CELLS} are sent at once \
-                 (`grundy compute` writes whole tables)"
-            ),
-        ));
-    }
+    let region = Region::new(from, to, table)?;
     blocking(move || {
-        let table = ready.table.data();
-        let axes: Vec<_> = table
-            .axes()
-            .iter()
-            .zip(&from)
-            .map(|(a, &start)| grundy_core::Axis::new(&a.name, start))
-            .collect();
-        let shape = TableShape::from_axes(axes, to.clone());
-        let mut values = Vec::with_capacity(cells as usize);
-        let mut pos = from.clone();
-        collect_region(table, &from, &to, 0, &mut pos, &mut values);
-        let part = GrundyTable::from_nimbers(shape, &values);
+        let part = region.part(ready.table.data());
         let kind =
             if holds_values(ready.table.kind()) { CellKind::Values } else { CellKind::Outcomes };
         let mut csv = Vec::new();
         grundy_core::write_csv(&part, CsvLayout::Grid, kind, &mut csv)
             .map_err(|err| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string()))?;
+        let corner = |pos: &[Coord]| pos.iter().map(Coord::to_string).collect::<Vec<_>>().join("x");
         let name = format!(
             "attachment; filename=\"region-{}-{}.csv\"",
-            from.iter().map(Coord::to_string).collect::<Vec<_>>().join("x"),
-            to.iter().map(Coord::to_string).collect::<Vec<_>>().join("x")
+            corner(&region.from),
+            corner(&region.to)
         );
         Ok((
             [(header::CONTENT_TYPE, "text/csv".to_string()), (header::CONTENT_DISPOSITION, name)],
@@ -490,6 +503,48 @@ async fn region(State(state): State<Arc<ViewState>>, Query(params): Params) -> A
             .into_response())
     })
     .await
+}
+
+/// A box of the table, `from ..= to` (both inside it), of at most [`MAX_REGION_CELLS`] cells.
+struct Region {
+    from: Vec<Coord>,
+    to: Vec<Coord>,
+    cells: u64,
+}
+
+impl Region {
+    fn new(from: Vec<Coord>, to: Vec<Coord>, table: &GrundyTable) -> ApiResult<Region> {
+        if let Some(d) = (0..from.len()).find(|&d| to[d] < from[d]) {
+            let name = &table.axes()[d].name;
+            return Err(ApiError::bad(format!("`to` is before `from` along {name}")));
+        }
+        let cells: u64 = from.iter().zip(&to).map(|(a, b)| (b - a + 1) as u64).product();
+        if cells > MAX_REGION_CELLS {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "the region has {cells} cells; at most {MAX_REGION_CELLS} are taken at once \
+                     (`grundy compute` and `grundy check` work on whole tables)"
+                ),
+            ));
+        }
+        Ok(Region { from, to, cells })
+    }
+
+    /// The region's cells as a table of their own (its axes start at `from`).
+    fn part(&self, table: &GrundyTable) -> GrundyTable {
+        let axes: Vec<_> = table
+            .axes()
+            .iter()
+            .zip(&self.from)
+            .map(|(a, &start)| grundy_core::Axis::new(&a.name, start))
+            .collect();
+        let shape = TableShape::from_axes(axes, self.to.clone());
+        let mut values = Vec::with_capacity(self.cells as usize);
+        let mut pos = self.from.clone();
+        collect_region(table, &self.from, &self.to, 0, &mut pos, &mut values);
+        GrundyTable::from_nimbers(shape, &values)
+    }
 }
 
 /// The values of the box `from ..= to`, row-major.

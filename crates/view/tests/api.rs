@@ -96,6 +96,27 @@ async fn good_requests_answer_from_the_table() {
     assert_eq!(report["verdict"], "disagrees");
     assert_eq!(report["counterexamples"][0]["position"], serde_json::json!([1, 1]));
 
+    // The claim on a box: only its counterexamples, and no proof (a box has no rules).
+    let body = r#"{"claim": "a == b", "from": [10, 20], "to": [40, 30]}"#;
+    let (status, report) = post(&state, "/api/check", body).await;
+    assert_eq!(status, StatusCode::OK);
+    let report = json(&report);
+    assert_eq!(report["cells"], 31 * 11);
+    for c in report["counterexamples"].as_array().unwrap() {
+        let (a, b) = (c["position"][0].as_i64().unwrap(), c["position"][1].as_i64().unwrap());
+        assert!((10..=40).contains(&a) && (20..=30).contains(&b), "{c}");
+    }
+    // In the box, a == b at (20, 20) … (30, 30) is claimed P but is not: 11 counterexamples,
+    // plus the P-positions of the box off the diagonal.
+    // Wythoff's P-positions: (⌊kφ⌋, ⌊kφ⌋ + k) and their mirror images.
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let p_positions = (1..40)
+        .map(|k| ((k as f64 * phi).floor() as i64, k))
+        .flat_map(|(a, k)| [(a, a + k), (a + k, a)])
+        .filter(|&(a, b)| (10..=40).contains(&a) && (20..=30).contains(&b))
+        .count();
+    assert_eq!(report["disagreements"], 11 + p_positions as u64);
+
     let (status, kind, csv) = get(&state, "/api/region.csv?from=3,4&to=4,6").await;
     assert_eq!((status, kind.as_str()), (StatusCode::OK, "text/csv"));
     let csv = String::from_utf8(csv).unwrap();
@@ -180,6 +201,11 @@ async fn bad_requests_get_a_4xx_and_a_message() {
         (r#"{"claim": "a == 1", "kind": "bogus"}"#.into(), 400, "write p-set, values or holds"),
         (r#"{"claim": "a == 1", "extra": 1}"#.into(), 400, "unknown field `extra`"),
         (r#"{"claim": "a == 1", "kind": "values"}"#.into(), 400, "bad expression"),
+        (r#"{"claim": "a == 1", "from": [1, 1]}"#.into(), 400, "`from` and `to` go together"),
+        (r#"{"claim": "a == 1", "from": [1], "to": [2]}"#.into(), 400, "has 1 coordinates"),
+        (r#"{"claim": "a == 1", "from": [0, 0], "to": [65, 3]}"#.into(), 400, "outside the table"),
+        (r#"{"claim": "a == 1", "from": [5, 5], "to": [1, 1]}"#.into(), 400, "`to` is before"),
+        (r#"{"claim": "a == 1", "from": "x", "to": [1, 1]}"#.into(), 400, "invalid type"),
         (format!(r#"{{"claim": "{long}"}}"#), 413, "at most 4096"),
         (format!(r#"{{"claim": "{nested}"}}"#), 400, "bad expression"),
     ];
