@@ -45,8 +45,8 @@ impl Command {
     pub(crate) fn max_memory(&self) -> Option<u64> {
         match self {
             Command::Compute(args) => args.memory.max_memory,
-            Command::Value(args) => args.memory.max_memory,
-            Command::Moves(args) => args.memory.max_memory,
+            Command::Value(args) => args.sum.memory.max_memory,
+            Command::Moves(args) => args.sum.memory.max_memory,
             Command::Patterns(args) => args.table.memory.max_memory,
             Command::Plot(args) => args.table.memory.max_memory,
             Command::Check(args) => args.table.memory.max_memory,

@@ -139,6 +139,17 @@ fn cell_point(tab: &Tab, pos: [i64; 2]) -> Point {
     Point { x: p["x"].as_f64().unwrap(), y: p["y"].as_f64().unwrap() }
 }
 
+/// Clicks the cell at `pos` and waits for its moves: the winning ones' options, sorted, joined
+/// by spaces.
+fn pin(tab: &Tab, pos: [i64; 2]) -> serde_json::Value {
+    tab.click_point(cell_point(tab, pos)).unwrap();
+    wait_for(tab, "document.querySelectorAll('#pinned-moves li').length > 0");
+    eval(
+        tab,
+        "Array.from(document.querySelectorAll('#pinned-moves li.winning')).map(li => li.dataset.to).sort().join(' ')",
+    )
+}
+
 /// The RGB of the page's pixel at `point`, from a PNG screenshot.
 fn pixel(screenshot: &[u8], point: Point) -> [u8; 3] {
     let decoder = png::Decoder::new(std::io::Cursor::new(screenshot));
@@ -198,13 +209,7 @@ fn the_page_shows_values_moves_and_counterexamples() {
 
     // Clicking (5, 8) pins it: its options are listed, the winning ones ((4, 7) and (5, 3))
     // first, and the mex is explained.
-    tab.click_point(cell_point(&tab, [5, 8])).unwrap();
-    wait_for(&tab, "document.querySelectorAll('#pinned-moves li').length > 0");
-    let winning = eval(
-        &tab,
-        "Array.from(document.querySelectorAll('#pinned-moves li.winning')).map(li => li.dataset.to).sort().join(' ')",
-    );
-    assert_eq!(winning, "4x7 5x3");
+    assert_eq!(pin(&tab, [5, 8]), "4x7 5x3");
     let count = eval(&tab, "document.querySelectorAll('#pinned-moves li').length");
     assert_eq!(count, 18, "5 + 8 + 5 options");
     let mex = eval(&tab, "document.getElementById('pinned-mex').textContent");
@@ -323,13 +328,7 @@ fn a_heap_game_is_plotted_with_its_period() {
     wait_for(&tab, "document.getElementById('hover').dataset.pos === '5'");
     assert_eq!(eval(&tab, "document.getElementById('hover').dataset.value"), "4", "Kayles 5 = 4");
     // A click on heap 10 lists its moves: the four to a pair of rows of value 0 win.
-    tab.click_point(cell_point(&tab, [10, 0])).unwrap();
-    wait_for(&tab, "document.querySelectorAll('#pinned-moves li').length > 0");
-    let winning = eval(
-        &tab,
-        "Array.from(document.querySelectorAll('#pinned-moves li.winning')).map(li => li.dataset.to).sort().join(' ')",
-    );
-    assert_eq!(winning, "1+8 2+7 3+6 4+4");
+    assert_eq!(pin(&tab, [10, 0]), "1+8 2+7 3+6 4+4");
     screenshot(&tab, "sequence.png");
     assert_eq!(served.interrupt(), Some(130));
 }

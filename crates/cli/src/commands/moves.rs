@@ -1,8 +1,7 @@
-use super::value::{parse_terms, print_laws, with_stream_hint};
+use super::value::{parse_terms, print_laws, with_stream_hint, SumArgs};
 use crate::load::{fill_table, Analysis};
 use crate::output::write_json_line;
 use crate::progress::Bar;
-use crate::threads::ThreadsArg;
 use anyhow::Result;
 use grundy_core::{Coord, GameOption};
 use grundy_patterns::moves::{moves_of, ComponentMoves, Moves, MovesError, Term};
@@ -20,27 +19,22 @@ use std::process::ExitCode;
 /// told by the values its options take, how many take each, and the first.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
-    /// `GAME POS [POS ...] [+ GAME POS [POS ...]] ...`, as for `grundy value`.
-    #[arg(required = true, value_name = "GAME POS")]
-    terms: Vec<String>,
+    #[command(flatten)]
+    pub(crate) sum: SumArgs,
     /// Print a JSON object instead of text (every option, each with `sum` and `winning`).
     #[arg(long)]
     json: bool,
     /// List every other move too (text; by default the first 40 are shown).
     #[arg(long)]
     all: bool,
-    #[command(flatten)]
-    threads: ThreadsArg,
-    #[command(flatten)]
-    pub(crate) memory: crate::budget::MemoryArg,
 }
 
 /// Other moves shown in text unless `--all`.
 const SHOWN: usize = 40;
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
-    let terms = parse_terms(&args.terms)?;
-    let threads = args.threads.pool()?;
+    let terms = parse_terms(&args.sum.terms)?;
+    let threads = args.sum.threads.pool()?;
     let bar = Bar::waiting(args.json);
     let moves = threads.install(|| {
         let mut fill = |game: &grundy_core::Game, shape: &grundy_core::TableShape| {

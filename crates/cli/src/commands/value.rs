@@ -18,16 +18,23 @@ use std::process::ExitCode;
 /// `grundy value kayles 10^18`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
+    #[command(flatten)]
+    pub(crate) sum: SumArgs,
+    /// Print a JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// What `value` and `moves` share: the sum's terms, and the threads and memory to compute them.
+#[derive(Debug, clap::Args)]
+pub(crate) struct SumArgs {
     /// `GAME POS [POS ...] [+ GAME POS [POS ...]] ...`: a catalog game (see `grundy games`) or a
     /// spec file, then its positions (`7` or `10^18` for heap games, `3x2` for boards); several
     /// positions are a sum of games, and `+` adds positions of another game to the sum.
     #[arg(required = true, value_name = "GAME POS")]
-    terms: Vec<String>,
-    /// Print a JSON object instead of text.
-    #[arg(long)]
-    json: bool,
+    pub(super) terms: Vec<String>,
     #[command(flatten)]
-    threads: ThreadsArg,
+    pub(super) threads: ThreadsArg,
     #[command(flatten)]
     pub(crate) memory: crate::budget::MemoryArg,
 }
@@ -65,8 +72,8 @@ pub(super) struct Term<'a> {
 }
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
-    let terms = parse_terms(&args.terms)?;
-    let threads = args.threads.pool()?;
+    let terms = parse_terms(&args.sum.terms)?;
+    let threads = args.sum.threads.pool()?;
     // JSON output also silences the progress bar.
     let bar = Bar::waiting(args.json);
     threads.install(|| {
