@@ -3,6 +3,9 @@
 # of grundy, then verifies them against data/SHA256SUMS.
 #
 #   scripts/regen-data.sh            rebuild everything and verify the hashes
+#   scripts/regen-data.sh FILE...    rebuild only these (e.g. data/known-games.jsonl.gz, the
+#                                    index of known games, about 15 minutes on 2 cores) and
+#                                    verify their hashes
 #   scripts/regen-data.sh --update   rebuild, then rewrite data/SHA256SUMS and the table in
 #                                    data/README.md (after a deliberate change of output)
 #
@@ -11,11 +14,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 update=no
-[ "${1:-}" = "--update" ] && update=yes
+[ "${1:-}" = "--update" ] && update=yes && shift
+only=("$@")
 
 cargo build --quiet --release -p grundy-cli
 # Where cargo puts the build: CARGO_TARGET_DIR when set (relative to the repository), else target/.
 grundy="${CARGO_TARGET_DIR:-target}/release/grundy"
+
+# The index of known games: every family and game it holds (3-D games have no lines to keep).
+index_families="octal:0.? octal:0.?? octal:0.??? octal:0.???? octal:4.? octal:4.?? octal:4.??? \
+hex:0.? hex:0.?? hex:4.? hex:4.?? subtraction:any-of-12 subtraction:all-but-1-of-12 \
+subtraction:all-but-2-of-12 subtraction:all-but-3-of-12 kayles dawsons-kayles dawsons-chess \
+grundys-game subtract-a-square subtract-a-prime nim wythoff wythoff-short-diagonal kiki cutting \
+prime-steps fibonacci-rook data/games/cutting.toml data/games/dawsons-chess.toml \
+data/games/dawsons-kayles.toml data/games/fibonacci-rook.toml data/games/grundys-game.toml \
+data/games/kayles.toml data/games/kiki.toml data/games/nim.toml data/games/prime-steps.toml \
+data/games/subtract-a-prime.toml data/games/subtract-a-square.toml \
+data/games/wythoff-short-diagonal.toml data/games/wythoff.toml"
 
 # file | what it is | arguments (the output path is appended as --out FILE)
 datasets=(
@@ -35,19 +50,29 @@ datasets=(
   "data/surveys/octal-0.dd.csv|every octal code 0.d1d2 (d2 > 0): periods proved to 2^19 values, classes|survey octal:0.?? --until-proved --limit 524288 --no-seconds"
   "data/surveys/subtraction-3-of-12.csv|every subtraction set of three amounts from 1..=12|survey subtraction:3-of-12 --until-proved --limit 1048576 --no-seconds"
   "data/surveys/octal-0.ddd.csv|every octal code 0.d1d2d3 (d3 > 0): periods proved to 2^16 values, classes|survey octal:0.??? --until-proved --limit 65536 --no-seconds"
+  "data/known-games.jsonl.gz|the index of known games that \`grundy identify\` searches (see data/README.md)|survey ${index_families} --size 1023 --until-proved --limit 16384 --format index"
 )
 
 mkdir -p data/large docs/images data/surveys
 # The arguments hold wildcards for grundy (octal:0.??), not for the shell.
 set -f
+wanted() {
+  [ ${#only[@]} -eq 0 ] && return 0
+  local f
+  for f in "${only[@]}"; do [ "$f" = "$1" ] && return 0; done
+  return 1
+}
 for entry in "${datasets[@]}"; do
   IFS='|' read -r file _ args <<<"$entry"
+  wanted "$file" || continue
   # shellcheck disable=SC2086 # the arguments are words
-  "$grundy" $args --quiet --out "$file"
+  "$grundy" $args --quiet --force --out "$file"
   echo "built $file"
 done
 
 if [ "$update" = yes ]; then
+  # Files listed that this script does not build (a picture the browser test makes) stay.
+  kept=$(grep -v -F -f <(for entry in "${datasets[@]}"; do echo "  ${entry%%|*}"; done) data/SHA256SUMS || true)
   : >data/SHA256SUMS
   table=$'| file | what | bytes | SHA-256 | command |\n|---|---|---|---|---|'
   for entry in "${datasets[@]}"; do
@@ -57,6 +82,7 @@ if [ "$update" = yes ]; then
     bytes=$(stat -c %s "$file")
     table+=$'\n'"| \`$file\` | $what | $bytes | \`$sum\` | \`grundy $args --out $file\` |"
   done
+  [ -n "$kept" ] && echo "$kept" >>data/SHA256SUMS
   # Replace the table between the markers in data/README.md.
   python3 - "$table" <<'PY'
 import sys
@@ -69,4 +95,8 @@ open(path, "w").write(f"{head}{start}\n{sys.argv[1]}\n{end}{tail}")
 PY
   echo "updated data/SHA256SUMS and data/README.md"
 fi
-sha256sum --check --strict data/SHA256SUMS
+if [ ${#only[@]} -eq 0 ]; then
+  sha256sum --check --strict data/SHA256SUMS
+else
+  for f in "${only[@]}"; do grep -F "  $f" data/SHA256SUMS; done | sha256sum --check --strict
+fi

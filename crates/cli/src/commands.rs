@@ -4,6 +4,7 @@
 mod check;
 mod compute;
 mod games;
+mod identify;
 mod moves;
 mod patterns;
 mod plot;
@@ -36,6 +37,8 @@ pub(crate) enum Command {
     Show(show::Args),
     /// Explore a table in the browser: a zoomable map, values, moves, claims and patterns.
     View(view::Args),
+    /// Which known game is this? Match a sequence, a row or a column against known games.
+    Identify(identify::Args),
     /// Survey a family of games: every member's period, proved where possible, and classes.
     Survey(survey::Args),
 }
@@ -51,6 +54,7 @@ impl Command {
             Command::Plot(args) => args.table.memory.max_memory,
             Command::Check(args) => args.table.memory.max_memory,
             Command::Survey(args) => args.memory.max_memory,
+            Command::Identify(args) => args.memory.max_memory,
             Command::View(args) => args.table.memory.max_memory,
             Command::Games(_) | Command::Show(_) => None,
         }
@@ -68,6 +72,7 @@ pub(crate) fn run(command: Command) -> Result<ExitCode> {
         Command::Games(args) => games::run(args),
         Command::Show(args) => show::run(args),
         Command::Survey(args) => survey::run(args),
+        Command::Identify(args) => identify::run(args),
         Command::View(args) => view::run(args),
     }
 }

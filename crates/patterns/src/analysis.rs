@@ -217,6 +217,9 @@ pub struct ReportJson<'a> {
     /// An `--until-proved` search's rounds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub until_proved: Option<&'a Search>,
+    /// The known games its sequence or lines are ([`crate::identify::name_report`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub known: Option<&'a crate::identify::Named>,
 }
 
 /// Analyses `described`. Its game (when the table was computed here, not read from a file)

@@ -10,6 +10,7 @@
 //!   that repeat).
 //! - [`survey`]: whole families of games (code patterns, subtraction sets, spec templates),
 //!   every member's row and the classes of equal members.
+//! - [`identify`]: which known game a sequence is, against an index of known games.
 //! - [`search::ProofSearch`]: a heap game computed in rounds until a theorem proves its period.
 //! - [`conjecture::check`]: a claim against a table, with counterexamples, and
 //!   [`certificate`]: the finite check that proves a periodic claim for every board.
@@ -33,6 +34,7 @@ pub mod conjecture;
 mod error;
 pub mod expr;
 pub mod grid;
+pub mod identify;
 pub mod moves;
 pub mod periodicity;
 pub mod positions;

@@ -30,6 +30,15 @@ impl Theorem {
     pub const ALL: [Theorem; 3] =
         [Theorem::SubtractionWindow, Theorem::OctalPeriodicity, Theorem::FiniteBox];
 
+    /// The theorem's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Theorem::SubtractionWindow => "subtraction window",
+            Theorem::OctalPeriodicity => "Octal Periodicity Theorem",
+            Theorem::FiniteBox => "finite box",
+        }
+    }
+
     /// How an argument by this theorem begins: arguments are written after it, so a proof read
     /// back from its text knows its theorem.
     pub fn lead(self) -> &'static str {

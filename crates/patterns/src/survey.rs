@@ -28,6 +28,7 @@ pub use member::{classify, survey_member, MemberError, MemberErrorKind};
 pub use partial::{
     packed, partial_header, partial_line, read_partial, Computed, PartialError, PartialErrorKind,
 };
+pub(crate) use row::text;
 pub use row::{write_rows, Equivalence, PeriodicLines, Row, RowsFormat, Timing};
 
 #[cfg(test)]

@@ -23,6 +23,10 @@ use grundy_core::{
     TableShape,
 };
 use grundy_patterns::conjecture::{check, ClaimKind, Conjecture};
+use grundy_patterns::identify::{
+    game_sequence, heap_sequence, line_of, name_report, GameSequenceError, IdentifyJson, Index,
+    Line, Sequence,
+};
 use grundy_patterns::positions::{values_of, Position, ValuesError};
 use grundy_patterns::search::{ProofSearch, SearchError};
 use grundy_patterns::{analysis_bytes, analyze, Report, ReportJson};
@@ -451,17 +455,137 @@ fn patterns_of(
             (report, SequenceRecords::of(table.game(), table.data()))
         })?;
         let report = report.map_err(|err| error(py, Class::Input, err))?;
-        report_json(py, &report, records.as_ref(), None)
+        report_json(py, &report, table.data(), records.as_ref(), None)
     })
 }
 
+/// The JSON of `grundy patterns --json`: the report of `data`, with the known games it names.
 fn report_json(
     py: Python<'_>,
     report: &Report,
+    data: &GrundyTable,
     records: Option<&SequenceRecords>,
     search: Option<&grundy_patterns::search::Search>,
 ) -> PyResult<String> {
-    to_json(py, &ReportJson { report, records, until_proved: search })
+    let known = name_report(data, report, Index::builtin());
+    to_json(py, &ReportJson { report, records, until_proved: search, known: Some(&known) })
+}
+
+/// A line of a board as Python names it: `("row", 2)`, `("column", 3)`, `("diagonal", -1)`.
+fn line_arg(py: Python<'_>, line: Option<(String, Coord)>) -> PyResult<Option<Line>> {
+    line.map(|(kind, at)| match kind.as_str() {
+        "row" => Ok(Line::Row(at)),
+        "column" => Ok(Line::Column(at)),
+        "diagonal" => Ok(Line::Diagonal(at)),
+        _ => Err(error(py, Class::Input, format!("`{kind}` is no line: row, column or diagonal"))),
+    })
+    .transpose()
+}
+
+/// `grundy identify --json` for `query`, named `what`.
+fn identify_json(
+    py: Python<'_>,
+    what: &str,
+    query: &Sequence,
+    shift: i64,
+    index: Option<&[u8]>,
+) -> PyResult<String> {
+    // The index read from `index` (an index file's bytes), or the built-in one.
+    let read;
+    let index = match index {
+        None => Index::builtin(),
+        Some(bytes) => {
+            read = Index::read(bytes).map_err(|err| error(py, Class::Input, err))?;
+            &read
+        }
+    };
+    let found = index.identify(query, shift);
+    let json =
+        IdentifyJson { sequence: what, values: query.values.len(), found: &found, index: &index.header };
+    to_json(py, &json)
+}
+
+/// `grundy identify GAME --json`: a heap game (computed until a theorem proves its period where
+/// one covers it) or a line of a board computed up to `size`.
+#[pyfunction]
+#[pyo3(signature = (game, spec, size, line, limit, shift, index=None, threads=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn identify_game(
+    py: Python<'_>,
+    game: &str,
+    spec: Option<&str>,
+    size: Vec<Coord>,
+    line: Option<(String, Coord)>,
+    limit: u64,
+    shift: i64,
+    index: Option<&[u8]>,
+    threads: Option<usize>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    guard(py, || {
+        check_budget_variable(py)?;
+        let threads = threads_of(py, threads)?;
+        let loaded = load_game(py, game, spec)?;
+        let line = line_arg(py, line)?;
+        let what = match line {
+            Some(line) if loaded.dims() == 2 => {
+                let axes = loaded.axes();
+                format!("{} {}", loaded.name(), line.describe([&axes[0].name, &axes[1].name]))
+            }
+            _ => loaded.name().to_string(),
+        };
+        let found = watched(py, 0, progress.as_ref(), |watch| {
+            game_sequence(&loaded, &size, line, limit, &threads, watch, &mut |_| {})
+        })?;
+        let query = found.map_err(|err| match err {
+            GameSequenceError::Compute(SearchError::TooLarge(err)) => {
+                error(py, Class::TooLarge, err)
+            }
+            GameSequenceError::Compute(SearchError::Request(err)) => request_error(py, err),
+            GameSequenceError::Compute(SearchError::Fill(err)) => fill_error(py, err),
+            err => error(py, Class::Input, format!("{}: {err}", loaded.name())),
+        })?;
+        identify_json(py, &what, &query, shift, index)
+    })
+}
+
+/// `grundy identify --json` for an array: a 1-D array's values, or a line of a 2-D one.
+#[pyfunction]
+#[pyo3(signature = (array, axes, name, line, shift, index=None))]
+fn identify_array(
+    py: Python<'_>,
+    array: Cells<'_>,
+    axes: Vec<(String, Coord)>,
+    name: &str,
+    line: Option<(String, Coord)>,
+    shift: i64,
+    index: Option<&[u8]>,
+) -> PyResult<String> {
+    guard(py, || {
+        let line = line_arg(py, line)?;
+        let table = described(py, &array, axes, name, None, None, 0)?;
+        let data = table.data();
+        let (what, query) = match (data.axes(), line) {
+            ([axis], None) => {
+                (name.to_string(), heap_sequence(None, data.cells().to_u32_vec(), axis.min))
+            }
+            ([x, y], Some(line)) => {
+                let query = line_of(data, line).map_err(|err| error(py, Class::Input, err))?;
+                (format!("{name} {}", line.describe([&x.name, &y.name])), query)
+            }
+            ([_], Some(_)) => {
+                return Err(error(py, Class::Input, "a 1-D array is one sequence: it has no lines"))
+            }
+            (axes, _) => {
+                let message = format!(
+                    "a {}-D array is no sequence: take a row, a column or a diagonal of a 2-D one",
+                    axes.len()
+                );
+                return Err(error(py, Class::Input, message));
+            }
+        };
+        identify_json(py, &what, &query, shift, index)
+    })
 }
 
 /// The report of `grundy patterns GAME --until-proved --json`.
@@ -495,7 +619,9 @@ fn patterns_until_proved(
             let total = u64::try_from(shape.cells()).unwrap_or(u64::MAX);
             let round = watched(py, total, progress.as_ref(), |watch| search.round(watch))?;
             if let Some(found) = round.map_err(|e| search_error(py, e))? {
-                return report_json(py, &found.report, found.records.as_ref(), Some(&found.search));
+                let table = search.last_table().expect("a round ran");
+                let (report, records) = (&found.report, found.records.as_ref());
+                return report_json(py, report, table, records, Some(&found.search));
             }
         }
     })
@@ -658,6 +784,8 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(plot_of, m)?)?;
     m.add_function(wrap_pyfunction!(check_copy, m)?)?;
     m.add_function(wrap_pyfunction!(view_start, m)?)?;
+    m.add_function(wrap_pyfunction!(identify_game, m)?)?;
+    m.add_function(wrap_pyfunction!(identify_array, m)?)?;
     m.add_class::<ViewServer>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("SPEC_LIMIT_BYTES", grundy_core::SPEC_LIMIT_BYTES)?;

@@ -417,8 +417,12 @@ async fn patterns(State(state): State<Arc<ViewState>>) -> ApiResult<Response> {
                 .threads
                 .install(|| grundy_patterns::analyze(&ready.table))
                 .map_err(|err| err.to_string())?;
-            let json =
-                grundy_patterns::ReportJson { report: &report, records: None, until_proved: None };
+            let json = grundy_patterns::ReportJson {
+                report: &report,
+                records: None,
+                until_proved: None,
+                known: None,
+            };
             serde_json::to_string(&json).map_err(|err| err.to_string())
         });
         made.clone().map_err(|why| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, why))

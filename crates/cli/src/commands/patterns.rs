@@ -4,6 +4,7 @@ use crate::progress::Bar;
 use anyhow::{bail, Result};
 use grundy_compute::{SequenceRecords, Threads};
 use grundy_core::{parse_coords, CellKind};
+use grundy_patterns::identify::{name_report, Index, Match, Named};
 use grundy_patterns::proof::Proof;
 use grundy_patterns::search::{ProofSearch, Search, SearchError};
 use grundy_patterns::{
@@ -45,7 +46,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     }
     // The fill and the analyses on the command's pool, so that --threads bounds the whole
     // command.
-    let (report, records) = threads.install(|| -> Result<_> {
+    let (report, records, known) = threads.install(|| -> Result<_> {
         let loaded = args.table.load(&threads, &bar, Analysis::Patterns)?;
         let report = analyze(&loaded).map_err(|err| match err.kind() {
             ErrorKind::Axes { dims } => anyhow::anyhow!(
@@ -54,9 +55,10 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             ),
             _ => anyhow::Error::from(err),
         })?;
-        Ok((report, SequenceRecords::of(loaded.game(), loaded.data())))
+        let known = name_report(loaded.data(), &report, Index::builtin());
+        Ok((report, SequenceRecords::of(loaded.game(), loaded.data()), known))
     })?;
-    print_report(&args, &report, records.as_ref(), None)
+    print_report(&args, &report, records.as_ref(), None, &known)
 }
 
 /// `patterns GAME --until-proved`: rounds of computing and analysing, each larger, until the
@@ -88,7 +90,10 @@ fn until_proved(args: &Args, threads: &Threads, bar: &Bar) -> Result<ExitCode> {
         let found = search.round(bar)?;
         bar.finish();
         if let Some(found) = found {
-            return print_report(args, &found.report, found.records.as_ref(), Some(&found.search));
+            let table = search.last_table().expect("a round ran");
+            let known = name_report(table, &found.report, Index::builtin());
+            let records = found.records.as_ref();
+            return print_report(args, &found.report, records, Some(&found.search), &known);
         }
     }
 }
@@ -100,15 +105,18 @@ fn print_report(
     report: &Report,
     records: Option<&SequenceRecords>,
     search: Option<&Search>,
+    known: &Named,
 ) -> Result<ExitCode> {
     let mut out = crate::output::stdout()?;
     if args.json {
-        write_json_line(&mut out, &ReportJson { report, records, until_proved: search })?;
+        let json = ReportJson { report, records, until_proved: search, known: Some(known) };
+        write_json_line(&mut out, &json)?;
     } else {
         match &report {
             Report::Sequence(r) => print_sequence(&mut out, r)?,
             Report::Board(r) => print_board(&mut out, r)?,
         }
+        print_known(&mut out, report, known)?;
         if let (Some(records), Report::Sequence(r)) = (records, report) {
             writeln!(out, "{}", records.describe(&r.axis))?;
         }
@@ -193,6 +201,72 @@ fn print_board(out: &mut impl Write, r: &BoardReport) -> std::io::Result<()> {
     lines(out, "rows", x, &r.rows)?;
     lines(out, "columns", y, &r.columns)?;
     lines(out, "diagonals", &format!("{x} - {y}"), &r.diagonals)?;
+    Ok(())
+}
+
+/// Lines of known games printed in text (`--json` has them all).
+const SHOWN_KNOWN_LINES: usize = 12;
+
+/// The known games the sequence or the lines are, as `octal:0.07(h - 2)`.
+fn print_known(out: &mut impl Write, report: &Report, known: &Named) -> std::io::Result<()> {
+    let named = |matches: &[Match], n: &str| -> String {
+        let mut names: Vec<String> = matches
+            .iter()
+            .take(3)
+            .map(|m| {
+                let at = match m.shift {
+                    0 => n.to_string(),
+                    k if k > 0 => format!("{n} + {k}"),
+                    k => format!("{n} - {}", -k),
+                };
+                let how = match m.to {
+                    None => "proved".to_string(),
+                    Some(to) => format!("agrees on {n} = {}..={to}", m.from),
+                };
+                format!("{}({at}), {how}", m.class)
+            })
+            .collect();
+        if matches.len() > 3 {
+            names.push(format!("{} more", matches.len() - 3));
+        }
+        names.join("; ")
+    };
+    match report {
+        Report::Sequence(r) => match known.sequence.as_deref() {
+            Some(matches) if !matches.is_empty() => {
+                writeln!(out, "known as: {}", named(matches, &r.axis))?
+            }
+            _ => writeln!(out, "known as: no game of the index (grundy identify says more)")?,
+        },
+        Report::Board(r) => {
+            let looked = format!(
+                "{} periodic lines looked up in the index of known games{}",
+                known.lines_looked_up,
+                match known.lines_skipped {
+                    0 => String::new(),
+                    n => format!(" ({n} more not looked up)"),
+                }
+            );
+            writeln!(out, "known lines: {} of {looked}", known.lines.len())?;
+            // A diagonal is indexed by its smaller coordinate.
+            let diagonal = format!("min({}, {})", r.axes[0], r.axes[1]);
+            for line in known.lines.iter().take(SHOWN_KNOWN_LINES) {
+                let n = match line.kind {
+                    "row" => &r.axes[1],
+                    "column" => &r.axes[0],
+                    _ => &diagonal,
+                };
+                writeln!(out, "  {} = {}", line.line, named(&line.matches, n))?;
+            }
+            if known.lines.len() > SHOWN_KNOWN_LINES {
+                writeln!(
+                    out,
+                    "  ... ({} more with --json)",
+                    known.lines.len() - SHOWN_KNOWN_LINES
+                )?;
+            }
+        }
+    }
     Ok(())
 }
 

@@ -6,6 +6,7 @@ use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
 use grundy_compute::{memory, Progress, Threads};
 use grundy_core::Coord;
+use grundy_patterns::identify::Index;
 use grundy_patterns::survey::{
     classify, partial_header, partial_line, read_partial, survey_member, write_rows, Computed,
     Extent, Family, RowsFormat, Timing,
@@ -32,8 +33,10 @@ pub(crate) struct Args {
     /// The family: `octal:0.??` (`?` is any digit, the last never 0), `octal:4.??`, `hex:0.?`,
     /// `subtraction:3-of-12` (every 3-subset of 1..=12), `subtraction:any-of-6`,
     /// `subtraction:all-but-2-of-8`, or a spec file with a `[parameters]` table whose names
-    /// appear as `{k}` in its rules (and in its name).
-    family: String,
+    /// appear as `{k}` in its rules (and in its name). A game or a spec without parameters is
+    /// a family of one; several families are surveyed together, each game once.
+    #[arg(required = true, num_args = 1.., value_name = "FAMILY")]
+    families: Vec<String>,
     /// The largest coordinate computed for every member (heap size, or both axes of a board);
     /// with --until-proved, where the search starts.
     #[arg(long, default_value_t = 4095, allow_hyphen_values = true)]
@@ -52,7 +55,10 @@ pub(crate) struct Args {
     /// Replace an existing output file even if it is read-only.
     #[arg(long)]
     force: bool,
-    /// `csv` (one row per member) or `json` (a list of objects, the keys of `patterns --json`).
+    /// `csv` (one row per member), `json` (a list of objects, the keys of `patterns --json`) or
+    /// `index` (an index of known games for `grundy identify --index`: gzipped JSON lines, each
+    /// class once with its proved period or its first values; how `data/known-games.jsonl.gz`
+    /// is built).
     #[arg(long, value_enum, default_value_t = Format::Csv)]
     format: Format,
     /// Go on with an interrupted survey: keep the rows in FILE.partial, compute the others.
@@ -75,6 +81,7 @@ pub(crate) struct Args {
 enum Format {
     Csv,
     Json,
+    Index,
 }
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
@@ -82,10 +89,15 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     if args.size < 0 {
         bail!("--size {} must be 0 or more", args.size);
     }
-    let family = match spec_path(&args.family) {
-        Some(path) => Family::from_template(&read_spec(path, &args.family)?, &args.family)?,
-        None => Family::parse(&args.family)?,
-    };
+    let families = args
+        .families
+        .iter()
+        .map(|text| match spec_path(text) {
+            Some(path) => Ok(Family::from_template(&read_spec(path, text)?, text)?),
+            None => Ok(Family::parse(text)?),
+        })
+        .collect::<Result<Vec<Family>>>()?;
+    let family = Family::join(families);
     let extent = Extent { size: args.size, until_proved: args.until_proved.then_some(args.limit) };
     // The command's one pool: members run on it in parallel, each member's fill inside.
     let threads = args.threads.pool()?;
@@ -225,18 +237,33 @@ fn gather(
         .iter()
         .map(|g| done.remove(g.name()).expect("every member is computed"))
         .collect();
-    let rows = classify(&ordered);
     let timing = if args.no_seconds { Timing::Omitted } else { Timing::Seconds };
-    let format = match args.format {
-        Format::Csv => RowsFormat::Csv,
-        Format::Json => RowsFormat::Json,
-    };
-    destination.write_with(|out| write_rows(&rows, format, timing, out))?;
+    match args.format {
+        Format::Csv | Format::Json => {
+            let format =
+                if args.format == Format::Csv { RowsFormat::Csv } else { RowsFormat::Json };
+            let rows = classify(&ordered);
+            destination.write_with(|out| write_rows(&rows, format, timing, out))?;
+        }
+        Format::Index => {
+            let index = Index::of_survey(&family.members, &ordered, extent, built_with(args));
+            destination.write_with(|out| index.write(out))?;
+        }
+    }
     if let Some(partial) = partial {
         std::fs::remove_file(&partial)
             .with_context(|| format!("cannot delete {}", partial.display()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// How an index was built, as its header says: the command that rebuilds it.
+fn built_with(args: &Args) -> String {
+    let mut command = format!("grundy survey {} --size {}", args.families.join(" "), args.size);
+    if args.until_proved {
+        command += &format!(" --until-proved --limit {}", args.limit);
+    }
+    format!("{command} --format index (grundy {})", env!("CARGO_PKG_VERSION"))
 }
 
 /// Rank 0 of an MPI job: `todo` handed out to the other ranks, each result kept as it comes.

@@ -13,6 +13,12 @@ pub struct Extent {
 }
 
 impl Extent {
+    /// The largest coordinate on each axis of `game`'s table (heap games searching for a proof
+    /// start there).
+    pub fn max(&self, game: &Game) -> Vec<Coord> {
+        game.axes().iter().map(|a| a.min.max(self.size)).collect()
+    }
+
     /// The most values a member computed this far can have: what bounds the values read back
     /// from a partial file.
     pub fn most_values(&self, game: &Game) -> u128 {

@@ -22,7 +22,7 @@ pub enum FamilyErrorKind {
     Form,
     /// A spec template is not TOML.
     Toml(toml::de::Error),
-    /// A spec template has no `[parameters]` table.
+    /// A spec template's `parameters` is not a table.
     NoParameters,
     /// A parameter's name is not letters, digits and `_`.
     ParameterName(String),
@@ -114,7 +114,7 @@ impl fmt::Display for FamilyError {
             ),
             K::Toml(err) => write!(f, "{err}"),
             K::NoParameters => {
-                f.write_str("a spec family needs a [parameters] table, e.g. k = \"1..=20\"")
+                f.write_str("a spec family's [parameters] is a table, e.g. k = \"1..=20\"")
             }
             K::ParameterName(name) => write!(f, "parameter name `{name}`: use letters, digits, _"),
             K::ParameterRange { name, text } => {
@@ -173,7 +173,8 @@ pub struct Family {
 }
 
 impl Family {
-    /// The family written as `text` (a code pattern or a family of subtraction sets).
+    /// The family written as `text` (a code pattern, a family of subtraction sets, or a game of
+    /// the catalog: a family of one).
     pub fn parse(text: &str) -> Result<Family, FamilyError> {
         let members = if let Some(pattern) = text.strip_prefix("octal:") {
             codes(text, pattern, false)?
@@ -181,10 +182,25 @@ impl Family {
             codes(text, pattern, true)?
         } else if let Some(spec) = text.strip_prefix("subtraction:") {
             subtraction_sets(text, spec)?
+        } else if let Ok(game) = lookup(text) {
+            // A game of the catalog is a family of one.
+            vec![game]
         } else {
             return Err(bad(text, FamilyErrorKind::Form));
         };
         Family::of(text, members)
+    }
+
+    /// The members of several families in turn, each game once (where it first appears).
+    pub fn join(families: Vec<Family>) -> Family {
+        let text = families.iter().map(|f| f.text.as_str()).collect::<Vec<_>>().join(" ");
+        let mut seen = std::collections::HashSet::new();
+        let members = families
+            .into_iter()
+            .flat_map(|f| f.members)
+            .filter(|game| seen.insert(game.name().to_string()))
+            .collect();
+        Family { text, members }
     }
 
     /// The members of a spec template: TOML whose `[parameters]` table maps names to integer
@@ -193,8 +209,15 @@ impl Family {
     pub fn from_template(text: &str, origin: &str) -> Result<Family, FamilyError> {
         let table: toml::Table =
             text.parse().map_err(|err| bad(origin, FamilyErrorKind::Toml(err)))?;
-        let Some(toml::Value::Table(parameters)) = table.get("parameters") else {
-            return Err(bad(origin, FamilyErrorKind::NoParameters));
+        let parameters = match table.get("parameters") {
+            Some(toml::Value::Table(parameters)) => parameters,
+            // A spec without parameters is a family of one.
+            None => {
+                let game = parse_spec(text, origin)
+                    .map_err(|e| bad(origin, FamilyErrorKind::Member(e)))?;
+                return Family::of(origin, vec![game]);
+            }
+            Some(_) => return Err(bad(origin, FamilyErrorKind::NoParameters)),
         };
         let mut ranges: Vec<(String, Vec<i64>)> = Vec::new();
         let mut count: u64 = 1;

@@ -80,7 +80,7 @@ pub fn survey_member(game: &Game, extent: Extent) -> Result<Computed, MemberErro
             }
         }
         None => {
-            let max: Vec<Coord> = game.axes().iter().map(|a| a.min.max(extent.size)).collect();
+            let max = extent.max(game);
             let text: Vec<String> = max.iter().map(Coord::to_string).collect();
             let shape = TableShape::new(game, &max, &text.join("x"))
                 .map_err(|e| fail(MemberErrorKind::Size(e)))?;

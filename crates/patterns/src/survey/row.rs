@@ -138,17 +138,17 @@ impl std::str::FromStr for PeriodicLines {
 
 /// Serde through `Display` and `FromStr`: the types above are written as the text they always
 /// were.
-mod text {
+pub(crate) mod text {
     use super::*;
 
-    pub(super) fn serialize<T: fmt::Display, S: Serializer>(
+    pub(crate) fn serialize<T: fmt::Display, S: Serializer>(
         value: &T,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
         serializer.collect_str(value)
     }
 
-    pub(super) fn deserialize<'de, T, D>(deserializer: D) -> Result<T, D::Error>
+    pub(crate) fn deserialize<'de, T, D>(deserializer: D) -> Result<T, D::Error>
     where
         T: std::str::FromStr<Err = String>,
         D: Deserializer<'de>,

@@ -87,6 +87,7 @@ __all__ = [
     "Game",
     "GameInfo",
     "GrundyError",
+    "Identification",
     "InputError",
     "Record",
     "SequenceReport",
@@ -96,6 +97,7 @@ __all__ = [
     "check",
     "compute",
     "games",
+    "identify",
     "patterns",
     "plot",
     "show",
@@ -625,6 +627,91 @@ def patterns(
         text = _grundy.patterns_of(values, named_axes, name, g and g._ref, g and g._spec)
     fields = json.loads(text)
     return SequenceReport(fields) if "sequence" in fields else BoardReport(fields)
+
+
+class Identification(Record):
+    """What ``grundy identify --json`` finds: ``sequence`` (what was identified), ``values``
+    (how many), ``from`` and ``to`` (its coordinates; ``to`` is ``None`` when a proved period
+    gives every value), ``proved``, ``max_shift``, ``same_values`` and ``same_p_positions``
+    (lists of matches) and ``index`` (the index searched: ``built_with``, ``classes``,
+    ``members``).
+
+    A match has ``class`` (its representative), ``shift`` (k in a(n) = b(n + k)), ``from`` and
+    ``to`` (the range compared; ``to`` is ``None`` when proved for every n), ``proved`` and
+    ``members`` (each ``game``, ``proved``, ``to`` and, for published sequences, ``note``).
+    Read ``from`` and ``class`` with ``getattr(match, "from")`` or ``match.to_dict()``."""
+
+    @property
+    def names(self) -> List[str]:
+        """Every known game with the same values (after a shift), best match first."""
+        return [member.game for match in self.same_values for member in match.members]  # type: ignore[attr-defined]
+
+
+def identify(
+    source: Union[TableLike, Sequence[int]],
+    size: Optional[Union[int, Sequence[int]]] = None,
+    *,
+    row: Optional[int] = None,
+    column: Optional[int] = None,
+    diagonal: Optional[int] = None,
+    start: Optional[int] = None,
+    shift: int = 8,
+    limit: int = 1 << 20,
+    index: Optional[Union[str, "os.PathLike[str]"]] = None,
+    threads: Optional[int] = None,
+    progress: ProgressArg = False,
+) -> Identification:
+    """Which known game is this (``grundy identify``)? Every class of the index of known games
+    equal to the sequence after a shift of index, a(n) = b(n + k) with |k| <= ``shift``, and
+    apart those whose P-positions alone agree; *proved* when both periods are proved and agree
+    past both preperiods for the lcm of the periods, otherwise how far they were compared.
+
+    ``source``: a heap game (computed from ``size``, 4095 by default, until a theorem proves its
+    period, up to ``limit``), a board with ``size`` and one of ``row``, ``column`` or
+    ``diagonal`` (x - y), a 1-D array or list of values (its first at ``start``, 0 by
+    default; a :class:`Table` knows its own), or a 2-D array with a line. ``index``: an index
+    file made by ``grundy survey ... --format index`` instead of the built-in one.
+    """
+    lines = [(kind, at) for kind, at in (("row", row), ("column", column), ("diagonal", diagonal)) if at is not None]
+    if len(lines) > 1:
+        raise InputError("name one line: row, column or diagonal")
+    line = (lines[0][0], _int(lines[0][1], lines[0][0], *_I64)) if lines else None
+    shift = _int(shift, "shift", 0, 16)
+    index_bytes = None
+    if index is not None:
+        if not isinstance(index, (str, os.PathLike)):
+            raise InputError(f"index is a path to an index file, not {type(index).__name__}")
+        try:
+            with open(index, "rb") as file:
+                index_bytes = file.read()
+        except OSError as err:
+            raise InputError(f"cannot read index {os.fspath(index)}: {err.strerror}") from None
+    if isinstance(source, (list, tuple)):
+        values = _ints(source, "values", 0, (1 << 32) - 1)
+        if not values:
+            raise InputError("no values to identify")
+        source = np.asarray(values, dtype=np.uint32)
+    if isinstance(source, np.ndarray):
+        mins = None if start is None else [_int(start, "start", *_I64)] * source.ndim
+        values, named_axes, name, _ = _described(source, size, None, mins, None, False)
+        text = _grundy.identify_array(values, named_axes, name, line, shift, index_bytes)
+    else:
+        if start is not None:
+            raise InputError("start is for values; a game's sequence starts where its table does")
+        g = _game(source)
+        if size is None:
+            if g.dims != 1:
+                raise InputError(f"size is needed to compute the board {g.name}")
+            coords = [4095]
+        else:
+            coords = _size(g, size)
+        limit = _int(limit, "limit", 1, 1 << 32)
+        callback, close = _progress(progress, 0, g.name)
+        try:
+            text = _grundy.identify_game(g._ref, g._spec, coords, line, limit, shift, index_bytes, _threads(threads), callback)
+        finally:
+            close()
+    return Identification(json.loads(text))
 
 
 def check(

@@ -28,6 +28,25 @@ def patterns_of(
     game: Optional[str] = None,
     spec: Optional[str] = None,
 ) -> str: ...
+def identify_game(
+    game: str,
+    spec: Optional[str],
+    size: Sequence[int],
+    line: Optional[Tuple[str, int]],
+    limit: int,
+    shift: int,
+    index: Optional[bytes] = None,
+    threads: Optional[int] = None,
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> str: ...
+def identify_array(
+    array: np.ndarray,
+    axes: Sequence[Tuple[str, int]],
+    name: str,
+    line: Optional[Tuple[str, int]],
+    shift: int,
+    index: Optional[bytes] = None,
+) -> str: ...
 def patterns_until_proved(
     game: str,
     spec: Optional[str],

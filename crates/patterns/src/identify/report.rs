@@ -1,0 +1,112 @@
+//! What `patterns` names: a heap game's sequence and every periodic line of a board, each
+//! looked up in an index.
+
+use super::index::Index;
+use super::lines::{line_of, Line};
+use super::matching::{Match, DEFAULT_SHIFT};
+use super::sequence::{Law, Sequence};
+use crate::analysis::{LineReport, Report};
+use crate::proof::Proof;
+use grundy_core::GrundyTable;
+use serde::Serialize;
+
+/// The most periodic lines of each kind (rows, columns, diagonals) that are looked up: a board
+/// of 10^6 rows has as many lines, and the first ones are those a reader looks at.
+pub const MOST_LINES_LOOKED_UP: usize = 4096;
+
+/// The known games a report's sequences are.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Named {
+    /// A heap game's sequence: the classes equal to it after a shift (`None` for a board).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sequence: Option<Vec<Match>>,
+    /// A board's periodic lines that equal a known game after a shift.
+    pub lines: Vec<NamedLine>,
+    /// Periodic lines looked up (at most [`MOST_LINES_LOOKED_UP`] of each kind).
+    pub lines_looked_up: usize,
+    /// Periodic lines not looked up because of that bound.
+    pub lines_skipped: usize,
+}
+
+/// One periodic line of a board and the known games it equals.
+#[derive(Clone, Debug, Serialize)]
+pub struct NamedLine {
+    /// `row`, `column` or `diagonal`.
+    pub kind: &'static str,
+    /// Its coordinate (x − y for a diagonal).
+    pub index: i64,
+    /// The line as text: `row w = 2`.
+    pub line: String,
+    /// The classes it equals, best first.
+    pub matches: Vec<Match>,
+}
+
+/// A kind of line: its name, its reports and how a line of it is named by its index.
+type LineKind<'a> = (&'static str, &'a [LineReport], fn(i64) -> Line);
+
+/// Looks up in `index` what `report` (the analysis of the table `data`) found: a heap game's sequence,
+/// with its proved law when the report proved one, and every periodic row, column and
+/// diagonal of a board. Members that are lines of the table's own game are left out (a table
+/// names no line after itself).
+pub fn name_report(data: &GrundyTable, report: &Report, index: &Index) -> Named {
+    match report {
+        Report::Sequence(r) => {
+            let s = &r.sequence;
+            let proved = s.proof.as_ref().and_then(Proof::theorem);
+            let law = match (s.period, s.preperiod, s.saltus, proved) {
+                (Some(period), Some(preperiod), Some(saltus), Some(theorem)) => Some(Law {
+                    period,
+                    preperiod,
+                    saltus: u32::try_from(saltus).unwrap_or(0),
+                    theorem: theorem.name().to_string(),
+                }),
+                _ => None,
+            };
+            let values = data.cells().to_u32_vec();
+            let query = Sequence { start: r.min, values, law };
+            let found = index.identify(&query, DEFAULT_SHIFT).same_values;
+            Named { sequence: Some(found), ..Named::default() }
+        }
+        Report::Board(r) => {
+            let own = format!("{} ", r.game);
+            let axes = [r.axes[0].as_str(), r.axes[1].as_str()];
+            let mut named = Named::default();
+            let kinds: [LineKind<'_>; 3] = [
+                ("row", &r.rows, Line::Row),
+                ("column", &r.columns, Line::Column),
+                ("diagonal", &r.diagonals, Line::Diagonal),
+            ];
+            for (kind, lines, line_at) in kinds {
+                let periodic: Vec<&LineReport> =
+                    lines.iter().filter(|l| l.period.is_some()).collect();
+                named.lines_skipped += periodic.len().saturating_sub(MOST_LINES_LOOKED_UP);
+                for report in periodic.into_iter().take(MOST_LINES_LOOKED_UP) {
+                    named.lines_looked_up += 1;
+                    let line = line_at(report.index);
+                    let Ok(query) = line_of(data, line) else { continue };
+                    let matches: Vec<Match> = index
+                        .identify(&query, DEFAULT_SHIFT)
+                        .same_values
+                        .into_iter()
+                        .filter_map(|mut m| {
+                            m.members.retain(|member| !member.game.starts_with(&own));
+                            let first = m.members.first()?;
+                            m.class = first.game.clone();
+                            Some(m)
+                        })
+                        .collect();
+                    if !matches.is_empty() {
+                        let text = line.describe(axes);
+                        named.lines.push(NamedLine {
+                            kind,
+                            index: report.index,
+                            line: text,
+                            matches,
+                        });
+                    }
+                }
+            }
+            named
+        }
+    }
+}
