@@ -29,5 +29,5 @@ pub use matching::{
     Identification, IdentifyJson, Match, MemberMatch, DEFAULT_SHIFT, LEAST_COMPARED,
     LEAST_P_POSITIONS, MAX_SHIFT,
 };
-pub use report::{name_report, Named, NamedLine, MOST_LINES_LOOKED_UP};
+pub use report::{name_report, Named, NamedLine, LEAST_LINE_VALUES, MOST_LINES_LOOKED_UP};
 pub use sequence::{Agreement, Compare, Law, Sequence, MOST_COMPARED};

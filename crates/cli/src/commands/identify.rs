@@ -4,7 +4,7 @@ use crate::progress::Bar;
 use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
 use grundy_compute::memory::read_budget;
-use grundy_core::{parse_coords, Coord};
+use grundy_core::{parse_coords, CellKind, Coord};
 use grundy_patterns::identify::{
     game_sequence, heap_sequence, line_of, Identification, IdentifyJson, Index, Line, Match,
     Sequence, DEFAULT_SHIFT, MAX_SHIFT,
@@ -174,6 +174,12 @@ fn query(args: &Args) -> Result<(String, Sequence)> {
         slice: args.slice.clone(),
     };
     let loaded = threads.install(|| table.load(&threads, &bar, Analysis::None))?;
+    if loaded.kind() == CellKind::Outcomes {
+        bail!(
+            "{} holds only outcomes (P/N), and identify compares values: give a table of values",
+            loaded.name()
+        );
+    }
     let data = loaded.data();
     match (data.axes(), line) {
         ([axis], None) => {

@@ -14,6 +14,10 @@ use serde::Serialize;
 /// of 10^6 rows has as many lines, and the first ones are those a reader looks at.
 pub const MOST_LINES_LOOKED_UP: usize = 4096;
 
+/// The fewest values a line must have to be looked up: on fewer, matches are coincidences
+/// (a diagonal of 9 cells agrees with dozens of games).
+pub const LEAST_LINE_VALUES: usize = 32;
+
 /// The known games a report's sequences are.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Named {
@@ -22,7 +26,8 @@ pub struct Named {
     pub sequence: Option<Vec<Match>>,
     /// A board's periodic lines that equal a known game after a shift.
     pub lines: Vec<NamedLine>,
-    /// Periodic lines looked up (at most [`MOST_LINES_LOOKED_UP`] of each kind).
+    /// Periodic lines looked up (at most [`MOST_LINES_LOOKED_UP`] of each kind, each of at
+    /// least [`LEAST_LINE_VALUES`] values).
     pub lines_looked_up: usize,
     /// Periodic lines not looked up because of that bound.
     pub lines_skipped: usize,
@@ -84,6 +89,9 @@ pub fn name_report(data: &GrundyTable, report: &Report, index: &Index) -> Named 
                     named.lines_looked_up += 1;
                     let line = line_at(report.index);
                     let Ok(query) = line_of(data, line) else { continue };
+                    if query.values.len() < LEAST_LINE_VALUES {
+                        continue;
+                    }
                     let matches: Vec<Match> = index
                         .identify(&query, DEFAULT_SHIFT)
                         .same_values
