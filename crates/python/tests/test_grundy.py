@@ -530,3 +530,81 @@ def test_view_refuses_what_it_cannot_show():
         grundy.view(np.zeros(4, dtype=np.uint8), port=70000)
     with pytest.raises(grundy.InputError):
         grundy.view("wythoff")
+
+
+def _octal(code, length):
+    """Grundy values of an octal game by its definition (independent of grundy)."""
+    whole, rest = code.split(".")
+    digits = [int(whole)] + [int(d) for d in rest]
+    g = []
+    for n in range(length):
+        seen = set()
+        for k, digit in enumerate(digits):
+            if k > n:
+                break
+            left = n - k
+            if digit & 1 and left == 0 and k > 0:
+                seen.add(0)
+            if digit & 2 and left >= 1 and k > 0:
+                seen.add(g[left])
+            if digit & 4 and left >= 2:
+                seen.update(g[a] ^ g[left - a] for a in range(1, left // 2 + 1))
+        g.append(next(v for v in range(len(seen) + 1) if v not in seen))
+    return g
+
+
+def _members(found, section="same_values"):
+    return {(m.game, match.shift) for match in getattr(found, section) for m in match.members}
+
+
+def test_identify_equals_the_cli_json():
+    found = grundy.identify("octal:0.137")
+    assert found.to_dict() == json.loads(cli("identify", "octal:0.137", "--json").stdout)
+    assert ("octal:0.07", 1) in _members(found)
+    assert "octal:0.07" in found.names
+    chess, kayles = _octal("0.137", 300), _octal("0.07", 301)
+    assert chess == kayles[1:]
+
+
+def test_identify_values_lists_arrays_and_lines():
+    kayles = _octal("0.77", 150)
+    for source in (kayles, tuple(kayles), np.array(kayles, dtype=np.uint8)):
+        found = grundy.identify(source)
+        assert ("kayles", 0) in _members(found)
+        assert not found.proved and found.to == 149
+    # A start moves the coordinates: a(n) = 0.77(n - 5).
+    assert ("kayles", -5) in _members(grundy.identify(kayles, start=5))
+    # Same P-positions only: Dawson's Kayles with its non-zero values raised.
+    raised = [v + 1 if v else 0 for v in _octal("0.07", 300)]
+    found = grundy.identify(raised)
+    assert ("octal:0.07", 0) in _members(found, "same_p_positions")
+    assert ("octal:0.07", 0) not in _members(found)
+    # A line of a board, from the game or from its table.
+    row = grundy.identify("cutting", (300, 300), row=2)
+    assert row.sequence == "cutting row w = 2" and ("octal:0.07", -2) in _members(row)
+    table = grundy.compute("cutting", (300, 300))
+    assert grundy.identify(table, row=2).same_values == row.same_values
+    # patterns names the rows too.
+    report = grundy.patterns("cutting", (300, 300))
+    assert any(line.line == "row w = 2" for line in report.known.lines)
+
+
+def test_identify_refuses_bad_input(tmp_path):
+    for call in (
+        lambda: grundy.identify("cutting", (30, 30)),
+        lambda: grundy.identify("kayles", row=2),
+        lambda: grundy.identify([1, -2, 3]),
+        lambda: grundy.identify([]),
+        lambda: grundy.identify("kayles", shift=17),
+        lambda: grundy.identify("kayles", row=1, column=2),
+        lambda: grundy.identify("kayles", start=3),
+        lambda: grundy.identify("cutting", (30, 30), row=99),
+        lambda: grundy.identify(np.zeros((3, 3, 3), dtype=np.uint8)),
+        lambda: grundy.identify([1, 2], index=tmp_path / "missing.idx"),
+    ):
+        with pytest.raises(grundy.InputError):
+            call()
+    bad = tmp_path / "bad.idx"
+    bad.write_text("not an index\n")
+    with pytest.raises(grundy.InputError, match="not an index of known games"):
+        grundy.identify([0, 1, 2, 3], index=bad)
