@@ -48,5 +48,28 @@ fn checks(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, boards, checks);
+/// Issue 30: a sequence of 10^6 values against the whole shipped index (read and windowed
+/// once, outside the timing), for a match (Kayles), values no game has, and the P-positions
+/// of Dawson's Kayles with other values.
+fn identify(c: &mut Criterion) {
+    use grundy_patterns::identify::{Index, Sequence, DEFAULT_SHIFT};
+    let index = Index::builtin();
+    let values = |name: &str| table(name, &[999_999]).cells().to_u32_vec();
+    let kayles = values("kayles");
+    let scrambled: Vec<u32> =
+        (0..1_000_000u32).map(|n| n.wrapping_mul(2_654_435_761) % 50).collect();
+    let raised: Vec<u32> =
+        values("dawsons-kayles").into_iter().map(|v| if v == 0 { 0 } else { v + 1 }).collect();
+    index.identify(&Sequence::of(0, vec![0; 100]), DEFAULT_SHIFT);
+    let mut group = c.benchmark_group("identify 10^6 values");
+    group.sample_size(10);
+    for (name, values) in [("kayles", kayles), ("no game", scrambled), ("p-positions only", raised)]
+    {
+        let query = Sequence::of(0, values);
+        group.bench_function(name, |b| b.iter(|| index.identify(&query, DEFAULT_SHIFT)));
+    }
+    group.finish();
+}
+
+criterion_group!(benches, boards, checks, identify);
 criterion_main!(benches);

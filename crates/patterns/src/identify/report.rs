@@ -86,12 +86,12 @@ pub fn name_report(data: &GrundyTable, report: &Report, index: &Index) -> Named 
                     lines.iter().filter(|l| l.period.is_some()).collect();
                 named.lines_skipped += periodic.len().saturating_sub(MOST_LINES_LOOKED_UP);
                 for report in periodic.into_iter().take(MOST_LINES_LOOKED_UP) {
-                    named.lines_looked_up += 1;
                     let line = line_at(report.index);
                     let Ok(query) = line_of(data, line) else { continue };
                     if query.values.len() < LEAST_LINE_VALUES {
                         continue;
                     }
+                    named.lines_looked_up += 1;
                     let matches: Vec<Match> = index
                         .identify(&query, DEFAULT_SHIFT)
                         .same_values
