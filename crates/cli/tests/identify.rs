@@ -287,3 +287,33 @@ fn files_and_csv_columns_are_sequences_too() {
         assert_eq!(has(&named(&found, "same_values"), "kayles"), Some((0, false)));
     }
 }
+
+#[test]
+fn an_index_of_your_own_is_built_by_a_survey_and_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    let index = dir.path().join("mine.jsonl.gz");
+    let index = index.to_str().unwrap();
+    grundy()
+        .args(["survey", "octal:0.?", "subtraction:any-of-3", "wythoff", "--size", "63"])
+        .args(["--until-proved", "--limit", "4096", "--format", "index", "--out", index, "-q"])
+        .assert()
+        .success();
+    // Dawson's Kayles is not in it, but 0.4 is: 0.07(n) = 0.4(n + 1).
+    let values = octal("0.07", 300);
+    assert_eq!(octal("0.4", 301)[1..], values[..]);
+    let found = identify_stdin(&values, &["--index", index]);
+    assert_eq!(has(&named(&found, "same_values"), "octal:0.4"), Some((1, false)));
+    assert_eq!(has(&named(&found, "same_values"), "octal:0.07"), None);
+    let header = &found["index"];
+    assert!(header["built_with"].as_str().unwrap().starts_with("grundy survey octal:0.? "));
+    // 7 codes, 7 sets, Wythoff's 8 rows and its diagonal (symmetric: no columns), 9 OEIS.
+    assert_eq!(header["members"], 7 + 7 + 9 + 9);
+    // Wythoff's row 3, by its OEIS values, in it.
+    let row3 = [3, 4, 5, 6, 2, 0, 1, 9, 10, 12, 8, 7, 15, 11, 16, 18, 14, 13, 21, 17];
+    let found = identify_stdin(&row3, &["--index", index]);
+    assert_eq!(has(&named(&found, "same_values"), "wythoff row a = 3"), Some((0, false)));
+    assert_eq!(has(&named(&found, "same_values"), "OEIS A004484"), Some((0, false)));
+    // The same survey's rows, written as CSV, list every family's members once.
+    let csv = common::stdout_of(&["survey", "octal:0.?", "octal:0.?", "kayles", "--size", "50"]);
+    assert_eq!(csv.lines().count(), 1 + 7 + 1, "{csv}");
+}

@@ -19,6 +19,7 @@ mod lines;
 mod matching;
 mod report;
 mod sequence;
+mod windows;
 
 pub use index::{
     board_lines, law_of, published, Entry, Header, Index, IndexError, Known, Member, BOARD_LINES,

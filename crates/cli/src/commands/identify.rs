@@ -211,6 +211,15 @@ fn most_values() -> u64 {
     read_budget() / 4
 }
 
+/// Adds `value` to `values` read from `source`, refusing more than `most`.
+fn keep(values: &mut Vec<u32>, value: u32, most: u64, source: &str) -> Result<()> {
+    if values.len() as u64 >= most {
+        bail!("{source} holds more than the {most} values that fit in memory");
+    }
+    values.push(value);
+    Ok(())
+}
+
 /// Whole numbers separated by white space, commas or semicolons; `#` starts a comment.
 fn read_numbers(input: impl BufRead) -> Result<Vec<u32>> {
     let most = most_values();
@@ -230,10 +239,7 @@ fn read_numbers(input: impl BufRead) -> Result<Vec<u32>> {
                     u32::MAX
                 )
             };
-            if values.len() as u64 >= most {
-                bail!("standard input holds more than the {most} values that fit in memory");
-            }
-            values.push(value);
+            keep(&mut values, value, most, "standard input")?;
         }
     }
     if values.is_empty() {
@@ -276,10 +282,7 @@ fn read_field(source: &str, field: &str) -> Result<Vec<u32>> {
         let Ok(value) = cell.parse::<u32>() else {
             bail!("{source}, line {line}: `{cell}` in column {field} is not a value (a whole number from 0)")
         };
-        if values.len() as u64 >= most {
-            bail!("{source} holds more than the {most} values that fit in memory");
-        }
-        values.push(value);
+        keep(&mut values, value, most, source)?;
     }
     if values.is_empty() {
         bail!("{source} has no values in column {field}");

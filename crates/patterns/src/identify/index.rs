@@ -3,6 +3,7 @@
 
 use super::lines::{line_of, Line};
 use super::sequence::{Compare, Law, Sequence};
+use super::windows::Windows;
 use crate::survey::Equivalence;
 use grundy_core::{Coord, GrundyTable, TableShape};
 use serde::{Deserialize, Serialize};
@@ -80,7 +81,7 @@ pub struct Index {
     pub header: Header,
     /// The classes.
     pub entries: Vec<Entry>,
-    windows: std::sync::OnceLock<super::matching::Windows>,
+    windows: std::sync::OnceLock<Windows>,
 }
 
 impl fmt::Debug for Index {
@@ -111,7 +112,7 @@ impl std::error::Error for IndexError {}
 
 /// The values stored for a class without a law at most (a law stores its preperiod and one
 /// period, however long).
-pub const STORED_VALUES: usize = 2048;
+pub const STORED_VALUES: usize = 1536;
 
 /// Values compared before two members go into one class: the first ones, hashed.
 const BUCKET_VALUES: i64 = 24;
@@ -253,8 +254,10 @@ impl Index {
         })
     }
 
-    pub(crate) fn windows(&self) -> &super::matching::Windows {
-        self.windows.get_or_init(|| super::matching::Windows::of(&self.entries))
+    pub(crate) fn windows(&self) -> &Windows {
+        self.windows.get_or_init(|| {
+            Windows::of(&self.entries.iter().map(|e| &e.sequence).collect::<Vec<_>>())
+        })
     }
 }
 

@@ -2,19 +2,20 @@
 //! every class whose P-positions alone agree with it.
 //!
 //! # Cost
-//! Each class' first values are hashed in windows at the first [`OFFSETS`] + 1 offsets, once
-//! per index ([`Windows`]). A query looks up its own first windows and compares in full only
+//! Each class' first values are hashed in windows at the first 25 offsets, once per index
+//! (`super::windows`). A query looks up its own first windows and compares in full only
 //! the classes and shifts whose window matched, so a query costs a few hash lookups plus the
 //! comparisons of its real matches (10^6 values against a few thousand classes: milliseconds).
 //! Classes or queries too short for a window, and alignments beyond the windows, are compared
 //! directly.
 
-use super::index::{Entry, Index};
+use super::index::Index;
 use super::sequence::{Agreement, Compare, Sequence};
+use super::windows::{window, windowed, OFFSETS};
 use crate::survey::Equivalence;
 use grundy_core::Coord;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// The largest shift of index a query may ask for.
 pub const MAX_SHIFT: i64 = 16;
@@ -28,13 +29,6 @@ pub const LEAST_COMPARED: u64 = 8;
 /// The fewest P-positions a match of P-positions alone has in the range compared: with one,
 /// every game whose only P-position is the empty heap would match every other.
 pub const LEAST_P_POSITIONS: usize = 2;
-
-/// Class windows are hashed at offsets 0 to `OFFSETS` from each class' first value.
-const OFFSETS: i64 = 24;
-/// Values in a window of values.
-const VALUE_WINDOW: i64 = 12;
-/// Values in a window of outcomes (one bit each).
-const OUTCOME_WINDOW: i64 = 64;
 
 /// Everything an index knows about one sequence.
 #[derive(Clone, Debug, Serialize)]
@@ -97,88 +91,6 @@ pub struct MemberMatch {
     /// What it is, when its name does not say.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
-}
-
-/// Class windows for one kind of comparison: window hash → (class, offset).
-#[derive(Default)]
-struct Lookup {
-    windows: HashMap<u64, Vec<(u32, u8)>>,
-    /// Classes too short to have every window: compared directly.
-    short: Vec<u32>,
-}
-
-/// The windows of an index's classes, for values and for outcomes.
-pub(crate) struct Windows {
-    values: Lookup,
-    outcomes: Lookup,
-}
-
-fn window(seq: &Sequence, from: Coord, compare: Compare) -> Option<u64> {
-    match compare {
-        Compare::Values => {
-            // FNV-1a over the values.
-            let mut hash = 0xcbf2_9ce4_8422_2325u64;
-            for n in from..from + VALUE_WINDOW {
-                for byte in seq.get(n)?.to_le_bytes() {
-                    hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
-                }
-            }
-            Some(hash)
-        }
-        Compare::Outcomes => {
-            let mut bits = 0u64;
-            for (i, n) in (from..from + OUTCOME_WINDOW).enumerate() {
-                bits |= u64::from(seq.get(n)? == 0) << i;
-            }
-            Some(bits)
-        }
-    }
-}
-
-fn width(compare: Compare) -> i64 {
-    match compare {
-        Compare::Values => VALUE_WINDOW,
-        Compare::Outcomes => OUTCOME_WINDOW,
-    }
-}
-
-/// Whether `seq` has every value its windows need.
-fn windowed(seq: &Sequence, compare: Compare) -> bool {
-    seq.get(seq.start + OFFSETS + width(compare) - 1).is_some()
-}
-
-impl Lookup {
-    fn of(entries: &[Entry], compare: Compare) -> Lookup {
-        let mut lookup = Lookup::default();
-        for (e, entry) in entries.iter().enumerate() {
-            let seq = &entry.sequence;
-            if !windowed(seq, compare) {
-                lookup.short.push(e as u32);
-                continue;
-            }
-            for offset in 0..=OFFSETS {
-                let key = window(seq, seq.start + offset, compare).expect("windowed");
-                lookup.windows.entry(key).or_default().push((e as u32, offset as u8));
-            }
-        }
-        lookup
-    }
-}
-
-impl Windows {
-    pub(crate) fn of(entries: &[Entry]) -> Windows {
-        Windows {
-            values: Lookup::of(entries, Compare::Values),
-            outcomes: Lookup::of(entries, Compare::Outcomes),
-        }
-    }
-
-    fn lookup(&self, compare: Compare) -> &Lookup {
-        match compare {
-            Compare::Values => &self.values,
-            Compare::Outcomes => &self.outcomes,
-        }
-    }
 }
 
 /// Which alignments of `query` against the classes may agree: (class, shift) pairs, from the
