@@ -6,6 +6,7 @@ use super::sequence::{Compare, Law, Sequence};
 use super::windows::Windows;
 use crate::survey::Equivalence;
 use grundy_core::{Coord, GrundyTable, TableShape};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::fmt;
@@ -221,23 +222,29 @@ impl Index {
                 format!("format {} (this grundy reads format {INDEX_FORMAT})", header.grundy_index);
             return Err(bad(1, what));
         }
-        let mut entries = Vec::with_capacity(header.classes.min(1 << 20));
-        for (i, line) in lines.enumerate() {
-            let number = i + 2;
-            let line = line.map_err(|err| bad(number, err.to_string()))?;
-            let entry: Entry =
-                serde_json::from_str(&line).map_err(|err| bad(number, err.to_string()))?;
-            if entry.sequence.values.is_empty() {
-                return Err(bad(number, "a class without values".into()));
-            }
-            if !entry.sequence.is_consistent() {
-                return Err(bad(number, "its law needs more values than it holds".into()));
-            }
-            if entry.members.is_empty() {
-                return Err(bad(number, "a class without members".into()));
-            }
-            entries.push(entry);
-        }
+        // Lines read in order, parsed and checked in parallel (most of reading the index).
+        let lines = lines
+            .map(|line| line.map_err(|err| bad(0, err.to_string())))
+            .collect::<Result<Vec<String>, IndexError>>()?;
+        let entries = lines
+            .par_iter()
+            .enumerate()
+            .map(|(i, line)| {
+                let number = i + 2;
+                let entry: Entry =
+                    serde_json::from_str(line).map_err(|err| bad(number, err.to_string()))?;
+                if entry.sequence.values.is_empty() {
+                    return Err(bad(number, "a class without values".into()));
+                }
+                if !entry.sequence.is_consistent() {
+                    return Err(bad(number, "its law needs more values than it holds".into()));
+                }
+                if entry.members.is_empty() {
+                    return Err(bad(number, "a class without members".into()));
+                }
+                Ok(entry)
+            })
+            .collect::<Result<Vec<Entry>, IndexError>>()?;
         if entries.len() != header.classes {
             let what = format!("{} classes, the header says {}", entries.len(), header.classes);
             return Err(bad(0, what));

@@ -62,7 +62,10 @@ pub fn line_of(table: &GrundyTable, line: Line) -> Result<Sequence, LineError> {
     let outside = |what: &str, at: Coord, from: Coord, to: Coord| {
         LineError(format!("{what} {at} is outside the table ({what} runs from {from} to {to})"))
     };
-    let at = |p: Coord, q: Coord| table.get(&[p, q]).expect("inside the table").0;
+    // Cells by their flat index (row-major), not through the n-dimensional lookup.
+    let (cells, columns) = (table.cells(), (hi[1] - lo[1] + 1) as usize);
+    let at =
+        |p: Coord, q: Coord| cells.get((p - lo[0]) as usize * columns + (q - lo[1]) as usize).0;
     let (start, values): (Coord, Vec<u32>) = match line {
         Line::Row(r) => {
             if !(lo[0]..=hi[0]).contains(&r) {

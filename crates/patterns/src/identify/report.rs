@@ -9,10 +9,12 @@ use crate::analysis::{LineReport, Report};
 use crate::proof::Proof;
 use grundy_core::GrundyTable;
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// The most periodic lines of each kind (rows, columns, diagonals) that are looked up: a board
-/// of 10^6 rows has as many lines, and the first ones are those a reader looks at.
-pub const MOST_LINES_LOOKED_UP: usize = 4096;
+/// of 10^6 rows has as many lines, and the first ones are those a reader looks at (rows and
+/// columns from the first, diagonals from the main one outwards).
+pub const MOST_LINES_LOOKED_UP: usize = 1024;
 
 /// The fewest values a line must have to be looked up: on fewer, matches are coincidences
 /// (a diagonal of 9 cells agrees with dozens of games).
@@ -46,6 +48,29 @@ pub struct NamedLine {
     pub matches: Vec<Match>,
 }
 
+/// The classes `query` equals, without the members whose names begin with `own` (lines of the
+/// table's own game).
+fn known_games(index: &Index, query: &Sequence, own: &str) -> Vec<Match> {
+    index
+        .identify(query, DEFAULT_SHIFT)
+        .same_values
+        .into_iter()
+        .filter_map(|mut m| {
+            m.members.retain(|member| !member.game.starts_with(own));
+            let first = m.members.first()?;
+            m.class = first.game.clone();
+            Some(m)
+        })
+        .collect()
+}
+
+fn hash_of(query: &Sequence) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (query.start, &query.values).hash(&mut hasher);
+    hasher.finish()
+}
+
 /// A kind of line: its name, its reports and how a line of it is named by its index.
 type LineKind<'a> = (&'static str, &'a [LineReport], fn(i64) -> Line);
 
@@ -76,14 +101,21 @@ pub fn name_report(data: &GrundyTable, report: &Report, index: &Index) -> Named 
             let own = format!("{} ", r.game);
             let axes = [r.axes[0].as_str(), r.axes[1].as_str()];
             let mut named = Named::default();
+            // Boards repeat their lines (kiki's rows alternate between two): each distinct line
+            // is looked up once, by a hash of its values checked against the first line that
+            // had it.
+            let mut seen: HashMap<u64, (Sequence, Vec<Match>)> = HashMap::new();
             let kinds: [LineKind<'_>; 3] = [
                 ("row", &r.rows, Line::Row),
                 ("column", &r.columns, Line::Column),
                 ("diagonal", &r.diagonals, Line::Diagonal),
             ];
             for (kind, lines, line_at) in kinds {
-                let periodic: Vec<&LineReport> =
+                let mut periodic: Vec<&LineReport> =
                     lines.iter().filter(|l| l.period.is_some()).collect();
+                if kind == "diagonal" {
+                    periodic.sort_by_key(|l| (l.index.abs(), l.index));
+                }
                 named.lines_skipped += periodic.len().saturating_sub(MOST_LINES_LOOKED_UP);
                 for report in periodic.into_iter().take(MOST_LINES_LOOKED_UP) {
                     let line = line_at(report.index);
@@ -92,17 +124,15 @@ pub fn name_report(data: &GrundyTable, report: &Report, index: &Index) -> Named 
                         continue;
                     }
                     named.lines_looked_up += 1;
-                    let matches: Vec<Match> = index
-                        .identify(&query, DEFAULT_SHIFT)
-                        .same_values
-                        .into_iter()
-                        .filter_map(|mut m| {
-                            m.members.retain(|member| !member.game.starts_with(&own));
-                            let first = m.members.first()?;
-                            m.class = first.game.clone();
-                            Some(m)
-                        })
-                        .collect();
+                    let key = hash_of(&query);
+                    let matches = match seen.get(&key) {
+                        Some((first, matches)) if *first == query => matches.clone(),
+                        _ => {
+                            let matches = known_games(index, &query, &own);
+                            seen.insert(key, (query, matches.clone()));
+                            matches
+                        }
+                    };
                     if !matches.is_empty() {
                         let text = line.describe(axes);
                         named.lines.push(NamedLine {

@@ -100,6 +100,28 @@ impl Sequence {
         u32::try_from(u64::from(self.values[at]) + rise).ok()
     }
 
+    /// Its values from `n` (at least `start`) on, as far as they are known: the stored ones,
+    /// then the law's period over and over (each turn raised by the saltus).
+    fn values_from(&self, n: Coord) -> impl Iterator<Item = u32> + '_ {
+        let i = usize::try_from(n - self.start).unwrap_or(0);
+        let stored = self.values.get(i..).unwrap_or(&[]).iter().copied();
+        let cycled = self.law.as_ref().map(|law| {
+            let (e, p) = (law.preperiod, law.period);
+            let first = i.max(self.values.len());
+            let (turns, at) = ((first - e) / p, (first - e) % p);
+            let period = &self.values[e..e + p];
+            let rise = u64::from(law.saltus);
+            (0u64..).flat_map(move |turn| {
+                let skip = if turn == 0 { at } else { 0 };
+                let raised = rise * (turns as u64 + turn);
+                period[skip..]
+                    .iter()
+                    .map(move |&v| u32::try_from(u64::from(v) + raised).unwrap_or(u32::MAX))
+            })
+        });
+        stored.chain(cycled.into_iter().flatten())
+    }
+
     /// Where its periodic part starts and its period, for what `compare` looks at: the values'
     /// law, or for outcomes the law of "x(n) = 0", which with a saltus is "never" one period
     /// after the preperiod (the values only grow from there).
@@ -128,13 +150,6 @@ impl Sequence {
     ) -> Option<Agreement> {
         let from = self.start.max(other.start.checked_sub(shift)?);
         let other_last = other.last().map(|last| last - shift);
-        let same = |n: Coord| -> Option<bool> {
-            let (a, b) = (self.get(n)?, other.get(n + shift)?);
-            Some(match compare {
-                Compare::Values => a == b,
-                Compare::Outcomes => (a == 0) == (b == 0),
-            })
-        };
         let proved_until = match (self.periodic(compare), other.periodic(compare)) {
             (Some((from_a, pa)), Some((from_b, pb)))
                 if compare == Compare::Outcomes || same_growth(self, other) =>
@@ -156,10 +171,17 @@ impl Sequence {
         if last < from || (!proved && ((last - from + 1) as u64) < least) {
             return None;
         }
-        for n in from..=last {
-            if !same(n)? {
-                return None;
-            }
+        // Both read in step, a law's period cycled without a division per value.
+        let count = (last - from + 1) as usize;
+        let (a, b) = (self.values_from(from), other.values_from(from + shift));
+        // `last` is known on both sides, so neither runs out before `count`.
+        let mut pairs = a.zip(b).take(count);
+        let equal = match compare {
+            Compare::Values => pairs.all(|(x, y)| x == y),
+            Compare::Outcomes => pairs.all(|(x, y)| (x == 0) == (y == 0)),
+        };
+        if !equal {
+            return None;
         }
         Some(Agreement { from, to: (!proved).then_some(last) })
     }

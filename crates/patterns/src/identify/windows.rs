@@ -81,10 +81,11 @@ impl Lookup {
 impl Windows {
     /// The windows of `sequences` (an index's classes, in order).
     pub(crate) fn of(sequences: &[&Sequence]) -> Windows {
-        Windows {
-            values: Lookup::of(sequences, Compare::Values),
-            outcomes: Lookup::of(sequences, Compare::Outcomes),
-        }
+        let (values, outcomes) = rayon::join(
+            || Lookup::of(sequences, Compare::Values),
+            || Lookup::of(sequences, Compare::Outcomes),
+        );
+        Windows { values, outcomes }
     }
 
     pub(super) fn lookup(&self, compare: Compare) -> &Lookup {

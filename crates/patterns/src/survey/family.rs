@@ -109,8 +109,8 @@ impl fmt::Display for FamilyError {
         match &self.kind {
             K::Form => f.write_str(
                 "write octal:0.?? (a code with ? for any digit), hex:0.?, subtraction:3-of-12, \
-                 subtraction:any-of-6, subtraction:all-but-2-of-8, or a spec file with \
-                 [parameters]",
+                 subtraction:any-of-6, subtraction:all-but-2-of-8, a game of the catalog, or a \
+                 spec file (with [parameters] for a family of games)",
             ),
             K::Toml(err) => write!(f, "{err}"),
             K::NoParameters => {
