@@ -167,8 +167,9 @@ pub const ANALYSIS_BYTES_PER_CELL: u64 = 2;
 /// holds: its [`LineReport`] (issue 19: a 1 × 3·10^6 board has 6·10^6 of them).
 pub const ANALYSIS_BYTES_PER_LINE: u64 = std::mem::size_of::<LineReport>() as u64;
 
-/// The bytes [`analyze`] holds besides a table of `lens`. The lines of a 3-D table are those
-/// of its largest 2-D slice.
+/// The bytes [`analyze`] holds besides a table of `lens`, and naming its sequences after it
+/// ([`crate::identify::name_report`]: the index, and the longest line twice). The lines of a
+/// 3-D table are those of its largest 2-D slice.
 pub fn analysis_bytes(lens: &[usize]) -> u128 {
     let lines = match *lens {
         [rows, cols] => board_lines(rows, cols),
@@ -176,7 +177,12 @@ pub fn analysis_bytes(lens: &[usize]) -> u128 {
         _ => 0,
     };
     let cells = lens.iter().map(|&len| len as u128).product::<u128>();
-    cells * u128::from(ANALYSIS_BYTES_PER_CELL) + lines * u128::from(ANALYSIS_BYTES_PER_LINE)
+    let longest = lens.iter().copied().max().unwrap_or(0) as u128;
+    let naming = u128::from(crate::identify::NAMING_BYTES)
+        + longest * u128::from(crate::identify::NAMING_BYTES_PER_VALUE);
+    cells * u128::from(ANALYSIS_BYTES_PER_CELL)
+        + lines * u128::from(ANALYSIS_BYTES_PER_LINE)
+        + naming
 }
 
 /// How a search for a proved period went ([`crate::search::ProofSearch`]): part of the JSON

@@ -30,5 +30,8 @@ pub use matching::{
     Identification, IdentifyJson, Match, MemberMatch, DEFAULT_SHIFT, LEAST_COMPARED,
     LEAST_P_POSITIONS, MAX_SHIFT,
 };
-pub use report::{name_report, Named, NamedLine, LEAST_LINE_VALUES, MOST_LINES_LOOKED_UP};
+pub use report::{
+    name_report, Named, NamedLine, LEAST_LINE_VALUES, MOST_LINES_LOOKED_UP, NAMING_BYTES,
+    NAMING_BYTES_PER_VALUE,
+};
 pub use sequence::{Agreement, Compare, Law, Sequence, MOST_COMPARED};

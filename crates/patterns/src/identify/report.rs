@@ -16,6 +16,15 @@ use std::collections::HashMap;
 /// columns from the first, diagonals from the main one outwards).
 pub const MOST_LINES_LOOKED_UP: usize = 1024;
 
+/// Bytes that naming a report's sequences holds besides the table: the index read and its
+/// windows (measured: 12 MiB, `patterns cutting --size 300x300` against the build before them),
+/// counted twice over.
+pub const NAMING_BYTES: u64 = 32 << 20;
+
+/// Bytes naming holds per value of the longest line (or of a heap game's sequence): the line
+/// looked up, and the first line with its values taken again to compare with it.
+pub const NAMING_BYTES_PER_VALUE: u64 = 8;
+
 /// The fewest values a line must have to be looked up: on fewer, matches are coincidences
 /// (a diagonal of 9 cells agrees with dozens of games).
 pub const LEAST_LINE_VALUES: usize = 32;
@@ -104,7 +113,7 @@ pub fn name_report(data: &GrundyTable, report: &Report, index: &Index) -> Named 
             // Boards repeat their lines (kiki's rows alternate between two): each distinct line
             // is looked up once, by a hash of its values checked against the first line that
             // had it.
-            let mut seen: HashMap<u64, (Sequence, Vec<Match>)> = HashMap::new();
+            let mut seen: HashMap<u64, (Line, Vec<Match>)> = HashMap::new();
             let kinds: [LineKind<'_>; 3] = [
                 ("row", &r.rows, Line::Row),
                 ("column", &r.columns, Line::Column),
@@ -125,11 +134,14 @@ pub fn name_report(data: &GrundyTable, report: &Report, index: &Index) -> Named 
                     }
                     named.lines_looked_up += 1;
                     let key = hash_of(&query);
+                    // The first line is taken again to be compared, not kept: a board's lines
+                    // may be long.
+                    let same = |first: Line| line_of(data, first).is_ok_and(|f| f == query);
                     let matches = match seen.get(&key) {
-                        Some((first, matches)) if *first == query => matches.clone(),
+                        Some((first, matches)) if same(*first) => matches.clone(),
                         _ => {
                             let matches = known_games(index, &query, &own);
-                            seen.insert(key, (query, matches.clone()));
+                            seen.insert(key, (line, matches.clone()));
                             matches
                         }
                     };
