@@ -500,8 +500,12 @@ fn identify_json(
         }
     };
     let found = index.identify(query, shift);
-    let json =
-        IdentifyJson { sequence: what, values: query.values.len(), found: &found, index: &index.header };
+    let json = IdentifyJson {
+        sequence: what,
+        values: query.values.len(),
+        found: &found,
+        index: &index.header,
+    };
     to_json(py, &json)
 }
 
