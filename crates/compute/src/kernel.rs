@@ -11,7 +11,7 @@
 pub(crate) use crate::compiled::Slides;
 use crate::compiled::{Cells, CompiledGame, Stencil, NO_LINE};
 use crate::plan::{LineKind, Reads, Unit};
-use grundy_core::{mex_of_union, Cell, Game, MexSet, Nimber, PrefixSet, TableShape};
+use grundy_core::{mex_of_union, Cell, Game, MexSet, Nimber, Play, PrefixSet, TableShape};
 
 /// What a unit sees of the store while the kernel fills it: the final cells it reads (as
 /// [`Cells`]), the line summaries of its cells, and a place to put each value.
@@ -48,23 +48,26 @@ pub(crate) struct StencilKernel {
     strides: [usize; 3],
     /// The moves as fixed 2-D steps, when they are only that (see [`StencilKernel::fill_row`]).
     stencil: Option<Stencil>,
+    /// The play convention, applied to every cell's mex by [`Play::value`] (the stencil rows
+    /// need not: they hold only cells every step leaves on the board, none of them terminal).
+    play: Play,
 }
 
 impl StencilKernel {
     /// Compiles `game` for `shape`, its slides along whole rows, columns and the main diagonal
     /// as `slides` says (line summaries, or every cell walked).
     pub(crate) fn new(game: &Game, shape: &TableShape, slides: Slides) -> StencilKernel {
-        StencilKernel::from_compiled(CompiledGame::new(game, shape, slides))
+        StencilKernel::from_compiled(CompiledGame::new(game, shape, slides), game.play())
     }
 
-    fn from_compiled(compiled: CompiledGame) -> StencilKernel {
+    fn from_compiled(compiled: CompiledGame, play: Play) -> StencilKernel {
         let lens = compiled.lens();
         let mut strides = [0; 3];
         for d in 0..lens.len() {
             strides[d] = lens[d + 1..].iter().product();
         }
         let stencil = compiled.stencil();
-        StencilKernel { compiled, strides, stencil }
+        StencilKernel { compiled, strides, stencil, play }
     }
 
     pub(crate) fn compiled(&self) -> &CompiledGame {
@@ -74,7 +77,7 @@ impl StencilKernel {
     /// The same kernel reading the moves that walk down a column through the mirror row (see
     /// [`CompiledGame::transposing_columns`]): for a store that writes every mirror cell.
     pub(crate) fn transposing_columns(&self) -> StencilKernel {
-        StencilKernel::from_compiled(self.compiled.clone().transposing_columns())
+        StencilKernel::from_compiled(self.compiled.clone().transposing_columns(), self.play)
     }
 
     /// What a unit of this kernel reads besides its own earlier cells.
@@ -209,7 +212,7 @@ impl StencilKernel {
         let low = compiled.insert_options(view, index, flat, mex);
         let kinds = compiled.lines();
         let value = if kinds.is_empty() {
-            mex.mex_with_low(low)
+            self.play.value(mex.mex_with_low(low), || mex.is_empty_with_low(low))
         } else {
             let cols = compiled.lens()[1];
             let mut spots = [(LineKind::Row, 0usize); 3];
@@ -221,7 +224,10 @@ impl StencilKernel {
             for (slot, &(kind, line)) in refs.iter_mut().zip(spots) {
                 *slot = view.line(kind, line);
             }
-            let value = mex_of_union(mex, low, &refs[..spots.len()]);
+            let lines = &refs[..spots.len()];
+            let value = self.play.value(mex_of_union(mex, low, lines), || {
+                mex.is_empty_with_low(low) && lines.iter().all(|line| line.is_empty())
+            });
             for &(kind, line) in spots {
                 view.add_to_line(kind, line, value);
             }

@@ -5,7 +5,7 @@
 
 use crate::error::FillError;
 use crate::progress::{NoProgress, Progress};
-use grundy_core::{mex, Coord, Game, GrundyTable, Nimber, TableShape};
+use grundy_core::{mex, Coord, Game, GrundyTable, Nimber, Play, TableShape};
 use ndarray::{Dimension, IxDyn};
 
 /// Fills the table of `game` over `shape` sequentially, in row-major order.
@@ -13,8 +13,11 @@ use ndarray::{Dimension, IxDyn};
 /// Row-major order is a valid order because no move raises a coordinate (a model invariant), so
 /// every option of a cell comes earlier.
 ///
+/// Under misère play a cell's value is its misère Grundy value ([`grundy_core::Play`]).
+///
 /// # Panics
-/// If `shape` was made for a game with other axes.
+/// If `shape` was made for a game with other axes, or if the game is played misère and its
+/// moves leave sums (whose misère values the table cannot give).
 pub fn fill_reference(game: &Game, shape: &TableShape) -> GrundyTable {
     fill_reference_with(game, shape, &NoProgress).expect("nothing cancels it")
 }
@@ -27,6 +30,10 @@ pub(crate) fn fill_reference_with(
     progress: &dyn Progress,
 ) -> Result<GrundyTable, FillError> {
     assert_eq!(game.axes(), shape.axes(), "the shape belongs to another game");
+    assert!(
+        game.play() == Play::Normal || !game.options_are_sums(),
+        "misère values of sums are not a function of the components' values"
+    );
     let mut table = GrundyTable::zeroed(shape.clone());
     let lens = shape.lens();
     // Cancellation is asked every few cells, not only once a row: a heap game's table is one
@@ -43,11 +50,13 @@ pub(crate) fn fill_reference_with(
         }
         let pos: Vec<Coord> =
             index.slice().iter().zip(game.axes()).map(|(&i, axis)| axis.min + i as Coord).collect();
-        let value = mex(game.options(&pos).iter().map(|option| {
+        let options = game.options(&pos);
+        let value = mex(options.iter().map(|option| {
             option.iter().fold(Nimber::ZERO, |sum, component| {
                 sum ^ table.get(component).expect("options lie inside the table")
             })
         }));
+        let value = game.play().value(value, || options.is_empty());
         table.typed_mut::<u32>().expect("a u32 table")[flat] = value.value();
     }
     progress.advance((shape.cells() - reported as u128) as u64);

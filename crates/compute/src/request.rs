@@ -13,7 +13,7 @@ use crate::memory::{check_bytes, Held, TooLarge};
 use crate::sparse::{HeapMoves, NotSparse};
 use crate::stream::{NoStream, RowStream};
 use crate::threads::Threads;
-use grundy_core::{CellWidth, Game, TableShape};
+use grundy_core::{CellWidth, Game, Play, TableShape};
 use std::fmt;
 
 /// What a front end asks of a fill. [`FillRequest::new`] gives the defaults (the fastest engine,
@@ -88,6 +88,18 @@ pub enum RequestErrorKind {
     /// A resumable distributed fill of a game whose moves read whole columns: every rank keeps
     /// every row, and no ring of a few rows can stand for them.
     EveryRowNotResumable,
+    /// A misère table of a game whose moves leave sums: a cell's misère value is not a
+    /// function of its options' values (see [`grundy_core::Play`]).
+    MisereSums {
+        /// The game's name.
+        game: String,
+    },
+    /// A misère table with an engine that computes normal play only (the sparse-space kernel,
+    /// whose candidates come from the normal-play values of pairs of heaps).
+    MisereEngine {
+        /// The engine asked for.
+        engine: Engine,
+    },
     /// The fill would not fit in memory.
     TooLarge(TooLarge),
 }
@@ -141,6 +153,18 @@ impl fmt::Display for RequestError {
                 "a resumable distributed fill needs moves that reach back a bounded number of \
                  rows; this game's read whole columns, so every rank keeps every row",
             ),
+            RequestErrorKind::MisereSums { game } => write!(
+                f,
+                "a misère table of {game} cannot be filled cell by cell: its moves leave sums, \
+                 whose misère values the components' values do not give (a heap game's misère \
+                 values come from the exact search: `grundy compute --misere` of a heap game, \
+                 `grundy value --misere`)"
+            ),
+            RequestErrorKind::MisereEngine { engine } => write!(
+                f,
+                "the {engine} engine computes normal play only; a misère table runs the tiles, \
+                 waves or reference engine"
+            ),
             RequestErrorKind::TooLarge(too_large) => write!(f, "{too_large}"),
         }
     }
@@ -178,8 +202,17 @@ impl<'g> FillRequest<'g> {
         if engine == Engine::Reference && layout.resumable() == Resumable::Yes {
             return refuse(RequestErrorKind::ReferenceNotResumable);
         }
-        // The sparse-space kernel's moves: what `Auto` runs where it can and `Sparse` needs.
+        let misere = game.play() == Play::Misere;
+        if misere && game.options_are_sums() {
+            return refuse(RequestErrorKind::MisereSums { game: game.name().to_string() });
+        }
+        if misere && engine == Engine::Sparse {
+            return refuse(RequestErrorKind::MisereEngine { engine });
+        }
+        // The sparse-space kernel's moves: what `Auto` runs where it can (normal play) and
+        // `Sparse` needs.
         let heap = match engine {
+            _ if misere => None,
             Engine::Auto | Engine::Sparse => match HeapMoves::new(game, shape) {
                 Ok(moves) => Some(moves),
                 Err(why) if engine == Engine::Sparse => {
@@ -426,6 +459,32 @@ mod tests {
         };
         assert_eq!(auto(&kayles, &heaps), Engine::Sparse);
         assert_eq!(auto(&kiki, &board), Engine::Tiles);
+        // Misère play: tables of single positions run the tiles (never the sparse-space
+        // kernel, whose candidates are normal-play pair values); games whose moves leave sums
+        // are refused whatever the engine or layout.
+        let misere_kiki = kiki.clone().with_play(Play::Misere);
+        assert_eq!(auto(&misere_kiki, &board), Engine::Tiles);
+        let subtraction = lookup("subtraction:1,2,5").unwrap();
+        let sub_heaps = TableShape::new(&subtraction, &[100], "100").unwrap();
+        let misere_subtraction = subtraction.clone().with_play(Play::Misere);
+        assert_eq!(auto(&misere_subtraction, &sub_heaps), Engine::Tiles);
+        assert!(matches!(
+            request(&misere_subtraction, &sub_heaps, Engine::Sparse, Layout::IN_MEMORY),
+            Err(RequestErrorKind::MisereEngine { engine: Engine::Sparse })
+        ));
+        assert_eq!(
+            request(&misere_kiki, &board, Engine::Tiles, streamed(Writer, No)).unwrap(),
+            "bands"
+        );
+        for (game, shape) in [(&kayles, &heaps), (&cutting, &whole_columns)] {
+            let misere = game.clone().with_play(Play::Misere);
+            for engine in Engine::ALL {
+                assert!(matches!(
+                    request(&misere, shape, engine, Layout::IN_MEMORY),
+                    Err(RequestErrorKind::MisereSums { .. })
+                ));
+            }
+        }
     }
 
     /// The memory check counts what each layout holds, and says which.

@@ -20,7 +20,7 @@ pub use octal::{OctalCode, OctalCodeError};
 pub use spec::{parse_spec, to_spec, SPEC_LIMIT_BYTES};
 pub use steps::{NamedSet, StepBase, StepSet, StepSetError};
 
-use crate::ModelError;
+use crate::{ModelError, Play};
 
 /// A coordinate on one axis of a board, or a heap size.
 pub type Coord = i64;
@@ -109,6 +109,7 @@ pub struct Game {
     description: String,
     axes: Vec<Axis>,
     rules: Vec<Rule>,
+    play: Play,
 }
 
 impl Game {
@@ -143,7 +144,13 @@ impl Game {
                 reason,
             })?;
         }
-        Ok(Game { name: name.to_string(), description: description.to_string(), axes, rules })
+        Ok(Game {
+            name: name.to_string(),
+            description: description.to_string(),
+            axes,
+            rules,
+            play: Play::Normal,
+        })
     }
 
     /// The game's name (a catalog name or the name in its spec).
@@ -169,6 +176,29 @@ impl Game {
     /// The move rules.
     pub fn rules(&self) -> &[Rule] {
         &self.rules
+    }
+
+    /// The play convention ([`Play::Normal`] unless [`Game::with_play`] or the spec said
+    /// otherwise).
+    pub fn play(&self) -> Play {
+        self.play
+    }
+
+    /// The same game under `play`.
+    pub fn with_play(mut self, play: Play) -> Game {
+        self.play = play;
+        self
+    }
+
+    /// Whether some move leaves a sum of positions (a split, a take-and-break that leaves two
+    /// heaps or more): then a position's misère value is not a function of its options' misère
+    /// values (see [`Play`]).
+    pub fn options_are_sums(&self) -> bool {
+        self.rules.iter().any(|rule| match rule {
+            Rule::Split { .. } => true,
+            Rule::TakeAndBreak { code } => code.digits().iter().any(|&d| d & !3 != 0),
+            _ => false,
+        })
     }
 
     /// Whether `pos` is a position of the game (right dimension, every coordinate ≥ its axis'

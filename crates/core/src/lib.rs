@@ -24,6 +24,7 @@ mod error;
 pub mod game;
 mod mex;
 mod nimber;
+mod play;
 pub mod table;
 
 pub use error::ModelError;
@@ -38,6 +39,7 @@ pub use game::{
 };
 pub use mex::{mex, mex_of_union, MexSet, PrefixSet};
 pub use nimber::Nimber;
+pub use play::Play;
 pub use table::{
     board_lines, check_position, parse_coords, read_bfile, read_csv, read_csv_within, read_npy,
     read_npy_table, write_bfile, write_csv, write_npy, write_npy_header, BfileError, Cell,

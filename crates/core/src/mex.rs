@@ -84,6 +84,13 @@ impl MexSet {
             .expect("a finite set misses some value")
     }
 
+    /// Whether the set, together with the small values in `low`, is empty: the cell has no
+    /// option (asked by misère play, see `Play::value`).
+    #[inline]
+    pub fn is_empty_with_low(&self, low: u64) -> bool {
+        low == 0 && self.words[..self.used].iter().all(|&w| w == 0)
+    }
+
     /// The `index`-th word of the bitset (bit b is nimber 64 × index + b).
     #[inline]
     pub fn word(&self, index: usize) -> u64 {
@@ -120,6 +127,11 @@ impl PrefixSet {
     #[inline]
     pub fn mex(&self) -> Nimber {
         Nimber(self.mex)
+    }
+
+    /// Whether the set has no member.
+    pub fn is_empty(&self) -> bool {
+        self.mex == 0 && self.words.iter().all(|&w| w == 0)
     }
 
     /// The `index`-th word of the bitset, as in [`MexSet::word`].

@@ -19,10 +19,13 @@
 //! - `split`: `axis` (a name), `min-piece`, optionally `unequal = true`;
 //! - `take-and-break`: `code`, e.g. `"0.77"`; hexadecimal digits allow three-heap moves (bit 8).
 //!
+//! A top-level `play = "misere"` states the game under misère play (the last mover loses);
+//! `play = "normal"` is the default.
+//!
 //! Every error names the rule (counted from 1) and the field, and fits on one line.
 
 use super::{Axis, Coord, Game, NamedSet, OctalCode, Rule, StepSet};
-use crate::ModelError;
+use crate::{ModelError, Play};
 use std::fmt::Write as _;
 use toml::{Table, Value};
 
@@ -35,8 +38,10 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<Game, ModelError> {
             SPEC_LIMIT_BYTES >> 20
         )));
     }
-    let (name, description, axes, rules) = parse_parts(text).map_err(error)?;
-    Game::new(&name, &description, axes, rules).map_err(|e| error(e.to_string()))
+    let (name, description, axes, rules, play) = parse_parts(text).map_err(error)?;
+    Ok(Game::new(&name, &description, axes, rules)
+        .map_err(|e| error(e.to_string()))?
+        .with_play(play))
 }
 
 /// The most bytes a spec may have: a spec is a few lines (the longest step lists in use are a few
@@ -45,7 +50,10 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<Game, ModelError> {
 pub const SPEC_LIMIT_BYTES: u64 = 16 << 20;
 
 /// The name, description, axes and rules of a spec, checked for form but not yet as a game.
-fn parse_parts(text: &str) -> Result<(String, String, Vec<Axis>, Vec<Rule>), String> {
+/// A spec's parts: name, description, axes, rules and play convention.
+type Parts = (String, String, Vec<Axis>, Vec<Rule>, Play);
+
+fn parse_parts(text: &str) -> Result<Parts, String> {
     let table: Table = text.parse().map_err(|e: toml::de::Error| syntax_error(text, &e))?;
     let mut top = Fields::new(&table, String::new());
     let name = top.string("name")?.ok_or_else(|| top.problem("name", "is missing"))?.to_string();
@@ -55,6 +63,10 @@ fn parse_parts(text: &str) -> Result<(String, String, Vec<Axis>, Vec<Rule>), Str
         return Err(top.problem("name", format!("`{shown}` holds control characters")));
     }
     let description = top.string("description")?.unwrap_or_default().to_string();
+    let play = match top.string("play")? {
+        None => Play::Normal,
+        Some(text) => text.parse().map_err(|e| top.problem("play", e))?,
+    };
     let axes = top.axes()?;
     let rules = top
         .array("rules")?
@@ -65,7 +77,7 @@ fn parse_parts(text: &str) -> Result<(String, String, Vec<Axis>, Vec<Rule>), Str
         .map(|(index, rule)| parse_rule(index + 1, rule, &axes))
         .collect::<Result<Vec<Rule>, String>>()?;
     top.finish()?;
-    Ok((name, description, axes, rules))
+    Ok((name, description, axes, rules, play))
 }
 
 /// A one-line TOML syntax error with its line and column.
@@ -369,6 +381,9 @@ pub fn to_spec(game: &Game) -> String {
         .map(|a| format!("{{ name = {}, min = {} }}", quote(&a.name), a.min))
         .collect();
     let _ = writeln!(out, "axes = [{}]", axes.join(", "));
+    if game.play() != Play::Normal {
+        let _ = writeln!(out, "play = \"{}\"", game.play());
+    }
     for rule in game.rules() {
         let _ = writeln!(out, "\n[[rules]]\nkind = \"{}\"", rule.kind());
         let _ = match rule {
