@@ -11,6 +11,7 @@
 //! - [`survey`]: whole families of games (code patterns, subtraction sets, spec templates),
 //!   every member's row and the classes of equal members.
 //! - [`identify`]: which known game a sequence is, against an index of known games.
+//! - [`misere`]: misère play of sums (exact search, the tame rule), genus and tameness.
 //! - [`search::ProofSearch`]: a heap game computed in rounds until a theorem proves its period.
 //! - [`conjecture::check`]: a claim against a table, with counterexamples, and
 //!   [`certificate`]: the finite check that proves a periodic claim for every board.
@@ -35,6 +36,7 @@ mod error;
 pub mod expr;
 pub mod grid;
 pub mod identify;
+pub mod misere;
 pub mod moves;
 pub mod periodicity;
 pub mod positions;

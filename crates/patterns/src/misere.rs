@@ -1,0 +1,563 @@
+//! Misère play of sums: exact misère Grundy values of sums of positions, the genus of a
+//! position, and tameness.
+//!
+//! Under misère play the last player to move loses. A position's misère Grundy value γ⁻ is 1
+//! when it has no option and the mex of its options' values otherwise (it is 0 exactly on the
+//! misère P-positions), and unlike normal play the value of a sum is not a function of its
+//! components' values. [`MisereSearch`] computes it exactly by a memoised search over the
+//! sum's positions, kept as sorted multisets of components (a component without a move is left
+//! out: it changes nothing), with one shortcut that theory allows:
+//!
+//! - **The tame rule** (Conway, *On Numbers and Games*, ch. 12). A position is *tame* when its
+//!   normal and misère values (g, γ⁻) are (0, 1), (1, 0) or (a, a), and every option is a sum
+//!   of tame positions; sums of tame positions are tame and play like misère Nim: the sum's γ⁻
+//!   is the nim-sum of the g's when some component has g = γ⁻ (a *firm* one), and 1 ⊕ that
+//!   nim-sum when every component is (0, 1) or (1, 0) (*fickle*). A sum whose components are
+//!   all tame is answered by this rule without a search.
+//!
+//! The **genus** of a position G (Conway's g^γ₀γ₁γ₂…) is its normal value g and the misère
+//! values γₖ of G + *2 + … + *2 (k copies of the nim-heap *2), computed here by the same search
+//! until four values in a row alternate between some a and a ⊕ 2 (every genus ends so, Conway
+//! showed; when it starts is not known in general, so four in a row is a rule of thumb, and a
+//! genus not settled after [`Genus::MOST_TWOS`] copies is written with a trailing `…`), and
+//! written with the shortest superscript, as Winning Ways does: the digits up to where the last
+//! two start to alternate.
+//!
+//! The search is exact; what bounds it is the memory of what it remembers (options, standings
+//! and sums, counted against [`MisereSearch::new`]'s budget), refused as
+//! [`MisereError::TooManyPositions`] when a question needs more. The time it takes grows with
+//! the same count.
+
+use grundy_core::{lookup, mex, Coord, Game, Nimber};
+use std::collections::HashMap;
+use std::fmt;
+use std::rc::Rc;
+
+/// One component of a sum: a position of one of the search's games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Component {
+    game: u16,
+    pos: [i32; 3],
+}
+
+/// What the search knows of one component on its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Standing {
+    /// Its normal-play Grundy value g.
+    pub normal: u32,
+    /// Its misère Grundy value γ⁻.
+    pub misere: u32,
+    /// Whether every option is a sum of tame positions.
+    pub options_tame: bool,
+    /// Whether it is tame: its options are, and (g, γ⁻) is (0, 1), (1, 0) or (a, a).
+    pub tame: bool,
+}
+
+impl Standing {
+    /// Whether it is tame but not firm: (g, γ⁻) is (0, 1) or (1, 0).
+    fn fickle(&self) -> bool {
+        self.normal != self.misere
+    }
+
+    /// Not tame, though every option is: the first step out of tameness.
+    pub fn restive(&self) -> bool {
+        !self.tame && self.options_tame
+    }
+}
+
+/// The genus of a position: its normal value and the misère values of it plus k copies of *2.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Genus {
+    /// The normal-play value g.
+    pub normal: u32,
+    /// γ₀, γ₁, …: the misère values of G, G + *2, G + *2 + *2, … as far as they were computed.
+    pub misere: Vec<u32>,
+    /// Whether the last four values computed alternate between some a and a ⊕ 2, the tail
+    /// every genus ends in (Conway); when not, the superscript is written with a trailing `…`.
+    pub settled: bool,
+}
+
+impl Genus {
+    /// The most copies of *2 the search adds before it gives up waiting for the tail.
+    pub const MOST_TWOS: usize = 12;
+
+    /// The superscript's values: γ₀ … γₜ with t the least (at least 1) from which
+    /// γₖ₊₂ = γₖ on for every value computed.
+    pub fn superscript(&self) -> &[u32] {
+        let values = &self.misere;
+        if !self.settled {
+            return values;
+        }
+        // The least k₀ from which γₖ₊₂ = γₖ; the superscript runs to γ_{k₀+1}.
+        let n = values.len();
+        let mut start = n.saturating_sub(2);
+        while start > 0 && values[start + 1] == values[start - 1] {
+            start -= 1;
+        }
+        &values[..(start + 2).min(n)]
+    }
+
+    /// Whether the genus is one of the tame genera 0^120, 1^031 or a^a(a⊕2).
+    pub fn is_tame_genus(&self) -> bool {
+        match self.superscript() {
+            [1, 2, 0] => self.normal == 0,
+            [0, 3, 1] => self.normal == 1,
+            [a, b] => *a == self.normal && *b == self.normal ^ 2,
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Genus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let digits = self.superscript();
+        let tail = if self.settled { "" } else { "…" };
+        if digits.iter().all(|&d| d < 10) {
+            let text: String = digits.iter().map(|d| d.to_string()).collect();
+            write!(f, "{}^{text}{tail}", self.normal)
+        } else {
+            let text: Vec<String> = digits.iter().map(|d| d.to_string()).collect();
+            write!(f, "{}^({}){tail}", self.normal, text.join(","))
+        }
+    }
+}
+
+/// Why a misère question was not answered.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum MisereError {
+    /// The search would remember more than its memory budget allows.
+    #[error(
+        "the exact misère search needs more than {} MiB for the positions it remembers \
+         ({} sums so far; {why}); ask about smaller heaps or fewer components, or allow more \
+         memory", budget >> 20, sums
+    )]
+    TooManyPositions {
+        /// The budget, in bytes.
+        budget: u64,
+        /// The sums remembered when it ran out.
+        sums: usize,
+        /// Where the budget comes from.
+        why: String,
+    },
+    /// A coordinate beyond what the search keeps (2^31).
+    #[error("position {0:?} is too far out for the exact misère search (coordinates below 2^31)")]
+    TooFar(Vec<Coord>),
+    /// A position that is not one of its game's.
+    #[error("{pos:?} is not a position of {game}")]
+    NotAPosition {
+        /// The game.
+        game: String,
+        /// The position.
+        pos: Vec<Coord>,
+    },
+}
+
+/// The bytes a remembered entry takes besides its components, for the memory budget: the hash
+/// table's slot (with its spare capacity), the boxed slice's pointer and the allocation's
+/// bookkeeping.
+const BYTES_PER_ENTRY: u64 = 96;
+
+/// The bytes of one component in a remembered sum or option.
+const BYTES_PER_COMPONENT: u64 = std::mem::size_of::<Component>() as u64;
+
+/// The exact misère search over sums of positions of some games (see the module's doc).
+pub struct MisereSearch {
+    games: Vec<Game>,
+    nim: u16,
+    options: HashMap<Component, Rc<[Box<[Component]>]>>,
+    standing: HashMap<Component, Standing>,
+    sums: HashMap<Box<[Component]>, u32>,
+    outcomes: HashMap<Box<[Component]>, bool>,
+    /// The bytes remembered so far (options, standings and sums), as the budget counts them.
+    bytes: u64,
+    budget: u64,
+    why: String,
+}
+
+impl MisereSearch {
+    /// A search over sums of positions of `games` (and of Nim, for the genus' copies of *2),
+    /// remembering at most `budget` bytes of options, standings and sums (`why` says where the
+    /// budget comes from, for the refusal).
+    pub fn new(games: Vec<Game>, budget: u64, why: &str) -> MisereSearch {
+        let mut games = games;
+        let nim = games.len() as u16;
+        games.push(lookup("nim").expect("nim is in the catalog"));
+        MisereSearch {
+            games,
+            nim,
+            options: HashMap::new(),
+            standing: HashMap::new(),
+            sums: HashMap::new(),
+            outcomes: HashMap::new(),
+            bytes: 0,
+            budget,
+            why: why.to_string(),
+        }
+    }
+
+    /// How many sums the search remembers now.
+    pub fn remembered(&self) -> usize {
+        self.sums.len()
+    }
+
+    /// The bytes the search remembers now, as its budget counts them.
+    pub fn bytes(&self) -> u64 {
+        self.bytes
+    }
+
+    /// Counts `bytes` more against the budget.
+    fn remember(&mut self, bytes: u64) -> Result<(), MisereError> {
+        self.bytes += bytes;
+        if self.bytes > self.budget {
+            return Err(MisereError::TooManyPositions {
+                budget: self.budget,
+                sums: self.sums.len(),
+                why: self.why.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// The component for `pos` of the `game`th game.
+    ///
+    /// # Errors
+    /// A position that is not the game's, or too far out.
+    pub fn component(&self, game: usize, pos: &[Coord]) -> Result<Component, MisereError> {
+        let of = &self.games[game];
+        if !of.is_position(pos) {
+            let game = of.name().to_string();
+            return Err(MisereError::NotAPosition { game, pos: pos.to_vec() });
+        }
+        let mut packed = [0i32; 3];
+        for (slot, &c) in packed.iter_mut().zip(pos) {
+            *slot = i32::try_from(c).map_err(|_| MisereError::TooFar(pos.to_vec()))?;
+        }
+        Ok(Component { game: game as u16, pos: packed })
+    }
+
+    /// The nim-heap *v.
+    pub fn nim_heap(&self, v: u32) -> Component {
+        Component { game: self.nim, pos: [v as i32, 0, 0] }
+    }
+
+    /// The options of `c`, each the sorted components it leaves (terminal ones left out).
+    fn options_of(&mut self, c: Component) -> Result<Rc<[Box<[Component]>]>, MisereError> {
+        if let Some(options) = self.options.get(&c) {
+            return Ok(options.clone());
+        }
+        let game = &self.games[c.game as usize];
+        let pos: Vec<Coord> = c.pos[..game.dims()].iter().map(|&x| Coord::from(x)).collect();
+        let spelt = game.options(&pos);
+        let mut options = Vec::with_capacity(spelt.len());
+        for option in spelt {
+            let mut parts = Vec::with_capacity(option.len());
+            for piece in option {
+                let part = self.component(c.game as usize, &piece)?;
+                if !self.options_of(part)?.is_empty() {
+                    parts.push(part);
+                }
+            }
+            parts.sort_unstable();
+            options.push(parts.into_boxed_slice());
+        }
+        let parts: usize = options.iter().map(|o| o.len()).sum();
+        self.remember(
+            BYTES_PER_ENTRY * (options.len() as u64 + 1) + BYTES_PER_COMPONENT * parts as u64,
+        )?;
+        let options: Rc<[Box<[Component]>]> = options.into();
+        self.options.insert(c, options.clone());
+        Ok(options)
+    }
+
+    /// What the search knows of `c` on its own: normal and misère values, tameness.
+    ///
+    /// # Errors
+    /// [`MisereError::TooManyPositions`] when its options' sums need more than the limit.
+    pub fn standing(&mut self, c: Component) -> Result<Standing, MisereError> {
+        if let Some(standing) = self.standing.get(&c) {
+            return Ok(*standing);
+        }
+        let options = self.options_of(c)?;
+        let mut normals = Vec::with_capacity(options.len());
+        let mut miseres = Vec::with_capacity(options.len());
+        let mut options_tame = true;
+        for option in options.iter() {
+            let mut normal = 0;
+            for &part in option.iter() {
+                let standing = self.standing(part)?;
+                normal ^= standing.normal;
+                options_tame &= standing.tame;
+            }
+            normals.push(Nimber(normal));
+            miseres.push(Nimber(self.value(option)?));
+        }
+        let normal = mex(normals).value();
+        let misere = if options.is_empty() { 1 } else { mex(miseres).value() };
+        let tame_form = matches!((normal, misere), (0, 1) | (1, 0)) || normal == misere;
+        let standing = Standing { normal, misere, options_tame, tame: options_tame && tame_form };
+        self.remember(BYTES_PER_ENTRY)?;
+        self.standing.insert(c, standing);
+        Ok(standing)
+    }
+
+    /// The misère Grundy value of the sum of `components` (in any order; terminal ones may be
+    /// included). It is 0 exactly when the sum is a misère P-position.
+    ///
+    /// # Errors
+    /// [`MisereError::TooManyPositions`].
+    pub fn value_of(&mut self, components: &[Component]) -> Result<u32, MisereError> {
+        let mut sum = Vec::with_capacity(components.len());
+        for &c in components {
+            if !self.options_of(c)?.is_empty() {
+                sum.push(c);
+            }
+        }
+        sum.sort_unstable();
+        self.value(&sum)
+    }
+
+    /// Whether the sum of `components` (in any order; terminal ones may be included) is a
+    /// misère P-position: the same search as [`MisereSearch::value_of`], stopping at the first
+    /// P-option of each N-position.
+    ///
+    /// # Errors
+    /// [`MisereError::TooManyPositions`].
+    pub fn is_p_position(&mut self, components: &[Component]) -> Result<bool, MisereError> {
+        let mut sum = Vec::with_capacity(components.len());
+        for &c in components {
+            if !self.options_of(c)?.is_empty() {
+                sum.push(c);
+            }
+        }
+        sum.sort_unstable();
+        self.is_p(&sum)
+    }
+
+    /// Whether every component of the sum is tame (then its value came from the tame rule).
+    ///
+    /// # Errors
+    /// [`MisereError::TooManyPositions`].
+    pub fn all_tame(&mut self, components: &[Component]) -> Result<bool, MisereError> {
+        for &c in components {
+            if !self.standing(c)?.tame {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// [`MisereSearch::value_of`] for a sorted sum without terminal components.
+    fn value(&mut self, sum: &[Component]) -> Result<u32, MisereError> {
+        match sum {
+            [] => return Ok(1),
+            [one] => return Ok(self.standing(*one)?.misere),
+            _ => {}
+        }
+        if let Some(value) = self.tame_value(sum)? {
+            return Ok(value);
+        }
+        if let Some(&value) = self.sums.get(sum) {
+            return Ok(value);
+        }
+        let mut seen = Vec::new();
+        let mut next = Vec::with_capacity(sum.len() + 2);
+        for i in 0..sum.len() {
+            if i > 0 && sum[i] == sum[i - 1] {
+                continue;
+            }
+            let options = self.options_of(sum[i])?;
+            for option in options.iter() {
+                next.clear();
+                next.extend_from_slice(&sum[..i]);
+                next.extend_from_slice(&sum[i + 1..]);
+                next.extend_from_slice(option);
+                next.sort_unstable();
+                seen.push(Nimber(self.value(&next.clone())?));
+            }
+        }
+        let value = mex(seen).value();
+        self.remember(BYTES_PER_ENTRY + BYTES_PER_COMPONENT * sum.len() as u64)?;
+        self.sums.insert(sum.into(), value);
+        Ok(value)
+    }
+
+    /// Whether the sorted sum without terminal components is a misère P-position: it has an
+    /// option and every option is an N-position.
+    fn is_p(&mut self, sum: &[Component]) -> Result<bool, MisereError> {
+        match sum {
+            [] => return Ok(false),
+            [one] => return Ok(self.standing(*one)?.misere == 0),
+            _ => {}
+        }
+        if let Some(value) = self.tame_value(sum)? {
+            return Ok(value == 0);
+        }
+        if let Some(&p) = self.outcomes.get(sum) {
+            return Ok(p);
+        }
+        if let Some(&value) = self.sums.get(sum) {
+            return Ok(value == 0);
+        }
+        // Every option, the ones whose normal-play nim-sum is 0 first: away from the end of
+        // play misère and normal play mostly agree, so a P-option, if there is one, is usually
+        // among them and the search of an N-position stops early.
+        let total = sum.iter().try_fold(0, |x, &c| Ok(x ^ self.standing(c)?.normal))?;
+        let mut candidates: Vec<(bool, Vec<Component>)> = Vec::new();
+        for i in 0..sum.len() {
+            if i > 0 && sum[i] == sum[i - 1] {
+                continue;
+            }
+            let own = self.standing(sum[i])?.normal;
+            let options = self.options_of(sum[i])?;
+            for option in options.iter() {
+                let mut normal = total ^ own;
+                for &part in option.iter() {
+                    normal ^= self.standing(part)?.normal;
+                }
+                let mut next = Vec::with_capacity(sum.len() + option.len());
+                next.extend_from_slice(&sum[..i]);
+                next.extend_from_slice(&sum[i + 1..]);
+                next.extend_from_slice(option);
+                next.sort_unstable();
+                candidates.push((normal != 0, next));
+            }
+        }
+        candidates.sort_by_key(|(nonzero, _)| *nonzero);
+        let mut p = true;
+        for (_, next) in &candidates {
+            if self.is_p(next)? {
+                p = false;
+                break;
+            }
+        }
+        self.remember(BYTES_PER_ENTRY + BYTES_PER_COMPONENT * sum.len() as u64)?;
+        self.outcomes.insert(sum.into(), p);
+        Ok(p)
+    }
+
+    /// The tame rule's value of the sum when every component is tame.
+    fn tame_value(&mut self, sum: &[Component]) -> Result<Option<u32>, MisereError> {
+        let (mut nim_sum, mut firm) = (0, false);
+        for &c in sum {
+            let standing = self.standing(c)?;
+            if !standing.tame {
+                return Ok(None);
+            }
+            nim_sum ^= standing.normal;
+            firm |= !standing.fickle();
+        }
+        Ok(Some(if firm { nim_sum } else { nim_sum ^ 1 }))
+    }
+
+    /// The genus of `c`: its normal value and the misère values of `c` + k copies of *2, for k
+    /// from 0 until the last four alternate between some a and a ⊕ 2 (at most
+    /// [`Genus::MOST_TWOS`]).
+    ///
+    /// # Errors
+    /// [`MisereError::TooManyPositions`].
+    pub fn genus(&mut self, c: Component) -> Result<Genus, MisereError> {
+        let normal = self.standing(c)?.normal;
+        let two = self.nim_heap(2);
+        let mut misere = Vec::new();
+        let mut sum = vec![c];
+        for k in 0..=Genus::MOST_TWOS {
+            misere.push(self.value_of(&sum)?);
+            sum.push(two);
+            let alternates =
+                |j: usize| misere[j] == misere[j - 2] && misere[j] ^ misere[j - 1] == 2;
+            if k >= 3 && alternates(k) && alternates(k - 1) {
+                return Ok(Genus { normal, misere, settled: true });
+            }
+        }
+        Ok(Genus { normal, misere, settled: false })
+    }
+}
+
+/// Runs `work` on a thread with a stack deep enough for the search's recursion (one frame per
+/// move of the longest line of play it follows).
+pub fn with_deep_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    const STACK_BYTES: usize = 1 << 30;
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(STACK_BYTES)
+            .spawn_scoped(scope, work)
+            .expect("a thread for the misère search")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// One heap of a heap game's genus table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapGenus {
+    /// The heap size.
+    pub heap: Coord,
+    /// Its genus.
+    pub genus: Genus,
+    /// What the search knows of it (tame, restive).
+    pub standing: Standing,
+}
+
+/// The genus of every heap of the 1-D game `game` from its first heap to `last`, in order, with
+/// its tameness, by a [`MisereSearch`] within `budget` bytes.
+///
+/// # Errors
+/// [`MisereError::TooManyPositions`].
+///
+/// # Panics
+/// If `game` is not a heap game.
+pub fn genus_table(
+    game: &Game,
+    last: Coord,
+    budget: u64,
+    why: &str,
+) -> Result<Vec<HeapGenus>, MisereError> {
+    assert_eq!(game.dims(), 1, "a heap game");
+    let first = game.axes()[0].min;
+    let game = game.clone();
+    let why = why.to_string();
+    with_deep_stack(move || {
+        let mut search = MisereSearch::new(vec![game], budget, &why);
+        let mut rows = Vec::new();
+        for heap in first..=last {
+            let c = search.component(0, &[heap])?;
+            let standing = search.standing(c)?;
+            let genus = search.genus(c)?;
+            rows.push(HeapGenus { heap, genus, standing });
+        }
+        Ok(rows)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn genus(normal: u32, misere: &[u32]) -> Genus {
+        Genus { normal, misere: misere.to_vec(), settled: true }
+    }
+
+    #[test]
+    fn superscripts_are_the_shortest() {
+        assert_eq!(genus(0, &[1, 2, 0, 2, 0, 2]).to_string(), "0^120");
+        assert_eq!(genus(1, &[0, 3, 1, 3, 1, 3]).to_string(), "1^031");
+        assert_eq!(genus(2, &[2, 0, 2, 0, 2, 0]).to_string(), "2^20");
+        assert_eq!(genus(4, &[1, 4, 6, 4, 6, 4, 6]).to_string(), "4^146");
+        assert_eq!(genus(12, &[12, 14, 12, 14]).to_string(), "12^(12,14)");
+        assert!(genus(0, &[1, 2, 0, 2, 0, 2]).is_tame_genus());
+        assert!(genus(5, &[5, 7, 5, 7]).is_tame_genus());
+        assert!(!genus(4, &[1, 4, 6, 4, 6, 4, 6]).is_tame_genus());
+    }
+
+    #[test]
+    fn nim_heaps_have_the_tame_genera() {
+        let mut search = MisereSearch::new(vec![], 1 << 24, "test");
+        let expected = ["0^120", "1^031", "2^20", "3^31", "4^46", "5^57"];
+        for (v, text) in expected.iter().enumerate() {
+            let heap = search.nim_heap(v as u32);
+            assert_eq!(search.genus(heap).unwrap().to_string(), *text);
+            assert!(search.standing(heap).unwrap().tame);
+        }
+    }
+}
