@@ -5,6 +5,7 @@ mod check;
 mod compute;
 mod games;
 mod identify;
+mod misere_sums;
 mod moves;
 mod patterns;
 mod plot;

@@ -22,6 +22,16 @@ pub(crate) fn load_game(name: &str) -> Result<Game> {
     }
 }
 
+/// `game` under misère play when `misere` (the `--misere` flag) says so; a spec that states
+/// `play = "misere"` is misère already.
+pub(crate) fn with_play(game: Game, misere: bool) -> Game {
+    if misere {
+        game.with_play(grundy_core::Play::Misere)
+    } else {
+        game
+    }
+}
+
 use grundy_core::SPEC_LIMIT_BYTES as MAX_SPEC_BYTES;
 
 /// The text of the spec file at `path`, at most [`MAX_SPEC_BYTES`] of it.
@@ -70,6 +80,10 @@ pub(crate) struct TableArgs {
     /// Take the 2-D slice of a 3-D table where an axis has one coordinate, e.g. `z=5`.
     #[arg(long, value_name = "AXIS=COORD")]
     pub(crate) slice: Option<String>,
+    /// Misère play (the last mover loses): the game's misère Grundy values, 0 exactly on the
+    /// misère P-positions (not for tables read from files).
+    #[arg(long)]
+    pub(crate) misere: bool,
 }
 
 impl TableArgs {
@@ -84,7 +98,7 @@ impl TableArgs {
                 "--slice takes a slice of a table in memory; it cannot be combined with --stream"
             );
         }
-        let game = load_game(&self.source)?;
+        let game = with_play(load_game(&self.source)?, self.misere);
         let Some(size) = self.size.as_deref() else {
             bail!("--size is needed to compute {}", self.source)
         };
@@ -97,7 +111,11 @@ impl TableArgs {
     /// command) with `bar` showing the fill. A game's table is computed only if it fits in
     /// memory together with what `analysis` holds besides.
     pub(crate) fn load(&self, threads: &Threads, bar: &Bar, analysis: Analysis) -> Result<Table> {
-        let loaded = load_table(&self.source, self.size.as_deref(), threads, bar, analysis)?;
+        if self.misere && is_table_file(&self.source) {
+            bail!("--misere applies to games; {} is a table that is read as it is", self.source);
+        }
+        let loaded =
+            load_table(&self.source, self.size.as_deref(), self.misere, threads, bar, analysis)?;
         match &self.slice {
             Some(slice) => sliced(loaded, slice),
             None => Ok(loaded),
@@ -197,6 +215,7 @@ fn is_bfile(source: &str) -> bool {
 fn load_table(
     source: &str,
     size: Option<&str>,
+    misere: bool,
     threads: &Threads,
     bar: &Bar,
     analysis: Analysis,
@@ -244,7 +263,7 @@ fn load_table(
         let (table, kind) = read.with_context(|| format!("cannot read {source}"))?;
         return Ok(Table::without_game(table, kind, source));
     }
-    let game = load_game(source)?;
+    let game = with_play(load_game(source)?, misere);
     let Some(size) = size else {
         bail!("--size is needed to compute {source} (or give a .csv table written by `grundy compute`)")
     };
@@ -267,7 +286,9 @@ pub(crate) fn prepare_fill<'g>(
 }
 
 /// Fills the table of `game` over `shape` in memory on `threads` with the fastest engine, after
-/// checking that it fits together with what `analysis` holds besides; `bar` shows it.
+/// checking that it fits together with what `analysis` holds besides; `bar` shows it. A heap
+/// game under misère play whose moves leave sums has its values from the exact search over
+/// sums instead (its genus table's first misère values), as `compute --misere` computes them.
 pub(crate) fn fill_table(
     game: &Game,
     shape: &TableShape,
@@ -275,6 +296,14 @@ pub(crate) fn fill_table(
     bar: &Bar,
     analysis: Analysis,
 ) -> Result<GrundyTable> {
+    use grundy_patterns::misere::{misere_heap_table, table_by_search, SearchLimits};
+    if table_by_search(game) {
+        let limits = SearchLimits::available(SearchLimits::DEFAULT_SECONDS);
+        bar.start(shape.cells() as u64);
+        let table = misere_heap_table(game, shape, &limits, bar)?;
+        bar.finish();
+        return Ok(table);
+    }
     let fill = prepare_fill(game, shape, threads, analysis)?;
     bar.start(shape.cells() as u64);
     let table = fill.fill(bar).context("cannot compute the table")?;

@@ -10,6 +10,11 @@
 //! (boundary strips included) holds a representative of every case, and the condition holding
 //! there proves it everywhere; by induction on the coordinate sum, the claim is then the game's
 //! true P-set (or value function).
+//!
+//! Under misère play ([`grundy_core::Play`]) the local condition is the misère one — a position
+//! without an option is N, its value 1 — and the same box proves it, since the condition is
+//! still local; a game whose moves leave sums has no local condition under misère play and is
+//! never proved.
 
 use crate::expr::Expr;
 use crate::proof::{Proof, Theorem};
@@ -136,6 +141,12 @@ pub fn prove_periodic(
         Ok(r) => r,
         Err(why) => return Certificate::none(format!("the moves are unbounded: {why}")),
     };
+    let play = game.play();
+    if play == grundy_core::Play::Misere && game.options_are_sums() {
+        return Certificate::none(
+            "under misère play a move that leaves a sum has no value from its parts, so no local check proves a claim".to_string(),
+        );
+    }
     let axes = game.axes();
     if let Some(p) = periods.iter().find(|&&p| p >= grundy_core::COORD_LIMIT as u64) {
         return Certificate::none(format!("the period {p} is 2^31 or more, too long to check"));
@@ -164,8 +175,13 @@ pub fn prove_periodic(
                     .iter()
                     .map(|o| claimed_p(&o[0]))
                     .try_fold(false, |any, p| p.map(|p| any || p));
+                // A position is P when it has an option and none is P, except that under normal
+                // play a position without an option is P too (under misère play it is N).
+                let p_without_options = play == grundy_core::Play::Normal;
                 match (here, any_p_option) {
-                    (Some(here), Some(any)) => here != any,
+                    (Some(here), Some(any)) => {
+                        here == if options.is_empty() { p_without_options } else { !any }
+                    }
                     _ => false,
                 }
             }
@@ -176,7 +192,10 @@ pub fn prove_periodic(
                     .map(|o| value(&o[0]).and_then(|v| u32::try_from(v).ok()).map(Nimber))
                     .collect();
                 match (here, option_values) {
-                    (Some(here), Some(values)) => i64::from(mex(values).value()) == here,
+                    (Some(here), Some(values)) => {
+                        let value = play.value(mex(values), || options.is_empty());
+                        i64::from(value.value()) == here
+                    }
                     _ => false,
                 }
             }
@@ -229,6 +248,26 @@ pub fn prove_outcome_rule(game: &Game, rule: &str) -> Certificate {
 mod tests {
     use super::*;
     use grundy_core::lookup;
+
+    #[test]
+    fn the_convention_enters_the_local_condition() {
+        // Under misère play kiki's corner (1, 1) has no move, so it is N, and the normal-play
+        // rule fails there; a rule that is right under misère play passes the same box.
+        let misere = lookup("kiki").unwrap().with_play(grundy_core::Play::Misere);
+        let normal_rule = prove_outcome_rule(&misere, "n % 2 == 1 && m % 2 == 1");
+        assert!(normal_rule.proof.argument().contains("at (1, 1)"), "{:?}", normal_rule.proof);
+        // One step left or down from (0, 0): (0, 0) is N under misère play, so the P-positions
+        // are those of odd n + m, and the box proves it.
+        let spec =
+            "name = \"steps\"\naxes = [{ name = \"n\", min = 0 }, { name = \"m\", min = 0 }]\n\
+                    play = \"misere\"\n[[rules]]\nkind = \"step\"\noffsets = [[-1, 0], [0, -1]]\n";
+        let steps = grundy_core::parse_spec(spec, "steps").unwrap();
+        let proof = prove_outcome_rule(&steps, "(n + m) % 2 == 1");
+        assert!(proof.proof.is_proved(), "{:?}", proof.proof);
+        assert!(!prove_outcome_rule(&steps, "(n + m) % 2 == 0").proof.is_proved());
+        let cutting = lookup("cutting").unwrap().with_play(grundy_core::Play::Misere);
+        assert!(!prove_outcome_rule(&cutting, "w == 1").proof.is_proved());
+    }
 
     #[test]
     fn kikis_rule_is_proved_and_a_wrong_one_is_not() {

@@ -24,11 +24,14 @@
 //! two start to alternate.
 //!
 //! The search is exact; what bounds it is the memory of what it remembers (options, standings
-//! and sums, counted against [`MisereSearch::new`]'s budget), refused as
-//! [`MisereError::TooManyPositions`] when a question needs more. The time it takes grows with
-//! the same count.
+//! and sums) and its time, both in [`SearchLimits`], refused as
+//! [`MisereError::TooManyPositions`] or [`MisereError::TooLong`] when a question needs more.
+//! Its cost grows quickly with the heaps of wild games: Kayles' genus to heap 30 takes 0.9 s,
+//! to 40 7 s and to 50 54 s (one core); what reaches further is the misère quotient
+//! (Plambeck–Siegel), which is not built here.
 
-use grundy_core::{lookup, mex, Coord, Game, Nimber};
+use grundy_compute::{memory, Progress};
+use grundy_core::{mex, Coord, Game, Nimber};
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
@@ -143,6 +146,20 @@ pub enum MisereError {
     /// A coordinate beyond what the search keeps (2^31).
     #[error("position {0:?} is too far out for the exact misère search (coordinates below 2^31)")]
     TooFar(Vec<Coord>),
+    /// The search ran past its time limit.
+    #[error(
+        "the exact misère search ran past its limit of {seconds} s ({sums} sums remembered); ask \
+         about smaller heaps or fewer components, or allow more time"
+    )]
+    TooLong {
+        /// The limit.
+        seconds: u64,
+        /// The sums remembered when it stopped.
+        sums: usize,
+    },
+    /// The caller asked the search to stop.
+    #[error("cancelled")]
+    Cancelled,
     /// A position that is not one of its game's.
     #[error("{pos:?} is not a position of {game}")]
     NotAPosition {
@@ -171,18 +188,18 @@ pub struct MisereSearch {
     outcomes: HashMap<Box<[Component]>, bool>,
     /// The bytes remembered so far (options, standings and sums), as the budget counts them.
     bytes: u64,
-    budget: u64,
-    why: String,
+    entries: u64,
+    limits: SearchLimits,
+    deadline: std::time::Instant,
 }
 
 impl MisereSearch {
     /// A search over sums of positions of `games` (and of Nim, for the genus' copies of *2),
-    /// remembering at most `budget` bytes of options, standings and sums (`why` says where the
-    /// budget comes from, for the refusal).
-    pub fn new(games: Vec<Game>, budget: u64, why: &str) -> MisereSearch {
+    /// within `limits`, counted from now.
+    pub fn new(games: Vec<Game>, limits: &SearchLimits) -> MisereSearch {
         let mut games = games;
         let nim = games.len() as u16;
-        games.push(lookup("nim").expect("nim is in the catalog"));
+        games.push(nim_heaps());
         MisereSearch {
             games,
             nim,
@@ -191,14 +208,16 @@ impl MisereSearch {
             sums: HashMap::new(),
             outcomes: HashMap::new(),
             bytes: 0,
-            budget,
-            why: why.to_string(),
+            entries: 0,
+            limits: limits.clone(),
+            deadline: std::time::Instant::now()
+                + std::time::Duration::from_secs(limits.seconds.min(1 << 40)),
         }
     }
 
-    /// How many sums the search remembers now.
+    /// How many sums the search remembers now (values and outcomes).
     pub fn remembered(&self) -> usize {
-        self.sums.len()
+        self.sums.len() + self.outcomes.len()
     }
 
     /// The bytes the search remembers now, as its budget counts them.
@@ -209,12 +228,17 @@ impl MisereSearch {
     /// Counts `bytes` more against the budget.
     fn remember(&mut self, bytes: u64) -> Result<(), MisereError> {
         self.bytes += bytes;
-        if self.bytes > self.budget {
+        self.entries += 1;
+        let sums = self.sums.len() + self.outcomes.len();
+        if self.bytes > self.limits.bytes {
             return Err(MisereError::TooManyPositions {
-                budget: self.budget,
-                sums: self.sums.len(),
-                why: self.why.clone(),
+                budget: self.limits.bytes,
+                sums,
+                why: self.limits.why.clone(),
             });
+        }
+        if self.entries % 1024 == 0 && std::time::Instant::now() > self.deadline {
+            return Err(MisereError::TooLong { seconds: self.limits.seconds, sums });
         }
         Ok(())
     }
@@ -474,6 +498,47 @@ impl MisereSearch {
     }
 }
 
+/// A single nim-heap: take any number of stones.
+fn nim_heaps() -> Game {
+    let axes = vec![grundy_core::Axis::new("n", 0)];
+    let rules = vec![grundy_core::Rule::Slide { directions: vec![vec![-1]], max: None }];
+    Game::new("nim-heap", "one heap of Nim", axes, rules).expect("a valid game")
+}
+
+/// What bounds a search: the bytes it may remember and the seconds it may run.
+#[derive(Clone, Debug)]
+pub struct SearchLimits {
+    /// Bytes of options, standings and sums.
+    pub bytes: u64,
+    /// Where that figure comes from, for a refusal.
+    pub why: String,
+    /// Seconds.
+    pub seconds: u64,
+}
+
+impl SearchLimits {
+    /// The seconds a search runs unless told otherwise.
+    pub const DEFAULT_SECONDS: u64 = 600;
+
+    /// The memory available now (most of it: the search is the run's one large holding) and
+    /// `seconds`. Without a memory figure (no `/proc/meminfo`, no budget), 4 GiB.
+    pub fn available(seconds: u64) -> SearchLimits {
+        let (bytes, why) = match memory::available() {
+            Some(available) => (
+                available.bytes / 4 * 3,
+                format!("three quarters of {}, {} MiB", available.bound, available.bytes >> 20),
+            ),
+            None => (4 << 30, "4 GiB, as no memory figure is known here".to_string()),
+        };
+        SearchLimits { bytes, why, seconds }
+    }
+
+    /// `bytes` and `seconds`, said to come from `why`.
+    pub fn new(bytes: u64, seconds: u64, why: &str) -> SearchLimits {
+        SearchLimits { bytes, why: why.to_string(), seconds }
+    }
+}
+
 /// Runs `work` on a thread with a stack deep enough for the search's recursion (one frame per
 /// move of the longest line of play it follows).
 pub fn with_deep_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
@@ -488,6 +553,166 @@ pub fn with_deep_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     })
 }
 
+/// `tame`, `restive` (not tame, every option tame) or `wild`: the words of every output.
+pub fn tameness(standing: &Standing) -> &'static str {
+    if standing.tame {
+        "tame"
+    } else if standing.restive() {
+        "restive"
+    } else {
+        "wild"
+    }
+}
+
+/// One game of a sum and its positions there.
+#[derive(Clone, Debug)]
+pub struct SumTerm<'g> {
+    /// The game.
+    pub game: &'g Game,
+    /// Its positions in the sum.
+    pub positions: Vec<Vec<Coord>>,
+}
+
+/// One component of a misère sum, as `grundy value --misere` reports it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ComponentReport {
+    /// Its game's name.
+    pub game: String,
+    /// Its position.
+    pub position: Vec<Coord>,
+    /// Its misère Grundy value on its own.
+    pub value: u32,
+    /// Its normal-play value.
+    pub normal: u32,
+    /// `tame`, `restive` or `wild`.
+    pub tameness: &'static str,
+}
+
+/// A move of a misère sum: the component moved and the positions it leaves there.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct MoveReport {
+    /// The component moved (counted from 0, in the order given).
+    pub component: usize,
+    /// The positions it leaves in that component's place (none: it is gone).
+    pub to: Vec<Vec<Coord>>,
+    /// The misère value of the sum after the move.
+    pub sum: u32,
+    /// Whether the move wins: it leaves a misère P-position.
+    pub winning: bool,
+}
+
+/// A sum under misère play: its components, its misère value and outcome, how it was found,
+/// and (when asked) every move with the value it leaves. The JSON of `value --misere` and
+/// `moves --misere`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SumReport {
+    /// The games' names joined by ` + `.
+    pub game: String,
+    /// Always `misere`.
+    pub play: &'static str,
+    /// The components.
+    pub components: Vec<ComponentReport>,
+    /// The sum's misère Grundy value.
+    pub value: u32,
+    /// `P` (the player to move loses) or `N`.
+    pub outcome: &'static str,
+    /// `tame rule` (every component tame) or `exact search`.
+    pub method: &'static str,
+    /// Sums the search remembered.
+    pub sums_remembered: usize,
+    /// Every move, winning ones first (only when asked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<MoveReport>>,
+}
+
+/// The misère value and outcome of the sum of `terms` (and every move's, with `moves`), by a
+/// [`MisereSearch`] within `limits`.
+///
+/// # Errors
+/// A position beyond the search's reach, or [`MisereError::TooManyPositions`].
+pub fn misere_sum(
+    terms: &[SumTerm<'_>],
+    moves: bool,
+    limits: &SearchLimits,
+) -> Result<SumReport, MisereError> {
+    let games: Vec<Game> = terms.iter().map(|t| t.game.clone()).collect();
+    with_deep_stack(move || {
+        let mut search = MisereSearch::new(games, limits);
+        let mut components = Vec::new();
+        let mut reports = Vec::new();
+        for (t, term) in terms.iter().enumerate() {
+            for pos in &term.positions {
+                let c = search.component(t, pos)?;
+                let standing = search.standing(c)?;
+                components.push((c, t));
+                reports.push(ComponentReport {
+                    game: term.game.name().to_string(),
+                    position: pos.clone(),
+                    value: standing.misere,
+                    normal: standing.normal,
+                    tameness: tameness(&standing),
+                });
+            }
+        }
+        let all: Vec<Component> = components.iter().map(|&(c, _)| c).collect();
+        let value = search.value_of(&all)?;
+        let method = if search.all_tame(&all)? { "tame rule" } else { "exact search" };
+        let moves = if moves {
+            let mut listed = Vec::new();
+            for (i, &(_, t)) in components.iter().enumerate() {
+                let game = &terms[t].game;
+                for option in game.options(&reports[i].position) {
+                    let mut after: Vec<Component> = all.clone();
+                    after.remove(i);
+                    for piece in &option {
+                        after.push(search.component(t, piece)?);
+                    }
+                    let sum = search.value_of(&after)?;
+                    listed.push(MoveReport { component: i, to: option, sum, winning: sum == 0 });
+                }
+            }
+            listed.sort_by_key(|m| !m.winning);
+            Some(listed)
+        } else {
+            None
+        };
+        let names: Vec<&str> = terms.iter().map(|t| t.game.name()).collect();
+        Ok(SumReport {
+            game: names.join(" + "),
+            play: "misere",
+            components: reports,
+            value,
+            outcome: if value == 0 { "P" } else { "N" },
+            method,
+            sums_remembered: search.remembered(),
+            moves,
+        })
+    })
+}
+
+/// Whether a game's table comes from the exact search rather than from a fill: a heap game
+/// under misère play whose moves leave sums (no fill computes it; see [`grundy_core::Play`]).
+/// Every front end that loads a table asks here.
+pub fn table_by_search(game: &Game) -> bool {
+    game.play() == grundy_core::Play::Misere && game.dims() == 1 && game.options_are_sums()
+}
+
+/// The misère values of a heap game's heaps over `shape`, from [`genus_table`]: the table a
+/// fill would give if the per-position recursion held.
+///
+/// # Errors
+/// As [`genus_table`].
+pub fn misere_heap_table(
+    game: &Game,
+    shape: &grundy_core::TableShape,
+    limits: &SearchLimits,
+    progress: &dyn Progress,
+) -> Result<grundy_core::GrundyTable, MisereError> {
+    let rows = genus_table(game, shape.max()[0], limits, progress)?;
+    let values: Vec<Nimber> = rows.iter().map(|row| Nimber(row.genus.misere[0])).collect();
+    Ok(grundy_core::GrundyTable::from_nimbers(shape.clone(), &values))
+}
+
 /// One heap of a heap game's genus table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeapGenus {
@@ -500,31 +725,35 @@ pub struct HeapGenus {
 }
 
 /// The genus of every heap of the 1-D game `game` from its first heap to `last`, in order, with
-/// its tameness, by a [`MisereSearch`] within `budget` bytes.
+/// its tameness, by a [`MisereSearch`] within `limits`; `progress` hears of each heap
+/// (a "cell") and may cancel between heaps.
 ///
 /// # Errors
-/// [`MisereError::TooManyPositions`].
+/// [`MisereError::TooManyPositions`]; [`MisereError::Cancelled`].
 ///
 /// # Panics
 /// If `game` is not a heap game.
 pub fn genus_table(
     game: &Game,
     last: Coord,
-    budget: u64,
-    why: &str,
+    limits: &SearchLimits,
+    progress: &dyn Progress,
 ) -> Result<Vec<HeapGenus>, MisereError> {
     assert_eq!(game.dims(), 1, "a heap game");
     let first = game.axes()[0].min;
     let game = game.clone();
-    let why = why.to_string();
     with_deep_stack(move || {
-        let mut search = MisereSearch::new(vec![game], budget, &why);
+        let mut search = MisereSearch::new(vec![game], limits);
         let mut rows = Vec::new();
         for heap in first..=last {
+            if progress.cancelled() {
+                return Err(MisereError::Cancelled);
+            }
             let c = search.component(0, &[heap])?;
             let standing = search.standing(c)?;
             let genus = search.genus(c)?;
             rows.push(HeapGenus { heap, genus, standing });
+            progress.advance(1);
         }
         Ok(rows)
     })
@@ -552,7 +781,7 @@ mod tests {
 
     #[test]
     fn nim_heaps_have_the_tame_genera() {
-        let mut search = MisereSearch::new(vec![], 1 << 24, "test");
+        let mut search = MisereSearch::new(vec![], &SearchLimits::new(1 << 24, 60, "test"));
         let expected = ["0^120", "1^031", "2^20", "3^31", "4^46", "5^57"];
         for (v, text) in expected.iter().enumerate() {
             let heap = search.nim_heap(v as u32);

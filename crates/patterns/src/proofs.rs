@@ -46,8 +46,15 @@ enum Theorem<'a> {
 
 /// The theorem that covers `game`, or why none does.
 fn theorem(game: &Game) -> Result<Theorem<'_>, &'static str> {
+    // Under misère play the window argument still holds: every heap of t stones or more has an
+    // option, so its misère value is the mex of the t values before it, as in normal play.
     if let Some(t) = subtraction_reach(game) {
         return Ok(Theorem::Subtraction { t: t as usize });
+    }
+    if game.play() == grundy_core::Play::Misere {
+        return Err(
+            "under misère play a move that leaves a sum has no value from its parts, and no periodicity theorem is known for such games: a period is evidence only",
+        );
     }
     match game.rules() {
         [Rule::TakeAndBreak { code }] if code.digits().iter().all(|&d| d <= 7) => {
@@ -83,9 +90,14 @@ pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize, min: i64
             }
             let needed = e + p + t;
             let from = min + e as i64;
+            let misere = if game.play() == grundy_core::Play::Misere {
+                " (under misère play too: every heap of t stones or more has a move, so its value is the mex of the t before it)"
+            } else {
+                ""
+            };
             let argument = format!(
                 "t = max(S) = {t}: x(n + {p}) = x(n) for all {from} <= n <= {}, and \
-                 the t values before a position determine its value, so the period holds forever (needs {needed} values, \
+                 the t values before a position determine its value{misere}, so the period holds forever (needs {needed} values, \
                  up to n = {})",
                 from + t as i64 - 1,
                 min + needed as i64 - 1

@@ -2,8 +2,9 @@
 //! the definition (1 for a sum without a move, otherwise the mex of its options' values), with
 //! a memo over sorted multisets and nothing else — no tame rule, no standing, no genus code.
 
+use grundy_compute::NoProgress;
 use grundy_core::{lookup, Coord, Game};
-use grundy_patterns::misere::{genus_table, with_deep_stack, MisereSearch};
+use grundy_patterns::misere::{genus_table, with_deep_stack, MisereSearch, SearchLimits};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -44,13 +45,15 @@ impl Brute<'_> {
     }
 }
 
-const BUDGET: u64 = 4 << 30;
+fn limits() -> SearchLimits {
+    SearchLimits::new(4 << 30, 600, "test")
+}
 
 /// The genus of every heap up to `last` equals the brute force's misère values of the heap
 /// plus k copies of *2, for every k the genus computed.
 fn genus_agrees(name: &str, last: Coord) {
     let game = lookup(name).unwrap();
-    let table = genus_table(&game, last, BUDGET, "test").unwrap();
+    let table = genus_table(&game, last, &limits(), &NoProgress).unwrap();
     let mut brute = Brute { game: &game, memo: HashMap::new() };
     let normal = grundy_compute::fill_reference(
         &game,
@@ -88,8 +91,9 @@ fn the_genus_of_kayles_and_dawsons_kayles_agrees_with_the_definition() {
 /// Winning Ways' genera of the first Kayles heaps (its table of Kayles in misère play).
 #[test]
 fn kayles_has_winning_ways_genera() {
-    let table =
-        with_deep_stack(|| genus_table(&lookup("kayles").unwrap(), 5, BUDGET, "test").unwrap());
+    let table = with_deep_stack(|| {
+        genus_table(&lookup("kayles").unwrap(), 5, &limits(), &NoProgress).unwrap()
+    });
     let genera: Vec<String> = table.iter().map(|row| row.genus.to_string()).collect();
     assert_eq!(genera, ["0^120", "1^031", "2^20", "3^31", "1^031", "4^146"]);
     assert!(table[..5].iter().all(|row| row.standing.tame));
@@ -112,7 +116,7 @@ fn random_sums_agree_with_the_brute_force() {
             [("kayles", 12), ("dawsons-kayles", 16), ("octal:0.137", 14), ("subtraction:1,3,4", 30)]
         {
             let game = lookup(name).unwrap();
-            let mut search = MisereSearch::new(vec![game.clone()], BUDGET, "test");
+            let mut search = MisereSearch::new(vec![game.clone()], &limits());
             let mut brute = Brute { game: &game, memo: HashMap::new() };
             for _ in 0..500 {
                 let count = 2 + next(3) as usize;
@@ -135,7 +139,7 @@ proptest! {
     /// nim-sum is 0 and some heap is larger than 1, or its nim-sum is 1 and none is.
     #[test]
     fn misere_nim_follows_boutons_rule(heaps in prop::collection::vec(0u32..12, 0..6)) {
-        let mut search = MisereSearch::new(vec![], BUDGET, "test");
+        let mut search = MisereSearch::new(vec![], &limits());
         let components: Vec<_> = heaps.iter().map(|&h| search.nim_heap(h)).collect();
         let nim_sum = heaps.iter().fold(0, |x, &h| x ^ h);
         let p = if heaps.iter().any(|&h| h > 1) { nim_sum == 0 } else { nim_sum == 1 };

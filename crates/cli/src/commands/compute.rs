@@ -5,6 +5,7 @@
 mod config;
 #[cfg(feature = "mpi")]
 mod distributed;
+mod misere;
 mod saves;
 mod summary;
 
@@ -48,6 +49,11 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 /// it, and so do the sums of a summary and the bands of a stream; the rest (files, checkpoints,
 /// the output) stays on the main thread.
 fn run_here(config: &Config) -> Result<ExitCode> {
+    if misere::takes_the_search(config) {
+        let destination =
+            Destination::open(config.out.as_deref(), config.overwrite, Special::WriteThrough)?;
+        return misere::heaps(config, destination);
+    }
     let fill = config.request(None).prepare().map_err(|err| config.refusal(err))?;
     let destination =
         Destination::open(config.out.as_deref(), config.overwrite, Special::WriteThrough)?;

@@ -172,6 +172,7 @@ fn query(args: &Args) -> Result<(String, Sequence)> {
         memory: args.memory,
         quiet: args.quiet || args.json,
         slice: args.slice.clone(),
+        misere: false,
     };
     let loaded = threads.install(|| table.load(&threads, &bar, Analysis::None))?;
     if loaded.kind() == CellKind::Outcomes {

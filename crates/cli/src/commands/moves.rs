@@ -1,4 +1,4 @@
-use super::value::{parse_terms, print_laws, with_stream_hint, SumArgs};
+use super::value::{misere_sum, parse_terms, print_laws, with_stream_hint, SumArgs};
 use crate::load::{fill_table, Analysis};
 use crate::output::write_json_line;
 use crate::progress::Bar;
@@ -34,6 +34,10 @@ const SHOWN: usize = 40;
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let terms = parse_terms(&args.sum.terms)?;
+    if misere_sum(&terms, args.sum.misere)? {
+        let report = super::misere_sums::report(&terms, true, args.sum.search_seconds)?;
+        return super::misere_sums::print_moves(&report, args.json, args.all);
+    }
     let threads = args.sum.threads.pool()?;
     let bar = Bar::waiting(args.json);
     let moves = threads.install(|| {

@@ -68,7 +68,7 @@ fn until_proved(args: &Args, threads: &Threads, bar: &Bar) -> Result<ExitCode> {
     if is_table_file(source) {
         bail!("--until-proved computes a game; {source} is a table to read");
     }
-    let game = load_game(source)?;
+    let game = crate::load::with_play(load_game(source)?, args.table.misere);
     let start = args.table.size.as_deref().map(|size| parse_coords(size, "size")).transpose()?;
     let mut search = ProofSearch::new(&game, start.map(|s| s[0]), args.limit, threads.clone())
         .map_err(|err| match err {
@@ -76,6 +76,11 @@ fn until_proved(args: &Args, threads: &Threads, bar: &Bar) -> Result<ExitCode> {
                 "--until-proved proves the periods of heap games; {} has {}",
                 game.name(),
                 grundy_core::counted(dims, "axis", "axes")
+            ),
+            SearchError::NoTheorem if game.play() == grundy_core::Play::Misere => anyhow::anyhow!(
+                "--until-proved needs a game a periodicity theorem covers; under misère play only \
+                 the subtraction-game theorem holds (finite sets), and it does not cover {}",
+                game.name()
             ),
             SearchError::NoTheorem => anyhow::anyhow!(
                 "--until-proved needs a game a periodicity theorem covers (octal codes, finite \

@@ -33,6 +33,13 @@ pub(crate) struct SumArgs {
     /// positions are a sum of games, and `+` adds positions of another game to the sum.
     #[arg(required = true, value_name = "GAME POS")]
     pub(super) terms: Vec<String>,
+    /// Misère play: the player who makes the last move loses. The sum's misère value comes
+    /// from the exact search over its positions (the tame rule when every component is tame).
+    #[arg(long)]
+    pub(super) misere: bool,
+    /// With --misere: the most seconds the exact search over sums may run.
+    #[arg(long, value_name = "SECONDS", default_value_t = grundy_patterns::misere::SearchLimits::DEFAULT_SECONDS)]
+    pub(super) search_seconds: u64,
     #[command(flatten)]
     pub(super) threads: ThreadsArg,
     #[command(flatten)]
@@ -73,6 +80,10 @@ pub(super) struct Term<'a> {
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let terms = parse_terms(&args.sum.terms)?;
+    if misere_sum(&terms, args.sum.misere)? {
+        let report = super::misere_sums::report(&terms, false, args.sum.search_seconds)?;
+        return super::misere_sums::print_value(&report, args.json);
+    }
     let threads = args.sum.threads.pool()?;
     // JSON output also silences the progress bar.
     let bar = Bar::waiting(args.json);
@@ -216,6 +227,25 @@ pub(super) fn print_laws(out: &mut impl Write, laws: &[Law], strips: &[Strip]) -
         )?;
     }
     Ok(())
+}
+
+/// Whether the sum is played misère: `--misere`, or every game's spec says `play = "misere"`
+/// (games that disagree are refused: a sum is played under one convention).
+pub(super) fn misere_sum(terms: &[Term<'_>], flag: bool) -> Result<bool> {
+    use grundy_core::Play;
+    let misere = terms.iter().filter(|t| t.game.play() == Play::Misere).count();
+    if flag || misere == terms.len() {
+        return Ok(true);
+    }
+    if misere > 0 {
+        let name = &terms.iter().find(|t| t.game.play() == Play::Misere).expect("one").game;
+        bail!(
+            "{} is played misère and the other games of the sum are not; a sum is played under \
+             one convention (give --misere to play all of it misère)",
+            name.name()
+        );
+    }
+    Ok(false)
 }
 
 /// Splits `GAME POS... + GAME POS...` into terms and parses each position against its game.

@@ -47,6 +47,14 @@ pub(crate) struct Args {
     /// Write P (value 0, the player to move loses) or N instead of the values (grid and long).
     #[arg(long)]
     outcome: bool,
+    /// Misère play: the player who makes the last move loses. The values are misère Grundy
+    /// values (0 exactly on the misère P-positions); a heap game's table adds each heap's genus
+    /// and whether it is tame (an exact search over sums when moves split heaps).
+    #[arg(long)]
+    misere: bool,
+    /// With --misere on a heap game: the most seconds the exact search over sums may run.
+    #[arg(long, value_name = "SECONDS", default_value_t = grundy_patterns::misere::SearchLimits::DEFAULT_SECONDS)]
+    search_seconds: u64,
     #[command(flatten)]
     threads: ThreadsArg,
     #[command(flatten)]
@@ -116,6 +124,8 @@ pub(super) struct Config {
     pub(super) quiet: bool,
     pub(super) out: Option<PathBuf>,
     pub(super) overwrite: Overwrite,
+    /// With `--misere` on a heap game: the exact search's seconds.
+    pub(super) search_seconds: u64,
 }
 
 /// How the table is held while it is computed.
@@ -145,7 +155,7 @@ impl Config {
     /// Validates `args`: the game, the size, the format for the game's dimensions, the files,
     /// and the threads (the command's one pool is built here).
     pub(super) fn from_args(args: Args) -> Result<Config> {
-        let game = load_game(&args.game)?;
+        let game = crate::load::with_play(load_game(&args.game)?, args.misere);
         let max = parse_coords(&args.size, "size")?;
         let shape = TableShape::new(&game, &max, &args.size)?;
         let format = match args.format {
@@ -205,6 +215,7 @@ impl Config {
             quiet: args.quiet,
             out: args.out,
             overwrite: if args.force { Overwrite::Force } else { Overwrite::IfWritable },
+            search_seconds: args.search_seconds,
         })
     }
 

@@ -8,6 +8,10 @@ use serde::Serialize;
 #[derive(Serialize)]
 pub(super) struct Summary<'a> {
     game: &'a str,
+    /// `misere` under misère play (the values are misère Grundy values); absent under normal
+    /// play.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    play: Option<&'static str>,
     size: &'a [i64],
     cells: u64,
     sum: u64,
@@ -17,6 +21,22 @@ pub(super) struct Summary<'a> {
     /// Heap games only: the records of the sequence.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub(super) sequence: Option<SequenceRecords>,
+    /// Heap games under misère play: what their genera say.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub(super) genera: Option<Genera>,
+}
+
+/// A misère heap game's genera, summed up.
+#[derive(Serialize)]
+pub(super) struct Genera {
+    /// The largest n such that every heap up to n is tame (absent when the first is not).
+    pub(super) tame_up_to: Option<i64>,
+    /// Heaps that are not tame though every option is.
+    pub(super) restive: u64,
+    /// Other heaps that are not tame.
+    pub(super) wild: u64,
+    /// Heaps whose genus had not settled after the most copies of *2 tried.
+    pub(super) unsettled: u64,
 }
 
 impl<'a> Summary<'a> {
@@ -28,6 +48,7 @@ impl<'a> Summary<'a> {
     ) -> Summary<'a> {
         Summary {
             game: game.name(),
+            play: (game.play() == grundy_core::Play::Misere).then_some("misere"),
             size,
             cells: stats.cells,
             sum: stats.sum,
@@ -35,6 +56,7 @@ impl<'a> Summary<'a> {
             p_positions: stats.p_positions,
             seconds,
             sequence: None,
+            genera: None,
         }
     }
 }
