@@ -65,6 +65,16 @@ const FIXTURES: &[(&str, &str)] = &[
         "name = \"huge\"\naxes = [{ name = \"n\", min = 0 }]\n\
          [[rules]]\nkind = \"jump\"\ndirections = [[-4611686018427387904]]\nsteps = [4]\n",
     ),
+    (
+        "misere.toml",
+        "name = \"misere-steps\"\nplay = \"misere\"\naxes = [{ name = \"n\", min = 0 }]\n\
+         [[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = [1, 2]\n",
+    ),
+    (
+        "loopy-play.toml",
+        "name = \"x\"\nplay = \"loopy\"\naxes = [{ name = \"n\", min = 0 }]\n\
+         [[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = [1]\n",
+    ),
 ];
 
 /// `(arguments, text the error line must contain)`.
@@ -365,6 +375,29 @@ const CASES: &[(&[&str], &str)] = &[
     ),
     (&["value", "kayles", "10", "--threads", "0"], "0 is not in 1..=1024"),
     (&["survey", "octal:0.?", "--threads", "2000"], "2000 is not in 1..=1024"),
+    // Misère play.
+    (&["compute", "cutting", "--size", "5x5", "--misere"], "cannot be filled cell by cell"),
+    (
+        &["compute", "kayles", "--size", "9", "--misere", "--checkpoint", "c.ckpt"],
+        "which has no waves to save",
+    ),
+    (&["compute", "kayles", "--size", "9", "--misere", "--engine", "tiles"], "leave --engine out"),
+    (
+        &["compute", "kiki", "--size", "5x5", "--misere", "--engine", "sparse"],
+        "engine computes normal play only",
+    ),
+    (&["value", "--misere", "kayles", "10^18"], "too far out for the exact misère search"),
+    (&["value", "kayles", "3", "+", "misere.toml", "4"], "a sum is played under one convention"),
+    (&["compute", "loopy-play.toml", "--size", "5"], "`loopy` is no play convention"),
+    (&["patterns", "existing.csv", "--misere"], "--misere applies to games"),
+    (
+        &["value", "--misere", "kayles", "40", "41", "42", "--search-seconds", "1"],
+        "ran past its limit of 1 s",
+    ),
+    (
+        &["patterns", "kayles", "--misere", "--until-proved"],
+        "under misère play only the subtraction-game theorem holds",
+    ),
 ];
 
 /// Every entry of `dir`: a file's bytes and mode, a link's target (never followed: one points

@@ -27,11 +27,13 @@ use grundy_patterns::identify::{
     game_sequence, heap_sequence, line_of, name_report, GameSequenceError, IdentifyJson, Index,
     Line, Sequence,
 };
+use grundy_patterns::misere;
 use grundy_patterns::positions::{values_of, Position, ValuesError};
 use grundy_patterns::search::{ProofSearch, SearchError};
 use grundy_patterns::{analysis_bytes, analyze, Report, ReportJson};
 use grundy_plot::{plot_png, PlotOptions};
 use numpy::{IntoPyArray, PyReadonlyArrayDyn, PyUntypedArrayMethods};
+use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::fmt::Display;
@@ -220,12 +222,96 @@ fn fill_table(
     check_budget_variable(py)?;
     let shape = TableShape::new(game, size, &size_text(size))
         .map_err(|err| error(py, Class::Input, err))?;
+    let total = u64::try_from(shape.cells()).unwrap_or(u64::MAX);
+    if misere::table_by_search(game) {
+        // A misère heap game whose moves leave sums: the exact search, as the CLI runs it.
+        let limits = misere::SearchLimits::available(misere::SearchLimits::DEFAULT_SECONDS);
+        return watched(py, total, progress, |watch| {
+            misere::misere_heap_table(game, &shape, &limits, watch)
+        })?
+        .map_err(|err| misere_error(py, err));
+    }
     let request =
         FillRequest { engine, threads: threads.clone(), ..FillRequest::new(game, &shape) };
     // What the fill holds: the numpy array takes the table over without a copy.
     let fill = request.table(0).map_err(|err| request_error(py, err))?;
-    let total = u64::try_from(shape.cells()).unwrap_or(u64::MAX);
     watched(py, total, progress, |watch| fill.fill(watch))?.map_err(|err| fill_error(py, err))
+}
+
+/// A misère search's refusal as the Python exception of its kind.
+fn misere_error(py: Python<'_>, err: misere::MisereError) -> PyErr {
+    match err {
+        misere::MisereError::Cancelled => PyKeyboardInterrupt::new_err("cancelled"),
+        misere::MisereError::TooManyPositions { .. } => error(py, Class::TooLarge, err),
+        misere::MisereError::TooFar(_) | misere::MisereError::NotAPosition { .. } => {
+            error(py, Class::Input, err)
+        }
+        _ => error(py, Class::Grundy, err),
+    }
+}
+
+/// The misère value of a sum (`grundy value --misere`), as the JSON of its report: each term a
+/// game (name, spec) and its positions.
+#[pyfunction]
+#[pyo3(signature = (terms, seconds=None))]
+fn misere_sum(
+    py: Python<'_>,
+    terms: Vec<(String, Option<String>, Vec<Vec<Coord>>)>,
+    seconds: Option<u64>,
+) -> PyResult<String> {
+    guard(py, || {
+        let mut games = Vec::new();
+        for (name, spec, _) in &terms {
+            games.push(load_game(py, name, spec.as_deref())?);
+        }
+        let sum: Vec<misere::SumTerm<'_>> = games
+            .iter()
+            .zip(&terms)
+            .map(|(game, (_, _, positions))| misere::SumTerm { game, positions: positions.clone() })
+            .collect();
+        let limits = misere::SearchLimits::available(
+            seconds.unwrap_or(misere::SearchLimits::DEFAULT_SECONDS),
+        );
+        let report = watched(py, 0, None, |_| misere::misere_sum(&sum, false, &limits))?
+            .map_err(|err| misere_error(py, err))?;
+        serde_json::to_string(&report).map_err(|err| error(py, Class::Grundy, err))
+    })
+}
+
+/// The genus of every heap of a heap game up to `last`: (heap, misère value, genus, tameness).
+#[pyfunction]
+#[pyo3(signature = (game, spec, last, seconds=None, progress=None))]
+fn genus_of(
+    py: Python<'_>,
+    game: &str,
+    spec: Option<&str>,
+    last: Coord,
+    seconds: Option<u64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Vec<(Coord, u32, String, String)>> {
+    guard(py, || {
+        let loaded = load_game(py, game, spec)?;
+        if loaded.dims() != 1 {
+            let message =
+                format!("the genus is a heap game's; {} has {} axes", loaded.name(), loaded.dims());
+            return Err(error(py, Class::Input, message));
+        }
+        let limits = misere::SearchLimits::available(
+            seconds.unwrap_or(misere::SearchLimits::DEFAULT_SECONDS),
+        );
+        let total = u64::try_from(last - loaded.axes()[0].min + 1).unwrap_or(0);
+        let rows = watched(py, total, progress.as_ref(), |watch| {
+            misere::genus_table(&loaded, last, &limits, watch)
+        })?
+        .map_err(|err| misere_error(py, err))?;
+        Ok(rows
+            .iter()
+            .map(|row| {
+                let tameness = misere::tameness(&row.standing).to_string();
+                (row.heap, row.genus.misere[0], row.genus.to_string(), tameness)
+            })
+            .collect())
+    })
 }
 
 /// The catalog: (name, axes, description) of every game.
@@ -234,8 +320,9 @@ fn games() -> Vec<(String, String, String)> {
     grundy_core::game::catalog().into_iter().map(|e| (e.name, e.axes, e.description)).collect()
 }
 
-/// A game as Python sees it: name, description, axes as (name, smallest coordinate), spec text.
-type Described = (String, String, Vec<(String, Coord)>, String);
+/// A game as Python sees it: name, description, axes as (name, smallest coordinate), spec text,
+/// play convention (`normal` or `misere`).
+type Described = (String, String, Vec<(String, Coord)>, String, String);
 
 /// The [`Described`] of a game.
 #[pyfunction]
@@ -249,7 +336,8 @@ fn describe(py: Python<'_>, game: &str, spec: Option<&str>) -> PyResult<Describe
             (None, None) => grundy_core::to_spec(&loaded),
         };
         let axes = loaded.axes().iter().map(|a| (a.name.clone(), a.min)).collect();
-        Ok((loaded.name().to_string(), loaded.description().to_string(), axes, text))
+        let play = loaded.play().name().to_string();
+        Ok((loaded.name().to_string(), loaded.description().to_string(), axes, text, play))
     })
 }
 
@@ -782,6 +870,8 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(describe, m)?)?;
     m.add_function(wrap_pyfunction!(compute, m)?)?;
     m.add_function(wrap_pyfunction!(values_at, m)?)?;
+    m.add_function(wrap_pyfunction!(misere_sum, m)?)?;
+    m.add_function(wrap_pyfunction!(genus_of, m)?)?;
     m.add_function(wrap_pyfunction!(patterns_of, m)?)?;
     m.add_function(wrap_pyfunction!(patterns_until_proved, m)?)?;
     m.add_function(wrap_pyfunction!(check_of, m)?)?;

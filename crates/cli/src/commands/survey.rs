@@ -44,6 +44,10 @@ pub(crate) struct Args {
     /// Compute heap games until a periodicity theorem proves their period (or --limit).
     #[arg(long)]
     until_proved: bool,
+    /// Misère play (the last mover loses) for every member: misère values, with the proofs
+    /// that hold under misère play (subtraction games' window, the finite box).
+    #[arg(long)]
+    misere: bool,
     /// The largest heap size --until-proved computes.
     #[arg(long, requires = "until_proved", value_name = "N", default_value_t = 1 << 20,
           value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
@@ -97,7 +101,12 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             None => Ok(Family::parse(text)?),
         })
         .collect::<Result<Vec<Family>>>()?;
-    let family = Family::join(families);
+    let mut family = Family::join(families);
+    if args.misere {
+        family.members =
+            family.members.into_iter().map(|game| crate::load::with_play(game, true)).collect();
+        family.text = format!("{} (misère)", family.text);
+    }
     let extent = Extent { size: args.size, until_proved: args.until_proved.then_some(args.limit) };
     // The command's one pool: members run on it in parallel, each member's fill inside.
     let threads = args.threads.pool()?;

@@ -34,6 +34,8 @@ pub enum MemberErrorKind {
     Fill(FillError),
     /// Its analysis failed.
     Analysis(crate::error::Error),
+    /// Its misère search failed (a heap game whose moves leave sums).
+    Misere(crate::misere::MisereError),
 }
 
 impl MemberError {
@@ -52,6 +54,7 @@ impl fmt::Display for MemberError {
             MemberErrorKind::Request(err) => write!(f, "{err}"),
             MemberErrorKind::Fill(err) => write!(f, "{err}"),
             MemberErrorKind::Analysis(err) => write!(f, "{err}"),
+            MemberErrorKind::Misere(err) => write!(f, "{err}"),
         }
     }
 }
@@ -84,10 +87,18 @@ pub fn survey_member(game: &Game, extent: Extent) -> Result<Computed, MemberErro
             let text: Vec<String> = max.iter().map(Coord::to_string).collect();
             let shape = TableShape::new(game, &max, &text.join("x"))
                 .map_err(|e| fail(MemberErrorKind::Size(e)))?;
-            let fill = FillRequest::new(game, &shape)
-                .table(analysis_bytes(&shape.lens()))
-                .map_err(|e| fail(MemberErrorKind::Request(e)))?;
-            let table = fill.fill(&NoProgress).map_err(|e| fail(MemberErrorKind::Fill(e)))?;
+            let table = if crate::misere::table_by_search(game) {
+                let limits = crate::misere::SearchLimits::available(
+                    crate::misere::SearchLimits::DEFAULT_SECONDS,
+                );
+                crate::misere::misere_heap_table(game, &shape, &limits, &NoProgress)
+                    .map_err(|e| fail(MemberErrorKind::Misere(e)))?
+            } else {
+                let fill = FillRequest::new(game, &shape)
+                    .table(analysis_bytes(&shape.lens()))
+                    .map_err(|e| fail(MemberErrorKind::Request(e)))?;
+                fill.fill(&NoProgress).map_err(|e| fail(MemberErrorKind::Fill(e)))?
+            };
             let described = Table::of_game(game.clone(), table);
             let report = analyze(&described).map_err(|e| fail(MemberErrorKind::Analysis(e)))?;
             (report, described.into_data())

@@ -87,6 +87,7 @@ __all__ = [
     "Game",
     "GameInfo",
     "GrundyError",
+    "HeapGenus",
     "Identification",
     "InputError",
     "Record",
@@ -97,6 +98,7 @@ __all__ = [
     "check",
     "compute",
     "games",
+    "genus",
     "identify",
     "patterns",
     "plot",
@@ -110,11 +112,11 @@ class Game:
     """A game: a catalog game by name, or rules of your own (:meth:`from_spec`).
 
     Attributes: ``name``, ``description``, ``axes`` (axis names), ``mins`` (the smallest
-    coordinate of each axis), ``dims`` and ``spec`` (the TOML text of its rules; see
-    ``grundy show``).
+    coordinate of each axis), ``dims``, ``spec`` (the TOML text of its rules; see
+    ``grundy show``) and ``play`` (``"normal"``, or ``"misere"``: see :meth:`misere`).
     """
 
-    __slots__ = ("name", "description", "axes", "mins", "spec", "_ref", "_spec")
+    __slots__ = ("name", "description", "axes", "mins", "spec", "play", "_ref", "_spec")
 
     def __init__(self, name: str) -> None:
         """The catalog game called ``name`` (``"wythoff"``, ``"octal:0.07"``, ...)."""
@@ -123,8 +125,9 @@ class Game:
         self._setup(name, None)
 
     def _setup(self, ref: str, spec: Optional[str]) -> None:
-        name, description, axes, text = _grundy.describe(ref, spec)
+        name, description, axes, text, play = _grundy.describe(ref, spec)
         self._ref, self._spec = ref, spec
+        self.play: str = play
         self.name: str = name
         self.description: str = description
         self.axes: Tuple[str, ...] = tuple(a for a, _ in axes)
@@ -163,6 +166,15 @@ class Game:
         game._setup(origin, text)
         return game
 
+    def misere(self) -> "Game":
+        """The same game under misère play (the player who makes the last move loses): its
+        tables hold misère Grundy values, 0 exactly on the misère P-positions."""
+        if self.play == "misere":
+            return self
+        game = Game.__new__(Game)
+        game._setup(self._ref, 'play = "misere"\n' + self.spec)
+        return game
+
     @property
     def dims(self) -> int:
         """The number of axes: 1 for heap games, 2 for boards."""
@@ -181,7 +193,9 @@ class Game:
 GameLike = Union[str, Game, "os.PathLike[str]"]
 
 
-def _game(game: GameLike) -> Game:
+def _game(game: GameLike, misere: bool = False) -> Game:
+    if misere:
+        return _game(game).misere()
     if isinstance(game, Game):
         return game
     if isinstance(game, os.PathLike):
@@ -323,6 +337,7 @@ def compute(
     threads: Optional[int] = None,
     engine: Optional[str] = None,
     progress: ProgressArg = False,
+    misere: bool = False,
 ) -> Table:
     """The Grundy table of ``game`` up to ``size`` (the largest coordinate on each axis,
     inclusive, as the CLI's ``--size``): a :class:`Table`, which is a numpy array of the table's
@@ -332,13 +347,17 @@ def compute(
     ``"sparse"``, ``"tiles"``, ``"waves"`` or ``"reference"``. ``progress``: ``True`` for a bar
     (tqdm's if installed), or a callable ``f(done, total)`` called about ten times a second.
 
+    ``misere=True``: misère play (the last mover loses), the table of misère Grundy values (0
+    exactly on the misère P-positions); a heap game whose moves split heaps is computed by the
+    exact search over sums (see :func:`genus`).
+
     The GIL is released while the table is computed; Ctrl-C (or a notebook's stop button) stops
     the computation within a second and raises ``KeyboardInterrupt``.
 
     Raises :class:`InputError` for an unknown game or an impossible size, and
     :class:`TableTooLarge` when the table would not fit in memory (nothing is allocated).
     """
-    g = _game(game)
+    g = _game(game, misere)
     coords = _size(g, size)
     threads = _threads(threads)
     if engine is not None and not isinstance(engine, str):
@@ -354,7 +373,13 @@ def compute(
     return _table(values, g, g.axes, g.mins)
 
 
-def value(game: Union[GameLike, Sequence[Tuple[GameLike, Any]]], *positions: Union[int, Sequence[int]], threads: Optional[int] = None) -> int:
+def value(
+    game: Union[GameLike, Sequence[Tuple[GameLike, Any]]],
+    *positions: Union[int, Sequence[int]],
+    threads: Optional[int] = None,
+    misere: bool = False,
+    seconds: Optional[int] = None,
+) -> int:
     """The Grundy value of a position, or of the sum of several (the XOR of their values):
     ``value("kayles", 10)``, ``value("subtraction:2,5", 5, 12)``, ``value("wythoff", (3, 5))``.
     A sum of different games is a list of ``(game, position)`` pairs, as ``grundy value kayles
@@ -363,8 +388,34 @@ def value(game: Union[GameLike, Sequence[Tuple[GameLike, Any]]], *positions: Uni
 
     As ``grundy value`` does, a heap game whose period a theorem proves is computed only as far
     as the proof needs (``value("kayles", 10**18)``), and a board with bounded moves one strip at
-    a time until the strip repeats (``value("kiki", (10**12, 3))``)."""
+    a time until the strip repeats (``value("kiki", (10**12, 3))``).
+
+    ``misere=True`` (or games whose spec says ``play = "misere"``): the sum's misère Grundy
+    value, 0 exactly when the player to move loses under misère play, from the exact search over
+    the sum's positions (the tame rule when every component is tame), within ``seconds`` (600
+    by default) and the memory available."""
     threads = _threads(threads)
+    if isinstance(game, list):
+        if positions:
+            raise InputError("a sum of games is one list of (game, position) pairs; give no other positions")
+        pairs = list(game)
+    else:
+        pairs = [(game, p) for p in positions]
+    if pairs:
+        games = [_game(pair[0]) if isinstance(pair, tuple) and len(pair) == 2 else None for pair in pairs]
+        if misere or all(g is not None and g.play == "misere" for g in games):
+            terms: List[Tuple[str, Optional[str], List[List[int]]]] = []
+            for i, pair in enumerate(pairs):
+                if not isinstance(pair, tuple) or len(pair) != 2:
+                    raise InputError(f"component {i} of the sum must be a (game, position) pair, not {pair!r}")
+                g = _game(pair[0], True)
+                terms.append((g._ref, g._spec, [_coords(pair[1], f"the position of component {i}")]))
+            if seconds is not None:
+                seconds = _int(seconds, "seconds", 1, 1 << 40)
+            report = json.loads(_grundy.misere_sum(terms, seconds))
+            return int(report["value"])
+        if any(g is not None and g.play == "misere" for g in games):
+            raise InputError("some games of the sum are played misère and others not; a sum is played under one convention (give misere=True)")
     if isinstance(game, list):
         if positions:
             raise InputError("a sum of games is one list of (game, position) pairs; give no other positions")
@@ -391,6 +442,33 @@ def value(game: Union[GameLike, Sequence[Tuple[GameLike, Any]]], *positions: Uni
     for v in _grundy.values_at(g._ref, g._spec, coords, threads):
         total ^= v
     return total
+
+
+class HeapGenus(NamedTuple):
+    """One heap of :func:`genus`: its misère value, its genus as Winning Ways writes it
+    (``"4^146"``) and whether it is ``"tame"``, ``"restive"`` or ``"wild"``."""
+
+    heap: int
+    misere: int
+    genus: str
+    tameness: str
+
+
+def genus(game: GameLike, last: int, *, seconds: Optional[int] = None, progress: ProgressArg = False) -> List[HeapGenus]:
+    """The genus of every heap of a heap game up to ``last`` (Conway's g^γ0γ1…: the normal
+    value and the misère values of the heap plus copies of *2), with its misère value and
+    tameness, as ``grundy compute GAME --misere`` writes them. Exact, by a search over sums of
+    heaps within ``seconds`` (600 by default) and the memory available."""
+    g = _game(game)
+    last = _int(last, "last", *_I64)
+    if seconds is not None:
+        seconds = _int(seconds, "seconds", 1, 1 << 40)
+    callback, close = _progress(progress, max(last - (g.mins[0] if g.mins else 0) + 1, 0), g.name)
+    try:
+        rows = _grundy.genus_of(g._ref, g._spec, last, seconds, callback)
+    finally:
+        close()
+    return [HeapGenus(*row) for row in rows]
 
 
 class GameInfo(NamedTuple):
@@ -541,8 +619,11 @@ def _described(
     mins: Optional[Sequence[int]],
     threads: Optional[int],
     progress: ProgressArg,
+    misere: bool = False,
 ) -> Tuple[np.ndarray, List[Tuple[str, int]], str, Optional[Game]]:
     """(uint32 C-order values, axes as (name, min), name, game) of a game or an array."""
+    if isinstance(source, np.ndarray) and misere:
+        raise InputError("misere is for games; an array is a table already")
     if isinstance(source, np.ndarray):
         if size is not None:
             raise InputError("size is for games; an array is a table already")
@@ -580,7 +661,7 @@ def _described(
         return values, list(zip(names, starts)), name, game
     if size is None:
         raise InputError("size is needed to compute a game's table")
-    table = compute(source, size, threads=threads, progress=progress)
+    table = compute(source, size, threads=threads, progress=progress, misere=misere)
     values = np.asarray(table).view(np.ndarray)
     g = table.game
     assert g is not None and table.axes is not None and table.mins is not None
@@ -597,6 +678,7 @@ def patterns(
     mins: Optional[Sequence[int]] = None,
     threads: Optional[int] = None,
     progress: ProgressArg = False,
+    misere: bool = False,
 ) -> Union[SequenceReport, BoardReport]:
     """The laws behind a table (``grundy patterns``): a heap game's period, preperiod and
     saltus, proved where a theorem allows; a board's outcome rule, values rule, symmetry and the
@@ -611,7 +693,7 @@ def patterns(
     if until_proved:
         if isinstance(source, np.ndarray):
             raise InputError("until_proved computes a game; an array is a table already")
-        g = _game(source)
+        g = _game(source, misere)
         start = None
         if size is not None:
             start = _size(g, size)[0]
@@ -623,7 +705,7 @@ def patterns(
         finally:
             close()
     else:
-        values, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress)
+        values, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress, misere)
         text = _grundy.patterns_of(values, named_axes, name, g and g._ref, g and g._spec)
     fields = json.loads(text)
     return SequenceReport(fields) if "sequence" in fields else BoardReport(fields)
@@ -727,6 +809,7 @@ def check(
     mins: Optional[Sequence[int]] = None,
     threads: Optional[int] = None,
     progress: ProgressArg = False,
+    misere: bool = False,
 ) -> CheckReport:
     """A closed-form claim against a table (``grundy check``): exactly one of ``p_set`` (the
     P-positions are exactly where the expression is true), ``values`` (the value equals the
@@ -746,7 +829,7 @@ def check(
     show = _int(show, "show", 0, 1 << 32)
     if period is not None:
         period = _ints(period, "period", 1, (1 << 63) - 1)
-    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress)
+    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress, misere)
     text = _grundy.check_of(
         array,
         named_axes,
@@ -786,13 +869,14 @@ def plot(
     axes: Optional[Sequence[str]] = None,
     mins: Optional[Sequence[int]] = None,
     threads: Optional[int] = None,
+    misere: bool = False,
 ) -> Any:
     """The picture ``grundy plot`` draws of a table: a heatmap of the values (0 in red), or the
     P/N mask with ``outcome=True``; a heap game as its sequence. With ``out`` the PNG is
     written there (atomically) and the path returned; without, a matplotlib ``Figure`` is
     returned (matplotlib is needed then: ``pip install matplotlib``)."""
     max_side = _int(max_side, "max_side", 16, 8192)
-    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), False)
+    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), False, misere)
     png = _grundy.plot_of(array, named_axes, name, g and g._ref, g and g._spec, outcome, max_side)
     if out is not None:
         path = os.fspath(out)
@@ -876,6 +960,7 @@ def view(
     mins: Optional[Sequence[int]] = None,
     threads: Optional[int] = None,
     progress: ProgressArg = False,
+    misere: bool = False,
 ) -> View:
     """Serves the page of ``grundy view`` for a table (an array, a ``Table`` from ``compute``,
     or a game with ``size``) and returns a :class:`View`: its ``url``, and in a notebook the page
@@ -885,6 +970,6 @@ def view(
     if port is not None:
         port = _int(port, "port", 0, 65535)
     height = _int(height, "height", 100, 10000)
-    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress)
+    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress, misere)
     server = _grundy.view_start(array, named_axes, name, g and g._ref, g and g._spec, port, _threads(threads))
     return View(server, height)

@@ -9,7 +9,7 @@ SPEC_LIMIT_BYTES: int
 COORD_LIMIT: int
 
 def games() -> List[Tuple[str, str, str]]: ...
-def describe(game: str, spec: Optional[str] = None) -> Tuple[str, str, List[Tuple[str, int]], str]: ...
+def describe(game: str, spec: Optional[str] = None) -> Tuple[str, str, List[Tuple[str, int]], str, str]: ...
 def compute(
     game: str,
     spec: Optional[str],
@@ -21,6 +21,14 @@ def compute(
 def values_at(
     game: str, spec: Optional[str], positions: Sequence[Sequence[int]], threads: Optional[int] = None
 ) -> List[int]: ...
+def misere_sum(terms: Sequence[Tuple[str, Optional[str], Sequence[Sequence[int]]]], seconds: Optional[int] = None) -> str: ...
+def genus_of(
+    game: str,
+    spec: Optional[str],
+    last: int,
+    seconds: Optional[int] = None,
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> List[Tuple[int, int, str, str]]: ...
 def patterns_of(
     array: np.ndarray,
     axes: Sequence[Tuple[str, int]],

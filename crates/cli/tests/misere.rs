@@ -1,0 +1,174 @@
+//! Misère play end to end: `compute`, `value`, `moves`, `patterns`, `check`, `plot` and
+//! `survey` with `--misere`, against facts known independently of grundy (misère Kayles'
+//! P-positions, Winning Ways' genera, Bouton's misère rule) and against each other.
+
+mod common;
+
+use common::grundy;
+use serde_json::Value;
+
+fn stdout(args: &[&str]) -> String {
+    let output = grundy().args(args).output().unwrap();
+    assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap()
+}
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_str(&stdout(args)).unwrap()
+}
+
+/// Whether a sum of Kayles rows (sorted lengths) is a misère P-position, by the definition: it
+/// has a move (a non-empty row) and every move (knock down one pin or two adjacent ones,
+/// splitting the row) leaves an N-position.
+fn kayles_p(rows: Vec<u8>, memo: &mut std::collections::HashMap<Vec<u8>, bool>) -> bool {
+    if let Some(&p) = memo.get(&rows) {
+        return p;
+    }
+    let mut p = rows.iter().any(|&r| r > 0);
+    'moves: for (i, &row) in rows.iter().enumerate() {
+        for take in 1..=2u8.min(row) {
+            for left in 0..=row - take {
+                let mut next = rows.clone();
+                next.remove(i);
+                next.extend([left, row - take - left].into_iter().filter(|&r| r > 0));
+                next.sort_unstable();
+                if kayles_p(next, memo) {
+                    p = false;
+                    break 'moves;
+                }
+            }
+        }
+    }
+    memo.insert(rows, p);
+    p
+}
+
+/// Misère Kayles: its single-heap P-positions against the definition, and the first genera
+/// Winning Ways gives (0^120 1^031 2^20 3^31 1^031 4^146).
+#[test]
+fn misere_kayles_has_its_known_p_positions_and_genera() {
+    let mut memo = std::collections::HashMap::new();
+    let expected: Vec<usize> = (0..=24u8).filter(|&n| kayles_p(vec![n].into_iter().filter(|&r| r > 0).collect(), &mut memo)).map(usize::from).collect();
+    let csv = stdout(&["compute", "kayles", "--size", "24", "--misere"]);
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("n,misere,genus,tameness"));
+    let rows: Vec<Vec<String>> =
+        lines.map(|l| l.split(',').map(String::from).collect()).collect();
+    let p: Vec<usize> = rows.iter().filter(|r| r[1] == "0").map(|r| r[0].parse().unwrap()).collect();
+    assert_eq!(p, expected);
+    assert_eq!(&p[..4], [1, 4, 9, 12]);
+    let genera: Vec<&str> = rows[..6].iter().map(|r| r[2].as_str()).collect();
+    assert_eq!(genera, ["0^120", "1^031", "2^20", "3^31", "1^031", "4^146"]);
+    assert_eq!(rows[4][3], "tame");
+    assert_eq!(rows[5][3], "restive");
+    let outcomes = stdout(&["compute", "kayles", "--size", "4", "--misere", "--outcome"]);
+    assert_eq!(outcomes, "n,outcome,genus,tameness\n0,N,0^120,tame\n1,P,1^031,tame\n2,N,2^20,tame\n3,N,3^31,tame\n4,P,1^031,tame\n");
+    let summary = json(&["compute", "kayles", "--size", "30", "--misere", "--format", "summary"]);
+    assert_eq!(summary["play"], "misere");
+    assert!(summary["p_positions"].as_u64().unwrap() >= 5);
+    assert_eq!(summary["tame_up_to"], 4);
+    assert_eq!(summary["restive"], 1);
+}
+
+/// A misère board is the same table whatever the engine, the threads or the layout.
+#[test]
+fn misere_boards_agree_across_engines_and_layouts() {
+    let size = ["--size", "60x45", "--misere"];
+    let run = |extra: &[&str]| {
+        let mut args = vec!["compute", "wythoff"];
+        args.extend(size);
+        args.extend(extra);
+        stdout(&args)
+    };
+    let reference = run(&["--engine", "reference"]);
+    assert_ne!(reference, stdout(&["compute", "wythoff", "--size", "60x45"]));
+    for extra in [
+        &["--engine", "tiles"][..],
+        &["--engine", "waves", "--threads", "2"],
+        &["--stream"],
+        &["--threads", "1"],
+    ] {
+        assert_eq!(run(extra), reference, "{extra:?}");
+    }
+    // Misère Wythoff's P-positions near the corner: (0, 1), (1, 0), (2, 2), then the normal
+    // ones (3, 5), (5, 3), … (the misère play of Wythoff differs only there).
+    let outcomes = stdout(&["compute", "wythoff", "--size", "5x5", "--misere", "--outcome"]);
+    let p: Vec<(usize, usize)> = outcomes
+        .lines()
+        .skip(1)
+        .enumerate()
+        .flat_map(|(i, line)| {
+            line.split(',').skip(1).enumerate().filter(|(_, c)| *c == "P").map(move |(j, _)| (i, j))
+        })
+        .collect();
+    assert_eq!(p, [(0, 1), (1, 0), (2, 2), (3, 5), (5, 3)]);
+}
+
+/// Bouton's misère rule on sums of Nim heaps, and a sum of different games.
+#[test]
+fn misere_sums_follow_bouton_and_name_their_winning_moves() {
+    // Three heaps of one: the player to move takes one, and so on: they take the last. P.
+    let report = json(&["value", "--misere", "nim", "1x1", "+", "nim", "1x0", "--json"]);
+    assert_eq!(report["outcome"], "P");
+    assert_eq!(report["method"], "tame rule");
+    // 2 + 2: nim-sum 0 with a heap above 1: P; 2 + 3: N.
+    assert_eq!(json(&["value", "--misere", "nim", "2x2", "--json"])["outcome"], "P");
+    assert_eq!(json(&["value", "--misere", "nim", "2x3", "--json"])["outcome"], "N");
+    let text = stdout(&["value", "--misere", "kayles", "9", "12"]);
+    assert!(text.contains("kayles") || text.contains("9: misère 0"), "{text}");
+    assert!(text.contains("outcome: N under misère play"), "{text}");
+    let moves = stdout(&["moves", "--misere", "kayles", "5", "7"]);
+    assert!(moves.contains("5 -> 1 + 3: sum misère 0  winning"), "{moves}");
+    let json_moves = json(&["moves", "--misere", "kayles", "5", "7", "--json"]);
+    let winning = json_moves["moves"].as_array().unwrap().iter().filter(|m| m["winning"] == true).count();
+    assert_eq!(winning, 2);
+    // A spec that says `play = "misere"` makes the sum misère without the flag.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("m.toml");
+    std::fs::write(&spec, "name = \"m\"\nplay = \"misere\"\naxes = [{ name = \"n\", min = 0 }]\n[[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = [1, 2]\n").unwrap();
+    let spec = spec.to_str().unwrap();
+    assert_eq!(json(&["value", spec, "1", "--json"])["outcome"], "P");
+    assert_eq!(json(&["value", spec, "3", "--json"])["play"], "misere");
+}
+
+/// Proofs under misère play: the subtraction window holds, the Octal Periodicity Theorem is
+/// not applied, and the finite box proves a misère rule.
+#[test]
+fn misere_patterns_prove_only_what_holds() {
+    let report = json(&["patterns", "subtraction:1,3,4", "--size", "200", "--misere", "--json"]);
+    let sequence = &report["sequence"];
+    assert_eq!(sequence["proved"], true, "{report}");
+    assert!(sequence["argument"].as_str().unwrap().contains("under misère play too"));
+    let kayles = json(&["patterns", "kayles", "--size", "40", "--misere", "--json"]);
+    assert_ne!(kayles["sequence"]["proved"], true, "{kayles}");
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("steps.toml");
+    std::fs::write(&spec, "name = \"steps\"\naxes = [{ name = \"n\", min = 0 }, { name = \"m\", min = 0 }]\n[[rules]]\nkind = \"step\"\noffsets = [[-1, 0], [0, -1]]\n").unwrap();
+    let spec = spec.to_str().unwrap();
+    let check = |claim: &str| {
+        json(&["check", spec, "--size", "30x30", "--misere", "--p-set", claim, "--period", "2x2", "--json"])
+    };
+    let right = check("(n + m) % 2 == 1");
+    assert_eq!(right["verdict"], "agrees", "{right}");
+    assert_eq!(right["proved"], true, "{right}");
+    let wrong = grundy()
+        .args(["check", spec, "--size", "30x30", "--misere", "--p-set", "(n + m) % 2 == 0", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(wrong.status.code(), Some(1), "a claim that disagrees exits 1");
+    let wrong: Value = serde_json::from_slice(&wrong.stdout).unwrap();
+    assert_eq!(wrong["verdict"], "disagrees");
+}
+
+/// `plot` and `survey` take --misere too.
+#[test]
+fn misere_plots_and_surveys() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("k.png");
+    stdout(&["plot", "kiki", "--size", "40x40", "--misere", "--outcome", "--out", png.to_str().unwrap()]);
+    assert!(std::fs::metadata(&png).unwrap().len() > 0);
+    let survey = stdout(&["survey", "--misere", "subtraction:2-of-4", "--size", "60", "--no-seconds"]);
+    let normal = stdout(&["survey", "subtraction:2-of-4", "--size", "60", "--no-seconds"]);
+    assert_ne!(survey, normal);
+    assert!(survey.lines().count() == normal.lines().count());
+}

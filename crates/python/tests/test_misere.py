@@ -1,0 +1,79 @@
+"""Misère play from Python: the same answers as the command line, against the definition."""
+
+import json
+import os
+import subprocess
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import grundy
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def cli_path():
+    for candidate in (os.environ.get("GRUNDY_CLI"), ROOT / "target" / "release" / "grundy", ROOT / "target" / "debug" / "grundy"):
+        if candidate and Path(candidate).is_file():
+            return str(candidate)
+    pytest.skip("no grundy binary: set GRUNDY_CLI or build the workspace")
+
+
+def _misere_p_board(options, pos, memo):
+    """Whether pos is a misère P-position: it has an option and every option is N."""
+    if pos not in memo:
+        opts = options(pos)
+        memo[pos] = bool(opts) and all(not _misere_p_board(options, o, memo) for o in opts)
+    return memo[pos]
+
+
+def test_misere_kiki_table_follows_the_definition():
+    table = grundy.compute("kiki", (25, 30), misere=True)
+    assert table.game.play == "misere"
+
+    def options(p):
+        n, m = p
+        return [q for q in ((n - 1, m), (n, m - 1), (n - 1, m - 1)) if q[0] >= 1 and q[1] >= 1]
+
+    memo = {}
+    for n in range(1, 26):
+        for m in range(1, 31):
+            assert (table.at(n, m) == 0) == _misere_p_board(options, (n, m), memo), (n, m)
+    assert not np.array_equal(np.asarray(table), np.asarray(grundy.compute("kiki", (25, 30))))
+
+
+def test_misere_kayles_genus_and_values():
+    rows = grundy.genus("kayles", 5)
+    assert [r.genus for r in rows] == ["0^120", "1^031", "2^20", "3^31", "1^031", "4^146"]
+    assert rows[5].tameness == "restive"
+    values = grundy.compute("kayles", 20, misere=True)
+    assert list(values[:6]) == [r.misere for r in rows]
+
+
+def test_misere_sums_follow_bouton():
+    # Nim heaps 1, 1, 1: P under misère play; 2, 2: P; 2, 3: N.
+    assert grundy.value([("nim", (1, 1)), ("nim", (1, 0))], misere=True) == 0
+    assert grundy.value("nim", (2, 2), misere=True) == 0
+    assert grundy.value("nim", (2, 3), misere=True) != 0
+    assert grundy.value("kayles", 5, 7, misere=True) == 4
+    with pytest.raises(grundy.InputError, match="one convention"):
+        grundy.value([("kayles", 5), (grundy.Game("kayles").misere(), 7)])
+
+
+def test_misere_agrees_with_the_command_line():
+    cli = cli_path()
+    out = subprocess.run([cli, "value", "--misere", "kayles", "9", "12", "--json"], check=True, capture_output=True, text=True).stdout
+    assert json.loads(out)["value"] == grundy.value("kayles", 9, 12, misere=True)
+    csv = subprocess.run([cli, "compute", "kayles", "--size", "20", "--misere"], check=True, capture_output=True, text=True).stdout
+    genera = [line.split(",")[2] for line in csv.splitlines()[1:]]
+    assert genera == [r.genus for r in grundy.genus("kayles", 20)]
+
+
+def test_misere_patterns_prove_subtraction_periods():
+    report = grundy.patterns("subtraction:1,3,4", 200, misere=True)
+    assert report.proved
+    assert "under misère play too" in report.argument
+    with pytest.raises(grundy.InputError, match="misere is for games"):
+        grundy.patterns(np.zeros(5, dtype=np.uint8), misere=True)
