@@ -48,13 +48,16 @@ fn kayles_p(rows: Vec<u8>, memo: &mut std::collections::HashMap<Vec<u8>, bool>) 
 #[test]
 fn misere_kayles_has_its_known_p_positions_and_genera() {
     let mut memo = std::collections::HashMap::new();
-    let expected: Vec<usize> = (0..=24u8).filter(|&n| kayles_p(vec![n].into_iter().filter(|&r| r > 0).collect(), &mut memo)).map(usize::from).collect();
+    let expected: Vec<usize> = (0..=24u8)
+        .filter(|&n| kayles_p(vec![n].into_iter().filter(|&r| r > 0).collect(), &mut memo))
+        .map(usize::from)
+        .collect();
     let csv = stdout(&["compute", "kayles", "--size", "24", "--misere"]);
     let mut lines = csv.lines();
     assert_eq!(lines.next(), Some("n,misere,genus,tameness"));
-    let rows: Vec<Vec<String>> =
-        lines.map(|l| l.split(',').map(String::from).collect()).collect();
-    let p: Vec<usize> = rows.iter().filter(|r| r[1] == "0").map(|r| r[0].parse().unwrap()).collect();
+    let rows: Vec<Vec<String>> = lines.map(|l| l.split(',').map(String::from).collect()).collect();
+    let p: Vec<usize> =
+        rows.iter().filter(|r| r[1] == "0").map(|r| r[0].parse().unwrap()).collect();
     assert_eq!(p, expected);
     assert_eq!(&p[..4], [1, 4, 9, 12]);
     let genera: Vec<&str> = rows[..6].iter().map(|r| r[2].as_str()).collect();
@@ -120,7 +123,8 @@ fn misere_sums_follow_bouton_and_name_their_winning_moves() {
     let moves = stdout(&["moves", "--misere", "kayles", "5", "7"]);
     assert!(moves.contains("5 -> 1 + 3: sum misère 0  winning"), "{moves}");
     let json_moves = json(&["moves", "--misere", "kayles", "5", "7", "--json"]);
-    let winning = json_moves["moves"].as_array().unwrap().iter().filter(|m| m["winning"] == true).count();
+    let winning =
+        json_moves["moves"].as_array().unwrap().iter().filter(|m| m["winning"] == true).count();
     assert_eq!(winning, 2);
     // A spec that says `play = "misere"` makes the sum misère without the flag.
     let dir = tempfile::tempdir().unwrap();
@@ -146,13 +150,25 @@ fn misere_patterns_prove_only_what_holds() {
     std::fs::write(&spec, "name = \"steps\"\naxes = [{ name = \"n\", min = 0 }, { name = \"m\", min = 0 }]\n[[rules]]\nkind = \"step\"\noffsets = [[-1, 0], [0, -1]]\n").unwrap();
     let spec = spec.to_str().unwrap();
     let check = |claim: &str| {
-        json(&["check", spec, "--size", "30x30", "--misere", "--p-set", claim, "--period", "2x2", "--json"])
+        json(&[
+            "check", spec, "--size", "30x30", "--misere", "--p-set", claim, "--period", "2x2",
+            "--json",
+        ])
     };
     let right = check("(n + m) % 2 == 1");
     assert_eq!(right["verdict"], "agrees", "{right}");
     assert_eq!(right["proved"], true, "{right}");
     let wrong = grundy()
-        .args(["check", spec, "--size", "30x30", "--misere", "--p-set", "(n + m) % 2 == 0", "--json"])
+        .args([
+            "check",
+            spec,
+            "--size",
+            "30x30",
+            "--misere",
+            "--p-set",
+            "(n + m) % 2 == 0",
+            "--json",
+        ])
         .output()
         .unwrap();
     assert_eq!(wrong.status.code(), Some(1), "a claim that disagrees exits 1");
@@ -165,9 +181,19 @@ fn misere_patterns_prove_only_what_holds() {
 fn misere_plots_and_surveys() {
     let dir = tempfile::tempdir().unwrap();
     let png = dir.path().join("k.png");
-    stdout(&["plot", "kiki", "--size", "40x40", "--misere", "--outcome", "--out", png.to_str().unwrap()]);
+    stdout(&[
+        "plot",
+        "kiki",
+        "--size",
+        "40x40",
+        "--misere",
+        "--outcome",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
     assert!(std::fs::metadata(&png).unwrap().len() > 0);
-    let survey = stdout(&["survey", "--misere", "subtraction:2-of-4", "--size", "60", "--no-seconds"]);
+    let survey =
+        stdout(&["survey", "--misere", "subtraction:2-of-4", "--size", "60", "--no-seconds"]);
     let normal = stdout(&["survey", "subtraction:2-of-4", "--size", "60", "--no-seconds"]);
     assert_ne!(survey, normal);
     assert!(survey.lines().count() == normal.lines().count());

@@ -713,6 +713,48 @@ pub fn misere_heap_table(
     Ok(grundy_core::GrundyTable::from_nimbers(shape.clone(), &values))
 }
 
+/// A period of a genus sequence: every genus from heap `from` on repeats `period` heaps later,
+/// as far as the table reaches (`to`), with three periods at least seen. Evidence only: no
+/// theorem is known that proves a genus sequence periodic in general (Allen shows truncated
+/// genus sequences of quaternary games are periodic, and full ones need not be).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct GenusPeriod {
+    /// The period.
+    pub period: usize,
+    /// The heaps before the periodic part.
+    pub preperiod: usize,
+    /// The first heap of the periodic part.
+    pub from: Coord,
+    /// The last heap seen.
+    pub to: Coord,
+}
+
+/// The smallest period (with its smallest preperiod) of the genus sequence in `rows`, seen at
+/// least three times; genera compare as written (normal value, superscript and whether settled).
+pub fn genus_period(rows: &[HeapGenus]) -> Option<GenusPeriod> {
+    let keys: Vec<(u32, &[u32], bool)> =
+        rows.iter().map(|r| (r.genus.normal, r.genus.superscript(), r.genus.settled)).collect();
+    let n = keys.len();
+    for period in 1..=n / 3 {
+        // The least start from which x(i + period) = x(i) up to the end.
+        let mut start = n - period;
+        while start > 0 && keys[start - 1] == keys[start - 1 + period] {
+            start -= 1;
+        }
+        if n - start >= 3 * period {
+            let first = rows.first().map_or(0, |r| r.heap);
+            let to = rows.last().map_or(0, |r| r.heap);
+            return Some(GenusPeriod {
+                period,
+                preperiod: start,
+                from: first + start as Coord,
+                to,
+            });
+        }
+    }
+    None
+}
+
 /// One heap of a heap game's genus table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeapGenus {
@@ -777,6 +819,20 @@ mod tests {
         assert!(genus(0, &[1, 2, 0, 2, 0, 2]).is_tame_genus());
         assert!(genus(5, &[5, 7, 5, 7]).is_tame_genus());
         assert!(!genus(4, &[1, 4, 6, 4, 6, 4, 6]).is_tame_genus());
+    }
+
+    #[test]
+    fn genus_periods_are_the_smallest_seen_three_times() {
+        let row = |heap: Coord, normal: u32| HeapGenus {
+            heap,
+            genus: genus(normal, &[normal, normal ^ 2]),
+            standing: Standing { normal, misere: normal, options_tame: true, tame: true },
+        };
+        let rows: Vec<HeapGenus> =
+            (0..20).map(|h| row(h, if h < 2 { 7 } else { (h % 3) as u32 })).collect();
+        let found = genus_period(&rows).unwrap();
+        assert_eq!((found.period, found.preperiod, found.from, found.to), (3, 2, 2, 19));
+        assert_eq!(genus_period(&rows[..8]), None);
     }
 
     #[test]

@@ -5,6 +5,7 @@ use anyhow::{bail, Result};
 use grundy_compute::{SequenceRecords, Threads};
 use grundy_core::{parse_coords, CellKind};
 use grundy_patterns::identify::{name_report, Index, Match, Named};
+use grundy_patterns::misere::{genus_period, genus_table, tameness, GenusPeriod, SearchLimits};
 use grundy_patterns::proof::Proof;
 use grundy_patterns::search::{ProofSearch, Search, SearchError};
 use grundy_patterns::{
@@ -46,7 +47,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     }
     // The fill and the analyses on the command's pool, so that --threads bounds the whole
     // command.
-    let (report, records, known) = threads.install(|| -> Result<_> {
+    let (report, records, known, genera) = threads.install(|| -> Result<_> {
         let loaded = args.table.load(&threads, &bar, Analysis::Patterns)?;
         let report = analyze(&loaded).map_err(|err| match err.kind() {
             ErrorKind::Axes { dims } => anyhow::anyhow!(
@@ -56,9 +57,76 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             _ => anyhow::Error::from(err),
         })?;
         let known = name_report(loaded.data(), &report, Index::builtin());
-        Ok((report, SequenceRecords::of(loaded.game(), loaded.data()), known))
+        let genera = genera_of(loaded.game(), loaded.data())?;
+        Ok((report, SequenceRecords::of(loaded.game(), loaded.data()), known, genera))
     })?;
-    print_report(&args, &report, records.as_ref(), None, &known)
+    print_report(&args, &report, records.as_ref(), None, &known, genera.as_ref())
+}
+
+/// What `patterns` says of a misère heap game's genera: how far it is tame, how many heaps are
+/// restive or wild, and the genus sequence's period where one is seen (evidence only).
+#[derive(serde::Serialize)]
+struct Genera {
+    /// The largest heap up to which every heap is tame.
+    tame_up_to: Option<i64>,
+    restive: usize,
+    wild: usize,
+    period: Option<GenusPeriod>,
+    /// The last heap computed.
+    to: i64,
+    argument: &'static str,
+}
+
+const GENUS_EVIDENCE: &str = "evidence only: the genera as far as the table reaches; no theorem is known that proves a genus sequence periodic in general";
+
+/// The genera of a misère heap game's table (`None` for anything else), by the library's
+/// exact search over the same heaps.
+fn genera_of(
+    game: Option<&grundy_core::Game>,
+    table: &grundy_core::GrundyTable,
+) -> Result<Option<Genera>> {
+    let Some(game) = game.filter(|g| g.play() == grundy_core::Play::Misere && g.dims() == 1) else {
+        return Ok(None);
+    };
+    let limits = SearchLimits::available(SearchLimits::DEFAULT_SECONDS);
+    let last = table.shape().max()[0];
+    let rows = genus_table(game, last, &limits, &grundy_compute::NoProgress)?;
+    let untamed = rows.iter().position(|r| !r.standing.tame);
+    let tame_up_to = match untamed {
+        Some(0) => None,
+        Some(at) => Some(rows[at - 1].heap),
+        None => rows.last().map(|r| r.heap),
+    };
+    let count = |kind: &str| rows.iter().filter(|r| tameness(&r.standing) == kind).count();
+    Ok(Some(Genera {
+        tame_up_to,
+        restive: count("restive"),
+        wild: count("wild"),
+        period: genus_period(&rows),
+        to: last,
+        argument: GENUS_EVIDENCE,
+    }))
+}
+
+fn print_genera(out: &mut impl Write, genera: &Genera, axis: &str) -> std::io::Result<()> {
+    let tame = match genera.tame_up_to {
+        Some(n) if n == genera.to => format!("every heap tame up to {axis} = {n}"),
+        Some(n) => format!("tame up to {axis} = {n}"),
+        None => "the first heap is not tame".to_string(),
+    };
+    writeln!(out, "genera: {tame}; {} restive, {} wild", genera.restive, genera.wild)?;
+    match &genera.period {
+        Some(p) => writeln!(
+            out,
+            "genus sequence: period {} from {axis} = {} (seen to {axis} = {}); {}",
+            p.period, p.from, p.to, genera.argument
+        ),
+        None => writeln!(
+            out,
+            "genus sequence: no period seen three times up to {axis} = {}; {}",
+            genera.to, genera.argument
+        ),
+    }
 }
 
 /// `patterns GAME --until-proved`: rounds of computing and analysing, each larger, until the
@@ -98,7 +166,15 @@ fn until_proved(args: &Args, threads: &Threads, bar: &Bar) -> Result<ExitCode> {
             let table = search.last_table().expect("a round ran");
             let known = name_report(table, &found.report, Index::builtin());
             let records = found.records.as_ref();
-            return print_report(args, &found.report, records, Some(&found.search), &known);
+            let genera = genera_of(Some(&game), table)?;
+            return print_report(
+                args,
+                &found.report,
+                records,
+                Some(&found.search),
+                &known,
+                genera.as_ref(),
+            );
         }
     }
 }
@@ -111,11 +187,20 @@ fn print_report(
     records: Option<&SequenceRecords>,
     search: Option<&Search>,
     known: &Named,
+    genera: Option<&Genera>,
 ) -> Result<ExitCode> {
     let mut out = crate::output::stdout()?;
     if args.json {
+        /// The library's report, and a misère heap game's genera.
+        #[derive(serde::Serialize)]
+        struct WithGenera<'a> {
+            #[serde(flatten)]
+            json: ReportJson<'a>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            genera: Option<&'a Genera>,
+        }
         let json = ReportJson { report, records, until_proved: search, known: Some(known) };
-        write_json_line(&mut out, &json)?;
+        write_json_line(&mut out, &WithGenera { json, genera })?;
     } else {
         match &report {
             Report::Sequence(r) => print_sequence(&mut out, r)?,
@@ -124,6 +209,9 @@ fn print_report(
         print_known(&mut out, report, known)?;
         if let (Some(records), Report::Sequence(r)) = (records, report) {
             writeln!(out, "{}", records.describe(&r.axis))?;
+        }
+        if let (Some(genera), Report::Sequence(r)) = (genera, report) {
+            print_genera(&mut out, genera, &r.axis)?;
         }
         if let (Some(search), Report::Sequence(r)) = (search, report) {
             let rounds = grundy_core::counted(search.rounds, "round", "rounds");
