@@ -301,3 +301,15 @@ fn tables_read_from_csv_stay_within_the_budget() {
     }
     println!("{}", report.join("\n"));
 }
+
+/// The misère search remembers at most three quarters of the budget, counted per entry: a
+/// question that needs more is refused, and the peak stays within the budget on the way.
+#[test]
+#[ignore = "slow: run with --release -- --ignored (a CI step of its own)"]
+fn the_misere_search_stays_within_the_budget() {
+    let args = ["compute", "kayles", "--size", "70", "--misere", "--format", "summary"];
+    let (ok, stderr, peak) = peak_of(&args, None);
+    assert!(!ok && stderr.contains("the exact misère search needs more than"), "{stderr}");
+    assert!(peak <= BUDGET, "peak {peak} bytes, budget {BUDGET}: {stderr}");
+    println!("compute kayles --size 70 --misere: refused at peak {peak} of {BUDGET}");
+}
