@@ -713,6 +713,39 @@ pub fn misere_heap_table(
     Ok(grundy_core::GrundyTable::from_nimbers(shape.clone(), &values))
 }
 
+/// A heap game's genera counted: how far every heap is tame, and how many are restive, wild or
+/// unsettled (`compute --misere --format summary`, `patterns --misere`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct GeneraCount {
+    /// The largest heap up to which every heap is tame (`None` when the first is not).
+    pub tame_up_to: Option<Coord>,
+    /// Heaps that are not tame though every option is.
+    pub restive: u64,
+    /// Other heaps that are not tame.
+    pub wild: u64,
+    /// Heaps whose genus had not settled after [`Genus::MOST_TWOS`] copies of *2.
+    pub unsettled: u64,
+}
+
+impl GeneraCount {
+    /// The count of `rows`.
+    pub fn of(rows: &[HeapGenus]) -> GeneraCount {
+        let tame_up_to = match rows.iter().position(|row| !row.standing.tame) {
+            Some(0) => None,
+            Some(at) => Some(rows[at - 1].heap),
+            None => rows.last().map(|row| row.heap),
+        };
+        let count =
+            |kind: &str| rows.iter().filter(|row| tameness(&row.standing) == kind).count() as u64;
+        GeneraCount {
+            tame_up_to,
+            restive: count("restive"),
+            wild: count("wild"),
+            unsettled: rows.iter().filter(|row| !row.genus.settled).count() as u64,
+        }
+    }
+}
+
 /// A period of a genus sequence: every genus from heap `from` on repeats `period` heaps later,
 /// as far as the table reaches (`to`), with three periods at least seen. Evidence only: no
 /// theorem is known that proves a genus sequence periodic in general (Allen shows truncated

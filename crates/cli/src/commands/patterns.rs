@@ -5,7 +5,7 @@ use anyhow::{bail, Result};
 use grundy_compute::{SequenceRecords, Threads};
 use grundy_core::{parse_coords, CellKind};
 use grundy_patterns::identify::{name_report, Index, Match, Named};
-use grundy_patterns::misere::{genus_period, genus_table, tameness, GenusPeriod, SearchLimits};
+use grundy_patterns::misere::{genus_period, genus_table, GeneraCount, GenusPeriod, SearchLimits};
 use grundy_patterns::proof::Proof;
 use grundy_patterns::search::{ProofSearch, Search, SearchError};
 use grundy_patterns::{
@@ -67,10 +67,8 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 /// restive or wild, and the genus sequence's period where one is seen (evidence only).
 #[derive(serde::Serialize)]
 struct Genera {
-    /// The largest heap up to which every heap is tame.
-    tame_up_to: Option<i64>,
-    restive: usize,
-    wild: usize,
+    #[serde(flatten)]
+    count: GeneraCount,
     period: Option<GenusPeriod>,
     /// The last heap computed.
     to: i64,
@@ -91,17 +89,8 @@ fn genera_of(
     let limits = SearchLimits::available(SearchLimits::DEFAULT_SECONDS);
     let last = table.shape().max()[0];
     let rows = genus_table(game, last, &limits, &grundy_compute::NoProgress)?;
-    let untamed = rows.iter().position(|r| !r.standing.tame);
-    let tame_up_to = match untamed {
-        Some(0) => None,
-        Some(at) => Some(rows[at - 1].heap),
-        None => rows.last().map(|r| r.heap),
-    };
-    let count = |kind: &str| rows.iter().filter(|r| tameness(&r.standing) == kind).count();
     Ok(Some(Genera {
-        tame_up_to,
-        restive: count("restive"),
-        wild: count("wild"),
+        count: GeneraCount::of(&rows),
         period: genus_period(&rows),
         to: last,
         argument: GENUS_EVIDENCE,
@@ -109,12 +98,13 @@ fn genera_of(
 }
 
 fn print_genera(out: &mut impl Write, genera: &Genera, axis: &str) -> std::io::Result<()> {
-    let tame = match genera.tame_up_to {
+    let tame = match genera.count.tame_up_to {
         Some(n) if n == genera.to => format!("every heap tame up to {axis} = {n}"),
         Some(n) => format!("tame up to {axis} = {n}"),
         None => "the first heap is not tame".to_string(),
     };
-    writeln!(out, "genera: {tame}; {} restive, {} wild", genera.restive, genera.wild)?;
+    let count = &genera.count;
+    writeln!(out, "genera: {tame}; {} restive, {} wild", count.restive, count.wild)?;
     match &genera.period {
         Some(p) => writeln!(
             out,

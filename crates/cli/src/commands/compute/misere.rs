@@ -2,14 +2,14 @@
 //! library's exact search over sums (`grundy_patterns::misere`), in the command's formats.
 
 use super::config::{Config, Format, Mode};
-use super::summary::{Genera, Summary};
+use super::summary::Summary;
 use crate::output::{write_json_line, Destination};
 use crate::progress::Bar;
 use crate::signals::StopOnSignal;
 use anyhow::{bail, Result};
 use grundy_compute::Engine;
 use grundy_core::{write_bfile, write_npy, CellKind, GrundyTable, Nimber, TableStats};
-use grundy_patterns::misere::{genus_table, HeapGenus, SearchLimits};
+use grundy_patterns::misere::{genus_table, GeneraCount, HeapGenus, SearchLimits};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -59,7 +59,7 @@ pub(super) fn heaps(config: &Config, destination: Destination) -> Result<ExitCod
         Format::Summary => {
             let stats = grundy_core::with_cells!(table.cells(), |cells| TableStats::of(cells));
             let mut summary = Summary::new(&config.game, &config.max, stats, seconds);
-            summary.genera = Some(genera(&rows));
+            summary.genera = Some(GeneraCount::of(&rows));
             destination.write_with(|out| write_json_line(&mut StopOnSignal(out), &summary))?
         }
     }
@@ -95,20 +95,4 @@ fn write_rows(
 
 fn tameness(row: &HeapGenus) -> &'static str {
     grundy_patterns::misere::tameness(&row.standing)
-}
-
-fn genera(rows: &[HeapGenus]) -> Genera {
-    let untamed = rows.iter().position(|row| !row.standing.tame);
-    let tame_up_to = match untamed {
-        Some(0) => None,
-        Some(at) => Some(rows[at - 1].heap),
-        None => rows.last().map(|row| row.heap),
-    };
-    let count = |kind: &str| rows.iter().filter(|row| tameness(row) == kind).count() as u64;
-    Genera {
-        tame_up_to,
-        restive: count("restive"),
-        wild: count("wild"),
-        unsettled: rows.iter().filter(|row| !row.genus.settled).count() as u64,
-    }
 }

@@ -23,20 +23,7 @@ pub(super) struct Summary<'a> {
     pub(super) sequence: Option<SequenceRecords>,
     /// Heap games under misère play: what their genera say.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub(super) genera: Option<Genera>,
-}
-
-/// A misère heap game's genera, summed up.
-#[derive(Serialize)]
-pub(super) struct Genera {
-    /// The largest n such that every heap up to n is tame (absent when the first is not).
-    pub(super) tame_up_to: Option<i64>,
-    /// Heaps that are not tame though every option is.
-    pub(super) restive: u64,
-    /// Other heaps that are not tame.
-    pub(super) wild: u64,
-    /// Heaps whose genus had not settled after the most copies of *2 tried.
-    pub(super) unsettled: u64,
+    pub(super) genera: Option<grundy_patterns::misere::GeneraCount>,
 }
 
 impl<'a> Summary<'a> {
