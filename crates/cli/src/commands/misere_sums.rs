@@ -1,23 +1,15 @@
 //! `value --misere` and `moves --misere`: a sum's misère value, outcome and moves, from the
 //! library's exact search (`grundy_patterns::misere::misere_sum`), as text or JSON.
 
-use super::value::Term;
 use crate::output::write_json_line;
 use anyhow::Result;
 use grundy_patterns::misere::{misere_sum, SearchLimits, SumReport, SumTerm};
 use std::io::Write;
 use std::process::ExitCode;
 
-/// The sum's report, with every move when `moves`.
-pub(super) fn report(terms: &[Term<'_>], moves: bool, seconds: u64) -> Result<SumReport> {
-    let terms: Vec<SumTerm<'_>> = terms
-        .iter()
-        .map(|t| SumTerm {
-            game: &t.game,
-            positions: t.positions.iter().map(|(_, pos)| pos.clone()).collect(),
-        })
-        .collect();
-    Ok(misere_sum(&terms, moves, &SearchLimits::available(seconds))?)
+/// The sum's report, with every move when `moves`, within `seconds`.
+pub(super) fn report(terms: &[SumTerm<'_>], moves: bool, seconds: u64) -> Result<SumReport> {
+    Ok(misere_sum(terms, moves, &SearchLimits::available(seconds))?)
 }
 
 fn component_texts(report: &SumReport, several_games: bool) -> Vec<String> {

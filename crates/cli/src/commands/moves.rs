@@ -1,4 +1,4 @@
-use super::value::{misere_sum, parse_terms, print_laws, with_stream_hint, SumArgs};
+use super::value::{misere_sum, parse_terms, print_laws, sum_terms, with_stream_hint, SumArgs};
 use crate::load::{fill_table, Analysis};
 use crate::output::write_json_line;
 use crate::progress::Bar;
@@ -35,7 +35,7 @@ const SHOWN: usize = 40;
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let terms = parse_terms(&args.sum.terms)?;
     if misere_sum(&terms, args.sum.misere)? {
-        let report = super::misere_sums::report(&terms, true, args.sum.search_seconds)?;
+        let report = super::misere_sums::report(&sum_terms(&terms), true, args.sum.search_seconds)?;
         return super::misere_sums::print_moves(&report, args.json, args.all);
     }
     let threads = args.sum.threads.pool()?;

@@ -81,7 +81,8 @@ pub(super) struct Term<'a> {
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let terms = parse_terms(&args.sum.terms)?;
     if misere_sum(&terms, args.sum.misere)? {
-        let report = super::misere_sums::report(&terms, false, args.sum.search_seconds)?;
+        let report =
+            super::misere_sums::report(&sum_terms(&terms), false, args.sum.search_seconds)?;
         return super::misere_sums::print_value(&report, args.json);
     }
     let threads = args.sum.threads.pool()?;
@@ -227,6 +228,17 @@ pub(super) fn print_laws(out: &mut impl Write, laws: &[Law], strips: &[Strip]) -
         )?;
     }
     Ok(())
+}
+
+/// The terms as the library's misère search takes them.
+pub(super) fn sum_terms<'g>(terms: &'g [Term<'_>]) -> Vec<grundy_patterns::misere::SumTerm<'g>> {
+    terms
+        .iter()
+        .map(|t| grundy_patterns::misere::SumTerm {
+            game: &t.game,
+            positions: t.positions.iter().map(|(_, pos)| pos.clone()).collect(),
+        })
+        .collect()
 }
 
 /// Whether the sum is played misère: `--misere`, or every game's spec says `play = "misere"`
