@@ -156,9 +156,8 @@ impl fmt::Display for RequestError {
             RequestErrorKind::MisereSums { game } => write!(
                 f,
                 "a misère table of {game} cannot be filled cell by cell: its moves leave sums, \
-                 whose misère values the components' values do not give (a heap game's misère \
-                 values come from the exact search: `grundy compute --misere` of a heap game, \
-                 `grundy value --misere`)"
+                 whose misère values the components' values do not give (the exact search over \
+                 sums answers them)"
             ),
             RequestErrorKind::MisereEngine { engine } => write!(
                 f,

@@ -276,6 +276,10 @@ impl Config {
             RequestErrorKind::NoStream(why) => anyhow!("cannot stream {game}: {why}"),
             RequestErrorKind::NoBands(why) => anyhow!("cannot share {game} among ranks: {why}"),
             RequestErrorKind::TooLarge(too_large) => anyhow!("{too_large:#}"),
+            kind @ RequestErrorKind::MisereSums { .. } => anyhow!(
+                "{}; `grundy value --misere {game} POS` answers its positions and their sums",
+                RequestError::from(kind)
+            ),
             other => anyhow!("{}", RequestError::from(other)),
         }
     }
