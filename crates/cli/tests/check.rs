@@ -263,3 +263,26 @@ fn a_streamed_check_reports_what_the_whole_table_does() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot stream cutting"));
 }
+
+/// An expression that fails on many rows is reported at its first cell in row order, whatever
+/// thread meets an error first (it was once (5, 1) for `n / (m - 1)`, which fails on every row).
+#[test]
+fn an_evaluation_error_is_reported_at_its_first_cell() {
+    for _ in 0..10 {
+        let output = grundy()
+            .args([
+                "check",
+                "kiki",
+                "--size",
+                "400x400",
+                "--values",
+                "n / (m - 1)",
+                "--threads",
+                "8",
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("cannot be evaluated at (1, 1)"), "{stderr}");
+    }
+}

@@ -336,7 +336,10 @@ impl<'a> RowChecker<'a> {
 }
 
 /// Checks every row (the last axis) of `values` in parallel. Each row keeps its first `show`
-/// counterexamples, so merging in row order gives the first ones of the table.
+/// counterexamples, so merging in row order gives the first ones of the table; an expression
+/// that cannot be evaluated is reported at its first cell in row order too (rayon's collect
+/// into a `Result` stops at whichever error a thread meets first, so the rows' results are
+/// gathered before the first error is taken: `check` once named (5, 1) instead of (1, 1)).
 fn check_rows<C: Cell>(
     table: &GrundyTable,
     values: &[C],
@@ -345,13 +348,14 @@ fn check_rows<C: Cell>(
 ) -> Result<Vec<(u64, Vec<Counterexample>)>, Error> {
     let lens = table.shape().lens();
     let row_len = *lens.last().unwrap();
-    values
+    let rows: Vec<Result<(u64, Vec<Counterexample>), Error>> = values
         .par_chunks(row_len)
         .enumerate()
         .map(|(row, cells)| {
             check_row(conjecture, table.axes(), &lens, row, cells.iter().map(|&c| c.into()), show)
         })
-        .collect()
+        .collect();
+    rows.into_iter().collect()
 }
 
 /// Checks row number `row` (counted in row-major order over all axes but the last): the number
