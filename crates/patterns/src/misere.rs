@@ -331,6 +331,12 @@ impl MisereSearch {
     /// # Errors
     /// [`MisereError::TooManyPositions`].
     pub fn value_of(&mut self, components: &[Component]) -> Result<u32, MisereError> {
+        let sum = self.sum_of(components)?;
+        self.value(&sum)
+    }
+
+    /// `components` as the search keeps a sum: sorted, terminal ones left out.
+    fn sum_of(&mut self, components: &[Component]) -> Result<Vec<Component>, MisereError> {
         let mut sum = Vec::with_capacity(components.len());
         for &c in components {
             if !self.options_of(c)?.is_empty() {
@@ -338,7 +344,7 @@ impl MisereSearch {
             }
         }
         sum.sort_unstable();
-        self.value(&sum)
+        Ok(sum)
     }
 
     /// Whether the sum of `components` (in any order; terminal ones may be included) is a
@@ -348,13 +354,7 @@ impl MisereSearch {
     /// # Errors
     /// [`MisereError::TooManyPositions`].
     pub fn is_p_position(&mut self, components: &[Component]) -> Result<bool, MisereError> {
-        let mut sum = Vec::with_capacity(components.len());
-        for &c in components {
-            if !self.options_of(c)?.is_empty() {
-                sum.push(c);
-            }
-        }
-        sum.sort_unstable();
+        let sum = self.sum_of(components)?;
         self.is_p(&sum)
     }
 
@@ -397,7 +397,7 @@ impl MisereSearch {
                 next.extend_from_slice(&sum[i + 1..]);
                 next.extend_from_slice(option);
                 next.sort_unstable();
-                seen.push(Nimber(self.value(&next.clone())?));
+                seen.push(Nimber(self.value(&next)?));
             }
         }
         let value = mex(seen).value();
