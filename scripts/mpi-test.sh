@@ -133,7 +133,8 @@ mpirun -n 2 "$mpi_grundy" compute kiki --size 20000x9000 --format summary --thre
   || fail "the cut resumed by one process with --stream differs"
 echo "mpi-test: a cut saved on 3 ranks resumed on 2 ranks and in one process"
 
-# Refusals: one line each, exit 2, on every number of ranks.
+# Refusals: one line each, exit 2, on every number of ranks. Each is said before the job ends
+# (an MPI_Abort can end it before the line reaches the terminal: the job ends normally instead).
 expect_refusal() {
   local want=$1
   shift
@@ -147,4 +148,7 @@ expect_refusal "stream is for one process" compute kiki --size 100x100 --stream 
 expect_refusal "reach back a bounded number" compute cutting --size 100x100 --format summary \
   --checkpoint c.ckpt
 expect_refusal "cannot write" compute kiki --size 100x100 --out /nonexistent/dir/k.csv
+expect_refusal "cannot write" survey 'octal:0.??' --size 3000 --out /nonexistent/dir/s.csv
+# A member that fails on a worker: rank 0 says why, once the items in hand are back.
+expect_refusal "but only 5.0 MiB" survey 'octal:0.??' --size 3000000 --max-memory 5M
 echo "mpi-test: bad distributed fills are refused with one line"

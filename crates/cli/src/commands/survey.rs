@@ -124,16 +124,21 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
                 // The chain on one line: rank 0 prints it as its own error line.
                 .map_err(|err| format!("{err:#}"))
         };
-        cluster.share(&[], work, |_, _| {})?;
-        return Ok(ExitCode::SUCCESS);
+        return match cluster.share(&[], work, |_, _| {}) {
+            // Rank 0 says why.
+            Err(grundy_mpi::ClusterError::NotStarted) => {
+                Ok(ExitCode::from(crate::errors::EXIT_ERROR))
+            }
+            Err(err) => Err(err.into()),
+            Ok(_) => Ok(ExitCode::SUCCESS),
+        };
     }
     #[cfg(feature = "mpi")]
     if let Some(cluster) = &cluster {
-        // Rank 0: an error here must end the job, or the other ranks would wait for work.
-        return gather(&args, &family, extent, &threads, Some(cluster)).or_else(|err| {
-            crate::errors::print_error(&err);
-            cluster.abort(i32::from(crate::errors::EXIT_ERROR))
-        });
+        // Rank 0: an error before the members are handed out lets the other ranks end too;
+        // one after it, they have already ended.
+        return gather(&args, &family, extent, &threads, Some(cluster))
+            .inspect_err(|_| cluster.end_before_sharing());
     }
     gather(
         &args,

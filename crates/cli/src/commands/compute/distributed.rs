@@ -34,14 +34,25 @@ pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
         Err(err) if zero => return Err(err),
         Err(_) => return Ok(ExitCode::from(crate::errors::EXIT_ERROR)),
     };
+    // Rank 0's output files, opened before any message: one that cannot be written ends every
+    // rank normally, through one collective call, so that rank 0's line is never lost to an
+    // abort.
+    let mut outputs = zero.then(|| Outputs::open(&config));
+    let ready = !matches!(outputs, Some(Err(_)));
+    if !cluster.all_ready(ready) {
+        return match outputs {
+            Some(Err(err)) => Err(err),
+            _ => Ok(ExitCode::from(crate::errors::EXIT_ERROR)),
+        };
+    }
     let can = cluster.can_link().map_err(|why| anyhow!("cannot share the table: {why}"));
     let ended = can.and_then(|()| {
         // On the pool's thread, which makes every MPI call from now on.
         let work = || -> Result<ExitCode> {
             let link = MpiLink::connect();
             let started = Instant::now();
-            let code = if zero {
-                write(&config, &fill, rows.as_ref(), &link)?
+            let code = if let Some(Ok(outputs)) = outputs.take() {
+                write(&config, outputs, &fill, rows.as_ref(), &link)?
             } else {
                 let mut sink = |_: &[u32]| Ok::<(), io::Error>(());
                 fill.run(&link, None, &NoProgress, &mut sink, &mut NoCuts)?;
@@ -97,31 +108,42 @@ fn prepare(config: &Config, ranks: usize) -> Result<(BandFill, Option<RowStream>
     }
 }
 
+/// What rank 0 writes to: the output, and the checkpoint of a summary.
+struct Outputs {
+    destination: Destination,
+    checkpoint: Option<(Checkpoint, std::time::Duration)>,
+}
+
+impl Outputs {
+    fn open(config: &Config) -> Result<Outputs> {
+        let destination =
+            Destination::open(config.out.as_deref(), config.overwrite, Special::WriteThrough)?;
+        let checkpoint = match (&config.format, &config.mode) {
+            (Format::Summary, Mode::InMemory { checkpoint: Some(c) }) => Some((
+                Checkpoint::open(&c.path, &config.game, &config.max, config.overwrite)?,
+                c.every,
+            )),
+            _ => None,
+        };
+        Ok(Outputs { destination, checkpoint })
+    }
+}
+
 /// Rank 0: runs its part and writes the rows to the output in the format asked for.
 fn write(
     config: &Config,
+    outputs: Outputs,
     fill: &BandFill,
     rows: Option<&RowStream>,
     link: &MpiLink,
 ) -> Result<ExitCode> {
     let (game, shape) = (&config.game, &config.shape);
-    let destination =
-        Destination::open(config.out.as_deref(), config.overwrite, Special::WriteThrough)?;
+    let Outputs { destination, checkpoint } = outputs;
     let bar = Bar::new(shape.cells() as u64, config.quiet);
     let start = Instant::now();
     let lens = shape.lens();
     match config.format {
         Format::Summary => {
-            let checkpoint = match &config.mode {
-                Mode::InMemory { checkpoint } => checkpoint.as_ref(),
-                Mode::Streamed { .. } => unreachable!("refused in prepare"),
-            };
-            let checkpoint = match checkpoint {
-                Some(c) => {
-                    Some((Checkpoint::open(&c.path, game, &config.max, config.overwrite)?, c.every))
-                }
-                None => None,
-            };
             let Some(stats) = summarise(config, fill, rows, link, checkpoint.as_ref(), &bar)?
             else {
                 return Ok(ExitCode::from(signals::EXIT_INTERRUPTED));
