@@ -13,8 +13,10 @@
 //!
 //! Failures end the job: MPI's default error handler aborts every rank when one fails, and a rank
 //! that is killed makes the process manager (Hydra for MPICH) end the others, with a non-zero
-//! exit; an item that fails on a worker goes to rank 0, whose caller reports it (as every error
-//! line, escaped) and aborts the job.
+//! exit; an item that fails on a worker goes to rank 0, which hands out no more, waits for the
+//! items in hand and returns the error for its caller to report (every rank ends normally, so
+//! the line is never lost to an abort; `Cluster::all_ready` does the same for an error found
+//! before any work).
 
 #[cfg(feature = "mpi")]
 mod cluster;
