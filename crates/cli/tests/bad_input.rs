@@ -398,6 +398,21 @@ const CASES: &[(&[&str], &str)] = &[
         &["patterns", "kayles", "--misere", "--until-proved"],
         "under misère play only the subtraction-game theorem holds",
     ),
+    (&["patterns", "kiki", "--misere-quotient", "--heaps", "4"], "kiki is not a heap game"),
+    (&["patterns", "existing.csv", "--misere-quotient", "--heaps", "4"], "is a table to read"),
+    (&["patterns", "kayles", "--misere-quotient"], "--heaps"),
+    (
+        &[
+            "patterns",
+            "dawsons-kayles",
+            "--misere-quotient",
+            "--heaps",
+            "60",
+            "--search-seconds",
+            "1",
+        ],
+        "ran past its limit of 1 s",
+    ),
 ];
 
 /// Every entry of `dir`: a file's bytes and mode, a link's target (never followed: one points

@@ -198,3 +198,24 @@ fn misere_plots_and_surveys() {
     assert_ne!(survey, normal);
     assert!(survey.lines().count() == normal.lines().count());
 }
+
+#[test]
+fn misere_quotients_print_their_presentation() {
+    // Tame Kayles (heaps up to 4) has the tame quotient T₂ = ⟨a, b | a² = 1, b³ = b⟩.
+    let text = stdout(&["patterns", "kayles", "--misere-quotient", "--heaps", "4"]);
+    assert!(text.contains("order 6, P-portion 2"), "{text}");
+    assert!(text.contains("relations: a^2 = 1, b^3 = b"), "{text}");
+    // Every heap to 30 is a P-position exactly when its class is in the P-portion, as the
+    // definition says.
+    let report = json(&["patterns", "kayles", "--misere-quotient", "--heaps", "30", "--json"]);
+    assert_eq!(report["last_heap"], 30);
+    let p_portion: Vec<&str> =
+        report["p_positions"].as_array().unwrap().iter().map(|w| w.as_str().unwrap()).collect();
+    let mut memo = std::collections::HashMap::new();
+    for entry in report["heaps"].as_array().unwrap() {
+        let heap = entry[0].as_u64().unwrap() as u8;
+        let class = entry[1].as_str().unwrap();
+        let rows = if heap == 0 { vec![] } else { vec![heap] };
+        assert_eq!(p_portion.contains(&class), kayles_p(rows, &mut memo), "heap {heap}: {class}");
+    }
+}

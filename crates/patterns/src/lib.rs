@@ -12,6 +12,7 @@
 //!   every member's row and the classes of equal members.
 //! - [`identify`]: which known game a sequence is, against an index of known games.
 //! - [`misere`]: misère play of sums (exact search, the tame rule), genus and tameness.
+//! - [`quotient`]: misère quotients of heap games (Plambeck–Siegel), found and checked.
 //! - [`search::ProofSearch`]: a heap game computed in rounds until a theorem proves its period.
 //! - [`conjecture::check`]: a claim against a table, with counterexamples, and
 //!   [`certificate`]: the finite check that proves a periodic claim for every board.
@@ -42,6 +43,7 @@ pub mod periodicity;
 pub mod positions;
 pub mod proof;
 pub mod proofs;
+pub mod quotient;
 mod rules;
 pub mod search;
 pub mod survey;

@@ -27,8 +27,8 @@
 //! and sums) and its time, both in [`SearchLimits`], refused as
 //! [`MisereError::TooManyPositions`] or [`MisereError::TooLong`] when a question needs more.
 //! Its cost grows quickly with the heaps of wild games: Kayles' genus to heap 30 takes 0.9 s,
-//! to 40 7 s and to 50 54 s (one core); what reaches further is the misère quotient
-//! (Plambeck–Siegel), which is not built here.
+//! to 40 7 s and to 50 54 s (one core). The misère quotient ([`crate::quotient`]) answers
+//! outcomes of sums of one game's heaps much further, where it stays small.
 
 use grundy_compute::{memory, Progress};
 use grundy_core::{mex, Coord, Game, Nimber};
@@ -160,6 +160,9 @@ pub enum MisereError {
     /// The caller asked the search to stop.
     #[error("cancelled")]
     Cancelled,
+    /// The misère quotient was not found (see [`crate::quotient::QuotientError`]).
+    #[error("{0}")]
+    Quotient(String),
     /// A position that is not one of its game's.
     #[error("{pos:?} is not a position of {game}")]
     NotAPosition {
@@ -426,7 +429,8 @@ impl MisereSearch {
         // Every option, the ones whose normal-play nim-sum is 0 first: away from the end of
         // play misère and normal play mostly agree, so a P-option, if there is one, is usually
         // among them and the search of an N-position stops early.
-        let total = sum.iter().try_fold(0, |x, &c| Ok(x ^ self.standing(c)?.normal))?;
+        let total =
+            sum.iter().try_fold(0, |x, &c| Ok::<u32, MisereError>(x ^ self.standing(c)?.normal))?;
         let mut candidates: Vec<(bool, Vec<Component>)> = Vec::new();
         for i in 0..sum.len() {
             if i > 0 && sum[i] == sum[i - 1] {

@@ -36,6 +36,19 @@ pub(crate) struct Args {
     #[arg(long, requires = "until_proved", value_name = "N", default_value_t = 1 << 27,
           value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
     limit: u64,
+    /// Print the misère quotient of a heap game's heaps up to --heaps (Plambeck–Siegel): its
+    /// order, P-portion, a presentation, and every heap's class. Found and checked: every sum of
+    /// those heaps has the outcome of its class.
+    #[arg(long, requires = "heaps", conflicts_with = "until_proved")]
+    misere_quotient: bool,
+    /// The largest heap of --misere-quotient.
+    #[arg(long, value_name = "N", requires = "misere_quotient",
+          value_parser = clap::value_parser!(i64).range(0..=1 << 20))]
+    heaps: Option<i64>,
+    /// The seconds --misere-quotient may take before it stops with an error.
+    #[arg(long, value_name = "SECONDS", requires = "misere_quotient",
+          default_value_t = SearchLimits::DEFAULT_SECONDS)]
+    search_seconds: u64,
 }
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
@@ -44,6 +57,9 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let bar = Bar::waiting(args.table.quiet || args.json);
     if args.until_proved {
         return until_proved(&args, &threads, &bar);
+    }
+    if let Some(last) = args.heaps.filter(|_| args.misere_quotient) {
+        return misere_quotient(&args, last, &bar);
     }
     // The fill and the analyses on the command's pool, so that --threads bounds the whole
     // command.
@@ -118,6 +134,63 @@ fn print_genera(out: &mut impl Write, genera: &Genera, axis: &str) -> std::io::R
         ),
     }
 }
+
+/// `patterns GAME --misere-quotient --heaps N`: the library's quotient, printed.
+fn misere_quotient(args: &Args, last: i64, bar: &Bar) -> Result<ExitCode> {
+    let source = &args.table.source;
+    if is_table_file(source) {
+        bail!("--misere-quotient computes a game's heaps; {source} is a table to read");
+    }
+    if args.table.size.is_some() {
+        bail!("--misere-quotient takes its heaps from --heaps, not --size");
+    }
+    let game = load_game(source)?;
+    let limits = SearchLimits::available(args.search_seconds);
+    bar.start((last + 1).max(0) as u64);
+    let quotient = grundy_patterns::quotient::misere_quotient(&game, last, &limits, bar)?;
+    bar.finish();
+    let outcome = quotient.outcome();
+    let mut out = crate::output::stdout()?;
+    if args.json {
+        #[derive(serde::Serialize)]
+        struct QuotientJson<'a> {
+            game: &'a str,
+            last_heap: i64,
+            #[serde(flatten)]
+            quotient: &'a grundy_patterns::quotient::OutcomeQuotient,
+            changes: &'a [i64],
+            argument: &'static str,
+        }
+        let json = QuotientJson {
+            game: game.name(),
+            last_heap: last,
+            quotient: &outcome,
+            changes: quotient.changes(),
+            argument: QUOTIENT_ARGUMENT,
+        };
+        write_json_line(&mut out, &json)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let axis = &game.axes()[0].name;
+    writeln!(out, "misère quotient of {}, heaps {axis} ≤ {last}", game.name())?;
+    writeln!(out, "order {}, P-portion {}", outcome.order, outcome.p_portion)?;
+    let names: Vec<String> =
+        outcome.generators.iter().map(|(name, heap)| format!("{name} = heap {heap}")).collect();
+    writeln!(out, "generators: {}", names.join(", "))?;
+    writeln!(out, "relations: {}", outcome.relations.join(", "))?;
+    writeln!(out, "P-portion: {}", outcome.p_positions.join(", "))?;
+    let changes: Vec<String> = quotient.changes().iter().map(i64::to_string).collect();
+    writeln!(out, "presentation grows at heaps: {}", changes.join(", "))?;
+    writeln!(out, "heap classes:")?;
+    for row in outcome.heaps.chunks(10) {
+        let cells: Vec<String> = row.iter().map(|(n, word)| format!("{n}:{word}")).collect();
+        writeln!(out, "  {}", cells.join(" "))?;
+    }
+    writeln!(out, "{QUOTIENT_ARGUMENT}")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+const QUOTIENT_ARGUMENT: &str = "proved for these heaps: every sum of them has the misère outcome of its class (a finite check over the pairs of class and options' classes that every sum has); heaps beyond --heaps may change it";
 
 /// `patterns GAME --until-proved`: rounds of computing and analysing, each larger, until the
 /// period is proved or the limit is reached (`grundy_patterns::search`).
