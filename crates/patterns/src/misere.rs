@@ -160,9 +160,6 @@ pub enum MisereError {
     /// The caller asked the search to stop.
     #[error("cancelled")]
     Cancelled,
-    /// The misère quotient was not found (see [`crate::quotient::QuotientError`]).
-    #[error("{0}")]
-    Quotient(String),
     /// A position that is not one of its game's.
     #[error("{pos:?} is not a position of {game}")]
     NotAPosition {

@@ -29,11 +29,10 @@
 //! fast for that beside a wild game, so values and genera come from the exact search,
 //! [`crate::misere`]).
 
-use crate::misere::{MisereError, SearchLimits};
+use crate::misere::SearchLimits;
 use grundy_compute::Progress;
 use grundy_core::{Coord, Game};
 use std::collections::HashMap;
-use std::fmt;
 
 /// One heap of the closure: a position whose options are sums of earlier heaps.
 #[derive(Clone, Debug)]
@@ -192,15 +191,6 @@ pub enum QuotientError {
         /// The last heap of the quotient.
         last: Coord,
     },
-}
-
-impl From<QuotientError> for MisereError {
-    fn from(err: QuotientError) -> MisereError {
-        match err {
-            QuotientError::Cancelled => MisereError::Cancelled,
-            other => MisereError::Quotient(other.to_string()),
-        }
-    }
 }
 
 /// The closure's heaps: the game's, in order.
@@ -950,15 +940,6 @@ fn spell_word(word: &[u32], gens: usize) -> String {
         "1".to_string()
     } else {
         text
-    }
-}
-
-impl fmt::Display for OutcomeQuotient {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "order {}, P-portion {}", self.order, self.p_portion)?;
-        let names: Vec<&str> = self.generators.iter().map(|(n, _)| n.as_str()).collect();
-        writeln!(f, "presentation ⟨{} | {}⟩", names.join(", "), self.relations.join(", "))?;
-        Ok(())
     }
 }
 
