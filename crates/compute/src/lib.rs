@@ -12,6 +12,9 @@
 //!     fill's ring of rows (`sparse.rs` has the sparse-space kernel and its store);
 //!   - an **executor** (`executor.rs`): runs the waves on the current rayon pool, and after each
 //!     one reports progress, honours cancellation and calls back (checkpoints, streamed rows).
+//! - [`retrograde`] is the kernel for games that may go round in circles: generalized
+//!   Sprague–Grundy values of a finite game graph by Fraenkel's labelling algorithm (no waves:
+//!   with cycles no order puts every option first).
 //! - A [`FillRequest`] says what a front end wants — the game and its positions, the
 //!   [`Engine`], the [`Threads`], the [`Layout`] (in memory, streamed, distributed) — and
 //!   [`FillRequest::prepare`] decides everything else in one place: it refuses what cannot run
@@ -55,6 +58,7 @@ mod progress;
 mod records;
 mod reference;
 mod request;
+pub mod retrograde;
 mod shared;
 mod sparse;
 mod store;

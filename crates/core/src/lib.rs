@@ -22,6 +22,7 @@
 
 mod error;
 pub mod game;
+mod loopy;
 mod mex;
 mod nimber;
 mod play;
@@ -37,6 +38,7 @@ pub use game::{
     lookup, parse_spec, to_spec, Axis, Coord, Game, GameOption, GroupShape, MoveKind, NamedSet,
     OctalCode, OptionGroup, Pairs, Rule, StepSet, StepSetError, COORD_LIMIT, SPEC_LIMIT_BYTES,
 };
+pub use loopy::{LoopyOutcome, LoopyValue};
 pub use mex::{mex, mex_of_union, MexSet, PrefixSet};
 pub use nimber::Nimber;
 pub use play::Play;
