@@ -71,6 +71,22 @@ const FIXTURES: &[(&str, &str)] = &[
          [[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = [1, 2]\n",
     ),
     (
+        "raise-unbounded.toml",
+        "name = \"up\"\naxes = [{ name = \"n\", min = 0 }]\n\
+         [[rules]]\nkind = \"step\"\noffsets = [[-1], [1]]\n",
+    ),
+    (
+        "max-below.toml",
+        "name = \"below\"\naxes = [{ name = \"n\", min = 5, max = 3 }]\n\
+         [[rules]]\nkind = \"step\"\noffsets = [[-1]]\n",
+    ),
+    (
+        "loopy-board.toml",
+        "name = \"loopy-board\"\naxes = [{ name = \"n\", min = 0, max = 7 }, \
+         { name = \"m\", min = 0, max = 7 }]\n[[rules]]\nkind = \"step\"\n\
+         offsets = [[-1, 0], [0, -1], [1, -1], [-1, 1]]\n",
+    ),
+    (
         "loopy-play.toml",
         "name = \"x\"\nplay = \"loopy\"\naxes = [{ name = \"n\", min = 0 }]\n\
          [[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = [1]\n",
@@ -401,6 +417,18 @@ const CASES: &[(&[&str], &str)] = &[
     (&["patterns", "kiki", "--misere-quotient", "--heaps", "4"], "kiki is not a heap game"),
     (&["patterns", "existing.csv", "--misere-quotient", "--heaps", "4"], "is a table to read"),
     (&["patterns", "kayles", "--misere-quotient"], "--heaps"),
+    // Loopy games (a move raises a coordinate).
+    (&["compute", "raise-unbounded.toml", "--size", "5"], "raises axis `n`, which has no `max`"),
+    (&["compute", "max-below.toml", "--size", "5"], "must lie between"),
+    (&["compute", "loopy-board.toml", "--size", "3x7"], "must be its `max`, 7, not 3"),
+    (&["compute", "loopy-board.toml", "--size", "7x8"], "axis `m` ends at 7"),
+    (&["compute", "loopy-board.toml", "--size", "7x7", "--stream"], "not streamed"),
+    (&["compute", "loopy-board.toml", "--size", "7x7", "--engine", "tiles"], "retrograde engine"),
+    (&["compute", "loopy-board.toml", "--size", "7x7", "--misere"], "misère play is not computed"),
+    (&["compute", "kayles", "--size", "9", "--engine", "retrograde"], "leave sums"),
+    (&["patterns", "loopy-board.toml", "--size", "7x7"], "takes no loopy game"),
+    (&["moves", "loopy-board.toml", "3x3"], "does not take loopy games yet"),
+    (&["value", "loopy-board.toml", "3x3", "--misere"], "misère play of loopy games"),
     (
         &[
             "patterns",

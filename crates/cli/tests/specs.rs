@@ -108,7 +108,7 @@ fn spec_errors_name_the_file_the_rule_and_the_field() {
     let cases = [
         (with_rule("kind = \"teleport\""), "rule 1, field `kind`: unknown rule kind `teleport`"),
         (with_rule("kind = \"jump\"\ndirections = [[-1, 0]]\nsteps = \"odd\""), "rule 1 (jump), field `steps`: unknown named set `odd`"),
-        (with_rule("kind = \"step\"\noffsets = [[1, -1]]"), "rule 1 (step), field `offsets`: offset [1, -1] does not lower the coordinate sum"),
+        (with_rule("kind = \"step\"\noffsets = [[1, -1]]"), "rule 1 (step), field `offsets`: offset [1, -1] raises axis `n`, which has no `max`"),
         (with_rule("kind = \"slide\"\ndirections = [[0, 0]]"), "rule 1 (slide), field `directions`: direction [0, 0] is zero"),
         (with_rule("kind = \"jump\"\ndirections = [[-1, 0]]\nsteps = []"), "rule 1 (jump), field `steps`: the step set is empty"),
         (with_rule("kind = \"step\"\noffsets = [[-1, 0, 0]]"), "rule 1 (step), field `offsets`: offset [-1, 0, 0] has 3 coordinates but the game has 2 axes"),

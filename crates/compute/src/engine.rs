@@ -22,15 +22,27 @@ pub enum Engine {
     /// two workers pipeline consecutive heaps when the heaps are expensive and the pool has two
     /// threads or more.
     Sparse,
+    /// The retrograde kernel: generalized Sprague–Grundy values of a whole bounded board by
+    /// Fraenkel's labelling (`crate::retrograde`). What a loopy game runs; an acyclic game whose
+    /// moves leave single positions may run it too (every value is then finite and equals the
+    /// other engines').
+    Retrograde,
 }
 
 impl Engine {
     /// Every engine, in the order front ends list them.
-    pub const ALL: [Engine; 5] =
-        [Engine::Auto, Engine::Sparse, Engine::Tiles, Engine::Waves, Engine::Reference];
+    pub const ALL: [Engine; 6] = [
+        Engine::Auto,
+        Engine::Sparse,
+        Engine::Tiles,
+        Engine::Waves,
+        Engine::Reference,
+        Engine::Retrograde,
+    ];
 
     /// Every engine's name, in the order of [`Engine::ALL`].
-    pub const NAMES: [&'static str; 5] = ["auto", "sparse", "tiles", "waves", "reference"];
+    pub const NAMES: [&'static str; 6] =
+        ["auto", "sparse", "tiles", "waves", "reference", "retrograde"];
 
     /// The engine's name, as it is parsed.
     pub fn name(self) -> &'static str {
@@ -89,7 +101,7 @@ mod tests {
         }
         assert_eq!(
             "fast".parse::<Engine>().unwrap_err().to_string(),
-            "unknown engine \"fast\": use 'auto', 'sparse', 'tiles', 'waves' or 'reference'"
+            "unknown engine \"fast\": use 'auto', 'sparse', 'tiles', 'waves', 'reference' or 'retrograde'"
         );
     }
 }

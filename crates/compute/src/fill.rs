@@ -64,6 +64,7 @@ impl<'g> TableFill<'g> {
             // of either engine go on with the other. The reference fill runs no plan (it reports
             // progress per row, and a resumable reference fill is refused): it has the tiles'
             // only so that `plan` always answers.
+            Engine::Retrograde => unreachable!("the retrograde engine prepares a RetrogradeFill"),
             Engine::Tiles | Engine::Reference | Engine::Sparse | Engine::Auto => {
                 let kernel = StencilKernel::new(game, shape, Slides::Summarised);
                 let halves = kernel.compiled().halves(shape);

@@ -10,6 +10,7 @@ use crate::engine::Engine;
 use crate::fill::TableFill;
 use crate::layout::{Layout, Resumable, RowsTo};
 use crate::memory::{check_bytes, Held, TooLarge};
+use crate::retrograde::{LoopyRefusal, RetrogradeFill};
 use crate::sparse::{HeapMoves, NotSparse};
 use crate::stream::{NoStream, RowStream};
 use crate::threads::Threads;
@@ -55,6 +56,9 @@ pub enum PreparedFill<'g> {
         /// from) that stream's rings.
         rows: Option<RowStream>,
     },
+    /// The retrograde kernel over the whole board, in memory in one run: what a loopy game's
+    /// table runs ([`crate::retrograde`]).
+    Retrograde(RetrogradeFill<'g>),
 }
 
 /// Why a fill cannot be made as asked.
@@ -102,6 +106,9 @@ pub enum RequestErrorKind {
     },
     /// The fill would not fit in memory.
     TooLarge(TooLarge),
+    /// A loopy game's table (or the retrograde engine) asked for what the retrograde kernel
+    /// does not do.
+    Loopy(LoopyRefusal),
 }
 
 impl RequestError {
@@ -165,6 +172,7 @@ impl fmt::Display for RequestError {
                  waves or reference engine"
             ),
             RequestErrorKind::TooLarge(too_large) => write!(f, "{too_large}"),
+            RequestErrorKind::Loopy(why) => write!(f, "{why}"),
         }
     }
 }
@@ -198,6 +206,24 @@ impl<'g> FillRequest<'g> {
         let FillRequest { game, shape, engine, threads, layout, tile_side } = self;
         assert_eq!(game.axes(), shape.axes(), "the shape belongs to another game");
         let refuse = |kind: RequestErrorKind| Err(RequestError::from(kind));
+        // A loopy game (a move raises a coordinate) has no order of waves: its table is the
+        // retrograde kernel's, whole, in memory, in one run.
+        if game.is_loopy() || engine == Engine::Retrograde {
+            let loopy = |why: LoopyRefusal| refuse(RequestErrorKind::Loopy(why));
+            let name = || game.name().to_string();
+            if !matches!(engine, Engine::Auto | Engine::Retrograde) {
+                return loopy(LoopyRefusal::Engine { game: name(), engine });
+            }
+            if game.play() == Play::Misere {
+                return loopy(LoopyRefusal::Misere { game: name() });
+            }
+            if layout != Layout::IN_MEMORY {
+                return loopy(LoopyRefusal::Layout);
+            }
+            return RetrogradeFill::new(game, shape, threads)
+                .map(PreparedFill::Retrograde)
+                .map_err(|why| RequestErrorKind::Loopy(why).into());
+        }
         if engine == Engine::Reference && layout.resumable() == Resumable::Yes {
             return refuse(RequestErrorKind::ReferenceNotResumable);
         }
@@ -289,6 +315,10 @@ impl<'g> FillRequest<'g> {
         prepared.check_memory(extra_bytes)?;
         match prepared {
             PreparedFill::Table(fill) => Ok(fill),
+            PreparedFill::Retrograde(_) => {
+                let game = self.game.name().to_string();
+                Err(RequestErrorKind::Loopy(LoopyRefusal::NotAGrundyTable { game }).into())
+            }
             _ => unreachable!("an in-memory layout prepares a table"),
         }
     }
@@ -300,6 +330,7 @@ impl PreparedFill<'_> {
         match self {
             PreparedFill::Table(fill) => fill.engine(),
             PreparedFill::Rows(_) | PreparedFill::Bands { .. } => Engine::Tiles,
+            PreparedFill::Retrograde(_) => Engine::Retrograde,
         }
     }
 
@@ -309,6 +340,7 @@ impl PreparedFill<'_> {
             PreparedFill::Table(fill) => fill.planned_width(),
             PreparedFill::Rows(stream) => stream.planned_width(),
             PreparedFill::Bands { fill, .. } => fill.planned_width(),
+            PreparedFill::Retrograde(_) => CellWidth::U32,
         }
     }
 
@@ -320,13 +352,14 @@ impl PreparedFill<'_> {
             PreparedFill::Table(fill) => fill.planned_bytes(),
             PreparedFill::Rows(stream) => stream.planned_bytes(),
             PreparedFill::Bands { fill, .. } => fill.planned_bytes(),
+            PreparedFill::Retrograde(fill) => fill.planned_bytes(),
         }
     }
 
     /// What the run holds of the table.
     pub fn held(&self) -> Held {
         match self {
-            PreparedFill::Table(_) => Held::Table,
+            PreparedFill::Table(_) | PreparedFill::Retrograde(_) => Held::Table,
             PreparedFill::Bands { fill, .. } if fill.ranks() > 1 => Held::Rank,
             PreparedFill::Rows(_) | PreparedFill::Bands { .. } => Held::Streamed,
         }
@@ -344,6 +377,7 @@ impl PreparedFill<'_> {
             PreparedFill::Table(fill) => fill.shape().cells(),
             PreparedFill::Rows(stream) => stream.cells(),
             PreparedFill::Bands { fill, .. } => fill.cells(),
+            PreparedFill::Retrograde(fill) => fill.shape().cells(),
         };
         let width = self.planned_width().bytes();
         check_bytes(cells, width, self.planned_bytes() + extra_bytes, self.held())
@@ -356,6 +390,7 @@ impl PreparedFill<'_> {
             PreparedFill::Table(fill) => fill.line_bytes(),
             PreparedFill::Rows(stream) => stream.line_bytes(),
             PreparedFill::Bands { fill, .. } => fill.line_bytes(),
+            PreparedFill::Retrograde(_) => 0,
         }
     }
 }
@@ -379,6 +414,7 @@ mod tests {
             PreparedFill::Rows(_) => "rows",
             PreparedFill::Bands { rows: None, .. } => "bands",
             PreparedFill::Bands { rows: Some(_), .. } => "bands with rings",
+            PreparedFill::Retrograde(_) => "retrograde",
         })
     }
 
@@ -407,12 +443,20 @@ mod tests {
                     assert_eq!(in_memory.unwrap(), "table");
                     assert!(matches!(resumable, Err(RequestErrorKind::ReferenceNotResumable)));
                 }
+                Engine::Retrograde => {
+                    assert_eq!(in_memory.unwrap(), "retrograde");
+                    assert!(matches!(resumable, Err(RequestErrorKind::Loopy(_))));
+                }
                 _ => assert_eq!((in_memory.unwrap(), resumable.unwrap()), ("table", "table")),
             }
             for layout in [streamed(Writer, No), streamed(Summary, No), distributed(Writer, No)] {
                 let prepared = request(&kiki, &board, engine, layout);
                 match engine {
                     Engine::Auto | Engine::Tiles => assert_eq!(prepared.unwrap(), "bands"),
+                    Engine::Retrograde => assert!(
+                        matches!(prepared, Err(RequestErrorKind::Loopy(LoopyRefusal::Layout))),
+                        "{layout:?}"
+                    ),
                     Engine::Sparse => {
                         assert!(matches!(prepared, Err(RequestErrorKind::NotSparse(_))))
                     }
@@ -478,10 +522,16 @@ mod tests {
         for (game, shape) in [(&kayles, &heaps), (&cutting, &whole_columns)] {
             let misere = game.clone().with_play(Play::Misere);
             for engine in Engine::ALL {
-                assert!(matches!(
-                    request(&misere, shape, engine, Layout::IN_MEMORY),
-                    Err(RequestErrorKind::MisereSums { .. })
-                ));
+                let refused = request(&misere, shape, engine, Layout::IN_MEMORY);
+                if engine == Engine::Retrograde {
+                    // The retrograde kernel computes normal play only.
+                    assert!(matches!(
+                        refused,
+                        Err(RequestErrorKind::Loopy(LoopyRefusal::Misere { .. }))
+                    ));
+                } else {
+                    assert!(matches!(refused, Err(RequestErrorKind::MisereSums { .. })));
+                }
             }
         }
     }

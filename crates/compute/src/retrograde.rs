@@ -21,10 +21,12 @@
 //! A checkpoint of this algorithm would hold the graph's labels after a round (one word per
 //! position) and the round's number; the graph itself is rebuilt from the rules.
 
-use crate::memory::{check_bytes, Held, TooLarge};
+use crate::memory::{available, check_bytes, Available, Bound, Held, TooLarge};
 use crate::progress::Progress;
-use grundy_core::LoopyValue;
+use crate::{Engine, Threads};
+use grundy_core::{Coord, Game, LoopyOutcome, LoopyValue, ModelError, Rule, TableShape};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// The label of an ∞ position in [`GeneralizedValues`]; finite values lie below it.
 pub const INFINITE: u32 = u32::MAX;
@@ -40,14 +42,16 @@ const CHUNK: usize = 4096;
 #[non_exhaustive]
 pub enum RetrogradeError {
     /// The graph and the labels would not fit in memory.
-    #[error("the game graph has {positions} positions and {moves} moves: {source}")]
+    #[error("the game graph has {positions} positions and {}{moves} moves: {memory}", .counted.word())]
     TooLarge {
         /// Positions.
         positions: u64,
-        /// Moves counted (options, after repeats are removed).
+        /// Moves (options, after repeats are removed), as far as they were counted.
         moves: u64,
+        /// How the moves were counted.
+        counted: Counted,
         /// The memory check's refusal.
-        source: TooLarge,
+        memory: TooLarge,
     },
     /// More positions than the kernel numbers (2^32 − 2).
     #[error(
@@ -58,6 +62,30 @@ pub enum RetrogradeError {
     #[error("cancelled")]
     Cancelled,
 }
+
+/// How [`RetrogradeError::TooLarge`] counted the moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Counted {
+    /// Every move.
+    All,
+    /// Until the graph could not fit: there are more.
+    AtLeast,
+    /// Estimated from a sample of positions, when even the estimate is far too large.
+    About,
+}
+
+impl Counted {
+    fn word(self) -> &'static str {
+        match self {
+            Counted::All => "",
+            Counted::AtLeast => "at least ",
+            Counted::About => "about ",
+        }
+    }
+}
+
+/// Positions sampled to estimate the moves before they are counted.
+const SAMPLE: usize = 4096;
 
 /// A finite game graph: each position's options and, for the retrograde steps, its movers
 /// (the positions with a move to it), both in compressed rows.
@@ -97,19 +125,66 @@ impl GameGraph {
             out.sort_unstable();
             out.dedup();
         };
+        // A board of slides far too large is refused in seconds, not after counting every
+        // move: first from a sample of positions, when even its estimate is half as large
+        // again as what is available, then by a count that stops once the graph cannot fit.
+        let limit = available().map(|a| a.bytes);
+        let fixed = positions as u64 * BYTES_PER_POSITION;
+        let refuse = |moves: u64, counted: Counted| {
+            let needed = u128::from(fixed) + u128::from(moves) * u128::from(BYTES_PER_MOVE);
+            let memory =
+                check_bytes(positions as u128, BYTES_PER_POSITION as usize, needed, Held::Table)
+                    .err()
+                    .unwrap_or_else(|| TooLarge {
+                        cells: positions as u128,
+                        cell_bytes: BYTES_PER_POSITION as usize,
+                        needed,
+                        available: available()
+                            .or(limit.map(|bytes| Available { bytes, bound: Bound::Machine })),
+                        held: Held::Table,
+                        lines: 0,
+                    });
+            RetrogradeError::TooLarge { positions: positions as u64, moves, counted, memory }
+        };
+        if let (Some(limit), true) = (limit, positions > SAMPLE) {
+            let sampled: u64 = (0..SAMPLE)
+                .into_par_iter()
+                .map_init(Vec::new, |out, i| {
+                    listed(i * (positions / SAMPLE), out);
+                    out.len() as u64
+                })
+                .sum();
+            let estimate = sampled * (positions as u64 / SAMPLE as u64);
+            if (fixed + estimate * BYTES_PER_MOVE) as u128 * 2 > u128::from(limit) * 3 {
+                return Err(refuse(estimate, Counted::About));
+            }
+        }
+        let counted = AtomicU64::new(0);
+        let over = AtomicBool::new(false);
         let degrees: Vec<u32> = (0..positions)
             .into_par_iter()
             .with_min_len(CHUNK)
             .map_init(Vec::new, |out, u| {
+                if over.load(Ordering::Relaxed) {
+                    return 0;
+                }
                 listed(u, out);
+                let total = counted.fetch_add(out.len() as u64, Ordering::Relaxed);
+                if limit.is_some_and(|limit| fixed + total * BYTES_PER_MOVE > limit) {
+                    over.store(true, Ordering::Relaxed);
+                }
                 out.len() as u32
             })
             .collect();
         let moves: u64 = degrees.iter().map(|&d| u64::from(d)).sum();
-        let needed = u128::from(positions as u64 * BYTES_PER_POSITION + moves * BYTES_PER_MOVE);
-        check_bytes(positions as u128, BYTES_PER_POSITION as usize, needed, Held::Table).map_err(
-            |source| RetrogradeError::TooLarge { positions: positions as u64, moves, source },
-        )?;
+        if over.load(Ordering::Relaxed) {
+            return Err(refuse(moves, Counted::AtLeast));
+        }
+        let needed = u128::from(fixed + moves * BYTES_PER_MOVE);
+        if check_bytes(positions as u128, BYTES_PER_POSITION as usize, needed, Held::Table).is_err()
+        {
+            return Err(refuse(moves, Counted::All));
+        }
         let mut option_start = Vec::with_capacity(positions + 1);
         let mut at = 0u64;
         option_start.push(0);
@@ -308,4 +383,230 @@ pub fn generalized_values(
         round += 1;
     }
     Ok(GeneralizedValues { labels })
+}
+
+/// Why a game's table cannot run on the retrograde kernel as asked.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LoopyRefusal {
+    /// A loopy game with an engine that fills wave by wave.
+    #[error(
+        "{game} is loopy (a move raises a coordinate), so its table runs the retrograde engine, \
+         not the {engine} engine"
+    )]
+    Engine {
+        /// The game.
+        game: String,
+        /// The engine asked for.
+        engine: Engine,
+    },
+    /// Misère play of a loopy game, which the kernel does not compute.
+    #[error("{game} is loopy: its misère play is not computed (the retrograde kernel computes normal play)")]
+    Misere {
+        /// The game.
+        game: String,
+    },
+    /// A streamed, distributed or resumable fill.
+    #[error(
+        "the retrograde kernel keeps the whole game graph in memory in one run: it is not \
+         streamed, distributed or resumed"
+    )]
+    Layout,
+    /// A game whose moves leave sums, which the kernel's graph of single positions cannot hold.
+    #[error("{game}'s moves leave sums of positions, which the retrograde kernel does not take")]
+    Sums {
+        /// The game.
+        game: String,
+    },
+    /// A table smaller than the board on an axis that a move raises: the positions a move
+    /// reaches would be missing.
+    #[error(
+        "{game} raises axis `{axis}`, so its table is the whole board: the size on that axis \
+         must be its `max`, {bound}, not {asked}"
+    )]
+    Shape {
+        /// The game.
+        game: String,
+        /// The axis.
+        axis: String,
+        /// The axis' largest coordinate.
+        bound: Coord,
+        /// The size asked for.
+        asked: Coord,
+    },
+    /// A Grundy table asked of the retrograde kernel (a loopy game's, or the retrograde
+    /// engine's), whose values may be ∞.
+    #[error(
+        "{game}'s table comes from the retrograde kernel, whose generalized Sprague–Grundy \
+         values (∞ where play may go on forever) a Grundy table does not hold; this analysis \
+         takes no loopy game and no retrograde engine"
+    )]
+    NotAGrundyTable {
+        /// The game.
+        game: String,
+    },
+}
+
+/// A table prepared for the retrograde kernel: every position of the shape, which holds every
+/// position its moves reach.
+pub struct RetrogradeFill<'g> {
+    game: &'g Game,
+    shape: TableShape,
+    threads: Threads,
+}
+
+impl<'g> RetrogradeFill<'g> {
+    /// Checks that `shape` is closed under `game`'s moves and that they leave single positions.
+    pub(crate) fn new(
+        game: &'g Game,
+        shape: &TableShape,
+        threads: Threads,
+    ) -> Result<RetrogradeFill<'g>, LoopyRefusal> {
+        let name = || game.name().to_string();
+        if game.rules().iter().any(|r| matches!(r, Rule::Split { .. } | Rule::TakeAndBreak { .. }))
+        {
+            return Err(LoopyRefusal::Sums { game: name() });
+        }
+        for (d, axis) in game.axes().iter().enumerate() {
+            let raised = game.rules().iter().any(|rule| match rule {
+                Rule::Step { offsets: vs }
+                | Rule::Jump { directions: vs, .. }
+                | Rule::Slide { directions: vs, .. } => vs.iter().any(|v| v[d] > 0),
+                _ => false,
+            });
+            if let (true, Some(bound)) = (raised, axis.max) {
+                if shape.max()[d] != bound {
+                    let (axis, asked) = (axis.name.clone(), shape.max()[d]);
+                    return Err(LoopyRefusal::Shape { game: name(), axis, bound, asked });
+                }
+            }
+        }
+        Ok(RetrogradeFill { game, shape: shape.clone(), threads })
+    }
+
+    /// The table's shape.
+    pub fn shape(&self) -> &TableShape {
+        &self.shape
+    }
+
+    /// The bytes the graph and the labels take besides its moves, which are counted (and
+    /// checked) when the graph is built.
+    pub fn planned_bytes(&self) -> u128 {
+        self.shape.cells() * u128::from(BYTES_PER_POSITION)
+    }
+
+    /// Builds the game graph and labels it, on the fill's threads.
+    ///
+    /// # Errors
+    /// [`RetrogradeError`]: a graph too large for memory, or cancelled.
+    pub fn fill(&self, progress: &dyn Progress) -> Result<LoopyTable, RetrogradeError> {
+        let shape = &self.shape;
+        let lens = shape.lens();
+        let mins: Vec<Coord> = shape.axes().iter().map(|a| a.min).collect();
+        let mut stride = vec![1usize; lens.len()];
+        for d in (0..lens.len().saturating_sub(1)).rev() {
+            stride[d] = stride[d + 1] * lens[d + 1];
+        }
+        let positions = usize::try_from(shape.cells())
+            .map_err(|_| RetrogradeError::TooManyPositions(u64::MAX))?;
+        let position = |index: usize| -> Vec<Coord> {
+            (0..lens.len()).map(|d| mins[d] + (index / stride[d] % lens[d]) as Coord).collect()
+        };
+        let index = |pos: &[Coord]| index_in(shape, pos);
+        let game = self.game;
+        self.threads.install(|| {
+            let graph = GameGraph::build(positions, |u, out| {
+                for option in game.options(&position(u)) {
+                    // Moves leave single positions here; one outside the table lowers an axis
+                    // no move raises past the table's size, which cannot happen.
+                    out.extend(index(&option[0]));
+                }
+            })?;
+            let values = generalized_values(&graph, progress)?;
+            Ok(LoopyTable { shape: shape.clone(), graph, values })
+        })
+    }
+}
+
+/// The board a loopy game's values are computed on to answer `positions`: each bounded axis
+/// whole (a move may raise it), each unbounded one (no move raises it) up to the largest
+/// coordinate asked.
+///
+/// # Errors
+/// A position that is not the game's.
+pub fn board_for(game: &Game, positions: &[Vec<Coord>]) -> Result<TableShape, ModelError> {
+    let max: Vec<Coord> = game
+        .axes()
+        .iter()
+        .enumerate()
+        .map(|(d, axis)| {
+            axis.max.unwrap_or_else(|| {
+                positions.iter().map(|p| p[d]).max().unwrap_or(axis.min).max(axis.min)
+            })
+        })
+        .collect();
+    let text: Vec<String> = max.iter().map(Coord::to_string).collect();
+    TableShape::new(game, &max, &text.join("x"))
+}
+
+/// The row-major index of `pos` in a table over `shape` (`None` outside it).
+pub fn index_in(shape: &TableShape, pos: &[Coord]) -> Option<usize> {
+    let lens = shape.lens();
+    let mut at = 0usize;
+    for (d, axis) in shape.axes().iter().enumerate() {
+        let offset = pos.get(d)? - axis.min;
+        if offset < 0 || offset as usize >= lens[d] {
+            return None;
+        }
+        at = at * lens[d] + offset as usize;
+    }
+    Some(at)
+}
+
+/// A loopy game's table: every position's generalized Sprague–Grundy value, in row-major order.
+pub struct LoopyTable {
+    shape: TableShape,
+    graph: GameGraph,
+    values: GeneralizedValues,
+}
+
+impl LoopyTable {
+    /// The table's shape.
+    pub fn shape(&self) -> &TableShape {
+        &self.shape
+    }
+
+    /// Each position's label in row-major order: its finite value, or [`INFINITE`].
+    pub fn labels(&self) -> &[u32] {
+        self.values.labels()
+    }
+
+    /// The value of the position at row-major `index`, with its K when ∞.
+    pub fn value_at(&self, index: usize) -> LoopyValue {
+        self.values.value(&self.graph, index)
+    }
+
+    /// The value of position `pos` (`None` outside the table).
+    pub fn value(&self, pos: &[Coord]) -> Option<LoopyValue> {
+        index_in(&self.shape, pos).map(|index| self.value_at(index))
+    }
+
+    /// How many positions are P, N and D.
+    pub fn outcome_counts(&self) -> [u64; 3] {
+        let mut counts = [0u64; 3];
+        for index in 0..self.labels().len() {
+            let slot = match self.value_at(index).outcome() {
+                LoopyOutcome::P => 0,
+                LoopyOutcome::N => 1,
+                LoopyOutcome::D => 2,
+            };
+            counts[slot] += 1;
+        }
+        counts
+    }
+
+    /// The game graph's moves.
+    pub fn moves(&self) -> usize {
+        self.graph.moves()
+    }
 }

@@ -30,6 +30,16 @@ pub enum ModelError {
     /// An axis name is empty, repeated or not an identifier.
     #[error("bad axis name `{0}`: axis names are distinct identifiers such as `n` or `w`")]
     AxisName(String),
+    /// An axis' largest coordinate lies below its smallest, or at 2^31 or beyond.
+    #[error("axis `{axis}`: its `max` {max} must lie between its `min` {min} and 2^31 - 1")]
+    AxisBound {
+        /// The axis' name.
+        axis: String,
+        /// Its smallest coordinate.
+        min: crate::Coord,
+        /// Its largest.
+        max: crate::Coord,
+    },
     /// A rule is malformed; `rule` counts from 1 in the order the rules were given.
     #[error("rule {rule} ({kind}), field `{field}`: {reason}")]
     Rule {

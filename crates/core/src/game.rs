@@ -5,10 +5,13 @@
 //! `grundy-compute` compile the same rules into flat move tables and are tested against it.
 //!
 //! # Invariants
-//! Every move strictly lowers the coordinate sum of each position it leaves (for a split or a
-//! take-and-break, of each piece), and no move raises any single coordinate. [`Game::new`]
-//! refuses a game that breaks either, so a row-major order and the anti-diagonal waves are both
-//! valid orders in which to fill a table.
+//! A move raises a coordinate only on an axis the game bounds (a *loopy* game, [`Game::is_loopy`],
+//! whose positions are finitely many and whose play may go round in circles); [`Game::new`]
+//! refuses a raise on an unbounded axis, and a loopy rule beside moves that leave sums. In every
+//! other game each move strictly lowers the coordinate sum of each position it leaves (for a
+//! split or a take-and-break, of each piece) and raises no single coordinate, so a row-major
+//! order and the anti-diagonal waves are both valid orders in which to fill its table; a loopy
+//! game's values come from the retrograde kernel instead.
 
 mod catalog;
 mod octal;
@@ -37,12 +40,20 @@ pub struct Axis {
     pub name: String,
     /// The smallest coordinate a position may have on this axis.
     pub min: Coord,
+    /// The largest, when the game bounds the axis: what lets a move raise its coordinate (the
+    /// game is then finite along it, and may be loopy).
+    pub max: Option<Coord>,
 }
 
 impl Axis {
-    /// An axis called `name` whose coordinates start at `min`.
+    /// An axis called `name` whose coordinates start at `min`, without an upper bound.
     pub fn new(name: &str, min: Coord) -> Axis {
-        Axis { name: name.to_string(), min }
+        Axis { name: name.to_string(), min, max: None }
+    }
+
+    /// An axis called `name` whose coordinates run from `min` to `max`.
+    pub fn bounded(name: &str, min: Coord, max: Coord) -> Axis {
+        Axis { name: name.to_string(), min, max: Some(max) }
     }
 }
 
@@ -132,6 +143,15 @@ impl Game {
             if !valid {
                 return Err(ModelError::AxisName(axis.name.clone()));
             }
+            if let Some(max) = axis.max {
+                if max < axis.min || max >= COORD_LIMIT {
+                    return Err(ModelError::AxisBound {
+                        axis: axis.name.clone(),
+                        min: axis.min,
+                        max,
+                    });
+                }
+            }
         }
         if rules.is_empty() {
             return Err(ModelError::NoRules);
@@ -143,6 +163,22 @@ impl Game {
                 field,
                 reason,
             })?;
+        }
+        let game_loopy = rules.iter().any(rule_raises);
+        if game_loopy {
+            if let Some(index) = rules
+                .iter()
+                .position(|r| matches!(r, Rule::Split { .. } | Rule::TakeAndBreak { .. }))
+            {
+                return Err(ModelError::Rule {
+                    rule: index + 1,
+                    kind: rules[index].kind(),
+                    field: "kind",
+                    reason: "a game whose moves raise a coordinate (a loopy game) takes steps, \
+                             jumps and slides only: its moves must leave one position"
+                        .into(),
+                });
+            }
         }
         Ok(Game {
             name: name.to_string(),
@@ -202,9 +238,20 @@ impl Game {
     }
 
     /// Whether `pos` is a position of the game (right dimension, every coordinate ≥ its axis'
-    /// smallest).
+    /// smallest and, on a bounded axis, ≤ its largest).
     pub fn is_position(&self, pos: &[Coord]) -> bool {
-        pos.len() == self.dims() && pos.iter().zip(&self.axes).all(|(&c, axis)| c >= axis.min)
+        pos.len() == self.dims()
+            && pos
+                .iter()
+                .zip(&self.axes)
+                .all(|(&c, axis)| c >= axis.min && axis.max.is_none_or(|max| c <= max))
+    }
+
+    /// Whether some move raises a coordinate: then play may go round in circles, and the
+    /// game's values are generalized Sprague–Grundy values (finite, or ∞ with a set K), which
+    /// the retrograde kernel computes over the whole of its bounded board.
+    pub fn is_loopy(&self) -> bool {
+        self.rules.iter().any(rule_raises)
     }
 
     /// Every option of `pos`, spelt out from the rules in the plainest way: the options of
@@ -238,8 +285,13 @@ impl Game {
             self.is_position(&moved).then_some(moved)
         };
         // The largest amount a move along a direction can go (every direction lowers some
-        // coordinate by at least one per unit).
-        let reach = pos.iter().zip(&self.axes).map(|(&c, axis)| c - axis.min).max().unwrap_or(0);
+        // coordinate, or raises a bounded one, by at least one per unit).
+        let reach = pos
+            .iter()
+            .zip(&self.axes)
+            .map(|(&c, axis)| (c - axis.min).max(axis.max.map_or(0, |max| max - c)))
+            .max()
+            .unwrap_or(0);
         let listed = |rule: usize, move_kind: MoveKind, options: Vec<GameOption>| OptionGroup {
             rule,
             kind: move_kind,
@@ -482,16 +534,25 @@ fn check_direction(direction: &[Coord], axes: &[Axis], what: &str) -> Result<(),
     if direction.iter().all(|&d| d == 0) {
         return Err(format!("{what} {direction:?} is zero"));
     }
-    if direction.iter().sum::<Coord>() >= 0 {
-        return Err(format!("{what} {direction:?} does not lower the coordinate sum"));
-    }
-    if let Some(axis) = direction.iter().zip(axes).find_map(|(&d, axis)| (d > 0).then_some(axis)) {
+    let unbounded = direction.iter().zip(axes).find(|(&d, axis)| d > 0 && axis.max.is_none());
+    if let Some((_, axis)) = unbounded {
         return Err(format!(
-            "{what} {direction:?} raises axis `{}`; moves that raise a coordinate are not supported",
+            "{what} {direction:?} raises axis `{}`, which has no `max`: a move may raise only a \
+             bounded axis (give the axis a `max`, and the game is loopy)",
             axis.name
         ));
     }
     Ok(())
+}
+
+/// Whether some move of `rule` raises a coordinate.
+fn rule_raises(rule: &Rule) -> bool {
+    let raises = |vs: &[Vec<Coord>]| vs.iter().any(|v| v.iter().any(|&d| d > 0));
+    match rule {
+        Rule::Step { offsets } => raises(offsets),
+        Rule::Jump { directions, .. } | Rule::Slide { directions, .. } => raises(directions),
+        Rule::Split { .. } | Rule::TakeAndBreak { .. } => false,
+    }
 }
 
 fn check_rule(rule: &Rule, axes: &[Axis]) -> Result<(), RuleProblem> {
@@ -585,7 +646,7 @@ mod tests {
     fn bad_rules_are_refused_with_a_reason() {
         let step = |offsets: Vec<Vec<Coord>>| Rule::Step { offsets };
         assert!(refused(step(vec![vec![0, 0]])).contains("is zero"));
-        assert!(refused(step(vec![vec![-1, 1]])).contains("does not lower"));
+        assert!(refused(step(vec![vec![-1, 1]])).contains("raises axis `m`, which has no `max`"));
         assert!(refused(step(vec![vec![-2, 1]])).contains("raises axis `m`"));
         assert!(refused(step(vec![vec![-1]])).contains("has 1 coordinate but the game has 2 axes"));
         let split = Rule::Split { axis: 2, min_piece: 1, unequal: false };
@@ -624,5 +685,36 @@ mod tests {
         options.sort();
         let expected: Vec<GameOption> = vec![vec![vec![1]], vec![vec![1], vec![1]], vec![vec![2]]];
         assert_eq!(options, expected);
+    }
+
+    /// A raise is allowed on a bounded axis only, and makes the game loopy; positions stay
+    /// inside the bounds, a slide reaches up to them, and the spec round-trips.
+    #[test]
+    fn loopy_games_raise_only_bounded_axes() {
+        let bounded = vec![Axis::bounded("n", 0, 5), Axis::new("m", 0)];
+        let up = Rule::Slide { directions: vec![vec![1, -1]], max: None };
+        let game = Game::new("up", "", bounded.clone(), vec![up.clone()]).unwrap();
+        assert!(game.is_loopy());
+        assert!(game.is_position(&[5, 3]) && !game.is_position(&[6, 3]));
+        let options: Vec<GameOption> = game.options(&[3, 4]);
+        assert_eq!(options, vec![vec![vec![4, 3]], vec![vec![5, 2]]]);
+        let spec = crate::to_spec(&game);
+        assert!(spec.contains("max = 5"), "{spec}");
+        assert_eq!(crate::parse_spec(&spec, "t").unwrap(), game);
+        let raises_m = Rule::Step { offsets: vec![vec![-1, 1]] };
+        let err = Game::new("t", "", bounded.clone(), vec![raises_m]).unwrap_err();
+        assert!(err.to_string().contains("raises axis `m`, which has no `max`"), "{err}");
+        let split = Rule::Split { axis: 1, min_piece: 1, unequal: false };
+        let err = Game::new("t", "", bounded, vec![up, split]).unwrap_err();
+        assert!(err.to_string().contains("rule 2 (split)"), "{err}");
+        let inverted = Game::new("t", "", vec![Axis::bounded("n", 4, 2)], vec![step_down()]);
+        assert!(inverted.unwrap_err().to_string().contains("must lie between"));
+        // A game whose moves only lower is not loopy, bounded or not.
+        let plain = Game::new("t", "", vec![Axis::bounded("n", 0, 9)], vec![step_down()]);
+        assert!(!plain.unwrap().is_loopy());
+    }
+
+    fn step_down() -> Rule {
+        Rule::Step { offsets: vec![vec![-1]] }
     }
 }

@@ -9,7 +9,8 @@ mod npy;
 pub use self::bfile::{read_bfile, write_bfile, BfileError};
 pub use self::cells::{Cell, CellArray, CellSlice, CellVec, CellWidth};
 pub use self::csv::{
-    read_csv, read_csv_within, write_csv, CellKind, CsvLayout, CsvLimits, CsvReadError, CsvRows,
+    read_csv, read_csv_within, write_csv, write_loopy_csv, CellKind, CsvLayout, CsvLimits,
+    CsvReadError, CsvRows,
 };
 pub use self::described::Table;
 pub use self::npy::{
@@ -89,6 +90,9 @@ fn check_fits(game: &Game, pos: &[Coord]) -> Result<(), String> {
     for (&c, axis) in pos.iter().zip(game.axes()) {
         if c < axis.min {
             return Err(format!("axis `{}` starts at {}", axis.name, axis.min));
+        }
+        if let Some(max) = axis.max.filter(|&max| c > max) {
+            return Err(format!("axis `{}` ends at {max}", axis.name));
         }
     }
     Ok(())

@@ -430,7 +430,7 @@ mod tests {
     use grundy_core::{Nimber, TableShape};
 
     fn table(rows: usize, cols: usize, value: impl Fn(usize, usize) -> u32) -> GrundyTable {
-        let axes = vec![Axis { name: "n".into(), min: 0 }, Axis { name: "m".into(), min: 0 }];
+        let axes = vec![Axis::new("n", 0), Axis::new("m", 0)];
         let shape = TableShape::from_axes(axes, vec![rows as i64 - 1, cols as i64 - 1]);
         let values: Vec<Nimber> =
             (0..rows * cols).map(|k| Nimber(value(k / cols, k % cols))).collect();
@@ -472,7 +472,7 @@ mod tests {
     /// Issue 11, item 7: `plot cutting --size 200x200` was titled "cutting 199×199" (cell counts).
     #[test]
     fn titles_give_the_size_as_size_states_it() {
-        let axes = vec![Axis { name: "w".into(), min: 2 }, Axis { name: "h".into(), min: 2 }];
+        let axes = vec![Axis::new("w", 2), Axis::new("h", 2)];
         let shape = TableShape::from_axes(axes, vec![200, 200]);
         let cutting = GrundyTable::from_nimbers(shape, &vec![Nimber(1); 199 * 199]);
         let style = Style { title: "cutting", max_side: 100 };

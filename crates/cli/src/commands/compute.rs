@@ -5,6 +5,7 @@
 mod config;
 #[cfg(feature = "mpi")]
 mod distributed;
+mod loopy;
 mod misere;
 mod saves;
 mod summary;
@@ -76,6 +77,7 @@ fn run_here(config: &Config) -> Result<ExitCode> {
         PreparedFill::Bands { fill, .. } => {
             config.threads.install(|| streamed(config, &fill, destination))
         }
+        PreparedFill::Retrograde(fill) => loopy::run(config, &fill, destination),
     }
 }
 

@@ -2,7 +2,7 @@ use super::value::{misere_sum, parse_terms, print_laws, sum_terms, with_stream_h
 use crate::load::{fill_table, Analysis};
 use crate::output::write_json_line;
 use crate::progress::Bar;
-use anyhow::Result;
+use anyhow::{bail, Result};
 use grundy_core::{Coord, GameOption};
 use grundy_patterns::moves::{moves_of, ComponentMoves, Moves, MovesError, Term};
 use grundy_patterns::positions::ValuesError;
@@ -34,6 +34,13 @@ const SHOWN: usize = 40;
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let terms = parse_terms(&args.sum.terms)?;
+    if let Some(term) = terms.iter().find(|t| t.game.is_loopy()) {
+        bail!(
+            "{} is loopy: `grundy moves` does not take loopy games yet; `grundy value` gives a \
+             sum's value and outcome (P, N or D)",
+            term.game.name()
+        );
+    }
     if misere_sum(&terms, args.sum.misere)? {
         let report = super::misere_sums::report(&sum_terms(&terms), true, args.sum.search_seconds)?;
         return super::misere_sums::print_moves(&report, args.json, args.all);

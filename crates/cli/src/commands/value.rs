@@ -80,6 +80,7 @@ pub(super) struct Term<'a> {
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let terms = parse_terms(&args.sum.terms)?;
+    refuse_loopy_misere(&terms, args.sum.misere)?;
     if misere_sum(&terms, args.sum.misere)? {
         let report =
             super::misere_sums::report(&sum_terms(&terms), false, args.sum.search_seconds)?;
@@ -88,6 +89,10 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let threads = args.sum.threads.pool()?;
     // JSON output also silences the progress bar.
     let bar = Bar::waiting(args.json);
+    if terms.iter().any(|t| t.game.is_loopy()) {
+        let report = loopy_sum(&terms, &threads, &bar)?;
+        return print_loopy(&args, &report);
+    }
     threads.install(|| {
         let fill = |game: &Game, shape: &grundy_core::TableShape| {
             fill_table(game, shape, &threads, &bar, Analysis::None)
@@ -181,6 +186,104 @@ fn sum_of(
     Ok((report, texts))
 }
 
+#[derive(Serialize)]
+struct LoopyComponent {
+    game: String,
+    position: Vec<Coord>,
+    /// `3`, or `inf(0,2)` for ∞ with K = {0, 2}.
+    value: String,
+    #[serde(skip)]
+    text: String,
+}
+
+#[derive(Serialize)]
+struct LoopyReport {
+    game: String,
+    components: Vec<LoopyComponent>,
+    value: String,
+    /// `P`, `N` or `D` (a draw: play goes on forever).
+    outcome: char,
+}
+
+/// A sum with loopy components: each loopy game's whole board by the retrograde kernel, the
+/// others' Grundy values as usual, and the sum by Smith's rule.
+fn loopy_sum(
+    terms: &[Term<'_>],
+    threads: &grundy_compute::Threads,
+    bar: &Bar,
+) -> Result<LoopyReport> {
+    use grundy_compute::retrograde::board_for;
+    use grundy_compute::{FillRequest, PreparedFill};
+    use grundy_core::LoopyValue;
+    let mut components = Vec::new();
+    let mut values = Vec::new();
+    for term in terms {
+        let positions: Vec<Vec<Coord>> = term.positions.iter().map(|(_, p)| p.clone()).collect();
+        let game = &term.game;
+        let found: Vec<LoopyValue> = if game.is_loopy() {
+            let shape = board_for(game, &positions)?;
+            let request =
+                FillRequest { threads: threads.clone(), ..FillRequest::new(game, &shape) };
+            let prepared = request.prepare()?;
+            prepared.check_memory(0)?;
+            let PreparedFill::Retrograde(fill) = prepared else {
+                unreachable!("a loopy game prepares the retrograde kernel")
+            };
+            let table = fill.fill(bar)?;
+            positions.iter().map(|p| table.value(p).expect("the board holds it")).collect()
+        } else {
+            let fill = |game: &Game, shape: &grundy_core::TableShape| {
+                fill_table(game, shape, threads, bar, Analysis::None)
+                    .map_err(|err| with_stream_hint(err, game, shape))
+            };
+            let single = [Term { game: term.game.clone(), positions: term.positions.clone() }];
+            let (report, _) = threads.install(|| sum_of(&single, &fill))?;
+            report.components.iter().map(|c| LoopyValue::Finite(c.value)).collect()
+        };
+        for ((text, position), value) in term.positions.iter().zip(found) {
+            let name = game.name().to_string();
+            let text = if terms.len() > 1 { format!("{name} {text}") } else { text.to_string() };
+            components.push(LoopyComponent {
+                game: name,
+                position: position.clone(),
+                value: value.to_string(),
+                text,
+            });
+            values.push(value);
+        }
+    }
+    bar.finish();
+    let sum = LoopyValue::sum(&values);
+    let names: Vec<&str> = terms.iter().map(|t| t.game.name()).collect();
+    Ok(LoopyReport {
+        game: names.join(" + "),
+        components,
+        value: sum.to_string(),
+        outcome: sum.outcome().letter(),
+    })
+}
+
+fn print_loopy(args: &Args, report: &LoopyReport) -> Result<ExitCode> {
+    let mut out = crate::output::stdout()?;
+    if args.json {
+        write_json_line(&mut out, report)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    for component in &report.components {
+        writeln!(out, "{}: {}", component.text, component.value)?;
+    }
+    if report.components.len() > 1 {
+        writeln!(out, "sum: {}", report.value)?;
+    }
+    let meaning = match report.outcome {
+        'P' => "the player to move loses",
+        'N' => "the player to move wins",
+        _ => "a draw: neither player can force a win, and play goes on forever",
+    };
+    writeln!(out, "outcome: {} ({meaning})", report.outcome)?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Prints the values, the sum and the outcome as text or JSON.
 fn print(args: &Args, report: &Report, texts: &[String]) -> Result<ExitCode> {
     let mut out = crate::output::stdout()?;
@@ -239,6 +342,18 @@ pub(super) fn sum_terms<'g>(terms: &'g [Term<'_>]) -> Vec<grundy_patterns::miser
             positions: t.positions.iter().map(|(_, pos)| pos.clone()).collect(),
         })
         .collect()
+}
+
+/// Refuses misère play of a sum with a loopy component: it is not computed.
+pub(super) fn refuse_loopy_misere(terms: &[Term<'_>], flag: bool) -> Result<()> {
+    let misere = flag || terms.iter().any(|t| t.game.play() == grundy_core::Play::Misere);
+    if let Some(term) = terms.iter().find(|t| t.game.is_loopy()).filter(|_| misere) {
+        bail!(
+            "{} is loopy: misère play of loopy games is not computed (their normal play is)",
+            term.game.name()
+        );
+    }
+    Ok(())
 }
 
 /// Whether the sum is played misère: `--misere`, or every game's spec says `play = "misere"`

@@ -19,6 +19,10 @@
 //! - `split`: `axis` (a name), `min-piece`, optionally `unequal = true`;
 //! - `take-and-break`: `code`, e.g. `"0.77"`; hexadecimal digits allow three-heap moves (bit 8).
 //!
+//! An axis may be bounded, `{ name = "x", min = 0, max = 11 }`: a move may raise a coordinate
+//! only on a bounded axis, and a game with such a move is *loopy* (play may go round in
+//! circles; its values are generalized Sprague–Grundy values over the whole bounded board).
+//!
 //! A top-level `play = "misere"` states the game under misère play (the last mover loses);
 //! `play = "normal"` is the default.
 //!
@@ -348,8 +352,17 @@ impl<'a> Fields<'a> {
                         ),
                     ));
                 }
+                let max = fields.integer("max")?;
+                if let Some(max) = max {
+                    if max < min || max >= crate::COORD_LIMIT {
+                        return Err(fields.problem(
+                            "max",
+                            format!("{max} must lie between the axis' `min` ({min}) and 2^31 - 1"),
+                        ));
+                    }
+                }
                 fields.finish()?;
-                Ok(Axis::new(name, min))
+                Ok(Axis { max, ..Axis::new(name, min) })
             })
             .collect()
     }
@@ -378,7 +391,10 @@ pub fn to_spec(game: &Game) -> String {
     let axes: Vec<String> = game
         .axes()
         .iter()
-        .map(|a| format!("{{ name = {}, min = {} }}", quote(&a.name), a.min))
+        .map(|a| match a.max {
+            Some(max) => format!("{{ name = {}, min = {}, max = {max} }}", quote(&a.name), a.min),
+            None => format!("{{ name = {}, min = {} }}", quote(&a.name), a.min),
+        })
         .collect();
     let _ = writeln!(out, "axes = [{}]", axes.join(", "));
     if game.play() != Play::Normal {
@@ -495,8 +511,9 @@ unequal = true
         let cases = [
             (rule("kind = \"hop\""), "t.toml: rule 1, field `kind`: unknown rule kind `hop`"),
             (rule("kind = \"jump\"\ndirections = [[-1, 0]]\nsteps = \"evens\""), "t.toml: rule 1 (jump), field `steps`: unknown named set `evens` (known: primes, squares, fibonacci, powers-of-two, triangular)"),
-            (rule("kind = \"step\"\noffsets = [[1, 0]]"), "t.toml: rule 1 (step), field `offsets`: offset [1, 0] does not lower the coordinate sum"),
-            (rule("kind = \"step\"\noffsets = [[-1, 1]]"), "t.toml: rule 1 (step), field `offsets`: offset [-1, 1] does not lower the coordinate sum"),
+            (rule("kind = \"step\"\noffsets = [[1, 0]]"), "t.toml: rule 1 (step), field `offsets`: offset [1, 0] raises axis `n`, which has no `max`"),
+            (rule("kind = \"step\"\noffsets = [[-1, 1]]"), "t.toml: rule 1 (step), field `offsets`: offset [-1, 1] raises axis `m`, which has no `max`"),
+            ("name = \"t\"\naxes = [{ name = \"n\", min = 4, max = 2 }]\n[[rules]]\nkind = \"step\"\noffsets = [[-1]]\n".to_string(), "t.toml: axes, field `max`: 2 must lie between the axis' `min` (4) and 2^31 - 1"),
             (rule("kind = \"slide\"\ndirections = [[0, 0]]"), "t.toml: rule 1 (slide), field `directions`: direction [0, 0] is zero"),
             (rule("kind = \"jump\"\ndirections = [[-1, 0]]\nsteps = []"), "t.toml: rule 1 (jump), field `steps`: the step set is empty"),
             (rule("kind = \"jump\"\ndirections = [[-1, 0]]\nsteps = [1]\nall-but = [1]"), "t.toml: rule 1 (jump), field `all-but`: the step set is empty"),

@@ -78,7 +78,7 @@ pub fn read_bfile(mut input: impl BufRead, most: u64) -> Result<GrundyTable, Bfi
     }
     let Some(first) = first else { return Err(BfileError::Empty) };
     let last = first + values.len() as i64 - 1;
-    let shape = TableShape::from_axes(vec![Axis { name: "n".into(), min: first }], vec![last]);
+    let shape = TableShape::from_axes(vec![Axis::new("n", first)], vec![last]);
     Ok(GrundyTable::from_nimbers(shape, &values))
 }
 
@@ -109,7 +109,7 @@ mod tests {
 
     #[test]
     fn a_written_b_file_reads_back_and_bad_ones_are_refused() {
-        let shape = TableShape::from_axes(vec![Axis { name: "n".into(), min: 1 }], vec![4]);
+        let shape = TableShape::from_axes(vec![Axis::new("n", 1)], vec![4]);
         let table =
             GrundyTable::from_nimbers(shape, &[Nimber(0), Nimber(1), Nimber(300), Nimber(2)]);
         let mut out = Vec::new();
@@ -131,7 +131,7 @@ mod tests {
 
     #[test]
     fn lines_are_n_and_value_from_the_axis_minimum() {
-        let shape = TableShape::from_axes(vec![Axis { name: "n".into(), min: 1 }], vec![4]);
+        let shape = TableShape::from_axes(vec![Axis::new("n", 1)], vec![4]);
         let table =
             GrundyTable::from_nimbers(shape, &[Nimber(0), Nimber(1), Nimber(300), Nimber(2)]);
         let mut out = Vec::new();

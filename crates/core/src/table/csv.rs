@@ -41,6 +41,84 @@ pub fn write_csv<W: Write>(
     rows.finish()
 }
 
+/// Writes a loopy game's table of generalized Sprague–Grundy values as CSV: a finite value as
+/// its number and ∞ as `inf`; with [`CellKind::Outcomes`], `P`, `N` or `D` (a draw). The long
+/// layout adds a column `k`: an ∞ position's set K, its values separated by spaces (empty for a
+/// finite value, and for ∞ with K empty). `value_at` gives the value at each row-major index.
+///
+/// # Errors
+/// An I/O error, or `InvalidInput` for the grid layout of a 3-D table.
+pub fn write_loopy_csv<W: Write>(
+    shape: &crate::TableShape,
+    value_at: impl Fn(usize) -> crate::LoopyValue,
+    layout: CsvLayout,
+    cells: CellKind,
+    out: W,
+) -> io::Result<()> {
+    let axes = shape.axes();
+    let lens = shape.lens();
+    let layout = if axes.len() == 1 { CsvLayout::Long } else { layout };
+    if layout == CsvLayout::Grid && axes.len() == 3 {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "a 3-D table has no grid layout; use the long layout",
+        ));
+    }
+    let mut writer = ::csv::WriterBuilder::new().has_headers(false).from_writer(out);
+    let text = |value: &crate::LoopyValue| -> String {
+        match (cells, value) {
+            (CellKind::Outcomes, value) => value.outcome().letter().to_string(),
+            (CellKind::Values, crate::LoopyValue::Finite(v)) => v.to_string(),
+            (CellKind::Values, crate::LoopyValue::Infinite(_)) => "inf".to_string(),
+        }
+    };
+    let row_len = *lens.last().expect("tables have axes");
+    let cells_count: usize = lens.iter().product();
+    let mut outer = vec![0usize; axes.len() - 1];
+    let last = axes.len() - 1;
+    match layout {
+        CsvLayout::Grid => {
+            let mut header = vec![format!("{}\\{}", axes[0].name, axes[1].name)];
+            header.extend((0..lens[1]).map(|c| (axes[1].min + c as i64).to_string()));
+            writer.write_record(&header).map_err(into_io)?;
+        }
+        CsvLayout::Long => {
+            let header = axes.iter().map(|a| a.name.as_str()).chain(["g", "k"]);
+            writer.write_record(header).map_err(into_io)?;
+        }
+    }
+    for start in (0..cells_count).step_by(row_len) {
+        match layout {
+            CsvLayout::Grid => {
+                let mut record = vec![(axes[0].min + outer[0] as i64).to_string()];
+                record.extend((start..start + row_len).map(|i| text(&value_at(i))));
+                writer.write_record(&record).map_err(into_io)?;
+            }
+            CsvLayout::Long => {
+                for j in 0..row_len {
+                    let value = value_at(start + j);
+                    let mut record: Vec<String> = axes[..last]
+                        .iter()
+                        .zip(&outer)
+                        .map(|(axis, &i)| (axis.min + i as i64).to_string())
+                        .collect();
+                    record.push((axes[last].min + j as i64).to_string());
+                    record.push(text(&value));
+                    record.push(match &value {
+                        crate::LoopyValue::Infinite(k) => {
+                            k.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+                        }
+                        crate::LoopyValue::Finite(_) => String::new(),
+                    });
+                    writer.write_record(&record).map_err(into_io)?;
+                }
+            }
+        }
+        super::advance_row_major(&mut outer, &lens[..last]);
+    }
+    writer.flush()
+}
+
 /// Writes a table as CSV one row at a time (the values along the last axis, in row-major order),
 /// so that a table can be written while it is being computed; [`write_csv`] writes a whole table
 /// through it.

@@ -371,7 +371,7 @@ mod tests {
     use crate::{Nimber, TableShape};
 
     fn shape(lens: &[i64]) -> TableShape {
-        let axes = (0..lens.len()).map(|d| Axis { name: format!("x{d}"), min: 0 }).collect();
+        let axes = (0..lens.len()).map(|d| Axis::new(&format!("x{d}"), 0)).collect();
         TableShape::from_axes(axes, lens.iter().map(|l| l - 1).collect())
     }
 

@@ -17,7 +17,10 @@ use std::time::Instant;
 /// every heap game's output has the genus and tameness columns, which only the search gives
 /// (boards under misère play are the engines' tables).
 pub(super) fn takes_the_search(config: &Config) -> bool {
-    config.game.play() == grundy_core::Play::Misere && config.game.dims() == 1
+    // A loopy heap game is the library's to refuse (its misère play is not computed).
+    config.game.play() == grundy_core::Play::Misere
+        && config.game.dims() == 1
+        && !config.game.is_loopy()
 }
 
 pub(super) fn heaps(config: &Config, destination: Destination) -> Result<ExitCode> {

@@ -1,0 +1,101 @@
+//! A loopy game's table (`grundy_compute::retrograde`): generalized Sprague–Grundy values,
+//! finite or ∞, written as CSV (`inf`, with K in the long layout's `k` column), outcomes P/N/D,
+//! numpy (∞ as 4294967295, the largest uint32) or a JSON summary.
+
+use super::config::{Config, Format};
+use crate::output::{write_json_line, Destination};
+use crate::progress::Bar;
+use crate::signals::StopOnSignal;
+use anyhow::{bail, Context, Result};
+use grundy_compute::retrograde::{LoopyTable, RetrogradeFill, INFINITE};
+use grundy_core::{write_loopy_csv, write_npy, CsvLayout, GrundyTable};
+use serde::Serialize;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// What `--format summary` says of a loopy table.
+#[derive(Serialize)]
+struct LoopySummary<'a> {
+    game: &'a str,
+    size: &'a [i64],
+    engine: &'static str,
+    cells: u64,
+    moves: u64,
+    p_positions: u64,
+    n_positions: u64,
+    draws: u64,
+    /// Positions of value ∞ (draws, and N-positions whose K holds 0).
+    infinite: u64,
+    /// The largest finite value.
+    max: u32,
+    seconds: f64,
+}
+
+pub(super) fn run(
+    config: &Config,
+    fill: &RetrogradeFill<'_>,
+    destination: Destination,
+) -> Result<ExitCode> {
+    if config.format == Format::Bfile {
+        bail!(
+            "--format bfile: a b-file holds integers, and a loopy game's values may be ∞; use csv, \
+             npy or summary"
+        );
+    }
+    let start = Instant::now();
+    let bar = Bar::new(config.shape.cells() as u64, config.quiet);
+    let table = fill.fill(&bar).context("cannot compute the table")?;
+    bar.finish();
+    let seconds = start.elapsed().as_secs_f64();
+    write(config, &table, seconds, destination)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write(
+    config: &Config,
+    table: &LoopyTable,
+    seconds: f64,
+    destination: Destination,
+) -> Result<()> {
+    match config.format {
+        Format::Grid | Format::Long => {
+            let layout =
+                if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
+            destination.write_with(|out| {
+                let value_at = |i| table.value_at(i);
+                write_loopy_csv(
+                    table.shape(),
+                    value_at,
+                    layout,
+                    config.cells,
+                    &mut StopOnSignal(out),
+                )
+            })
+        }
+        Format::Npy => {
+            let cells = GrundyTable::from_vec(table.shape().clone(), table.labels().to_vec());
+            destination.write_with(|out| {
+                write_npy(&cells, &mut StopOnSignal(out)).map_err(grundy_core::NpyError::into_io)
+            })
+        }
+        Format::Summary => {
+            let [p, n, d] = table.outcome_counts();
+            let labels = table.labels();
+            let summary = LoopySummary {
+                game: config.game.name(),
+                size: &config.max,
+                engine: "retrograde",
+                cells: labels.len() as u64,
+                moves: table.moves() as u64,
+                p_positions: p,
+                n_positions: n,
+                draws: d,
+                infinite: labels.iter().filter(|&&l| l == INFINITE).count() as u64,
+                max: labels.iter().copied().filter(|&l| l != INFINITE).max().unwrap_or(0),
+                seconds,
+            };
+            destination.write_with(|out| write_json_line(&mut StopOnSignal(out), &summary))
+        }
+        Format::Bfile => unreachable!("refused before the fill"),
+    }
+}

@@ -1,0 +1,194 @@
+//! Loopy games end to end: a spec whose moves raise a coordinate on a bounded board, computed by
+//! `compute` (CSV with `inf` and K, P/N/D outcomes, numpy, summary) and summed by `value`,
+//! against a brute force written here from the rules: the board's win/lose/draw outcomes by the
+//! plainest fixpoint, Smith's conditions read off the long CSV, and sums by the fixpoint on the
+//! sum's own graph.
+
+mod common;
+
+use common::{grundy, stdout_of};
+use std::collections::HashMap;
+
+/// Wythoff's moves on an 8×8 board, plus a step along the anti-diagonal either way.
+const SPEC: &str = r#"name = "wythoff-anti"
+description = "Wythoff's moves, plus a step along the anti-diagonal either way"
+axes = [{ name = "n", min = 0, max = 7 }, { name = "m", min = 0, max = 7 }]
+
+[[rules]]
+kind = "slide"
+directions = [[-1, 0], [0, -1], [-1, -1]]
+
+[[rules]]
+kind = "step"
+offsets = [[1, -1], [-1, 1]]
+"#;
+
+const SIDE: i64 = 8;
+
+/// The options of (n, m) by the spec's rules, written out here.
+fn options(n: i64, m: i64) -> Vec<(i64, i64)> {
+    let on = |(a, b): (i64, i64)| (0..SIDE).contains(&a) && (0..SIDE).contains(&b);
+    let mut out = Vec::new();
+    for k in 1..SIDE {
+        out.extend([(n - k, m), (n, m - k), (n - k, m - k)].into_iter().filter(|&p| on(p)));
+    }
+    out.extend([(n + 1, m - 1), (n - 1, m + 1)].into_iter().filter(|&p| on(p)));
+    out
+}
+
+/// Win/lose/draw of every node of a graph: P when every option is N (so without a move), N
+/// when some option is P, until nothing changes; the rest are draws.
+fn outcomes(graph: &[Vec<usize>]) -> Vec<char> {
+    let mut outcome = vec!['?'; graph.len()];
+    loop {
+        let mut changed = false;
+        for u in 0..graph.len() {
+            if outcome[u] != '?' {
+                continue;
+            }
+            if graph[u].iter().any(|&v| outcome[v] == 'P') {
+                outcome[u] = 'N';
+                changed = true;
+            } else if graph[u].iter().all(|&v| outcome[v] == 'N') {
+                outcome[u] = 'P';
+                changed = true;
+            }
+        }
+        if !changed {
+            return outcome.into_iter().map(|o| if o == '?' { 'D' } else { o }).collect();
+        }
+    }
+}
+
+fn board_graph() -> Vec<Vec<usize>> {
+    let index = |(n, m): (i64, i64)| (n * SIDE + m) as usize;
+    (0..SIDE * SIDE).map(|u| options(u / SIDE, u % SIDE).into_iter().map(index).collect()).collect()
+}
+
+fn spec_file(dir: &tempfile::TempDir) -> String {
+    let path = dir.path().join("wythoff-anti.toml");
+    std::fs::write(&path, SPEC).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn loopy_tables_meet_smiths_conditions_and_the_brute_force_outcomes() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec_file(&dir);
+    let long = stdout_of(&["compute", &spec, "--size", "7x7", "--format", "long"]);
+    let mut lines = long.lines();
+    assert_eq!(lines.next(), Some("n,m,g,k"));
+    // (n, m) → (value or None for ∞, K).
+    let mut values: HashMap<(i64, i64), (Option<u32>, Vec<u32>)> = HashMap::new();
+    for line in lines {
+        let fields: Vec<&str> = line.split(',').collect();
+        let pos = (fields[0].parse().unwrap(), fields[1].parse().unwrap());
+        let k: Vec<u32> = fields[3].split_whitespace().map(|v| v.parse().unwrap()).collect();
+        let value = if fields[2] == "inf" { None } else { Some(fields[2].parse().unwrap()) };
+        assert!(value.is_none() || k.is_empty(), "{line}: a finite value has no K");
+        values.insert(pos, (value, k));
+    }
+    assert_eq!(values.len(), (SIDE * SIDE) as usize);
+    let expected = outcomes(&board_graph());
+    let grid = stdout_of(&["compute", &spec, "--size", "7x7", "--outcome"]);
+    let mut kinds = HashMap::new();
+    for (n, row) in grid.lines().skip(1).enumerate() {
+        for (m, cell) in row.split(',').skip(1).enumerate() {
+            let letter = cell.chars().next().unwrap();
+            assert_eq!(letter, expected[n * SIDE as usize + m], "outcome of ({n}, {m})");
+            *kinds.entry(letter).or_insert(0) += 1;
+        }
+    }
+    assert!(kinds.len() == 3, "P, N and D all occur: {kinds:?}");
+    for (&(n, m), (value, k)) in &values {
+        let of: Vec<Option<u32>> = options(n, m).iter().map(|p| values[p].0).collect();
+        match value {
+            Some(v) => {
+                assert!(!of.contains(&Some(*v)), "({n}, {m}) = {v} has an option of value {v}");
+                assert!((0..*v).all(|j| of.contains(&Some(j))), "({n}, {m}) = {v} misses one");
+                // An option of larger or infinite value can be answered back to v.
+                for p in options(n, m) {
+                    if values[&p].0.is_none_or(|w| w > *v) {
+                        let back = options(p.0, p.1).iter().any(|q| values[q].0 == Some(*v));
+                        assert!(back, "({n}, {m}) = {v}: no way back from {p:?}");
+                    }
+                }
+            }
+            None => {
+                let mut finite: Vec<u32> = of.iter().flatten().copied().collect();
+                finite.sort_unstable();
+                finite.dedup();
+                assert_eq!(&finite, k, "K of ({n}, {m}) is its options' finite values");
+            }
+        }
+    }
+    let summary: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "compute", &spec, "--size", "7x7", "--format", "summary",
+    ]))
+    .unwrap();
+    assert_eq!(summary["engine"], "retrograde");
+    assert_eq!(summary["cells"], 64);
+    let count = |c| expected.iter().filter(|&&o| o == c).count();
+    assert_eq!(summary["draws"], count('D'));
+    assert_eq!(summary["p_positions"], count('P'));
+    // numpy: ∞ is the largest uint32.
+    let npy = grundy()
+        .args(["compute", &spec, "--size", "7x7", "--format", "npy"])
+        .output()
+        .unwrap()
+        .stdout;
+    let body = &npy[npy.len() - 64 * 4..];
+    for (i, cell) in body.chunks(4).enumerate() {
+        let label = u32::from_le_bytes(cell.try_into().unwrap());
+        let value = values[&(i as i64 / SIDE, i as i64 % SIDE)].0;
+        assert_eq!(label, value.unwrap_or(u32::MAX), "cell {i}");
+    }
+}
+
+#[test]
+fn sums_with_loopy_components_agree_with_the_sums_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec_file(&dir);
+    // The sum of two boards, by the fixpoint on the pairs of positions.
+    let board = board_graph();
+    let cells = board.len();
+    let pairs: Vec<Vec<usize>> = (0..cells * cells)
+        .map(|x| {
+            let (a, b) = (x / cells, x % cells);
+            let first = board[a].iter().map(|&v| v * cells + b);
+            first.chain(board[b].iter().map(|&v| a * cells + v)).collect()
+        })
+        .collect();
+    let truth = outcomes(&pairs);
+    let mut seen = HashMap::new();
+    for (a, b) in [(0, 9), (3, 17), (12, 40), (63, 63), (5, 5), (21, 44), (2, 58), (30, 31)] {
+        let pos = |u: usize| format!("{}x{}", u / SIDE as usize, u % SIDE as usize);
+        let out = stdout_of(&["value", &spec, &pos(a), &pos(b), "--json"]);
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let outcome = report["outcome"].as_str().unwrap().chars().next().unwrap();
+        assert_eq!(outcome, truth[a * cells + b], "{} + {}: {out}", pos(a), pos(b));
+        *seen.entry(outcome).or_insert(0) += 1;
+    }
+    assert!(seen.len() >= 2, "{seen:?}");
+    // With a nim-heap: ∞_K + *x is an N-position exactly when x is in K.
+    let text = stdout_of(&["value", &spec, "0x3", "+", "nim", "0x0"]);
+    assert!(text.contains("outcome: N"), "{text}");
+}
+
+#[test]
+fn the_retrograde_engine_gives_an_acyclic_games_table() {
+    for (game, size) in [("kiki", "30x30"), ("wythoff", "25x25"), ("subtraction:1,3,4", "200")] {
+        let tiles = stdout_of(&["compute", game, "--size", size]);
+        let retrograde = stdout_of(&["compute", game, "--size", size, "--engine", "retrograde"]);
+        // A heap game's table is in the long layout, where the retrograde fill adds K (empty
+        // when every value is finite).
+        let retrograde = if size.contains('x') {
+            retrograde
+        } else {
+            let lines =
+                retrograde.lines().map(|l| l.rsplit_once(',').unwrap().0.to_string() + "\n");
+            lines.collect::<String>()
+        };
+        assert_eq!(retrograde, tiles, "{game}");
+    }
+}
