@@ -61,8 +61,9 @@ pub(crate) struct Args {
     pub(crate) memory: crate::budget::MemoryArg,
     /// The engine: `auto` (the default: `sparse` for the heap games it computes, `tiles` for
     /// the others), `sparse` (the rare/common method for heap games whose moves leave at most two
-    /// heaps), `tiles` (parallel tile-waves, line accumulators), `waves` (parallel cell waves) or
-    /// `reference` (plain, single-threaded, the correctness oracle).
+    /// heaps), `tiles` (parallel tile-waves, line accumulators), `waves` (parallel cell waves),
+    /// `reference` (plain, single-threaded, the correctness oracle) or `retrograde` (the whole
+    /// board's game graph, labelled round by round: what a loopy game runs, `auto` included).
     #[arg(long, default_value = "auto", value_parser = engine())]
     engine: Engine,
     /// Compute band by band (rows of tiles), keeping only the rows the moves reach back (2-D
