@@ -21,9 +21,10 @@
 //! A checkpoint of this algorithm would hold the graph's labels after a round (one word per
 //! position) and the round's number; the graph itself is rebuilt from the rules.
 
+use crate::engine::Engine;
 use crate::memory::{available, check_bytes, Available, Bound, Held, TooLarge};
 use crate::progress::Progress;
-use crate::{Engine, Threads};
+use crate::threads::Threads;
 use grundy_core::{Coord, Game, LoopyOutcome, LoopyValue, ModelError, Rule, TableShape};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
