@@ -275,6 +275,18 @@ impl GeneralizedValues {
         &self.labels
     }
 
+    /// The outcome of position `u` on its own, read from its label and its options' in
+    /// `graph` (no K is built).
+    pub fn outcome(&self, graph: &GameGraph, u: usize) -> LoopyOutcome {
+        match self.labels[u] {
+            0 => LoopyOutcome::P,
+            INFINITE if !graph.options(u).iter().any(|&v| self.labels[v as usize] == 0) => {
+                LoopyOutcome::D
+            }
+            _ => LoopyOutcome::N,
+        }
+    }
+
     /// The value of position `u`, with K read from its options in `graph` (the graph the
     /// values were computed on).
     pub fn value(&self, graph: &GameGraph, u: usize) -> LoopyValue {
@@ -469,13 +481,7 @@ impl<'g> RetrogradeFill<'g> {
             return Err(LoopyRefusal::Sums { game: name() });
         }
         for (d, axis) in game.axes().iter().enumerate() {
-            let raised = game.rules().iter().any(|rule| match rule {
-                Rule::Step { offsets: vs }
-                | Rule::Jump { directions: vs, .. }
-                | Rule::Slide { directions: vs, .. } => vs.iter().any(|v| v[d] > 0),
-                _ => false,
-            });
-            if let (true, Some(bound)) = (raised, axis.max) {
+            if let (true, Some(bound)) = (game.raises_axis(d), axis.max) {
                 if shape.max()[d] != bound {
                     let (axis, asked) = (axis.name.clone(), shape.max()[d]);
                     return Err(LoopyRefusal::Shape { game: name(), axis, bound, asked });
@@ -596,7 +602,7 @@ impl LoopyTable {
     pub fn outcome_counts(&self) -> [u64; 3] {
         let mut counts = [0u64; 3];
         for index in 0..self.labels().len() {
-            let slot = match self.value_at(index).outcome() {
+            let slot = match self.values.outcome(&self.graph, index) {
                 LoopyOutcome::P => 0,
                 LoopyOutcome::N => 1,
                 LoopyOutcome::D => 2,

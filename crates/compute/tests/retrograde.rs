@@ -91,6 +91,7 @@ fn values_agree(options: &[Vec<usize>], what: &str) -> GeneralizedValues {
     let outcomes = brute_outcomes(&sum);
     for u in 0..options.len() {
         let value = values.value(&graph, u);
+        assert_eq!(values.outcome(&graph, u), value.outcome(), "{what}: outcome of {u}");
         for k in 0..=top {
             let expected = match &value {
                 LoopyValue::Finite(i) if *i as usize == k => LoopyOutcome::P,

@@ -254,6 +254,12 @@ impl Game {
         self.rules.iter().any(rule_raises)
     }
 
+    /// Whether some move raises the coordinate of axis `axis` (then a table of a loopy game
+    /// must hold the whole axis, up to its `max`).
+    pub fn raises_axis(&self, axis: usize) -> bool {
+        self.rules.iter().any(|rule| rule_vectors(rule).iter().any(|v| v[axis] > 0))
+    }
+
     /// Every option of `pos`, spelt out from the rules in the plainest way: the options of
     /// [`Game::option_groups`], one after another.
     ///
@@ -545,14 +551,19 @@ fn check_direction(direction: &[Coord], axes: &[Axis], what: &str) -> Result<(),
     Ok(())
 }
 
+/// The offsets or directions a rule moves by (none for splits and take-and-break, which only
+/// lower).
+fn rule_vectors(rule: &Rule) -> &[Vec<Coord>] {
+    match rule {
+        Rule::Step { offsets } => offsets,
+        Rule::Jump { directions, .. } | Rule::Slide { directions, .. } => directions,
+        Rule::Split { .. } | Rule::TakeAndBreak { .. } => &[],
+    }
+}
+
 /// Whether some move of `rule` raises a coordinate.
 fn rule_raises(rule: &Rule) -> bool {
-    let raises = |vs: &[Vec<Coord>]| vs.iter().any(|v| v.iter().any(|&d| d > 0));
-    match rule {
-        Rule::Step { offsets } => raises(offsets),
-        Rule::Jump { directions, .. } | Rule::Slide { directions, .. } => raises(directions),
-        Rule::Split { .. } | Rule::TakeAndBreak { .. } => false,
-    }
+    rule_vectors(rule).iter().any(|v| v.iter().any(|&d| d > 0))
 }
 
 fn check_rule(rule: &Rule, axes: &[Axis]) -> Result<(), RuleProblem> {
