@@ -192,3 +192,88 @@ fn the_retrograde_engine_gives_an_acyclic_games_table() {
         assert_eq!(retrograde, tiles, "{game}");
     }
 }
+
+/// The loopy catalog games keep the laws their spec files state, on their own board and on
+/// copies with other board sizes (`grundy show` gives the spec; a user edits `max`).
+#[test]
+fn the_loopy_catalog_games_keep_their_stated_laws() {
+    type Law = fn(i64, i64) -> &'static str;
+    let knight: Law = |n, m| match (n % 3, m) {
+        (0, m) if m >= n => "0",
+        (_, m) if n % 3 != 0 && m >= n - 1 => "finite",
+        _ => "inf",
+    };
+    let shuffle: Law = |n, m| if (n + m) % 2 == 0 { "min mod 3" } else { "inf" };
+    let dir = tempfile::tempdir().unwrap();
+    for (game, law) in [("knight-retreat", knight), ("diagonal-shuffle", shuffle)] {
+        let spec = stdout_of(&["show", game]);
+        assert!(spec.contains("max = 63"), "{spec}");
+        for side in [63, 50, 31] {
+            let path = dir.path().join(format!("{game}-{side}.toml"));
+            std::fs::write(&path, spec.replace("max = 63", &format!("max = {side}"))).unwrap();
+            let size = format!("{side}x{side}");
+            let long = stdout_of(&[
+                "compute",
+                path.to_str().unwrap(),
+                "--size",
+                &size,
+                "--format",
+                "long",
+            ]);
+            let outcomes = stdout_of(&[
+                "compute",
+                path.to_str().unwrap(),
+                "--size",
+                &size,
+                "--outcome",
+                "--format",
+                "long",
+            ]);
+            let mut seen = HashMap::new();
+            for (line, outcome) in long.lines().skip(1).zip(outcomes.lines().skip(1)) {
+                let cells: Vec<&str> = line.split(',').collect();
+                let (n, m): (i64, i64) = (cells[0].parse().unwrap(), cells[1].parse().unwrap());
+                let (value, k) = (cells[2], cells[3]);
+                let outcome = outcome.split(',').nth(2).unwrap();
+                let expected_outcome = match law(n, m) {
+                    "0" => {
+                        assert_eq!(value, "0", "{game} {side}: ({n}, {m})");
+                        "P"
+                    }
+                    "finite" => {
+                        assert!(["1", "2"].contains(&value), "{game} {side}: ({n}, {m}) = {value}");
+                        "N"
+                    }
+                    "min mod 3" => {
+                        let expected = (n.min(m) % 3).to_string();
+                        assert_eq!(value, expected, "{game} {side}: ({n}, {m})");
+                        if expected == "0" {
+                            "P"
+                        } else {
+                            "N"
+                        }
+                    }
+                    _ => {
+                        assert_eq!(value, "inf", "{game} {side}: ({n}, {m})");
+                        if k.split(' ').any(|x| x == "0") {
+                            "N"
+                        } else {
+                            "D"
+                        }
+                    }
+                };
+                assert_eq!(outcome, expected_outcome, "{game} {side}: ({n}, {m})");
+                *seen.entry(outcome.to_string()).or_insert(0) += 1;
+            }
+            // P-positions, N-positions and draws all occur, many times: not a board of draws.
+            assert!(
+                ["P", "N", "D"].iter().all(|o| seen.get(*o).copied().unwrap_or(0) > side),
+                "{game} {side}: {seen:?}"
+            );
+        }
+        // The catalog game itself computes on its board, and refuses another size in one line.
+        let summary = stdout_of(&["compute", game, "--size", "63x63", "--format", "summary"]);
+        assert!(summary.contains("\"draws\":"), "{summary}");
+        grundy().args(["compute", game, "--size", "30x30"]).assert().code(2);
+    }
+}

@@ -91,9 +91,16 @@ fn every_catalog_spec_computes_from_the_command_line() {
         if name.contains(':') {
             continue;
         }
-        let axes = line.matches(">=").count();
-        let size = ["40", "12x12", "6x6x6"][axes - 1];
-        let output = stdout_of(&["compute", name, "--size", size, "--format", "summary"]);
+        // Each axis runs to a size for its count of axes, or to its `max` (`n in 0..=63`: a
+        // loopy game's board is the whole of its bounded axes).
+        let axes: Vec<&str> =
+            line.split("  ").filter(|part| !part.is_empty()).nth(1).unwrap().split(", ").collect();
+        let size: Vec<&str> = axes
+            .iter()
+            .map(|axis| axis.split("..=").nth(1).unwrap_or(["40", "12", "6"][axes.len() - 1]))
+            .collect();
+        let size = size.join("x");
+        let output = stdout_of(&["compute", name, "--size", &size, "--format", "summary"]);
         assert!(output.contains(&format!("\"game\":\"{name}\"")), "{output}");
     }
 }

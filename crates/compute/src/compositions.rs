@@ -79,8 +79,12 @@ fn every_composition_agrees_with_the_reference() {
     let mut compositions = 0;
     let families = ["subtraction:2,5", "octal:0.6", "octal:4.07", "octal:0.137"];
     let specs = catalog().into_iter().map(|e| e.name).filter(|name| !name.contains(':'));
-    let mut games: Vec<_> =
-        specs.chain(families.map(String::from)).map(|name| lookup(&name).unwrap()).collect();
+    // Loopy games have no wave fill (the retrograde kernel's tests check them).
+    let mut games: Vec<_> = specs
+        .chain(families.map(String::from))
+        .map(|name| lookup(&name).unwrap())
+        .filter(|game| !game.is_loopy())
+        .collect();
     // Games of fixed steps only run the row loop of `StencilKernel::fill_row` (kiki is one):
     // steps several rows up and columns back, along the row, symmetric or not, on rows longer
     // than its chunks of 256 cells.

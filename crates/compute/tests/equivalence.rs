@@ -35,6 +35,9 @@ fn every_catalog_game_agrees_with_the_reference() {
 fn every_spec_in_data_games_agrees_with_the_reference() {
     for entry in catalog().iter().filter(|e| !e.name.contains(':')) {
         let game = lookup(&entry.name).unwrap();
+        if game.is_loopy() {
+            continue; // the retrograde kernel's own tests check loopy games
+        }
         let max: Vec<i64> = match game.dims() {
             1 => vec![150],
             2 => vec![28, 33],

@@ -548,6 +548,9 @@ mod tests {
             ["subtraction:1,3,4", "octal:0.137", "octal:4.07", "octal:0.6", "hex:0.8", "hex:4.c"];
         for name in names.filter(|n| !n.contains(':')).chain(parameterised.map(String::from)) {
             let game = lookup(&name).unwrap();
+            if game.is_loopy() {
+                continue; // `moves` answers games that end (a loopy game is refused)
+            }
             let positions: Vec<Vec<Coord>> = match game.dims() {
                 1 => vec![vec![0], vec![10], vec![150], vec![301]],
                 2 => vec![vec![3, 5], vec![12, 9]],

@@ -321,8 +321,8 @@ fn games() -> Vec<(String, String, String)> {
 }
 
 /// A game as Python sees it: name, description, axes as (name, smallest coordinate), spec text,
-/// play convention (`normal` or `misere`).
-type Described = (String, String, Vec<(String, Coord)>, String, String);
+/// play convention (`normal` or `misere`), and whether it is loopy.
+type Described = (String, String, Vec<(String, Coord)>, String, String, bool);
 
 /// The [`Described`] of a game.
 #[pyfunction]
@@ -337,7 +337,8 @@ fn describe(py: Python<'_>, game: &str, spec: Option<&str>) -> PyResult<Describe
         };
         let axes = loaded.axes().iter().map(|a| (a.name.clone(), a.min)).collect();
         let play = loaded.play().name().to_string();
-        Ok((loaded.name().to_string(), loaded.description().to_string(), axes, text, play))
+        let (name, description) = (loaded.name().to_string(), loaded.description().to_string());
+        Ok((name, description, axes, text, play, loaded.is_loopy()))
     })
 }
 

@@ -11,7 +11,7 @@ use crate::ModelError;
 pub struct CatalogEntry {
     /// The name to type, e.g. `kiki` or `subtraction:S`.
     pub name: String,
-    /// The axes and their smallest coordinates, e.g. `n >= 1, m >= 1`.
+    /// The axes and their ranges, e.g. `n >= 1, m >= 1` (or `n in 0..=63` on a bounded axis).
     pub axes: String,
     /// One line saying what the game is.
     pub description: String,
@@ -33,8 +33,14 @@ pub fn catalog() -> Vec<CatalogEntry> {
         .iter()
         .map(|(name, _)| {
             let game = lookup(name).expect("embedded specs are valid (tested)");
-            let axes: Vec<String> =
-                game.axes().iter().map(|a| format!("{} >= {}", a.name, a.min)).collect();
+            let axes: Vec<String> = game
+                .axes()
+                .iter()
+                .map(|a| match a.max {
+                    Some(max) => format!("{} in {}..={max}", a.name, a.min),
+                    None => format!("{} >= {}", a.name, a.min),
+                })
+                .collect();
             CatalogEntry {
                 name: name.to_string(),
                 axes: axes.join(", "),

@@ -43,8 +43,9 @@ pub fn write_csv<W: Write>(
 
 /// Writes a loopy game's table of generalized Sprague–Grundy values as CSV: a finite value as
 /// its number and ∞ as `inf`; with [`CellKind::Outcomes`], `P`, `N` or `D` (a draw). The long
-/// layout adds a column `k`: an ∞ position's set K, its values separated by spaces (empty for a
-/// finite value, and for ∞ with K empty). `value_at` gives the value at each row-major index.
+/// layout of values adds a column `k`: an ∞ position's set K, its values separated by spaces
+/// (empty for a finite value, and for ∞ with K empty). `value_at` gives the value at each
+/// row-major index.
 ///
 /// # Errors
 /// An I/O error, or `InvalidInput` for the grid layout of a 3-D table.
@@ -83,7 +84,8 @@ pub fn write_loopy_csv<W: Write>(
             writer.write_record(&header).map_err(into_io)?;
         }
         CsvLayout::Long => {
-            let header = axes.iter().map(|a| a.name.as_str()).chain(["g", "k"]);
+            let k = (cells == CellKind::Values).then_some("k");
+            let header = axes.iter().map(|a| a.name.as_str()).chain(["g"]).chain(k);
             writer.write_record(header).map_err(into_io)?;
         }
     }
@@ -104,12 +106,15 @@ pub fn write_loopy_csv<W: Write>(
                         .collect();
                     record.push((axes[last].min + j as i64).to_string());
                     record.push(text(&value));
-                    record.push(match &value {
-                        crate::LoopyValue::Infinite(k) => {
-                            k.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+                    match (cells, &value) {
+                        (CellKind::Outcomes, _) => {}
+                        (CellKind::Values, crate::LoopyValue::Infinite(k)) => {
+                            record.push(k.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
                         }
-                        crate::LoopyValue::Finite(_) => String::new(),
-                    });
+                        (CellKind::Values, crate::LoopyValue::Finite(_)) => {
+                            record.push(String::new())
+                        }
+                    }
                     writer.write_record(&record).map_err(into_io)?;
                 }
             }

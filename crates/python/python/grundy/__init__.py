@@ -113,10 +113,12 @@ class Game:
 
     Attributes: ``name``, ``description``, ``axes`` (axis names), ``mins`` (the smallest
     coordinate of each axis), ``dims``, ``spec`` (the TOML text of its rules; see
-    ``grundy show``) and ``play`` (``"normal"``, or ``"misere"``: see :meth:`misere`).
+    ``grundy show``), ``play`` (``"normal"``, or ``"misere"``: see :meth:`misere`) and ``loopy``
+    (a move raises a coordinate, so play may go round in circles: such a game's generalized
+    values come from ``grundy compute``, and :func:`compute` refuses it).
     """
 
-    __slots__ = ("name", "description", "axes", "mins", "spec", "play", "_ref", "_spec")
+    __slots__ = ("name", "description", "axes", "mins", "spec", "play", "loopy", "_ref", "_spec")
 
     def __init__(self, name: str) -> None:
         """The catalog game called ``name`` (``"wythoff"``, ``"octal:0.07"``, ...)."""
@@ -125,9 +127,10 @@ class Game:
         self._setup(name, None)
 
     def _setup(self, ref: str, spec: Optional[str]) -> None:
-        name, description, axes, text, play = _grundy.describe(ref, spec)
+        name, description, axes, text, play, loopy = _grundy.describe(ref, spec)
         self._ref, self._spec = ref, spec
         self.play: str = play
+        self.loopy: bool = loopy
         self.name: str = name
         self.description: str = description
         self.axes: Tuple[str, ...] = tuple(a for a, _ in axes)
