@@ -277,3 +277,51 @@ fn the_loopy_catalog_games_keep_their_stated_laws() {
         grundy().args(["compute", game, "--size", "30x30"]).assert().code(2);
     }
 }
+
+/// A spec whose moves raise a coordinate but all lower a weighted sum has no cycles: `compute`
+/// says so (a note, and `acyclic` in the summary), and its values are the plain
+/// Sprague–Grundy values, checked here by a memoised mex over the rules.
+#[test]
+fn an_acyclic_spec_that_raises_a_coordinate_says_so_and_has_plain_values() {
+    let spec = "name = \"kiki-sidestep\"\ndescription = \"kiki, or two up and one left\"\n\
+                axes = [{ name = \"n\", min = 0, max = 29 }, { name = \"m\", min = 0, max = 19 }]\n\
+                [[rules]]\nkind = \"step\"\noffsets = [[-1, 0], [0, -1], [-1, -1], [2, -1]]\n";
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sidestep.toml");
+    std::fs::write(&path, spec).unwrap();
+    let path = path.to_str().unwrap();
+    let done =
+        grundy().args(["compute", path, "--size", "29x19", "--format", "long"]).assert().success();
+    let stderr = String::from_utf8(done.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("every move lowers n + 3m: no play goes round"), "{stderr}");
+    let long = String::from_utf8(done.get_output().stdout.clone()).unwrap();
+    // The values by the definition, in order of n + 3m (every option comes first).
+    let mut value = HashMap::new();
+    let mut cells: Vec<(i64, i64)> = (0..30).flat_map(|n| (0..20).map(move |m| (n, m))).collect();
+    cells.sort_by_key(|&(n, m)| n + 3 * m);
+    for (n, m) in cells {
+        let options: Vec<u32> = [(-1, 0), (0, -1), (-1, -1), (2, -1)]
+            .iter()
+            .map(|(a, b)| (n + a, m + b))
+            .filter(|&(a, b)| (0..30).contains(&a) && (0..20).contains(&b))
+            .map(|p| value[&p])
+            .collect();
+        value.insert((n, m), (0..).find(|v| !options.contains(v)).unwrap());
+    }
+    let mut checked = 0;
+    for line in long.lines().skip(1) {
+        let cells: Vec<&str> = line.split(',').collect();
+        let (n, m): (i64, i64) = (cells[0].parse().unwrap(), cells[1].parse().unwrap());
+        assert_eq!(cells[2], value[&(n, m)].to_string(), "({n}, {m})");
+        checked += 1;
+    }
+    assert_eq!(checked, 600);
+    let summary = stdout_of(&["compute", path, "--size", "29x19", "--format", "summary"]);
+    assert!(
+        summary.contains("\"acyclic\":\"n + 3m\"") && summary.contains("\"draws\":0"),
+        "{summary}"
+    );
+    // A loopy game's summary has no such field.
+    let loopy = stdout_of(&["compute", "knight-retreat", "--size", "63x63", "--format", "summary"]);
+    assert!(!loopy.contains("acyclic"), "{loopy}");
+}

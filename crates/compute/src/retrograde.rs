@@ -25,7 +25,7 @@ use crate::engine::Engine;
 use crate::memory::{available, check_bytes, Available, Bound, Held, TooLarge};
 use crate::progress::Progress;
 use crate::threads::Threads;
-use grundy_core::{Coord, Game, LoopyOutcome, LoopyValue, ModelError, Rule, TableShape};
+use grundy_core::{Coord, Game, LoopyOutcome, LoopyValue, ModelError, Nimber, Rule, TableShape};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -398,6 +398,68 @@ pub fn generalized_values(
     Ok(GeneralizedValues { labels })
 }
 
+/// The values of a graph whose every move lowers `level` (an acyclic game: see
+/// [`Game::descent`]): each position's mex of its options, level by level, the positions of a
+/// level in parallel (their options all lie on lower levels, already valued). Every label is
+/// finite and is what the labelling would give (Smith's function of a graph without cycles is
+/// its Sprague–Grundy function), in one pass over the moves instead of a pass per value;
+/// `progress` hears of each level and may cancel between levels.
+///
+/// # Errors
+/// [`RetrogradeError::Cancelled`].
+///
+/// # Panics
+/// If a move does not lower `level`.
+pub fn descending_values(
+    graph: &GameGraph,
+    level: impl Fn(usize) -> u64 + Sync,
+    progress: &dyn Progress,
+) -> Result<GeneralizedValues, RetrogradeError> {
+    let n = graph.len();
+    // The positions by level: a counting sort, the level computed again rather than kept.
+    let top = (0..n).into_par_iter().with_min_len(CHUNK).map(&level).max().unwrap_or(0);
+    let span = usize::try_from(top).expect("levels count the positions' cells") + 1;
+    let mut start = vec![0usize; span + 1];
+    for u in 0..n {
+        start[level(u) as usize + 1] += 1;
+    }
+    for b in 0..span {
+        start[b + 1] += start[b];
+    }
+    let mut order = vec![0u32; n];
+    let mut next = start.clone();
+    for u in 0..n {
+        let b = level(u) as usize;
+        order[next[b]] = u as u32;
+        next[b] += 1;
+    }
+    drop(next);
+    let mut labels = vec![UNLABELLED; n];
+    let mut found = Vec::new();
+    for b in 0..span {
+        if progress.cancelled() {
+            return Err(RetrogradeError::Cancelled);
+        }
+        let part = &order[start[b]..start[b + 1]];
+        part.par_iter()
+            .with_min_len(256)
+            .map(|&u| {
+                let options = graph.options(u as usize).iter().map(|&v| {
+                    let value = labels[v as usize];
+                    assert!(value != UNLABELLED, "a move that does not lower the level");
+                    Nimber(value)
+                });
+                grundy_core::mex(options).0
+            })
+            .collect_into_vec(&mut found);
+        for (&u, &value) in part.iter().zip(&found) {
+            labels[u as usize] = value;
+        }
+        progress.advance(part.len() as u64);
+    }
+    Ok(GeneralizedValues { labels })
+}
+
 /// Why a game's table cannot run on the retrograde kernel as asked.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -508,30 +570,128 @@ impl<'g> RetrogradeFill<'g> {
     /// [`RetrogradeError`]: a graph too large for memory, or cancelled.
     pub fn fill(&self, progress: &dyn Progress) -> Result<LoopyTable, RetrogradeError> {
         let shape = &self.shape;
+        let positions = usize::try_from(shape.cells())
+            .map_err(|_| RetrogradeError::TooManyPositions(u64::MAX))?;
+        let game = self.game;
+        let moves = FlatMoves::new(game, shape);
+        self.threads.install(|| {
+            let graph = GameGraph::build(positions, |u, out| moves.options(u, out))?;
+            // A game without cycles (its moves all lower some weighted sum) needs no rounds:
+            // one pass in waves of that sum, as the wave engines run the coordinate sum.
+            let descent = game.descent();
+            let values = match &descent {
+                Some(w) => descending_values(&graph, |u| moves.level(u, w), progress)?,
+                None => generalized_values(&graph, progress)?,
+            };
+            Ok(LoopyTable { shape: shape.clone(), graph, values, descent })
+        })
+    }
+}
+
+/// A game's step, jump and slide rules against a table, as index arithmetic: what the graph is
+/// built from, nothing allocated per position. Their meaning is [`Game::options`], which the
+/// tests hold this to. The table holds every option of its positions (a raised axis is whole,
+/// see [`RetrogradeFill::new`], and every other axis is only lowered), so an option is a move
+/// that stays inside the table.
+struct FlatMoves {
+    lens: Vec<usize>,
+    stride: Vec<usize>,
+    rays: Vec<FlatRay>,
+}
+
+/// The moves along one direction (a step's offset is a direction taken once).
+struct FlatRay {
+    direction: Vec<Coord>,
+    /// How far one unit of the move goes in the row-major index.
+    flat: isize,
+    amounts: RayAmounts,
+}
+
+enum RayAmounts {
+    /// An increasing list of amounts (a step: just 1).
+    List(Vec<usize>),
+    /// Every amount from 1 up to a bound, if any (a slide).
+    UpTo(Option<usize>),
+}
+
+impl FlatMoves {
+    /// # Panics
+    /// On a split or a take-and-break, which [`RetrogradeFill::new`] refuses.
+    fn new(game: &Game, shape: &TableShape) -> FlatMoves {
         let lens = shape.lens();
-        let mins: Vec<Coord> = shape.axes().iter().map(|a| a.min).collect();
         let mut stride = vec![1usize; lens.len()];
         for d in (0..lens.len().saturating_sub(1)).rev() {
             stride[d] = stride[d + 1] * lens[d + 1];
         }
-        let positions = usize::try_from(shape.cells())
-            .map_err(|_| RetrogradeError::TooManyPositions(u64::MAX))?;
-        let position = |index: usize| -> Vec<Coord> {
-            (0..lens.len()).map(|d| mins[d] + (index / stride[d] % lens[d]) as Coord).collect()
+        let longest = lens.iter().copied().max().unwrap_or(0);
+        let ray = |direction: &Vec<Coord>, amounts: RayAmounts| FlatRay {
+            direction: direction.clone(),
+            flat: direction.iter().zip(&stride).map(|(&d, &s)| d as isize * s as isize).sum(),
+            amounts,
         };
-        let index = |pos: &[Coord]| index_in(shape, pos);
-        let game = self.game;
-        self.threads.install(|| {
-            let graph = GameGraph::build(positions, |u, out| {
-                for option in game.options(&position(u)) {
-                    // Moves leave single positions here; one outside the table lowers an axis
-                    // no move raises past the table's size, which cannot happen.
-                    out.extend(index(&option[0]));
+        let mut rays = Vec::new();
+        for rule in game.rules() {
+            match rule {
+                Rule::Step { offsets } => {
+                    rays.extend(offsets.iter().map(|o| ray(o, RayAmounts::List(vec![1]))));
                 }
-            })?;
-            let values = generalized_values(&graph, progress)?;
-            Ok(LoopyTable { shape: shape.clone(), graph, values })
-        })
+                Rule::Jump { directions, steps } => {
+                    let amounts: Vec<usize> =
+                        steps.up_to(longest as u64).into_iter().map(|a| a as usize).collect();
+                    rays.extend(
+                        directions.iter().map(|d| ray(d, RayAmounts::List(amounts.clone()))),
+                    );
+                }
+                Rule::Slide { directions, max } => {
+                    let max = max.map(|m| usize::try_from(m).unwrap_or(usize::MAX));
+                    rays.extend(directions.iter().map(|d| ray(d, RayAmounts::UpTo(max))));
+                }
+                Rule::Split { .. } | Rule::TakeAndBreak { .. } => {
+                    unreachable!("the retrograde kernel takes moves that leave one position")
+                }
+            }
+        }
+        FlatMoves { lens, stride, rays }
+    }
+
+    /// The weighted sum `w · position` of the position at row-major `u`, less its smallest
+    /// value over the table (so the smallest is 0).
+    fn level(&self, u: usize, w: &[Coord]) -> u64 {
+        let mut level = 0;
+        for (d, (&len, &stride)) in self.lens.iter().zip(&self.stride).enumerate() {
+            let at = (u / stride % len) as Coord;
+            level += w[d] * if w[d] < 0 { at - (len as Coord - 1) } else { at };
+        }
+        level as u64
+    }
+
+    /// Appends the options of the position at row-major `u` to `out`.
+    fn options(&self, u: usize, out: &mut Vec<usize>) {
+        let mut at = [0usize; 3];
+        for (d, (&len, &stride)) in self.lens.iter().zip(&self.stride).enumerate() {
+            at[d] = u / stride % len;
+        }
+        for ray in &self.rays {
+            // The largest amount that stays inside the table along this direction.
+            let mut reach = usize::MAX;
+            for (d, &step) in ray.direction.iter().enumerate() {
+                let room = match step {
+                    0 => continue,
+                    s if s > 0 => (self.lens[d] - 1 - at[d]) / s as usize,
+                    s => at[d] / s.unsigned_abs() as usize,
+                };
+                reach = reach.min(room);
+            }
+            let to = |amount: usize| (u as isize + amount as isize * ray.flat) as usize;
+            match &ray.amounts {
+                RayAmounts::List(amounts) => {
+                    out.extend(amounts.iter().take_while(|&&a| a <= reach).map(|&a| to(a)));
+                }
+                RayAmounts::UpTo(max) => {
+                    out.extend((1..=reach.min(max.unwrap_or(usize::MAX))).map(to));
+                }
+            }
+        }
     }
 }
 
@@ -575,6 +735,7 @@ pub struct LoopyTable {
     shape: TableShape,
     graph: GameGraph,
     values: GeneralizedValues,
+    descent: Option<Vec<Coord>>,
 }
 
 impl LoopyTable {
@@ -612,8 +773,93 @@ impl LoopyTable {
         counts
     }
 
+    /// The weights under which every move lowers (the game's [`Game::descent`]), when the
+    /// game has no cycles: its values were found in one pass in waves of that weighted sum, and
+    /// are all finite.
+    pub fn descent(&self) -> Option<&[Coord]> {
+        self.descent.as_deref()
+    }
+
     /// The game graph's moves.
     pub fn moves(&self) -> usize {
         self.graph.moves()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_core::{lookup, parse_spec};
+
+    /// The flat moves are the rules' meaning: the same options, counted, as `Game::options`,
+    /// position by position, for steps, jumps (lists, ranges, named sets) and slides (with and
+    /// without a bound) in every direction, near the edges and away from them.
+    #[test]
+    fn flat_moves_are_the_options_of_the_rules() {
+        let specs = [
+            r#"name = "a"
+axes = [{ name = "n", min = 1, max = 14 }, { name = "m", min = 0, max = 9 }]
+[[rules]]
+kind = "step"
+offsets = [[-2, 1], [1, -2], [1, 1]]
+[[rules]]
+kind = "jump"
+directions = [[-1, 1], [1, 0]]
+steps = "primes"
+[[rules]]
+kind = "slide"
+directions = [[0, -1], [1, -1]]
+max = 3
+[[rules]]
+kind = "slide"
+directions = [[-1, -1]]
+"#,
+            r#"name = "b"
+axes = [{ name = "n", min = 0, max = 40 }]
+[[rules]]
+kind = "jump"
+directions = [[-1]]
+steps = "2.."
+all-but = [5]
+[[rules]]
+kind = "step"
+offsets = [[3]]
+"#,
+            r#"name = "c"
+axes = [{ name = "x", min = 0, max = 4 }, { name = "y", min = 2, max = 6 }, { name = "z", min = 0 }]
+[[rules]]
+kind = "step"
+offsets = [[1, -1, -1], [-1, 1, 0], [0, 0, -2]]
+"#,
+        ];
+        let mut games: Vec<Game> = specs.iter().map(|s| parse_spec(s, "t").unwrap()).collect();
+        games.extend(
+            ["knight-retreat", "diagonal-shuffle", "wythoff", "prime-steps"]
+                .map(|n| lookup(n).unwrap()),
+        );
+        for game in &games {
+            let max: Vec<Coord> = game.axes().iter().map(|a| a.max.unwrap_or(a.min + 11)).collect();
+            let shape = TableShape::new(game, &max, "t").unwrap();
+            let moves = FlatMoves::new(game, &shape);
+            let lens = shape.lens();
+            for u in 0..shape.cells() as usize {
+                let mut at = u;
+                let mut pos = vec![0; lens.len()];
+                for d in (0..lens.len()).rev() {
+                    pos[d] = game.axes()[d].min + (at % lens[d]) as Coord;
+                    at /= lens[d];
+                }
+                let mut expected: Vec<usize> = game
+                    .options(&pos)
+                    .iter()
+                    .map(|option| index_in(&shape, &option[0]).expect("inside the table"))
+                    .collect();
+                let mut found = Vec::new();
+                moves.options(u, &mut found);
+                expected.sort_unstable();
+                found.sort_unstable();
+                assert_eq!(found, expected, "{} at {pos:?}", game.name());
+            }
+        }
     }
 }

@@ -7,7 +7,9 @@
 //! Random loopy games written as spec files go through the parser and the library's fill, and
 //! are checked against the graph the test builds from their rules itself.
 
-use grundy_compute::retrograde::{generalized_values, GameGraph, GeneralizedValues, INFINITE};
+use grundy_compute::retrograde::{
+    descending_values, generalized_values, GameGraph, GeneralizedValues, INFINITE,
+};
 use grundy_compute::{NoProgress, ThreadCount, Threads};
 use grundy_core::{LoopyOutcome, LoopyValue};
 
@@ -398,6 +400,7 @@ fn random_loopy_spec_games_agree_with_a_brute_force_of_their_rules() {
     use grundy_compute::{FillRequest, PreparedFill};
     let mut draws = Draws(0x5eed_1005_f00d_cafe);
     let mut outcomes = [0usize; 3];
+    let mut acyclic = 0;
     for case in 0..40 {
         let (text, moves, low, high) = random_spec(&mut draws, case);
         let game = grundy_core::parse_spec(&text, "random.toml")
@@ -408,6 +411,9 @@ fn random_loopy_spec_games_agree_with_a_brute_force_of_their_rules() {
             panic!("case {case}: a loopy game runs the retrograde kernel\n{text}");
         };
         let table = fill.fill(&NoProgress).unwrap();
+        // A game whose moves all lower a weighted sum is valued in one pass instead of rounds.
+        assert_eq!(table.descent().map(<[i64]>::to_vec), game.descent(), "case {case}");
+        acyclic += usize::from(table.descent().is_some());
         // The test's own graph, positions in row-major order.
         let lens: Vec<i64> = low.iter().zip(&high).map(|(l, h)| h - l + 1).collect();
         let count: i64 = lens.iter().product();
@@ -438,6 +444,37 @@ fn random_loopy_spec_games_agree_with_a_brute_force_of_their_rules() {
             outcomes[value.outcome() as usize] += 1;
         }
     }
-    // The games are not all draws: P-, N-positions and draws all occur, many times.
+    // The games are not all draws: P-, N-positions and draws all occur, many times; and both
+    // the labelling and the one-pass fill of acyclic games run.
     assert!(outcomes.iter().all(|&k| k > 200), "{outcomes:?}");
+    assert!((4..=36).contains(&acyclic), "{acyclic} of 40 games acyclic");
+}
+
+/// The one-pass fill of acyclic graphs gives the labelling's values, on random graphs whose
+/// moves all go to lower-numbered positions (levels of several positions each), on every
+/// thread count.
+#[test]
+fn acyclic_graphs_take_one_pass_and_agree_with_the_labelling() {
+    let mut draws = Draws(0xace1_c0de);
+    for case in 0..100 {
+        let n = 1 + draws.below(300) as usize;
+        let width = 1 + draws.below(5) as usize;
+        let options: Vec<Vec<usize>> = (0..n)
+            .map(|u| {
+                let below = u / width * width; // positions on lower levels
+                (0..draws.below(6))
+                    .filter(|_| below > 0)
+                    .map(|_| draws.below(below as u64) as usize)
+                    .collect()
+            })
+            .collect();
+        let (graph, labelled) = kernel_values(&options);
+        for threads in 1..=3 {
+            let pool = Threads::new(Some(ThreadCount::new(threads).unwrap())).unwrap();
+            let level = |u: usize| (u / width) as u64;
+            let one_pass = pool.install(|| descending_values(&graph, level, &NoProgress).unwrap());
+            assert_eq!(one_pass, labelled, "case {case}, {threads} threads");
+        }
+        assert!(labelled.labels().iter().all(|&l| l != INFINITE));
+    }
 }

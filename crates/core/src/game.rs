@@ -28,6 +28,9 @@ use crate::{ModelError, Play};
 /// A coordinate on one axis of a board, or a heap size.
 pub type Coord = i64;
 
+/// The largest weight (in absolute value) [`Game::descent`] tries: 33³ weight vectors at most.
+pub const DESCENT_WEIGHT_LIMIT: Coord = 16;
+
 /// Coordinates, and the components of offsets and directions, lie below this bound (2^31) in
 /// absolute value: far beyond any table that fits in memory, and small enough that every sum and
 /// product of two of them stays inside [`Coord`].
@@ -252,6 +255,65 @@ impl Game {
     /// the retrograde kernel computes over the whole of its bounded board.
     pub fn is_loopy(&self) -> bool {
         self.rules.iter().any(rule_raises)
+    }
+
+    /// Weights `w`, one per axis, under which every move strictly lowers `w · position`, if
+    /// small ones exist (each |wᵢ| ≤ [`DESCENT_WEIGHT_LIMIT`]; the plain coordinate sum first):
+    /// then no play goes round in circles, however the moves raise coordinates, and a table may
+    /// be filled in increasing order of `w · position`. A game whose moves only lower has the
+    /// weights 1, 1, …. `None` when no such weights exist within the limit, as for a move and
+    /// its reverse (then play may go round; a loopy game whose cycles the board's edges alone
+    /// prevent is not recognised as acyclic, and is labelled as a loopy game, exactly).
+    pub fn descent(&self) -> Option<Vec<Coord>> {
+        let vectors: Vec<&Vec<Coord>> = self.rules.iter().flat_map(rule_vectors).collect();
+        let lowers = |w: &[Coord]| {
+            vectors.iter().all(|v| v.iter().zip(w).map(|(&d, &wi)| d * wi).sum::<Coord>() < 0)
+        };
+        let dims = self.dims();
+        let ones = vec![1; dims];
+        if lowers(&ones) {
+            return Some(ones);
+        }
+        // Every weight vector in the cube of side 2·limit + 1, the smallest largest weight
+        // first, so that the weights found are the simplest.
+        let limit = DESCENT_WEIGHT_LIMIT;
+        let side = (2 * limit + 1) as usize;
+        let mut candidates: Vec<Vec<Coord>> = (0..side.pow(dims as u32))
+            .map(|mut at| {
+                (0..dims)
+                    .map(|_| {
+                        let w = (at % side) as Coord - limit;
+                        at /= side;
+                        w
+                    })
+                    .collect()
+            })
+            .collect();
+        candidates.sort_by_key(|w: &Vec<Coord>| {
+            let size = w.iter().map(|x| x.abs());
+            (size.clone().max(), size.sum::<Coord>(), w.iter().filter(|&&x| x < 0).count())
+        });
+        candidates.into_iter().find(|w| lowers(w))
+    }
+
+    /// The weighted sum `w · position` written with the axes' names, e.g. `n + 3m` or `n - m`.
+    ///
+    /// # Panics
+    /// If `w` does not have one weight per axis.
+    pub fn weighted_sum(&self, w: &[Coord]) -> String {
+        assert_eq!(w.len(), self.dims(), "one weight per axis");
+        let mut text = String::new();
+        for (&wi, axis) in w.iter().zip(&self.axes).filter(|(&wi, _)| wi != 0) {
+            let sign = match (text.is_empty(), wi < 0) {
+                (true, false) => "",
+                (true, true) => "-",
+                (false, false) => " + ",
+                (false, true) => " - ",
+            };
+            let times = if wi.abs() == 1 { String::new() } else { wi.abs().to_string() };
+            text.push_str(&format!("{sign}{times}{}", axis.name));
+        }
+        text
     }
 
     /// Whether some move raises the coordinate of axis `axis` (then a table of a loopy game
@@ -723,6 +785,34 @@ mod tests {
         // A game whose moves only lower is not loopy, bounded or not.
         let plain = Game::new("t", "", vec![Axis::bounded("n", 0, 9)], vec![step_down()]);
         assert!(!plain.unwrap().is_loopy());
+    }
+
+    /// Weights under which every move lowers are found, the simplest first, and exist exactly
+    /// when no moves can be combined into a cycle.
+    #[test]
+    fn descents_are_found_when_no_play_goes_round() {
+        let board = || vec![Axis::bounded("n", 0, 9), Axis::bounded("m", 0, 9)];
+        let steps = |offsets: Vec<Vec<Coord>>| {
+            Game::new("t", "", board(), vec![Rule::Step { offsets }]).unwrap().descent()
+        };
+        assert_eq!(lookup("wythoff").unwrap().descent(), Some(vec![1, 1]));
+        assert_eq!(steps(vec![vec![-1, 0], vec![0, -1], vec![1, -2]]), Some(vec![1, 1]));
+        // (2, -1) raises the plain sum, but not n + 3m (2 - 3 < 0) with (-1, 0) and (0, -1).
+        assert_eq!(steps(vec![vec![-1, 0], vec![0, -1], vec![2, -1]]), Some(vec![1, 3]));
+        // Negative weights: m only rises while n falls.
+        assert_eq!(steps(vec![vec![-1, 1], vec![-1, 0]]), Some(vec![1, 0]));
+        assert_eq!(steps(vec![vec![0, 1], vec![-1, -3]]), Some(vec![4, -1]));
+        // A move and its reverse, and three moves summing to zero, go round.
+        assert_eq!(steps(vec![vec![1, -1], vec![-1, 1]]), None);
+        assert_eq!(steps(vec![vec![1, 0], vec![0, 1], vec![-1, -1]]), None);
+        let game = Game::new("t", "", board(), vec![Rule::Step { offsets: vec![vec![-1, 0]] }]);
+        let game = game.unwrap();
+        assert_eq!(game.weighted_sum(&[1, 3]), "n + 3m");
+        assert_eq!(game.weighted_sum(&[-2, 1]), "-2n + m");
+        assert_eq!(game.weighted_sum(&[4, -1]), "4n - m");
+        assert_eq!(game.weighted_sum(&[0, 1]), "m");
+        let knight = lookup("knight-retreat").unwrap();
+        assert!(knight.is_loopy() && knight.descent().is_none());
     }
 
     fn step_down() -> Rule {

@@ -36,7 +36,8 @@ pub fn counted(n: usize, singular: &str, plural: &str) -> String {
 }
 pub use game::{
     lookup, parse_spec, to_spec, Axis, Coord, Game, GameOption, GroupShape, MoveKind, NamedSet,
-    OctalCode, OptionGroup, Pairs, Rule, StepSet, StepSetError, COORD_LIMIT, SPEC_LIMIT_BYTES,
+    OctalCode, OptionGroup, Pairs, Rule, StepSet, StepSetError, COORD_LIMIT, DESCENT_WEIGHT_LIMIT,
+    SPEC_LIMIT_BYTES,
 };
 pub use loopy::{LoopyOutcome, LoopyValue};
 pub use mex::{mex, mex_of_union, MexSet, PrefixSet};

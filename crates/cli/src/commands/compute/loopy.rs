@@ -28,6 +28,11 @@ struct LoopySummary<'a> {
     infinite: u64,
     /// The largest finite value.
     max: u32,
+    /// When no play can go round (every move lowers this weighted sum of the coordinates,
+    /// e.g. `n + 3m`): the values were found in one pass, in waves of that sum, and are all
+    /// finite.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    acyclic: Option<String>,
     seconds: f64,
 }
 
@@ -47,6 +52,17 @@ pub(super) fn run(
     let table = fill.fill(&bar).context("cannot compute the table")?;
     bar.finish();
     let seconds = start.elapsed().as_secs_f64();
+    if let (Some(w), false) = (table.descent(), config.quiet) {
+        let game = &config.game;
+        if game.is_loopy() {
+            eprintln!(
+                "note: {} raises a coordinate, but every move lowers {}: no play goes round, so \
+                 its values are Sprague–Grundy values (no draws), found in one pass",
+                game.name(),
+                game.weighted_sum(w)
+            );
+        }
+    }
     write(config, &table, seconds, destination)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -92,6 +108,7 @@ fn write(
                 draws: d,
                 infinite: labels.iter().filter(|&&l| l == INFINITE).count() as u64,
                 max: labels.iter().copied().filter(|&l| l != INFINITE).max().unwrap_or(0),
+                acyclic: table.descent().map(|w| config.game.weighted_sum(w)),
                 seconds,
             };
             destination.write_with(|out| write_json_line(&mut StopOnSignal(out), &summary))
