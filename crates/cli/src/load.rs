@@ -285,6 +285,29 @@ pub(crate) fn prepare_fill<'g>(
     Ok(request.table(analysis.bytes_for(shape))?)
 }
 
+/// Fills a loopy game's board (`shape`, holding every position its moves reach) on the
+/// retrograde kernel on `threads`, after checking that the graph and `extra_bytes` more fit;
+/// `bar` shows it.
+pub(crate) fn fill_loopy(
+    game: &Game,
+    shape: &TableShape,
+    threads: &Threads,
+    bar: &Bar,
+    extra_bytes: u128,
+) -> Result<grundy_compute::retrograde::LoopyTable> {
+    use grundy_compute::PreparedFill;
+    let request = FillRequest { threads: threads.clone(), ..FillRequest::new(game, shape) };
+    let prepared = request.prepare()?;
+    prepared.check_memory(extra_bytes)?;
+    let PreparedFill::Retrograde(fill) = prepared else {
+        unreachable!("a loopy game prepares the retrograde kernel")
+    };
+    bar.start(shape.cells() as u64);
+    let table = fill.fill(bar).context("cannot compute the table")?;
+    bar.finish();
+    Ok(table)
+}
+
 /// Fills the table of `game` over `shape` in memory on `threads` with the fastest engine, after
 /// checking that it fits together with what `analysis` holds besides; `bar` shows it. A heap
 /// game under misère play whose moves leave sums has its values from the exact search over

@@ -119,3 +119,24 @@ fn what_cannot_be_drawn_is_refused_without_a_file() {
         assert!(!Path::new(out).exists() && !Path::new("x.jpg").exists());
     }
 }
+
+/// A loopy game's mask draws its draws in amber, beside P in red and N dark, each in proportion
+/// to the positions (knight-retreat on 64×64: 715 P, 1407 N, 1974 draws); its values show ∞ in
+/// light grey.
+#[test]
+fn a_loopy_board_shows_draws_in_their_own_colour() {
+    const DRAW: [u8; 3] = [245, 180, 40];
+    const INFINITE: [u8; 3] = [205, 205, 205];
+    let dir = tempfile::tempdir().unwrap();
+    let mask = plot(&["knight-retreat", "--size", "63x63", "--outcome"], &dir.path().join("m.png"));
+    let (p, n, d) = (mask.count(ZERO), mask.count(N_POSITION), mask.count(DRAW));
+    // Every cell the same number of pixels, give or take the legend's three boxes.
+    let per_cell = (p + n + d) as f64 / 4096.0;
+    for (found, cells) in [(p, 715.0), (n, 1407.0), (d, 1974.0)] {
+        let ratio = found as f64 / per_cell / cells;
+        assert!((0.97..1.03).contains(&ratio), "{found} pixels for {cells} cells: {p} {n} {d}");
+    }
+    let values = plot(&["knight-retreat", "--size", "63x63"], &dir.path().join("v.png"));
+    assert!(values.count(INFINITE) as f64 > 0.9 * d as f64, "∞ covers at least the draws");
+    assert_eq!(values.count(DRAW), 0);
+}

@@ -754,6 +754,11 @@ impl LoopyTable {
         self.values.value(&self.graph, index)
     }
 
+    /// The outcome of the position at row-major `index` (without building its K).
+    pub fn outcome_at(&self, index: usize) -> LoopyOutcome {
+        self.values.outcome(&self.graph, index)
+    }
+
     /// The value of position `pos` (`None` outside the table).
     pub fn value(&self, pos: &[Coord]) -> Option<LoopyValue> {
         index_in(&self.shape, pos).map(|index| self.value_at(index))

@@ -9,6 +9,8 @@
 //!   visible. In the mask a block with any P-position is at least half-way to red and its share
 //!   of P-positions sets the rest of the shade, so a sparse P-set never fades into the N colour.
 //! - A 1-D table is its sequence plotted against n, P-positions in red.
+//! - A loopy game's board ([`plot_loopy_png`]) holds generalized values: ∞ is light grey among
+//!   the values, and in the mask a draw takes its own colour, amber, beside P and N.
 //!
 //! The text is set in DejaVu Sans, embedded (its licence is in `assets/`), so pictures look the
 //! same on every machine and need no system fonts.
@@ -27,6 +29,13 @@ use std::sync::Once;
 pub const ZERO: RGBColor = RGBColor(220, 30, 50);
 /// The colour of N-positions in the P/N mask.
 pub const N_POSITION: RGBColor = RGBColor(40, 40, 60);
+/// The colour of draws in a loopy game's mask: amber, far from both red and the dark N.
+pub const DRAW: RGBColor = RGBColor(245, 180, 40);
+/// The colour of the value ∞ in a loopy game's heatmap: a light grey that viridis never is.
+pub const INFINITE: RGBColor = RGBColor(205, 205, 205);
+
+/// The label of ∞ in a loopy game's table of labels (as `grundy_compute::retrograde` keeps it).
+const INFINITE_LABEL: u32 = u32::MAX;
 
 const FONT: &str = "sans-serif";
 const FONT_BYTES: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
@@ -54,6 +63,8 @@ impl Default for PlotOptions {
 struct Style<'a> {
     max_side: usize,
     title: &'a str,
+    /// A loopy game's draws, cell by cell (its table holds labels, ∞ as `u32::MAX`).
+    draws: Option<&'a [bool]>,
 }
 
 /// Why a picture could not be drawn.
@@ -119,12 +130,8 @@ fn drawing<E: std::error::Error>(err: E) -> PlotError {
 /// failure of the drawing library.
 pub fn plot_png(described: &Table, options: &PlotOptions) -> Result<Vec<u8>, PlotError> {
     let (table, kind) = (described.data(), described.kind());
-    let style = Style { max_side: options.max_side, title: described.name() };
-    static REGISTER: Once = Once::new();
-    REGISTER.call_once(|| {
-        plotters::style::register_font(FONT, FontStyle::Normal, FONT_BYTES)
-            .unwrap_or_else(|_| panic!("the embedded font is valid"));
-    });
+    let style = Style { max_side: options.max_side, title: described.name(), draws: None };
+    register_font();
     let outcome = options.outcome || kind == CellKind::Outcomes;
     let (width, height, pixels) = match table.shape().lens().len() {
         1 if options.outcome => return Err(PlotError { kind: PlotErrorKind::MaskOfSequence }),
@@ -135,13 +142,52 @@ pub fn plot_png(described: &Table, options: &PlotOptions) -> Result<Vec<u8>, Plo
         2 => heatmap(table, outcome, &style)?,
         dims => return Err(PlotError { kind: PlotErrorKind::Axes { dims } }),
     };
+    encode(width, height, &pixels)
+}
+
+/// Draws a loopy game's board as a PNG image: `labels` holds each position's generalized value
+/// (∞ as `u32::MAX`) and `draws` which positions are draws. The values are a heatmap with ∞ in
+/// light grey; with `outcome` the mask shows P red, N dark and draws amber (a downsampled block
+/// shows P at least half-way when it holds one, else a draw the same way, shaded by share).
+///
+/// # Errors
+/// A table that is not a board, or a failure of the drawing library.
+///
+/// # Panics
+/// If `draws` does not have one flag per cell.
+pub fn plot_loopy_png(
+    name: &str,
+    labels: &GrundyTable,
+    draws: &[bool],
+    options: &PlotOptions,
+) -> Result<Vec<u8>, PlotError> {
+    assert_eq!(draws.len(), labels.cells().len(), "one flag per cell");
+    let dims = labels.shape().lens().len();
+    if dims != 2 {
+        return Err(PlotError { kind: PlotErrorKind::Axes { dims } });
+    }
+    register_font();
+    let style = Style { max_side: options.max_side, title: name, draws: Some(draws) };
+    let (width, height, pixels) = heatmap(labels, options.outcome, &style)?;
+    encode(width, height, &pixels)
+}
+
+fn register_font() {
+    static REGISTER: Once = Once::new();
+    REGISTER.call_once(|| {
+        plotters::style::register_font(FONT, FontStyle::Normal, FONT_BYTES)
+            .unwrap_or_else(|_| panic!("the embedded font is valid"));
+    });
+}
+
+fn encode(width: u32, height: u32, pixels: &[u8]) -> Result<Vec<u8>, PlotError> {
     let mut png = Vec::new();
     let mut encoder = png::Encoder::new(&mut png, width, height);
     encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
     encoder.set_compression(png::Compression::High);
     let mut writer = encoder.write_header().map_err(drawing)?;
-    writer.write_image_data(&pixels).map_err(drawing)?;
+    writer.write_image_data(pixels).map_err(drawing)?;
     writer.finish().map_err(drawing)?;
     Ok(png)
 }
@@ -156,15 +202,18 @@ struct Blocks {
     factor: usize,
     min: Vec<u32>,
     zero_share: Vec<f32>,
+    /// Each block's share of draws (all zero but in a loopy game's table).
+    draw_share: Vec<f32>,
 }
 
-fn blocks(table: &GrundyTable, max_side: usize) -> Blocks {
+fn blocks(table: &GrundyTable, max_side: usize, draws: Option<&[bool]>) -> Blocks {
     let lens = table.shape().lens();
     let (rows, cols) = (lens[0], lens[1]);
     let factor = rows.max(cols).div_ceil(max_side.max(1)).max(1);
     let (block_rows, block_cols) = (rows.div_ceil(factor), cols.div_ceil(factor));
     let mut min = vec![u32::MAX; block_rows * block_cols];
     let mut zeros = vec![0u32; block_rows * block_cols];
+    let mut drawn = vec![0u32; block_rows * block_cols];
     let cells = table.cells();
     for i in 0..rows {
         let row = (i / factor) * block_cols;
@@ -173,23 +222,30 @@ fn blocks(table: &GrundyTable, max_side: usize) -> Blocks {
             let block = row + j / factor;
             min[block] = min[block].min(value);
             zeros[block] += u32::from(value == 0);
+            drawn[block] += u32::from(draws.is_some_and(|d| d[i * cols + j]));
         }
     }
-    let zero_share = (0..block_rows * block_cols)
-        .map(|b| {
-            let (bi, bj) = (b / block_cols, b % block_cols);
-            let height = factor.min(rows - bi * factor);
-            let width = factor.min(cols - bj * factor);
-            zeros[b] as f32 / (height * width) as f32
-        })
-        .collect();
-    Blocks { rows: block_rows, cols: block_cols, factor, min, zero_share }
+    let share = |counts: &[u32]| -> Vec<f32> {
+        (0..block_rows * block_cols)
+            .map(|b| {
+                let (bi, bj) = (b / block_cols, b % block_cols);
+                let height = factor.min(rows - bi * factor);
+                let width = factor.min(cols - bj * factor);
+                counts[b] as f32 / (height * width) as f32
+            })
+            .collect()
+    };
+    let (zero_share, draw_share) = (share(&zeros), share(&drawn));
+    Blocks { rows: block_rows, cols: block_cols, factor, min, zero_share, draw_share }
 }
 
-/// The colour of a value in a table whose largest value is `max`.
+/// The colour of a value in a table whose largest (finite) value is `max`.
 fn value_colour(value: u32, max: u32) -> RGBColor {
     if value == 0 {
         return ZERO;
+    }
+    if value == INFINITE_LABEL {
+        return INFINITE;
     }
     if max <= 1 {
         return ViridisRGB.get_color(0.0f32);
@@ -208,6 +264,16 @@ fn p_shade(share: f32) -> RGBColor {
     }
 }
 
+/// The mask's colour of a loopy game's block: as [`p_shade`] when it holds a P-position, else
+/// at least half-way from N to amber when it holds a draw, by the draws' share.
+fn pnd_shade(p_share: f32, draw_share: f32) -> RGBColor {
+    if p_share > 0.0 || draw_share == 0.0 {
+        p_shade(p_share)
+    } else {
+        blend(N_POSITION, DRAW, 0.5 + 0.5 * draw_share)
+    }
+}
+
 fn blend(from: RGBColor, to: RGBColor, share: f32) -> RGBColor {
     let mix = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * share).round() as u8;
     RGBColor(mix(from.0, to.0), mix(from.1, to.1), mix(from.2, to.2))
@@ -217,8 +283,16 @@ fn blend(from: RGBColor, to: RGBColor, share: f32) -> RGBColor {
 type Picture = (u32, u32, Vec<u8>);
 
 fn heatmap(table: &GrundyTable, outcome: bool, style: &Style<'_>) -> Result<Picture, PlotError> {
-    let blocks = blocks(table, style.max_side);
-    let max = table.stats().max;
+    let blocks = blocks(table, style.max_side, style.draws);
+    // The largest finite value (a loopy game's ∞ is not one).
+    let max = match style.draws {
+        None => table.stats().max,
+        Some(_) => {
+            let cells = table.cells();
+            let finite = (0..cells.len()).map(|k| cells.get(k).value());
+            finite.filter(|&v| v != INFINITE_LABEL).max().unwrap_or(0)
+        }
+    };
     // Square cells of `scale` pixels, but no axis shorter than MIN_SIDE pixels.
     let scale = (TARGET_SIDE / blocks.rows.max(blocks.cols)).clamp(1, MAX_CELL_PIXELS);
     let scale_x = scale.max(MIN_SIDE.div_ceil(blocks.cols));
@@ -287,7 +361,7 @@ fn draw_heatmap(
         let colours: Vec<RGBColor> = (0..blocks.min.len())
             .map(|b| {
                 if outcome {
-                    p_shade(blocks.zero_share[b])
+                    pnd_shade(blocks.zero_share[b], blocks.draw_share[b])
                 } else {
                     value_colour(blocks.min[b], max)
                 }
@@ -307,10 +381,11 @@ fn draw_heatmap(
             BitMapElement::<_, RGBPixel>::with_owned_buffer((base_x, base_y), (w, h), image)
                 .expect("the buffer matches its size");
         root.draw(&element).map_err(drawing)?;
+        let loopy = style.draws.is_some();
         if outcome {
-            outcome_legend(&legend)?;
+            outcome_legend(&legend, loopy)?;
         } else {
-            value_legend(&legend, max)?;
+            value_legend(&legend, max, loopy)?;
         }
         root.present().map_err(drawing)?;
     }
@@ -322,22 +397,34 @@ fn draw_heatmap(
 fn heatmap_title(table: &GrundyTable, blocks: &Blocks, outcome: bool, style: &Style<'_>) -> String {
     let size = table.shape().max();
     let mut title = format!("{} {}×{}", style.title, size[0], size[1]);
-    if outcome {
-        title.push_str(", P-positions");
+    let loopy = style.draws.is_some();
+    match (outcome, loopy) {
+        (true, false) => title.push_str(", P-positions"),
+        (true, true) => title.push_str(", P, N and draws"),
+        (false, true) => title.push_str(", generalized values"),
+        (false, false) => {}
     }
     if blocks.factor > 1 {
         title.push_str(&format!(
             " ({}×{} blocks: {})",
             blocks.factor,
             blocks.factor,
-            if outcome { "any P shown, shade by share of P" } else { "smallest value" }
+            match (outcome, loopy) {
+                (true, false) => "any P shown, shade by share of P",
+                (true, true) => "any P shown, else any draw, shade by share",
+                (false, _) => "smallest value",
+            }
         ));
     }
     title
 }
 
-/// A colour bar from 1 to `max`, with a box for 0 beneath it.
-fn value_legend(area: &DrawingArea<BitMapBackend<'_>, Shift>, max: u32) -> Result<(), PlotError> {
+/// A colour bar from 1 to `max`, with a box for 0 beneath it (and one for ∞ in a loopy game).
+fn value_legend(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    max: u32,
+    loopy: bool,
+) -> Result<(), PlotError> {
     let (_, height) = area.dim_in_pixel();
     let (top, left, bar_w) = (50i32, 16i32, 22i32);
     let bar_h = (height as i32 - 160).max(40);
@@ -366,14 +453,29 @@ fn value_legend(area: &DrawingArea<BitMapBackend<'_>, Shift>, max: u32) -> Resul
         .map_err(drawing)?;
     area.draw(&Text::new("0 (P)", (left + bar_w + 6, zero_top + 2), label.clone()))
         .map_err(drawing)?;
+    if loopy {
+        let inf_top = zero_top + 26;
+        area.draw(&Rectangle::new(
+            [(left, inf_top), (left + bar_w, inf_top + 18)],
+            INFINITE.filled(),
+        ))
+        .map_err(drawing)?;
+        area.draw(&Text::new("∞", (left + bar_w + 6, inf_top + 2), label.clone()))
+            .map_err(drawing)?;
+    }
     area.draw(&Text::new("value", (left, top - 24), label)).map_err(drawing)?;
     Ok(())
 }
 
-/// Two boxes: P in red, N dark.
-fn outcome_legend(area: &DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), PlotError> {
+/// Two boxes: P in red, N dark; and a third, draws in amber, for a loopy game.
+fn outcome_legend(
+    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+    loopy: bool,
+) -> Result<(), PlotError> {
     let label = (FONT, 13).into_font();
-    for (k, (colour, text)) in [(ZERO, "P (value 0)"), (N_POSITION, "N")].into_iter().enumerate() {
+    let boxes = [(ZERO, "P (value 0)"), (N_POSITION, "N"), (DRAW, "D (draw)")];
+    let shown = if loopy { 3 } else { 2 };
+    for (k, &(colour, text)) in boxes[..shown].iter().enumerate() {
         let top = 50 + 30 * k as i32;
         area.draw(&Rectangle::new([(16, top), (38, top + 18)], colour.filled()))
             .map_err(drawing)?;
@@ -440,7 +542,7 @@ mod tests {
     #[test]
     fn small_tables_are_not_downsampled() {
         let nim = table(4, 5, |i, j| (i ^ j) as u32);
-        let b = blocks(&nim, 1000);
+        let b = blocks(&nim, 1000, None);
         assert_eq!((b.rows, b.cols, b.factor), (4, 5, 1));
         assert_eq!(b.min, nim.cells().to_u32_vec());
         assert_eq!(b.zero_share.iter().filter(|&&s| s == 1.0).count(), 4);
@@ -450,7 +552,7 @@ mod tests {
     fn blocks_keep_their_smallest_value_and_share_of_zeros() {
         // 5×7 cut into 3×3 blocks: 2×3 blocks, the last ones partial.
         let t = table(5, 7, |i, j| if (i, j) == (4, 6) { 0 } else { (1 + i + j) as u32 });
-        let b = blocks(&t, 3);
+        let b = blocks(&t, 3, None);
         assert_eq!((b.rows, b.cols, b.factor), (2, 3, 3));
         assert_eq!(b.min, vec![1, 4, 7, 4, 7, 0]);
         // The last block holds cells (3..5, 6..7): two cells, one of them zero.
@@ -475,14 +577,35 @@ mod tests {
         let axes = vec![Axis::new("w", 2), Axis::new("h", 2)];
         let shape = TableShape::from_axes(axes, vec![200, 200]);
         let cutting = GrundyTable::from_nimbers(shape, &vec![Nimber(1); 199 * 199]);
-        let style = Style { title: "cutting", max_side: 100 };
-        let title = heatmap_title(&cutting, &blocks(&cutting, 1000), false, &style);
+        let style = Style { title: "cutting", max_side: 100, draws: None };
+        let title = heatmap_title(&cutting, &blocks(&cutting, 1000, None), false, &style);
         assert_eq!(title, "cutting 200×200");
-        let title = heatmap_title(&cutting, &blocks(&cutting, 100), true, &style);
+        let title = heatmap_title(&cutting, &blocks(&cutting, 100, None), true, &style);
         assert_eq!(
             title,
             "cutting 200×200, P-positions (2×2 blocks: any P shown, shade by share of P)"
         );
+    }
+
+    /// A loopy game's mask: P over draws over N in a block, ∞ grey among the values, and the
+    /// three outcome colours far apart.
+    #[test]
+    fn draws_have_their_own_colour() {
+        assert_eq!(pnd_shade(0.0, 0.0), N_POSITION);
+        assert_eq!(pnd_shade(0.0, 1.0), DRAW);
+        assert_eq!(pnd_shade(0.5, 0.5), p_shade(0.5));
+        let half = pnd_shade(0.0, 1.0 / 400.0);
+        assert!(half != N_POSITION && half != DRAW);
+        assert_eq!(value_colour(INFINITE_LABEL, 3), INFINITE);
+        // A 2×2 board: P, N, a draw (∞) and an ∞ N-position.
+        let labels = table(2, 2, |i, j| [0, 1, INFINITE_LABEL, INFINITE_LABEL][i * 2 + j]);
+        let draws = [false, false, true, false];
+        let b = blocks(&labels, 1, Some(&draws));
+        assert_eq!(b.factor, 2);
+        assert_eq!((b.zero_share[0], b.draw_share[0]), (0.25, 0.25));
+        let png =
+            plot_loopy_png("t", &labels, &draws, &PlotOptions { outcome: true, max_side: 100 });
+        assert!(png.unwrap().starts_with(b"\x89PNG"));
     }
 
     /// Issue 11, item 7: `plot cutting --size 2000x2000 --outcome` came out blank: its blocks of
@@ -496,7 +619,7 @@ mod tests {
         assert!(distance(p, N_POSITION) >= distance(ZERO, N_POSITION) / 2, "{p:?}");
         // One P in each 2×2 block of a sparse mask, drawn downsampled: every block is P-shaded.
         let sparse = table(200, 200, |i, j| u32::from(i % 2 == 1 || j % 2 == 1));
-        let b = blocks(&sparse, 100);
+        let b = blocks(&sparse, 100, None);
         assert_eq!(b.factor, 2);
         assert!(b.zero_share.iter().all(|&s| p_shade(s) != N_POSITION));
     }

@@ -1,14 +1,17 @@
-use crate::load::{Analysis, TableArgs};
+use crate::load::{fill_loopy, is_table_file, load_game, with_play, Analysis, TableArgs};
 use crate::output::{Destination, Overwrite, Special};
 use crate::progress::Bar;
 use anyhow::{bail, Result};
-use grundy_plot::{plot_png, PlotErrorKind, PlotOptions};
+use grundy_compute::Threads;
+use grundy_core::{parse_coords, Game, GrundyTable, LoopyOutcome, TableShape};
+use grundy_plot::{plot_loopy_png, plot_png, PlotErrorKind, PlotOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Draw a table as a PNG picture: a heatmap of the values (0 in red, the rest in the viridis
 /// colour map) with labelled axes and a colour bar, or the P/N mask with --outcome; a heap game
-/// as its sequence against n.
+/// as its sequence against n. A loopy game's board shows ∞ in light grey, and its mask draws
+/// in amber beside P and N.
 ///
 /// Examples: `grundy plot wythoff --size 300x300 --out wythoff.png`,
 /// `grundy plot kiki.csv --outcome --out kiki-p.png`.
@@ -22,7 +25,8 @@ pub(crate) struct Args {
     /// Replace an existing picture even if it is read-only.
     #[arg(long)]
     force: bool,
-    /// Draw the P/N mask: P-positions (value 0) red, N-positions dark.
+    /// Draw the P/N mask: P-positions (value 0) red, N-positions dark (and a loopy game's
+    /// draws amber).
     #[arg(long)]
     outcome: bool,
     /// The most cells drawn one pixel each along an axis; larger tables are downsampled, each
@@ -41,6 +45,9 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let threads = args.table.threads.pool()?;
     let bar = Bar::waiting(args.table.quiet);
     let png = threads.install(|| -> Result<_> {
+        if let Some(game) = loopy_game(&args.table)? {
+            return plot_loopy(&args, &game, &threads, &bar);
+        }
         let loaded = args.table.load(&threads, &bar, Analysis::Plot)?;
         let options = PlotOptions { outcome: args.outcome, max_side: args.max_side as usize };
         plot_png(&loaded, &options).map_err(|err| match err.kind() {
@@ -56,4 +63,43 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     })?;
     destination.write_with(|out| out.write_all(&png))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The game `table` names when it is a loopy one (a table file is read as it is).
+fn loopy_game(table: &TableArgs) -> Result<Option<Game>> {
+    if is_table_file(&table.source) {
+        return Ok(None);
+    }
+    let game = load_game(&table.source)?;
+    Ok(game.is_loopy().then_some(game))
+}
+
+/// A loopy game's board: its generalized values (∞ grey) or, with `--outcome`, P, N and draws
+/// in three colours.
+fn plot_loopy(args: &Args, game: &Game, threads: &Threads, bar: &Bar) -> Result<Vec<u8>> {
+    let table = &args.table;
+    if table.slice.is_some() {
+        bail!("--slice takes a 2-D slice of a 3-D table; {} is a loopy game's board", game.name());
+    }
+    let game = with_play(game.clone(), table.misere);
+    let Some(size) = table.size.as_deref() else {
+        bail!("--size is needed to compute {}", table.source)
+    };
+    let shape = TableShape::new(&game, &parse_coords(size, "size")?, size)?;
+    if shape.lens().len() != 2 {
+        bail!(
+            "plot draws a loopy game's board (2 axes); {} has {} (use `grundy compute` for its \
+             values)",
+            game.name(),
+            grundy_core::counted(shape.lens().len(), "axis", "axes")
+        );
+    }
+    // The picture's rows, and the labels and draw flags handed to it, besides the graph.
+    let extra = shape.cells() * 6;
+    let loopy = fill_loopy(&game, &shape, threads, bar, extra)?;
+    let labels = GrundyTable::from_vec(shape.clone(), loopy.labels().to_vec());
+    let draws: Vec<bool> =
+        (0..loopy.labels().len()).map(|i| loopy.outcome_at(i) == LoopyOutcome::D).collect();
+    let options = PlotOptions { outcome: args.outcome, max_side: args.max_side as usize };
+    Ok(plot_loopy_png(game.name(), &labels, &draws, &options)?)
 }

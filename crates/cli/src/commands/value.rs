@@ -213,7 +213,6 @@ fn loopy_sum(
     bar: &Bar,
 ) -> Result<LoopyReport> {
     use grundy_compute::retrograde::board_for;
-    use grundy_compute::{FillRequest, PreparedFill};
     use grundy_core::LoopyValue;
     let mut components = Vec::new();
     let mut values = Vec::new();
@@ -222,14 +221,7 @@ fn loopy_sum(
         let game = &term.game;
         let found: Vec<LoopyValue> = if game.is_loopy() {
             let shape = board_for(game, &positions)?;
-            let request =
-                FillRequest { threads: threads.clone(), ..FillRequest::new(game, &shape) };
-            let prepared = request.prepare()?;
-            prepared.check_memory(0)?;
-            let PreparedFill::Retrograde(fill) = prepared else {
-                unreachable!("a loopy game prepares the retrograde kernel")
-            };
-            let table = fill.fill(bar)?;
+            let table = crate::load::fill_loopy(game, &shape, threads, bar, 0)?;
             positions.iter().map(|p| table.value(p).expect("the board holds it")).collect()
         } else {
             let fill = |game: &Game, shape: &grundy_core::TableShape| {
