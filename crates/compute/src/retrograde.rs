@@ -24,6 +24,7 @@
 use crate::engine::Engine;
 use crate::memory::{available, check_bytes, Available, Bound, Held, TooLarge};
 use crate::progress::Progress;
+use crate::shared::Shared;
 use crate::threads::Threads;
 use grundy_core::{Coord, Game, LoopyOutcome, LoopyValue, ModelError, Nimber, Rule, TableShape};
 use rayon::prelude::*;
@@ -216,23 +217,50 @@ impl GameGraph {
                 }
             }
         });
-        // Movers: counted, then placed, in the order of their positions.
-        let mut mover_count = vec![0u64; positions + 1];
-        for &v in &options_flat {
-            mover_count[v as usize + 1] += 1;
-        }
+        // Movers: counted and placed on the pool (each placement reserves its slot with an
+        // atomic add), then each row sorted, so that the graph is the same on every thread
+        // count.
+        let counts: Vec<AtomicU64> =
+            (0..=positions).into_par_iter().map(|_| AtomicU64::new(0)).collect();
+        options_flat.par_iter().with_min_len(CHUNK).for_each(|&v| {
+            counts[v as usize + 1].fetch_add(1, Ordering::Relaxed);
+        });
+        let mut mover_start: Vec<u64> = counts.into_par_iter().map(AtomicU64::into_inner).collect();
         for u in 0..positions {
-            mover_count[u + 1] += mover_count[u];
+            mover_start[u + 1] += mover_start[u];
         }
-        let mover_start = mover_count.clone();
-        let mut next = mover_count;
+        let next: Vec<AtomicU64> =
+            mover_start[..positions].par_iter().map(|&start| AtomicU64::new(start)).collect();
         let mut movers = vec![0u32; moves as usize];
-        for u in 0..positions {
-            for &v in &options_flat[option_start[u] as usize..option_start[u + 1] as usize] {
-                movers[next[v as usize] as usize] = u as u32;
-                next[v as usize] += 1;
-            }
+        {
+            let shared = Shared::new(&mut movers);
+            (0..positions).into_par_iter().with_min_len(CHUNK).for_each(|u| {
+                let row = option_start[u] as usize..option_start[u + 1] as usize;
+                for &v in &options_flat[row] {
+                    let at = next[v as usize].fetch_add(1, Ordering::Relaxed) as usize;
+                    // SAFETY: this add alone reserved slot `at`, and nothing reads `movers`
+                    // before the loop ends (rayon's join orders the writes before the reads).
+                    unsafe { *shared.get_mut(at) = u as u32 };
+                }
+            });
         }
+        drop(next);
+        let mut rows: Vec<(usize, &mut [u32])> = Vec::with_capacity(positions.div_ceil(CHUNK));
+        let mut rest: &mut [u32] = &mut movers;
+        for first in (0..positions).step_by(CHUNK) {
+            let last = (first + CHUNK).min(positions);
+            let len = (mover_start[last] - mover_start[first]) as usize;
+            let (chunk, tail) = rest.split_at_mut(len);
+            rows.push((first, chunk));
+            rest = tail;
+        }
+        rows.into_par_iter().for_each(|(first, chunk)| {
+            let base = mover_start[first];
+            for v in first..(first + CHUNK).min(positions) {
+                let row = (mover_start[v] - base) as usize..(mover_start[v + 1] - base) as usize;
+                chunk[row].sort_unstable();
+            }
+        });
         Ok(GameGraph { option_start, options: options_flat, mover_start, movers })
     }
 
