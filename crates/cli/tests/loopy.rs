@@ -325,3 +325,55 @@ fn an_acyclic_spec_that_raises_a_coordinate_says_so_and_has_plain_values() {
     let loopy = stdout_of(&["compute", "knight-retreat", "--size", "63x63", "--format", "summary"]);
     assert!(!loopy.contains("acyclic"), "{loopy}");
 }
+
+/// `check` on a loopy board: P-set, draws, values and holds claims, position by position, as
+/// evidence (no proof is claimed); counterexamples say what the position is; a draws claim
+/// about a game that always ends is refused, and so is a period to prove with.
+#[test]
+fn check_takes_claims_about_draws_on_loopy_boards() {
+    let agrees = |claim: &[&str]| {
+        let mut args = vec!["check", "knight-retreat", "--size", "63x63"];
+        args.extend(claim);
+        let text = stdout_of(&args);
+        assert!(text.contains("agrees on all 4096 cells"), "{claim:?}: {text}");
+        assert!(text.contains("not proved for every board: no theorem is applied to a loopy game"));
+    };
+    agrees(&["--p-set", "n % 3 == 0 && m >= n"]);
+    agrees(&["--draws", "m < n - 1 || (n % 3 == 0 && m < n)"]);
+    agrees(&["--holds", "(g == -1) == (m < n - 1 || (n % 3 == 0 && m < n))"]);
+    // 21 positions (3k, 3k - 1) are draws the claim leaves out.
+    let out = grundy()
+        .args(["check", "knight-retreat", "--size", "63x63", "--draws", "m < n - 1", "--show", "2"])
+        .assert()
+        .code(1);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(text.contains("disagrees on 21 of 4096 cells"), "{text}");
+    assert!(text.contains("(3, 2): inf (D), claim says P or N"), "{text}");
+    // A values claim meets ∞ at the odd squares of diagonal-shuffle.
+    let out = grundy()
+        .args([
+            "check",
+            "diagonal-shuffle",
+            "--size",
+            "63x63",
+            "--values",
+            "min(n, m) % 3",
+            "--json",
+        ])
+        .assert()
+        .code(1);
+    let json: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(json["disagreements"], 2048);
+    assert_eq!(json["counterexamples"][0]["value"], 4294967295u64);
+    for refused in [
+        vec!["check", "kiki", "--size", "10x10", "--draws", "n < 0"],
+        vec!["check", "kiki", "--size", "10x10", "--draws", "n < 0", "--stream"],
+        vec!["check", "knight-retreat", "--size", "63x63", "--draws", "m < n", "--period", "3x1"],
+        vec!["check", "knight-retreat", "--size", "63x63", "--draws", "m < n", "--stream"],
+        vec!["check", "knight-retreat", "--size", "63x63", "--draws", "m +"],
+    ] {
+        let out = grundy().args(&refused).assert().code(2);
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{refused:?}: {stderr}");
+    }
+}

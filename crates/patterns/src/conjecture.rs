@@ -5,7 +5,9 @@ use crate::certificate::{prove_periodic, reach, Certificate, PeriodicClaim};
 use crate::error::{Error, ErrorKind};
 use crate::expr::{lcm, EvalError, Expr, ExprError, Type};
 use crate::proof::Proof;
-use grundy_core::{Axis, Cell, CellKind, Coord, Game, GrundyTable, Table, TableShape};
+use grundy_core::{
+    Axis, Cell, CellKind, Coord, Game, GrundyTable, LoopyOutcome, Table, TableShape,
+};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::fmt;
@@ -20,6 +22,8 @@ pub enum ClaimKind {
     Values,
     /// The condition (which may use `g`) holds on every cell.
     Holds,
+    /// The draws of a loopy game are exactly where the condition holds.
+    Draws,
 }
 
 impl ClaimKind {
@@ -29,6 +33,7 @@ impl ClaimKind {
             ClaimKind::PSet => "a P-set claim",
             ClaimKind::Values => "a values claim",
             ClaimKind::Holds => "a holds claim",
+            ClaimKind::Draws => "a draws claim",
         }
     }
 }
@@ -228,6 +233,9 @@ pub fn check(
     if kind == CellKind::Outcomes && conjecture.kind != ClaimKind::PSet {
         return Err(Error::new(ErrorKind::OutcomesOnly { table: name.to_string() }));
     }
+    if conjecture.kind == ClaimKind::Draws {
+        return Err(Error::new(ErrorKind::NoDraws { table: name.to_string() }));
+    }
     let rows = grundy_core::with_cells!(table.cells(), |values| check_rows(
         table, values, conjecture, show
     ))?;
@@ -243,6 +251,121 @@ pub fn check(
         disagreements,
         counterexamples,
     ))
+}
+
+/// The value `g` stands for at an ∞ position of a loopy game in a holds claim.
+pub const INFINITE_G: i64 = -1;
+
+/// Checks `conjecture` on every position of a loopy game's board named `name`: `labels` holds
+/// each position's generalized value in row-major order (finite, or `u32::MAX` for ∞) and
+/// `outcomes` its outcome. A P-set claim is about the P-positions, a draws claim about the
+/// draws; a values claim compares finite values (an ∞ position disagrees with every number);
+/// in a holds claim `g` is [`INFINITE_G`] at an ∞ position. No theorem applies to a loopy
+/// game here: an agreeing claim is evidence on this board, not a proof.
+///
+/// # Errors
+/// An expression that cannot be evaluated at some position.
+///
+/// # Panics
+/// If `labels` or `outcomes` do not have one entry per position of `shape`.
+pub fn check_loopy(
+    name: &str,
+    shape: &TableShape,
+    labels: &[u32],
+    outcomes: &[LoopyOutcome],
+    conjecture: &Conjecture,
+    show: usize,
+) -> Result<CheckReport, Error> {
+    let lens = shape.lens();
+    assert!(labels.len() == outcomes.len() && labels.len() as u128 == shape.cells());
+    let row_len = *lens.last().expect("tables have axes");
+    let rows: Vec<Result<(u64, Vec<Counterexample>), Error>> = labels
+        .par_chunks(row_len)
+        .zip(outcomes.par_chunks(row_len))
+        .enumerate()
+        .map(|(row, (labels, outcomes))| {
+            let dims = lens.len();
+            let axes = shape.axes();
+            let mut pos = vec![0; dims];
+            let mut rest = row;
+            for d in (0..dims - 1).rev() {
+                pos[d] = axes[d].min + (rest % lens[d]) as Coord;
+                rest /= lens[d];
+            }
+            let mut slots = vec![0i64; conjecture.variables.names.len()];
+            let (mut count, mut found) = (0u64, Vec::new());
+            for (offset, (&label, &outcome)) in labels.iter().zip(outcomes).enumerate() {
+                pos[dims - 1] = axes[dims - 1].min + offset as Coord;
+                let finite = (label != u32::MAX).then_some(label);
+                conjecture.variables.fill(&mut slots, &pos, finite.map_or(INFINITE_G, i64::from));
+                let verdict = judge_loopy(conjecture, &slots, finite, outcome)
+                    .map_err(|e| eval_error(&pos, e))?;
+                if let Some(claimed) = verdict {
+                    count += 1;
+                    if found.len() < show {
+                        let position = pos.clone();
+                        found.push(Counterexample { position, value: label, claimed });
+                    }
+                }
+            }
+            Ok((count, found))
+        })
+        .collect();
+    let rows: Vec<(u64, Vec<Counterexample>)> = rows.into_iter().collect::<Result<_, _>>()?;
+    let disagreements = rows.iter().map(|(count, _)| count).sum();
+    let counterexamples = rows.into_iter().flat_map(|(_, found)| found).take(show).collect();
+    let proof = if disagreements > 0 {
+        Proof::none("the claim disagrees with the table")
+    } else {
+        Proof::none(
+            "no theorem is applied to a loopy game: the claim agrees with this board, which is \
+             evidence, not a proof for other boards",
+        )
+    };
+    Ok(CheckReport {
+        game: name.to_string(),
+        size: shape.max().to_vec(),
+        claim: conjecture.kind,
+        expression: conjecture.expr.text().to_string(),
+        cells: labels.len() as u64,
+        disagreements,
+        counterexamples,
+        verdict: if disagreements == 0 { Verdict::Agrees } else { Verdict::Disagrees },
+        proof,
+        checked_box: None,
+    })
+}
+
+/// As [`judge`], at a position of a loopy game: `value` is `None` for ∞.
+fn judge_loopy(
+    conjecture: &Conjecture,
+    slots: &[i64],
+    value: Option<u32>,
+    outcome: LoopyOutcome,
+) -> Result<Option<Claimed>, EvalError> {
+    Ok(match conjecture.kind {
+        ClaimKind::PSet => {
+            let claimed = conjecture.expr.eval_bool(slots)?;
+            (claimed != (outcome == LoopyOutcome::P)).then_some(Claimed::Outcome(if claimed {
+                "P"
+            } else {
+                "N or D"
+            }))
+        }
+        ClaimKind::Draws => {
+            let claimed = conjecture.expr.eval_bool(slots)?;
+            (claimed != (outcome == LoopyOutcome::D)).then_some(Claimed::Outcome(if claimed {
+                "D"
+            } else {
+                "P or N"
+            }))
+        }
+        ClaimKind::Values => {
+            let claimed = conjecture.expr.eval_int(slots)?;
+            (value.map(i64::from) != Some(claimed)).then_some(Claimed::Value(claimed))
+        }
+        ClaimKind::Holds => (!conjecture.expr.eval_bool(slots)?).then_some(Claimed::Holds(false)),
+    })
 }
 
 /// The report of a finished check, with the proof attempted when the claim agreed.
@@ -303,7 +426,14 @@ impl<'a> RowChecker<'a> {
     }
 
     /// Checks the next row.
+    ///
+    /// # Errors
+    /// A draws claim (the table's game has no draws), or an expression that cannot be
+    /// evaluated at some cell.
     pub fn feed(&mut self, row: &[u32]) -> Result<(), Error> {
+        if self.conjecture.kind == ClaimKind::Draws {
+            return Err(Error::new(ErrorKind::NoDraws { table: "a streamed table".into() }));
+        }
         let wanted = self.show - self.counterexamples.len();
         let (count, found) = check_row(
             self.conjecture,
@@ -413,6 +543,7 @@ fn judge(conjecture: &Conjecture, slots: &[i64], value: u32) -> Result<Option<Cl
             (claimed != i64::from(value)).then_some(Claimed::Value(claimed))
         }
         ClaimKind::Holds => (!conjecture.expr.eval_bool(slots)?).then_some(Claimed::Holds(false)),
+        ClaimKind::Draws => unreachable!("a draws claim is checked on loopy tables only"),
     })
 }
 
@@ -474,5 +605,6 @@ fn prove(game: Option<&Game>, conjecture: &Conjecture, period: Option<&[u64]>) -
             prove_periodic(game, &PeriodicClaim::Values(&claimed), &periods, how)
         }
         ClaimKind::Holds => unreachable!("handled above"),
+        ClaimKind::Draws => unreachable!("a draws claim is checked on loopy tables only"),
     }
 }

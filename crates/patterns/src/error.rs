@@ -24,6 +24,11 @@ pub enum ErrorKind {
         /// The table's name.
         table: String,
     },
+    /// A draws claim was made of `table`, which is not a loopy game's (its positions all end).
+    NoDraws {
+        /// The table's name.
+        table: String,
+    },
     /// The expression cannot be evaluated at `position`.
     Eval {
         /// The cell's coordinates.
@@ -50,6 +55,11 @@ impl fmt::Display for Error {
             ErrorKind::Axes { dims } => {
                 write!(f, "the analyses take 1-D and 2-D tables; this one has {dims} axes")
             }
+            ErrorKind::NoDraws { table } => write!(
+                f,
+                "{table} has no draws: a draws claim is about a loopy game's board (computed \
+                 from the game, not read from a file)"
+            ),
             ErrorKind::OutcomesOnly { table } => write!(
                 f,
                 "{table} holds only outcomes (P/N); a claim about values needs a table of values"

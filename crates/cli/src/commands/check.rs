@@ -1,10 +1,14 @@
-use crate::load::{Analysis, TableArgs};
+use crate::load::{fill_loopy, is_table_file, load_game, with_play, Analysis, TableArgs};
 use crate::output::write_json_line;
 use crate::progress::Bar;
 use anyhow::{anyhow, bail, Result};
 use grundy_compute::bands::{NoCuts, SoloLink};
+use grundy_compute::Threads;
 use grundy_compute::{FillRequest, Layout, PreparedFill, RequestErrorKind, Resumable, RowsTo};
-use grundy_patterns::conjecture::{check, CheckReport, ClaimKind, Conjecture, RowChecker};
+use grundy_core::{parse_coords, Game, LoopyOutcome, TableShape};
+use grundy_patterns::conjecture::{
+    check, check_loopy, CheckReport, ClaimKind, Claimed, Conjecture, RowChecker,
+};
 use grundy_patterns::ErrorKind;
 use std::io::Write;
 use std::process::ExitCode;
@@ -21,7 +25,9 @@ use std::process::ExitCode;
 /// Examples: `grundy check kiki --size 2000x2000 --p-set "n % 2 == 1 && m % 2 == 1"`,
 /// `grundy check nim --size 500x500 --values "xor(a, b)"`.
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("claim").required(true).args(["p_set", "values", "holds"])))]
+#[command(group(
+    clap::ArgGroup::new("claim").required(true).args(["p_set", "values", "holds", "draws"])
+))]
 pub(crate) struct Args {
     #[command(flatten)]
     pub(crate) table: TableArgs,
@@ -34,6 +40,9 @@ pub(crate) struct Args {
     /// Claim: EXPR (which may use g, the value) is true on every cell.
     #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
     holds: Option<String>,
+    /// Claim (a loopy game): the draws are exactly the cells where EXPR is true.
+    #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+    draws: Option<String>,
     /// The period to prove the claim with, e.g. `4x2`: a multiple of the period the expression's
     /// form shows (a period seen on a table proves nothing about the boards beyond it).
     #[arg(long, value_name = "PxQ")]
@@ -54,10 +63,11 @@ pub(crate) struct Args {
 const EXIT_DISAGREES: u8 = 1;
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
-    let (kind, text, option) = match (&args.p_set, &args.values, &args.holds) {
-        (Some(e), _, _) => (ClaimKind::PSet, e, "--p-set"),
-        (_, Some(e), _) => (ClaimKind::Values, e, "--values"),
-        (_, _, Some(e)) => (ClaimKind::Holds, e, "--holds"),
+    let (kind, text, option) = match (&args.p_set, &args.values, &args.holds, &args.draws) {
+        (Some(e), _, _, _) => (ClaimKind::PSet, e, "--p-set"),
+        (_, Some(e), _, _) => (ClaimKind::Values, e, "--values"),
+        (_, _, Some(e), _) => (ClaimKind::Holds, e, "--holds"),
+        (_, _, _, Some(e)) => (ClaimKind::Draws, e, "--draws"),
         _ => unreachable!("clap requires one claim"),
     };
     // The library names no options: the claim is named here, after the option that gave it.
@@ -65,6 +75,14 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let threads = args.table.threads.pool()?;
     // JSON output also silences the progress bar.
     let bar = Bar::waiting(args.table.quiet || args.json);
+    let loopy = if is_table_file(&args.table.source) {
+        None
+    } else {
+        Some(load_game(&args.table.source)?).filter(Game::is_loopy)
+    };
+    if let Some(game) = loopy {
+        return check_loopy_board(&args, game, kind, text, option, &threads, &bar);
+    }
     if args.stream {
         let (game, shape) = args.table.game_to_stream()?;
         let axis_names: Vec<&str> = shape.axes().iter().map(|a| a.name.as_str()).collect();
@@ -117,6 +135,44 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     print(&args, &report, &names)
 }
 
+/// A claim about a loopy game's board: computed whole on the retrograde kernel and checked
+/// position by position, as evidence (no theorem applies).
+fn check_loopy_board(
+    args: &Args,
+    game: Game,
+    kind: ClaimKind,
+    text: &str,
+    option: &str,
+    threads: &Threads,
+    bar: &Bar,
+) -> Result<ExitCode> {
+    let table = &args.table;
+    if args.stream {
+        bail!("--stream: {} is loopy, and its board is computed whole, in memory", game.name());
+    }
+    if args.period.is_some() {
+        bail!("--period: no theorem proves a claim about a loopy game's board ({})", game.name());
+    }
+    if table.slice.is_some() {
+        bail!("--slice takes a 2-D slice of a 3-D table; {} is a loopy game's board", game.name());
+    }
+    let game = with_play(game, table.misere);
+    let Some(size) = table.size.as_deref() else {
+        bail!("--size is needed to compute {}", table.source)
+    };
+    let shape = TableShape::new(&game, &parse_coords(size, "size")?, size)?;
+    let names: Vec<&str> = shape.axes().iter().map(|a| a.name.as_str()).collect();
+    let conjecture = Conjecture::parse_named(kind, text, &names, option)?;
+    let report = threads.install(|| -> Result<_> {
+        // The outcomes handed to the check, a byte a position, besides the graph.
+        let loopy = fill_loopy(&game, &shape, threads, bar, shape.cells())?;
+        let outcomes: Vec<LoopyOutcome> =
+            (0..loopy.labels().len()).map(|i| loopy.outcome_at(i)).collect();
+        Ok(check_loopy(game.name(), &shape, loopy.labels(), &outcomes, &conjecture, args.show)?)
+    })?;
+    print(args, &report, &names)
+}
+
 /// Prints `report` as text or JSON; the exit code says whether the claim agreed.
 fn print(args: &Args, report: &CheckReport, axis_names: &[&str]) -> Result<ExitCode> {
     let mut out = crate::output::stdout()?;
@@ -162,6 +218,7 @@ fn print_report(out: &mut impl Write, r: &CheckReport, axis_names: &[&str]) -> s
         ClaimKind::PSet => format!("the P-positions are exactly where {}", r.expression),
         ClaimKind::Values => format!("g = {}", r.expression),
         ClaimKind::Holds => format!("{} on every cell", r.expression),
+        ClaimKind::Draws => format!("the draws are exactly where {}", r.expression),
     };
     writeln!(out, "{} up to {}: {claim}", r.game, size.join("x"))?;
     if r.disagreements == 0 {
@@ -173,10 +230,19 @@ fn print_report(out: &mut impl Write, r: &CheckReport, axis_names: &[&str]) -> s
         }
         for c in &r.counterexamples {
             let pos: Vec<String> = c.position.iter().map(i64::to_string).collect();
-            let actual = if r.claim == ClaimKind::PSet {
-                format!("{} ({})", c.value, if c.value == 0 { "P" } else { "N" })
-            } else {
-                c.value.to_string()
+            // A loopy game's ∞ is `inf`; its counterexamples name what the position is.
+            let value = if c.value == u32::MAX { "inf".to_string() } else { c.value.to_string() };
+            let actual = match (r.claim, c.claimed) {
+                (ClaimKind::PSet, Claimed::Outcome("N or D")) => format!("{value} (P)"),
+                (ClaimKind::PSet, Claimed::Outcome("P")) if c.value == u32::MAX => {
+                    format!("{value} (N or D)")
+                }
+                (ClaimKind::PSet, _) => {
+                    format!("{value} ({})", if c.value == 0 { "P" } else { "N" })
+                }
+                (ClaimKind::Draws, Claimed::Outcome("P or N")) => format!("{value} (D)"),
+                (ClaimKind::Draws, _) => format!("{value} (P or N)"),
+                _ => value,
             };
             writeln!(out, "  ({}): {actual}, claim says {}", pos.join(", "), c.claimed)?;
         }
