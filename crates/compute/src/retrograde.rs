@@ -18,6 +18,10 @@
 //! the values are the same for every thread count. The graph is built on the current rayon
 //! pool, and each round's counts are set up on it; the propagation itself is sequential.
 //!
+//! A game whose moves all lower some weighted sum of the coordinates ([`Game::descent`]) has no
+//! cycles: [`descending_values`] values it in one pass instead, in waves of that sum, each wave
+//! on the pool. The graph's options come from the rules by index arithmetic (`FlatMoves`).
+//!
 //! A checkpoint of this algorithm would hold the graph's labels after a round (one word per
 //! position) and the round's number; the graph itself is rebuilt from the rules.
 
@@ -26,7 +30,9 @@ use crate::memory::{available, check_bytes, Available, Bound, Held, TooLarge};
 use crate::progress::Progress;
 use crate::shared::Shared;
 use crate::threads::Threads;
-use grundy_core::{Coord, Game, LoopyOutcome, LoopyValue, ModelError, Nimber, Rule, TableShape};
+use grundy_core::{
+    Coord, Game, LoopyOutcome, LoopyValue, MexSet, ModelError, Nimber, Rule, TableShape,
+};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -471,13 +477,14 @@ pub fn descending_values(
         let part = &order[start[b]..start[b + 1]];
         part.par_iter()
             .with_min_len(256)
-            .map(|&u| {
-                let options = graph.options(u as usize).iter().map(|&v| {
+            .map_init(MexSet::new, |set, &u| {
+                set.clear();
+                for &v in graph.options(u as usize) {
                     let value = labels[v as usize];
                     assert!(value != UNLABELLED, "a move that does not lower the level");
-                    Nimber(value)
-                });
-                grundy_core::mex(options).0
+                    set.insert(Nimber(value));
+                }
+                set.mex().0
             })
             .collect_into_vec(&mut found);
         for (&u, &value) in part.iter().zip(&found) {
