@@ -256,7 +256,7 @@ pub fn check(
 /// The value `g` stands for at an ∞ position of a loopy game in a holds claim.
 pub const INFINITE_G: i64 = -1;
 
-/// Checks `conjecture` on every position of a loopy game's board named `name`: `labels` holds
+/// Checks `conjecture` on every position of a loopy game's board: `labels` holds
 /// each position's generalized value in row-major order (finite, or `u32::MAX` for ∞) and
 /// `outcomes` its outcome. A P-set claim is about the P-positions, a draws claim about the
 /// draws; a values claim compares finite values (an ∞ position disagrees with every number);
@@ -269,7 +269,7 @@ pub const INFINITE_G: i64 = -1;
 /// # Panics
 /// If `labels` or `outcomes` do not have one entry per position of `shape`.
 pub fn check_loopy(
-    name: &str,
+    game: &Game,
     shape: &TableShape,
     labels: &[u32],
     outcomes: &[LoopyOutcome],
@@ -284,56 +284,31 @@ pub fn check_loopy(
         .zip(outcomes.par_chunks(row_len))
         .enumerate()
         .map(|(row, (labels, outcomes))| {
-            let dims = lens.len();
-            let axes = shape.axes();
-            let mut pos = vec![0; dims];
-            let mut rest = row;
-            for d in (0..dims - 1).rev() {
-                pos[d] = axes[d].min + (rest % lens[d]) as Coord;
-                rest /= lens[d];
-            }
-            let mut slots = vec![0i64; conjecture.variables.names.len()];
-            let (mut count, mut found) = (0u64, Vec::new());
-            for (offset, (&label, &outcome)) in labels.iter().zip(outcomes).enumerate() {
-                pos[dims - 1] = axes[dims - 1].min + offset as Coord;
-                let finite = (label != u32::MAX).then_some(label);
-                conjecture.variables.fill(&mut slots, &pos, finite.map_or(INFINITE_G, i64::from));
-                let verdict = judge_loopy(conjecture, &slots, finite, outcome)
-                    .map_err(|e| eval_error(&pos, e))?;
-                if let Some(claimed) = verdict {
-                    count += 1;
-                    if found.len() < show {
-                        let position = pos.clone();
-                        found.push(Counterexample { position, value: label, claimed });
-                    }
-                }
-            }
-            Ok((count, found))
+            let cells = labels.iter().copied().zip(outcomes.iter().copied());
+            let finite = |label: u32| (label != u32::MAX).then_some(label);
+            let cell = |(label, _): (u32, LoopyOutcome)| {
+                (finite(label).map_or(INFINITE_G, i64::from), label)
+            };
+            let judged = |slots: &[i64], (label, outcome): (u32, LoopyOutcome)| {
+                judge_loopy(conjecture, slots, finite(label), outcome)
+            };
+            check_row_with(conjecture, shape.axes(), &lens, row, cells, show, cell, judged)
         })
         .collect();
     let rows: Vec<(u64, Vec<Counterexample>)> = rows.into_iter().collect::<Result<_, _>>()?;
     let disagreements = rows.iter().map(|(count, _)| count).sum();
     let counterexamples = rows.into_iter().flat_map(|(_, found)| found).take(show).collect();
-    let proof = if disagreements > 0 {
-        Proof::none("the claim disagrees with the table")
-    } else {
-        Proof::none(
-            "no theorem is applied to a loopy game: the claim agrees with this board, which is \
-             evidence, not a proof for other boards",
-        )
-    };
-    Ok(CheckReport {
-        game: name.to_string(),
-        size: shape.max().to_vec(),
-        claim: conjecture.kind,
-        expression: conjecture.expr.text().to_string(),
-        cells: labels.len() as u64,
+    let cells = labels.len() as u64;
+    Ok(report(
+        shape,
+        Some(game),
+        game.name(),
+        conjecture,
+        None,
+        cells,
         disagreements,
         counterexamples,
-        verdict: if disagreements == 0 { Verdict::Agrees } else { Verdict::Disagrees },
-        proof,
-        checked_box: None,
-    })
+    ))
 }
 
 /// As [`judge`], at a position of a loopy game: `value` is `None` for ∞.
@@ -343,29 +318,23 @@ fn judge_loopy(
     value: Option<u32>,
     outcome: LoopyOutcome,
 ) -> Result<Option<Claimed>, EvalError> {
-    Ok(match conjecture.kind {
-        ClaimKind::PSet => {
-            let claimed = conjecture.expr.eval_bool(slots)?;
-            (claimed != (outcome == LoopyOutcome::P)).then_some(Claimed::Outcome(if claimed {
-                "P"
-            } else {
-                "N or D"
-            }))
-        }
-        ClaimKind::Draws => {
-            let claimed = conjecture.expr.eval_bool(slots)?;
-            (claimed != (outcome == LoopyOutcome::D)).then_some(Claimed::Outcome(if claimed {
-                "D"
-            } else {
-                "P or N"
-            }))
-        }
+    // A set claim fails where the expression and the position's outcome disagree; it then says
+    // what the claim would make the position.
+    let set = |actual: bool, inside: &'static str, outside: &'static str| {
+        let claimed = conjecture.expr.eval_bool(slots)?;
+        Ok((claimed != actual).then_some(Claimed::Outcome(if claimed { inside } else { outside })))
+    };
+    match conjecture.kind {
+        ClaimKind::PSet => set(outcome == LoopyOutcome::P, "P", "N or D"),
+        ClaimKind::Draws => set(outcome == LoopyOutcome::D, "D", "P or N"),
         ClaimKind::Values => {
             let claimed = conjecture.expr.eval_int(slots)?;
-            (value.map(i64::from) != Some(claimed)).then_some(Claimed::Value(claimed))
+            Ok((value.map(i64::from) != Some(claimed)).then_some(Claimed::Value(claimed)))
         }
-        ClaimKind::Holds => (!conjecture.expr.eval_bool(slots)?).then_some(Claimed::Holds(false)),
-    })
+        ClaimKind::Holds => {
+            Ok((!conjecture.expr.eval_bool(slots)?).then_some(Claimed::Holds(false)))
+        }
+    }
 }
 
 /// The report of a finished check, with the proof attempted when the claim agreed.
@@ -382,6 +351,11 @@ fn report(
 ) -> CheckReport {
     let certificate = if disagreements > 0 {
         Certificate::none("the claim disagrees with the table")
+    } else if game.is_some_and(Game::is_loopy) {
+        Certificate::none(
+            "no theorem is applied to a loopy game: the claim agrees with this board, which is \
+             evidence, not a proof for other boards",
+        )
     } else {
         prove(game, conjecture, period)
     };
@@ -498,6 +472,23 @@ fn check_row(
     cells: impl Iterator<Item = u32>,
     show: usize,
 ) -> Result<(u64, Vec<Counterexample>), Error> {
+    let judged = |slots: &[i64], value: u32| judge(conjecture, slots, value);
+    check_row_with(conjecture, axes, lens, row, cells, show, |v| (i64::from(v), v), judged)
+}
+
+/// [`check_row`] over cells of any kind: `cell` gives a cell's `g` and the value a
+/// counterexample reports, `judge` what the claim says where it fails.
+#[allow(clippy::too_many_arguments)]
+fn check_row_with<T: Copy>(
+    conjecture: &Conjecture,
+    axes: &[Axis],
+    lens: &[usize],
+    row: usize,
+    cells: impl Iterator<Item = T>,
+    show: usize,
+    cell: impl Fn(T) -> (i64, u32),
+    judge: impl Fn(&[i64], T) -> Result<Option<Claimed>, EvalError>,
+) -> Result<(u64, Vec<Counterexample>), Error> {
     let dims = lens.len();
     let mut pos = vec![0; dims];
     let mut rest = row;
@@ -508,10 +499,11 @@ fn check_row(
     let mut slots = vec![0i64; conjecture.variables.names.len()];
     let mut count = 0u64;
     let mut found = Vec::new();
-    for (offset, value) in cells.enumerate() {
+    for (offset, item) in cells.enumerate() {
         pos[dims - 1] = axes[dims - 1].min + offset as Coord;
-        conjecture.variables.fill(&mut slots, &pos, i64::from(value));
-        let verdict = judge(conjecture, &slots, value).map_err(|e| eval_error(&pos, e))?;
+        let (g, value) = cell(item);
+        conjecture.variables.fill(&mut slots, &pos, g);
+        let verdict = judge(&slots, item).map_err(|e| eval_error(&pos, e))?;
         if let Some(claimed) = verdict {
             count += 1;
             if found.len() < show {

@@ -168,7 +168,7 @@ fn check_loopy_board(
         let loopy = fill_loopy(&game, &shape, threads, bar, shape.cells())?;
         let outcomes: Vec<LoopyOutcome> =
             (0..loopy.labels().len()).map(|i| loopy.outcome_at(i)).collect();
-        Ok(check_loopy(game.name(), &shape, loopy.labels(), &outcomes, &conjecture, args.show)?)
+        Ok(check_loopy(&game, &shape, loopy.labels(), &outcomes, &conjecture, args.show)?)
     })?;
     print(args, &report, &names)
 }
