@@ -28,13 +28,12 @@
 use crate::engine::Engine;
 use crate::memory::{available, check_bytes, Available, Bound, Held, TooLarge};
 use crate::progress::Progress;
-use crate::shared::Shared;
 use crate::threads::Threads;
 use grundy_core::{
     Coord, Game, LoopyOutcome, LoopyValue, MexSet, ModelError, Nimber, Rule, TableShape,
 };
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 
 /// The label of an ∞ position in [`GeneralizedValues`]; finite values lie below it.
 pub const INFINITE: u32 = u32::MAX;
@@ -237,19 +236,17 @@ impl GameGraph {
         }
         let next: Vec<AtomicU64> =
             mover_start[..positions].par_iter().map(|&start| AtomicU64::new(start)).collect();
-        let mut movers = vec![0u32; moves as usize];
-        {
-            let shared = Shared::new(&mut movers);
-            (0..positions).into_par_iter().with_min_len(CHUNK).for_each(|u| {
-                let row = option_start[u] as usize..option_start[u + 1] as usize;
-                for &v in &options_flat[row] {
-                    let at = next[v as usize].fetch_add(1, Ordering::Relaxed) as usize;
-                    // SAFETY: this add alone reserved slot `at`, and nothing reads `movers`
-                    // before the loop ends (rayon's join orders the writes before the reads).
-                    unsafe { *shared.get_mut(at) = u as u32 };
-                }
-            });
-        }
+        let placed: Vec<AtomicU32> =
+            (0..moves).into_par_iter().map(|_| AtomicU32::new(0)).collect();
+        (0..positions).into_par_iter().with_min_len(CHUNK).for_each(|u| {
+            let row = option_start[u] as usize..option_start[u + 1] as usize;
+            for &v in &options_flat[row] {
+                let at = next[v as usize].fetch_add(1, Ordering::Relaxed) as usize;
+                placed[at].store(u as u32, Ordering::Relaxed);
+            }
+        });
+        // Collected in place (an atomic has its integer's layout): no second array.
+        let mut movers: Vec<u32> = placed.into_iter().map(AtomicU32::into_inner).collect();
         drop(next);
         let mut rows: Vec<(usize, &mut [u32])> = Vec::with_capacity(positions.div_ceil(CHUNK));
         let mut rest: &mut [u32] = &mut movers;
