@@ -377,3 +377,44 @@ fn check_takes_claims_about_draws_on_loopy_boards() {
         assert_eq!(stderr.lines().count(), 1, "{refused:?}: {stderr}");
     }
 }
+
+/// `patterns` of a loopy game: the outcomes counted, the draws' and P-positions' 2-D period and
+/// rule where there is one, each line's outcomes, all as evidence.
+#[test]
+fn patterns_find_where_the_draws_lie() {
+    let text = stdout_of(&["patterns", "diagonal-shuffle", "--size", "63x63"]);
+    assert!(text.contains("outcomes:  704 P, 1344 N, 2048 D (evidence only"), "{text}");
+    assert!(text.contains("draws: period [2, 2] from (n, m) = (0, 0)"), "{text}");
+    assert!(text.contains("P-positions: no 2-D period within the board"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "patterns",
+        "knight-retreat",
+        "--size",
+        "63x63",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(json["counts"], serde_json::json!({"p": 715, "n": 1407, "d": 1974}));
+    assert!(json["draws"]["rule"].is_null());
+    // Row n = 3 is D, D, D, then P for good: period 1 from m = 3.
+    assert_eq!(json["rows"][3]["period"], 1);
+    assert_eq!(json["rows"][3]["from"], 3);
+    // The draws rule found holds: `check` agrees with it on the board.
+    let draws: serde_json::Value = serde_json::from_str(&stdout_of(&[
+        "patterns",
+        "diagonal-shuffle",
+        "--size",
+        "63x63",
+        "--json",
+    ]))
+    .unwrap();
+    let rule = draws["draws"]["rule"].as_str().unwrap();
+    let checked = stdout_of(&["check", "diagonal-shuffle", "--size", "63x63", "--draws", rule]);
+    assert!(checked.contains("agrees on all 4096 cells"), "{checked}");
+    // A loopy heap game has no board to read.
+    let dir = tempfile::tempdir().unwrap();
+    let heap = dir.path().join("heap.toml");
+    let spec = "name = \"h\"\naxes = [{ name = \"n\", min = 0, max = 9 }]\n[[rules]]\nkind = \"step\"\noffsets = [[-2], [1]]\n";
+    std::fs::write(&heap, spec).unwrap();
+    grundy().args(["patterns", heap.to_str().unwrap(), "--size", "9"]).assert().code(2);
+}

@@ -325,3 +325,122 @@ fn analyze_board<C: Cell + Into<i64>>(
         diagonals: diagonals_report,
     }
 }
+
+/// The analysis of a loopy game's board (`grundy patterns` of a loopy game): where its
+/// P-positions and its draws lie, and each line's outcomes. Evidence only: no theorem about
+/// loopy games is applied.
+#[derive(Clone, Debug, Serialize)]
+pub struct LoopyBoardReport {
+    /// The game's name.
+    pub game: String,
+    /// `[R, C]`: the largest coordinates.
+    pub size: [i64; 2],
+    /// The smallest coordinates.
+    pub min: [i64; 2],
+    /// The axis names.
+    pub axes: [String; 2],
+    /// How many positions are P, N and D.
+    pub counts: OutcomeCounts,
+    /// The P-positions' structure.
+    pub p_positions: OutcomeSet,
+    /// The draws' structure.
+    pub draws: OutcomeSet,
+    /// Each row's outcomes (P, N, D read as 0, 1, 2), periodicity along the second axis.
+    pub rows: Vec<LineReport>,
+    /// Each column's outcomes, periodicity along the first axis.
+    pub columns: Vec<LineReport>,
+    /// Each diagonal's (x − y constant) outcomes, by increasing x.
+    pub diagonals: Vec<LineReport>,
+    /// Why this is evidence only.
+    pub argument: &'static str,
+}
+
+/// Positions by outcome.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct OutcomeCounts {
+    /// P-positions.
+    pub p: u64,
+    /// N-positions.
+    pub n: u64,
+    /// Draws.
+    pub d: u64,
+}
+
+/// Where the positions of one outcome lie on a loopy board.
+#[derive(Clone, Debug, Serialize)]
+pub struct OutcomeSet {
+    /// `[p, q]`: the period of the set's mask.
+    pub period: Option<[usize; 2]>,
+    /// The coordinates where the periodic part starts.
+    pub from: Option<[i64; 2]>,
+    /// An expression true exactly on the set, on this board.
+    pub rule: Option<String>,
+}
+
+/// What [`analyze_loopy`]'s findings are.
+pub const LOOPY_EVIDENCE: &str = "evidence only: every position of this board; no theorem about loopy games is applied, and the board's edges may shape what is seen";
+
+/// Analyses a loopy game's board of `shape` from its positions' outcomes (row-major).
+///
+/// # Errors
+/// A board that is not 2-D.
+///
+/// # Panics
+/// If `outcomes` does not hold one outcome per position.
+pub fn analyze_loopy(
+    name: &str,
+    shape: &grundy_core::TableShape,
+    outcomes: &[grundy_core::LoopyOutcome],
+) -> Result<LoopyBoardReport, Error> {
+    use grundy_core::LoopyOutcome;
+    let lens = shape.lens();
+    if lens.len() != 2 {
+        return Err(Error::new(ErrorKind::Axes { dims: lens.len() }));
+    }
+    assert_eq!(outcomes.len() as u128, shape.cells(), "one outcome per position");
+    let axes = shape.axes();
+    let (rows, cols) = (lens[0], lens[1]);
+    let mins = [axes[0].min, axes[1].min];
+    let names = [axes[0].name.as_str(), axes[1].name.as_str()];
+    let set = |which: LoopyOutcome| {
+        let mask: Vec<bool> = outcomes.iter().map(|&o| o == which).collect();
+        let grid = Grid::new(&mask, rows, cols);
+        let period = find_period_2d(&grid);
+        let rule = period.as_ref().and_then(|p| {
+            outcome_rule(&Described { grid: Grid::new(&mask, rows, cols), names, mins }, p)
+        });
+        OutcomeSet {
+            period: period.as_ref().map(|p| p.period),
+            from: period.as_ref().map(|p| [mins[0] + p.from[0] as i64, mins[1] + p.from[1] as i64]),
+            rule,
+        }
+    };
+    let count = |which: LoopyOutcome| outcomes.iter().filter(|&&o| o == which).count() as u64;
+    let codes: Vec<u8> = outcomes
+        .iter()
+        .map(|o| match o {
+            LoopyOutcome::P => 0,
+            LoopyOutcome::N => 1,
+            LoopyOutcome::D => 2,
+        })
+        .collect();
+    let [rows_report, columns_report, diagonals_report] =
+        line_periods_with(&Grid::new(&codes, rows, cols), mins, LineReport::from);
+    Ok(LoopyBoardReport {
+        game: name.to_string(),
+        size: [shape.max()[0], shape.max()[1]],
+        min: mins,
+        axes: [names[0].to_string(), names[1].to_string()],
+        counts: OutcomeCounts {
+            p: count(LoopyOutcome::P),
+            n: count(LoopyOutcome::N),
+            d: count(LoopyOutcome::D),
+        },
+        p_positions: set(LoopyOutcome::P),
+        draws: set(LoopyOutcome::D),
+        rows: rows_report,
+        columns: columns_report,
+        diagonals: diagonals_report,
+        argument: LOOPY_EVIDENCE,
+    })
+}

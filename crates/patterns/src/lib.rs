@@ -49,8 +49,8 @@ pub mod search;
 pub mod survey;
 
 pub use analysis::{
-    analysis_bytes, analyze, check_analysis_memory, BoardReport, LineReport, OutcomeReport, Report,
-    ReportJson, SequencePeriod, SequenceReport, ValuesReport, ANALYSIS_BYTES_PER_CELL,
-    ANALYSIS_BYTES_PER_LINE,
+    analysis_bytes, analyze, analyze_loopy, check_analysis_memory, BoardReport, LineReport,
+    LoopyBoardReport, OutcomeCounts, OutcomeReport, OutcomeSet, Report, ReportJson, SequencePeriod,
+    SequenceReport, ValuesReport, ANALYSIS_BYTES_PER_CELL, ANALYSIS_BYTES_PER_LINE, LOOPY_EVIDENCE,
 };
 pub use error::{Error, ErrorKind};

@@ -9,14 +9,16 @@ use grundy_patterns::misere::{genus_period, genus_table, GeneraCount, GenusPerio
 use grundy_patterns::proof::Proof;
 use grundy_patterns::search::{ProofSearch, Search, SearchError};
 use grundy_patterns::{
-    analyze, BoardReport, ErrorKind, LineReport, Report, ReportJson, SequenceReport,
+    analyze, analyze_loopy, BoardReport, ErrorKind, LineReport, LoopyBoardReport, Report,
+    ReportJson, SequenceReport,
 };
 use std::io::Write;
 use std::process::ExitCode;
 
 /// Find the laws behind a table: the period (with preperiod and saltus) of a heap game, proved
 /// where a theorem allows; for boards the period and an exact rule for the P-positions and the
-/// values, symmetry, separable P-sets, and the period of every row, column and diagonal.
+/// values, symmetry, separable P-sets, and the period of every row, column and diagonal. A loopy
+/// game's board: where its P-positions and draws lie, and each line's outcomes (evidence).
 ///
 /// Examples: `grundy patterns kayles --size 1000`, `grundy patterns kiki --size 200x200`,
 /// `grundy patterns table.csv --json`.
@@ -61,6 +63,12 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     if let Some(last) = args.heaps.filter(|_| args.misere_quotient) {
         return misere_quotient(&args, last, &bar);
     }
+    if !is_table_file(&args.table.source) {
+        let game = load_game(&args.table.source)?;
+        if game.is_loopy() {
+            return loopy_patterns(&args, game, &threads, &bar);
+        }
+    }
     // The fill and the analyses on the command's pool, so that --threads bounds the whole
     // command.
     let (report, records, known, genera) = threads.install(|| -> Result<_> {
@@ -77,6 +85,71 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         Ok((report, SequenceRecords::of(loaded.game(), loaded.data()), known, genera))
     })?;
     print_report(&args, &report, records.as_ref(), None, &known, genera.as_ref())
+}
+
+/// `patterns` of a loopy game: its board computed whole on the retrograde kernel, and where its
+/// P-positions and draws lie, as evidence.
+fn loopy_patterns(
+    args: &Args,
+    game: grundy_core::Game,
+    threads: &Threads,
+    bar: &Bar,
+) -> Result<ExitCode> {
+    let table = &args.table;
+    if table.slice.is_some() {
+        bail!("--slice takes a 2-D slice of a 3-D table; {} is a loopy game's board", game.name());
+    }
+    let game = crate::load::with_play(game, table.misere);
+    let Some(size) = table.size.as_deref() else {
+        bail!("--size is needed to compute {}", table.source)
+    };
+    let shape = grundy_core::TableShape::new(&game, &parse_coords(size, "size")?, size)?;
+    if shape.lens().len() != 2 {
+        bail!(
+            "patterns reads a loopy game's board (2 axes); {} has {} (grundy check tests a claim \
+             about it)",
+            game.name(),
+            grundy_core::counted(shape.lens().len(), "axis", "axes")
+        );
+    }
+    let report = threads.install(|| -> Result<_> {
+        // The outcomes, their masks and codes: a few bytes a position besides the graph.
+        let loopy = crate::load::fill_loopy(&game, &shape, threads, bar, shape.cells() * 4)?;
+        let outcomes: Vec<grundy_core::LoopyOutcome> =
+            (0..loopy.labels().len()).map(|i| loopy.outcome_at(i)).collect();
+        Ok(analyze_loopy(game.name(), &shape, &outcomes)?)
+    })?;
+    let mut out = crate::output::stdout()?;
+    if args.json {
+        write_json_line(&mut out, &report)?;
+    } else {
+        print_loopy(&mut out, &report)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_loopy(out: &mut impl Write, r: &LoopyBoardReport) -> std::io::Result<()> {
+    let [x, y] = &r.axes;
+    let ([x0, y0], [x1, y1]) = (r.min, r.size);
+    writeln!(out, "{}: {x} = {x0}..={x1}, {y} = {y0}..={y1} (loopy)", r.game)?;
+    let c = &r.counts;
+    writeln!(out, "outcomes:  {} P, {} N, {} D ({})", c.p, c.n, c.d, r.argument)?;
+    for (what, set) in [("P-positions", &r.p_positions), ("draws", &r.draws)] {
+        match (set.period, set.from) {
+            (Some([p, q]), Some([a, b])) => {
+                writeln!(out, "{what}: period [{p}, {q}] from ({x}, {y}) = ({a}, {b})")?;
+                if let Some(rule) = &set.rule {
+                    writeln!(out, "           exactly where {rule}")?;
+                }
+            }
+            _ => writeln!(out, "{what}: no 2-D period within the board")?,
+        }
+    }
+    writeln!(out, "lines:     the outcomes along each line (P, N, D), its period also found in the line's first three quarters")?;
+    lines(out, "rows", x, &r.rows)?;
+    lines(out, "columns", y, &r.columns)?;
+    lines(out, "diagonals", &format!("{x} - {y}"), &r.diagonals)?;
+    Ok(())
 }
 
 /// What `patterns` says of a misère heap game's genera: how far it is tame, how many heaps are
