@@ -106,6 +106,31 @@ impl TableArgs {
         Ok((game, shape))
     }
 
+    /// The game and its board when the source is a loopy game (`None` for a table file or a
+    /// game that ends), with `--misere` applied and `--size` required; `--slice` is refused (a
+    /// loopy board is not a 3-D table's slice).
+    pub(crate) fn loopy_board(&self) -> Result<Option<(Game, TableShape)>> {
+        if is_table_file(&self.source) {
+            return Ok(None);
+        }
+        let game = load_game(&self.source)?;
+        if !game.is_loopy() {
+            return Ok(None);
+        }
+        if self.slice.is_some() {
+            bail!(
+                "--slice takes a 2-D slice of a 3-D table; {} is a loopy game's board",
+                game.name()
+            );
+        }
+        let game = with_play(game, self.misere);
+        let Some(size) = self.size.as_deref() else {
+            bail!("--size is needed to compute {}", self.source)
+        };
+        let shape = TableShape::new(&game, &parse_coords(size, "size")?, size)?;
+        Ok(Some((game, shape)))
+    }
+
     /// Loads the table (its slice, with `--slice`), computing a game's on `threads` (the
     /// command's pool, on which the analyses run too, so that `--threads` bounds the whole
     /// command) with `bar` showing the fill. A game's table is computed only if it fits in

@@ -426,7 +426,20 @@ const CASES: &[(&[&str], &str)] = &[
     (&["compute", "loopy-board.toml", "--size", "7x7", "--engine", "tiles"], "retrograde engine"),
     (&["compute", "loopy-board.toml", "--size", "7x7", "--misere"], "misère play is not computed"),
     (&["compute", "kayles", "--size", "9", "--engine", "retrograde"], "leave sums"),
-    (&["patterns", "loopy-board.toml", "--size", "7x7"], "takes no loopy game"),
+    (&["view", "loopy-board.toml", "--size", "7x7"], "takes no loopy game"),
+    (
+        &["patterns", "loopy-board.toml", "--size", "7x7", "--slice", "n=1"],
+        "is a loopy game's board",
+    ),
+    (&["patterns", "loopy-board.toml"], "--size is needed"),
+    (
+        &["check", "loopy-board.toml", "--size", "7x7", "--draws", "n < 0", "--period", "2x2"],
+        "no theorem",
+    ),
+    (
+        &["plot", "loopy-board.toml", "--size", "6x7", "--out", "x.png"],
+        "must be its `max`, 7, not 6",
+    ),
     (&["moves", "loopy-board.toml", "3x3"], "does not take loopy games yet"),
     (&["value", "loopy-board.toml", "3x3", "--misere"], "misère play of loopy games"),
     (

@@ -1,11 +1,11 @@
-use crate::load::{fill_loopy, is_table_file, load_game, with_play, Analysis, TableArgs};
+use crate::load::{fill_loopy, Analysis, TableArgs};
 use crate::output::write_json_line;
 use crate::progress::Bar;
 use anyhow::{anyhow, bail, Result};
 use grundy_compute::bands::{NoCuts, SoloLink};
 use grundy_compute::Threads;
 use grundy_compute::{FillRequest, Layout, PreparedFill, RequestErrorKind, Resumable, RowsTo};
-use grundy_core::{parse_coords, Game, LoopyOutcome, TableShape};
+use grundy_core::{Game, LoopyOutcome, TableShape};
 use grundy_patterns::conjecture::{
     check, check_loopy, CheckReport, ClaimKind, Claimed, Conjecture, RowChecker,
 };
@@ -75,13 +75,8 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let threads = args.table.threads.pool()?;
     // JSON output also silences the progress bar.
     let bar = Bar::waiting(args.table.quiet || args.json);
-    let loopy = if is_table_file(&args.table.source) {
-        None
-    } else {
-        Some(load_game(&args.table.source)?).filter(Game::is_loopy)
-    };
-    if let Some(game) = loopy {
-        return check_loopy_board(&args, game, kind, text, option, &threads, &bar);
+    if let Some((game, shape)) = args.table.loopy_board()? {
+        return check_loopy_board(&args, &game, &shape, (kind, text, option), &threads, &bar);
     }
     if args.stream {
         let (game, shape) = args.table.game_to_stream()?;
@@ -139,36 +134,26 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 /// position by position, as evidence (no theorem applies).
 fn check_loopy_board(
     args: &Args,
-    game: Game,
-    kind: ClaimKind,
-    text: &str,
-    option: &str,
+    game: &Game,
+    shape: &TableShape,
+    (kind, text, option): (ClaimKind, &str, &str),
     threads: &Threads,
     bar: &Bar,
 ) -> Result<ExitCode> {
-    let table = &args.table;
     if args.stream {
         bail!("--stream: {} is loopy, and its board is computed whole, in memory", game.name());
     }
     if args.period.is_some() {
         bail!("--period: no theorem proves a claim about a loopy game's board ({})", game.name());
     }
-    if table.slice.is_some() {
-        bail!("--slice takes a 2-D slice of a 3-D table; {} is a loopy game's board", game.name());
-    }
-    let game = with_play(game, table.misere);
-    let Some(size) = table.size.as_deref() else {
-        bail!("--size is needed to compute {}", table.source)
-    };
-    let shape = TableShape::new(&game, &parse_coords(size, "size")?, size)?;
     let names: Vec<&str> = shape.axes().iter().map(|a| a.name.as_str()).collect();
     let conjecture = Conjecture::parse_named(kind, text, &names, option)?;
     let report = threads.install(|| -> Result<_> {
         // The outcomes handed to the check, a byte a position, besides the graph.
-        let loopy = fill_loopy(&game, &shape, threads, bar, shape.cells())?;
+        let loopy = fill_loopy(game, shape, threads, bar, shape.cells())?;
         let outcomes: Vec<LoopyOutcome> =
             (0..loopy.labels().len()).map(|i| loopy.outcome_at(i)).collect();
-        Ok(check_loopy(&game, &shape, loopy.labels(), &outcomes, &conjecture, args.show)?)
+        Ok(check_loopy(game, shape, loopy.labels(), &outcomes, &conjecture, args.show)?)
     })?;
     print(args, &report, &names)
 }

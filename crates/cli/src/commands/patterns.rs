@@ -63,11 +63,8 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     if let Some(last) = args.heaps.filter(|_| args.misere_quotient) {
         return misere_quotient(&args, last, &bar);
     }
-    if !is_table_file(&args.table.source) {
-        let game = load_game(&args.table.source)?;
-        if game.is_loopy() {
-            return loopy_patterns(&args, game, &threads, &bar);
-        }
+    if let Some((game, shape)) = args.table.loopy_board()? {
+        return loopy_patterns(&args, &game, &shape, &threads, &bar);
     }
     // The fill and the analyses on the command's pool, so that --threads bounds the whole
     // command.
@@ -91,19 +88,11 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 /// P-positions and draws lie, as evidence.
 fn loopy_patterns(
     args: &Args,
-    game: grundy_core::Game,
+    game: &grundy_core::Game,
+    shape: &grundy_core::TableShape,
     threads: &Threads,
     bar: &Bar,
 ) -> Result<ExitCode> {
-    let table = &args.table;
-    if table.slice.is_some() {
-        bail!("--slice takes a 2-D slice of a 3-D table; {} is a loopy game's board", game.name());
-    }
-    let game = crate::load::with_play(game, table.misere);
-    let Some(size) = table.size.as_deref() else {
-        bail!("--size is needed to compute {}", table.source)
-    };
-    let shape = grundy_core::TableShape::new(&game, &parse_coords(size, "size")?, size)?;
     if shape.lens().len() != 2 {
         bail!(
             "patterns reads a loopy game's board (2 axes); {} has {} (grundy check tests a claim \
@@ -114,10 +103,10 @@ fn loopy_patterns(
     }
     let report = threads.install(|| -> Result<_> {
         // The outcomes, their masks and codes: a few bytes a position besides the graph.
-        let loopy = crate::load::fill_loopy(&game, &shape, threads, bar, shape.cells() * 4)?;
+        let loopy = crate::load::fill_loopy(game, shape, threads, bar, shape.cells() * 4)?;
         let outcomes: Vec<grundy_core::LoopyOutcome> =
             (0..loopy.labels().len()).map(|i| loopy.outcome_at(i)).collect();
-        Ok(analyze_loopy(game.name(), &shape, &outcomes)?)
+        Ok(analyze_loopy(game.name(), shape, &outcomes)?)
     })?;
     let mut out = crate::output::stdout()?;
     if args.json {

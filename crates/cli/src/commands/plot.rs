@@ -1,9 +1,9 @@
-use crate::load::{fill_loopy, is_table_file, load_game, with_play, Analysis, TableArgs};
+use crate::load::{fill_loopy, Analysis, TableArgs};
 use crate::output::{Destination, Overwrite, Special};
 use crate::progress::Bar;
 use anyhow::{bail, Result};
 use grundy_compute::Threads;
-use grundy_core::{parse_coords, Game, GrundyTable, LoopyOutcome, TableShape};
+use grundy_core::{Game, GrundyTable, LoopyOutcome, TableShape};
 use grundy_plot::{plot_loopy_png, plot_png, PlotErrorKind, PlotOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,8 +45,8 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let threads = args.table.threads.pool()?;
     let bar = Bar::waiting(args.table.quiet);
     let png = threads.install(|| -> Result<_> {
-        if let Some(game) = loopy_game(&args.table)? {
-            return plot_loopy(&args, &game, &threads, &bar);
+        if let Some((game, shape)) = args.table.loopy_board()? {
+            return plot_loopy(&args, &game, &shape, &threads, &bar);
         }
         let loaded = args.table.load(&threads, &bar, Analysis::Plot)?;
         let options = PlotOptions { outcome: args.outcome, max_side: args.max_side as usize };
@@ -65,27 +65,15 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The game `table` names when it is a loopy one (a table file is read as it is).
-fn loopy_game(table: &TableArgs) -> Result<Option<Game>> {
-    if is_table_file(&table.source) {
-        return Ok(None);
-    }
-    let game = load_game(&table.source)?;
-    Ok(game.is_loopy().then_some(game))
-}
-
 /// A loopy game's board: its generalized values (∞ grey) or, with `--outcome`, P, N and draws
 /// in three colours.
-fn plot_loopy(args: &Args, game: &Game, threads: &Threads, bar: &Bar) -> Result<Vec<u8>> {
-    let table = &args.table;
-    if table.slice.is_some() {
-        bail!("--slice takes a 2-D slice of a 3-D table; {} is a loopy game's board", game.name());
-    }
-    let game = with_play(game.clone(), table.misere);
-    let Some(size) = table.size.as_deref() else {
-        bail!("--size is needed to compute {}", table.source)
-    };
-    let shape = TableShape::new(&game, &parse_coords(size, "size")?, size)?;
+fn plot_loopy(
+    args: &Args,
+    game: &Game,
+    shape: &TableShape,
+    threads: &Threads,
+    bar: &Bar,
+) -> Result<Vec<u8>> {
     if shape.lens().len() != 2 {
         bail!(
             "plot draws a loopy game's board (2 axes); {} has {} (use `grundy compute` for its \
@@ -96,7 +84,7 @@ fn plot_loopy(args: &Args, game: &Game, threads: &Threads, bar: &Bar) -> Result<
     }
     // The picture's rows, and the labels and draw flags handed to it, besides the graph.
     let extra = shape.cells() * 6;
-    let loopy = fill_loopy(&game, &shape, threads, bar, extra)?;
+    let loopy = fill_loopy(game, shape, threads, bar, extra)?;
     let labels = GrundyTable::from_vec(shape.clone(), loopy.labels().to_vec());
     let draws: Vec<bool> =
         (0..loopy.labels().len()).map(|i| loopy.outcome_at(i) == LoopyOutcome::D).collect();
