@@ -791,6 +791,11 @@ impl LoopyTable {
         self.values.outcome(&self.graph, index)
     }
 
+    /// Every position's outcome, in row-major order (on the pool).
+    pub fn outcomes(&self) -> Vec<LoopyOutcome> {
+        (0..self.labels().len()).into_par_iter().map(|i| self.outcome_at(i)).collect()
+    }
+
     /// The value of position `pos` (`None` outside the table).
     pub fn value(&self, pos: &[Coord]) -> Option<LoopyValue> {
         index_in(&self.shape, pos).map(|index| self.value_at(index))
@@ -799,8 +804,8 @@ impl LoopyTable {
     /// How many positions are P, N and D.
     pub fn outcome_counts(&self) -> [u64; 3] {
         let mut counts = [0u64; 3];
-        for index in 0..self.labels().len() {
-            let slot = match self.values.outcome(&self.graph, index) {
+        for outcome in self.outcomes() {
+            let slot = match outcome {
                 LoopyOutcome::P => 0,
                 LoopyOutcome::N => 1,
                 LoopyOutcome::D => 2,

@@ -5,7 +5,7 @@ use anyhow::{anyhow, bail, Result};
 use grundy_compute::bands::{NoCuts, SoloLink};
 use grundy_compute::Threads;
 use grundy_compute::{FillRequest, Layout, PreparedFill, RequestErrorKind, Resumable, RowsTo};
-use grundy_core::{Game, LoopyOutcome, TableShape};
+use grundy_core::{Game, TableShape};
 use grundy_patterns::conjecture::{
     check, check_loopy, CheckReport, ClaimKind, Claimed, Conjecture, RowChecker,
 };
@@ -151,8 +151,7 @@ fn check_loopy_board(
     let report = threads.install(|| -> Result<_> {
         // The outcomes handed to the check, a byte a position, besides the graph.
         let loopy = fill_loopy(game, shape, threads, bar, shape.cells())?;
-        let outcomes: Vec<LoopyOutcome> =
-            (0..loopy.labels().len()).map(|i| loopy.outcome_at(i)).collect();
+        let outcomes = loopy.outcomes();
         Ok(check_loopy(game, shape, loopy.labels(), &outcomes, &conjecture, args.show)?)
     })?;
     print(args, &report, &names)

@@ -104,8 +104,7 @@ fn loopy_patterns(
     let report = threads.install(|| -> Result<_> {
         // The outcomes, their masks and codes: a few bytes a position besides the graph.
         let loopy = crate::load::fill_loopy(game, shape, threads, bar, shape.cells() * 4)?;
-        let outcomes: Vec<grundy_core::LoopyOutcome> =
-            (0..loopy.labels().len()).map(|i| loopy.outcome_at(i)).collect();
+        let outcomes = loopy.outcomes();
         Ok(analyze_loopy(game.name(), shape, &outcomes)?)
     })?;
     let mut out = crate::output::stdout()?;

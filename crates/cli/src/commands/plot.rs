@@ -86,8 +86,7 @@ fn plot_loopy(
     let extra = shape.cells() * 6;
     let loopy = fill_loopy(game, shape, threads, bar, extra)?;
     let labels = GrundyTable::from_vec(shape.clone(), loopy.labels().to_vec());
-    let draws: Vec<bool> =
-        (0..loopy.labels().len()).map(|i| loopy.outcome_at(i) == LoopyOutcome::D).collect();
+    let draws: Vec<bool> = loopy.outcomes().into_iter().map(|o| o == LoopyOutcome::D).collect();
     let options = PlotOptions { outcome: args.outcome, max_side: args.max_side as usize };
     Ok(plot_loopy_png(game.name(), &labels, &draws, &options)?)
 }
