@@ -440,7 +440,7 @@ const CASES: &[(&[&str], &str)] = &[
         &["plot", "loopy-board.toml", "--size", "6x7", "--out", "x.png"],
         "must be its `max`, 7, not 6",
     ),
-    (&["moves", "loopy-board.toml", "3x3"], "does not take loopy games yet"),
+    (&["moves", "loopy-board.toml", "3x3", "--misere"], "misère play of loopy games"),
     (&["value", "loopy-board.toml", "3x3", "--misere"], "misère play of loopy games"),
     (
         &[

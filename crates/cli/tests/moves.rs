@@ -76,7 +76,7 @@ fn wythoff_moves_to_p_positions_win() {
     let text = stdout_of(&["moves", "wythoff", "5x8"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "5x8: value 2; N (the player to move wins)");
-    assert_eq!(lines[1], "winning moves (each leaves a sum of value 0):");
+    assert_eq!(lines[1], "winning moves (each leaves a P-position: a sum of value 0):");
     assert!(lines[2].starts_with("5x8 -> 5x3") || lines[2].trim_start().starts_with("5x8 -> 5x3"));
     assert!(text.contains(
         "mex: the options take the values {0, 1, 3, 4, 5, 6, 7, 8, 10}; the \

@@ -18,7 +18,7 @@
 use std::fmt;
 
 /// A position's generalized Sprague–Grundy value.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LoopyValue {
     /// A finite value: the position plays as the nim-heap of that size in every sum.
     Finite(u32),

@@ -8,49 +8,101 @@
 //! options take: how many take each and the first that does. For a heap game answered by a
 //! proved period, those counts come from the period (the pieces' values repeat), so a Kayles heap
 //! of 10^18 has its moves at once.
+//!
+//! A sum with a loopy component ([`loopy_moves_of`]) has generalized values ([`LoopyValue`]):
+//! each loopy game's from its whole board, the others' Grundy values as finite ones, and the
+//! sum's value after a move by Smith's rule. A move then wins (leaves a P-position), keeps a
+//! draw (leaves a D-position) or loses; the same types carry both kinds of value ([`SumValue`]).
 
 use crate::positions::{answers_of, Answer, Law, Position, Strip, ValuesError};
+use grundy_compute::retrograde::{board_for, LoopyTable};
 use grundy_core::{Coord, Game, GameOption, GroupShape, GrundyTable, MoveKind, OptionGroup, Pairs};
-use grundy_core::{MexSet, Nimber, TableShape};
+use grundy_core::{LoopyOutcome, LoopyValue, MexSet, Nimber, TableShape};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::fmt;
 
 /// A group with at most this many options is listed one by one.
 pub const LISTED: u128 = 64;
 /// The most options of one group examined one by one (beyond, only a proved period answers).
 pub const EXAMINED: u128 = 1 << 28;
 
+/// What a position of a sum is worth: its Grundy value (`u32`) in games that end, its
+/// generalized Sprague–Grundy value ([`LoopyValue`]) when a component may go round.
+pub trait SumValue: Clone + Ord + fmt::Display {
+    /// The value of the sum of positions with these values.
+    fn sum(parts: impl IntoIterator<Item = Self>) -> Self;
+    /// Who wins a position (or a sum) of this value: P, N, or D (a draw) for ∞ without 0 in K.
+    fn outcome(&self) -> LoopyOutcome;
+    /// As JSON: a number, or `"inf(0,2)"` for ∞ with K = {0, 2}.
+    fn json(&self) -> serde_json::Value;
+}
+
+impl SumValue for u32 {
+    fn sum(parts: impl IntoIterator<Item = u32>) -> u32 {
+        parts.into_iter().fold(0, |sum, v| sum ^ v)
+    }
+
+    fn outcome(&self) -> LoopyOutcome {
+        if *self == 0 {
+            LoopyOutcome::P
+        } else {
+            LoopyOutcome::N
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        (*self).into()
+    }
+}
+
+impl SumValue for LoopyValue {
+    fn sum(parts: impl IntoIterator<Item = LoopyValue>) -> LoopyValue {
+        let parts: Vec<LoopyValue> = parts.into_iter().collect();
+        LoopyValue::sum(&parts)
+    }
+
+    fn outcome(&self) -> LoopyOutcome {
+        LoopyValue::outcome(self)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        match self {
+            LoopyValue::Finite(v) => (*v).into(),
+            infinite => infinite.to_string().into(),
+        }
+    }
+}
+
 /// The moves of a sum of positions.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Moves {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Moves<V = u32> {
     /// One entry per position of the sum, in the order given.
-    pub components: Vec<ComponentMoves>,
-    /// The value of the sum (XOR of the components' values).
-    pub value: u32,
+    pub components: Vec<ComponentMoves<V>>,
+    /// The value of the sum (XOR of the components' values; Smith's rule with a loopy one).
+    pub value: V,
     /// The proved periods used.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub laws: Vec<Law>,
     /// The repeating strips used.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub strips: Vec<Strip>,
 }
 
 /// The moves of one position of the sum.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ComponentMoves {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ComponentMoves<V = u32> {
     /// The game's name.
     pub game: String,
     /// The position.
     pub position: Vec<Coord>,
     /// Its value.
-    pub value: u32,
+    pub value: V,
     /// Its options, group by group.
-    pub groups: Vec<MoveGroup>,
+    pub groups: Vec<MoveGroup<V>>,
 }
 
 /// A group of options: one rule, direction or number of stones taken.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct MoveGroup {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveGroup<V = u32> {
     /// The rule's number in the game's spec (from 1).
     pub rule: usize,
     /// What the move does, in words.
@@ -58,27 +110,25 @@ pub struct MoveGroup {
     /// How many options the group has.
     pub count: u128,
     /// Every option, when there are at most [`LISTED`]; otherwise empty.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub options: Vec<MoveTo>,
+    pub options: Vec<MoveTo<V>>,
     /// When the options are not listed: each value they take, how many take it and the first.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub classes: Vec<ValueClass>,
+    pub classes: Vec<ValueClass<V>>,
 }
 
 /// An option and its value.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct MoveTo {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveTo<V = u32> {
     /// The positions the move leaves (a sum of them: two or three after a split).
     pub to: GameOption,
     /// The option's value.
-    pub value: u32,
+    pub value: V,
 }
 
 /// The options of a group that share a value.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ValueClass {
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ValueClass<V = u32> {
     /// The value.
-    pub value: u32,
+    pub value: V,
     /// How many options take it.
     pub count: u128,
     /// The first of them.
@@ -124,29 +174,33 @@ pub struct Term<'g, 'p> {
     pub positions: Vec<Position<'p>>,
 }
 
-impl Moves {
+impl<V: SumValue> Moves<V> {
     /// The value of the whole sum after a move of component `index` to an option of value
     /// `value`.
-    pub fn sum_after(&self, index: usize, value: u32) -> u32 {
-        self.value ^ self.components[index].value ^ value
+    pub fn sum_after(&self, index: usize, value: &V) -> V {
+        let rest = self.components.iter().enumerate().filter(|&(i, _)| i != index);
+        V::sum(rest.map(|(_, c)| c.value.clone()).chain([value.clone()]))
     }
 }
 
-impl ComponentMoves {
-    /// The distinct values of the options, ascending.
-    pub fn option_values(&self) -> Vec<u32> {
-        let mut values: Vec<u32> = self
+impl<V: SumValue> ComponentMoves<V> {
+    /// The distinct values of the options, ascending (finite before ∞).
+    pub fn option_values(&self) -> Vec<V> {
+        let mut values: Vec<V> = self
             .groups
             .iter()
             .flat_map(|g| {
-                g.options.iter().map(|o| o.value).chain(g.classes.iter().map(|c| c.value))
+                let options = g.options.iter().map(|o| o.value.clone());
+                options.chain(g.classes.iter().map(|c| c.value.clone()))
             })
             .collect();
         values.sort_unstable();
         values.dedup();
         values
     }
+}
 
+impl ComponentMoves {
     /// The mex of the option values: the position's value, by the Sprague–Grundy theorem.
     pub fn mex(&self) -> u32 {
         let mut set = MexSet::new();
@@ -158,13 +212,14 @@ impl ComponentMoves {
 }
 
 /// The moves as `grundy moves --json` and the view give them: for each option and class, the
-/// sum's value after it and whether it wins (leaves 0).
+/// sum's value after it, its outcome, and whether it wins (leaves a P-position). A value is a
+/// number, or `"inf(0,2)"` for ∞ with K = {0, 2} (a loopy component's).
 #[derive(Serialize)]
 pub struct MovesReport<'a> {
     /// The sum's value.
-    pub value: u32,
-    /// `P` (the player to move loses) or `N`.
-    pub outcome: &'static str,
+    pub value: serde_json::Value,
+    /// `P` (the player to move loses), `N` (wins) or `D` (a draw: play goes on forever).
+    pub outcome: char,
     /// One per position of the sum.
     pub components: Vec<ComponentReport<'a>>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
@@ -183,9 +238,9 @@ pub struct ComponentReport<'a> {
     /// The position.
     pub position: &'a [Coord],
     /// Its value.
-    pub value: u32,
-    /// The distinct values of its options, ascending (their mex is `value`).
-    pub option_values: Vec<u32>,
+    pub value: serde_json::Value,
+    /// The distinct values of its options, ascending (their mex is `value` in a game that ends).
+    pub option_values: Vec<serde_json::Value>,
     /// Its options, group by group.
     pub groups: Vec<GroupReport<'a>>,
 }
@@ -213,17 +268,20 @@ pub struct MoveReport<'a> {
     /// The positions the move leaves (the first of a class).
     pub to: &'a GameOption,
     /// The option's value.
-    pub value: u32,
+    pub value: serde_json::Value,
     #[serde(skip_serializing_if = "Option::is_none")]
     /// For a class: how many options take this value.
     pub count: Option<u128>,
     /// The sum's value after the move.
-    pub sum: u32,
-    /// Whether the move leaves a sum of value 0.
+    pub sum: serde_json::Value,
+    /// The sum's outcome after the move, the opponent to move: `P` for a winning move, `D` for
+    /// one that keeps a draw, `N` for one that loses.
+    pub outcome: char,
+    /// Whether the move leaves a P-position (a sum of value 0).
     pub winning: bool,
 }
 
-impl Moves {
+impl<V: SumValue> Moves<V> {
     /// The report of these moves (serialise it for JSON).
     pub fn report(&self) -> MovesReport<'_> {
         let moves = self;
@@ -232,9 +290,17 @@ impl Moves {
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let entry = |to, value, count| {
+                let entry = |to, value: &V, count| {
                     let sum = moves.sum_after(i, value);
-                    MoveReport { to, value, count, sum, winning: sum == 0 }
+                    let outcome = sum.outcome();
+                    MoveReport {
+                        to,
+                        value: value.json(),
+                        count,
+                        sum: sum.json(),
+                        outcome: outcome.letter(),
+                        winning: outcome == LoopyOutcome::P,
+                    }
                 };
                 let groups = c
                     .groups
@@ -243,26 +309,26 @@ impl Moves {
                         rule: g.rule,
                         kind: &g.kind,
                         count: g.count,
-                        options: g.options.iter().map(|o| entry(&o.to, o.value, None)).collect(),
+                        options: g.options.iter().map(|o| entry(&o.to, &o.value, None)).collect(),
                         classes: g
                             .classes
                             .iter()
-                            .map(|k| entry(&k.first, k.value, Some(k.count)))
+                            .map(|k| entry(&k.first, &k.value, Some(k.count)))
                             .collect(),
                     })
                     .collect();
                 ComponentReport {
                     game: &c.game,
                     position: &c.position,
-                    value: c.value,
-                    option_values: c.option_values(),
+                    value: c.value.json(),
+                    option_values: c.option_values().iter().map(SumValue::json).collect(),
                     groups,
                 }
             })
             .collect();
         MovesReport {
-            value: moves.value,
-            outcome: if moves.value == 0 { "P" } else { "N" },
+            value: moves.value.json(),
+            outcome: moves.value.outcome().letter(),
             components,
             laws: &moves.laws,
             strips: &moves.strips,
@@ -275,40 +341,76 @@ pub fn moves_of<E>(
     terms: &[Term<'_, '_>],
     fill: &mut dyn FnMut(&Game, &TableShape) -> Result<GrundyTable, E>,
 ) -> Result<Moves, MovesError<E>> {
-    let mut components: Vec<Option<ComponentMoves>> =
-        terms.iter().flat_map(|t| t.positions.iter().map(|_| None)).collect();
-    let (mut laws, mut strips) = (Vec::new(), Vec::new());
-    let mut start = 0;
+    let (mut components, mut laws, mut strips) = (Vec::new(), Vec::new(), Vec::new());
     for term in terms {
-        let game = term.game;
-        let mut game_fill = |shape: &TableShape| fill(game, shape);
-        let (answers, term_laws, term_strips) =
-            answers_of(game, &term.positions, &mut game_fill).map_err(MovesError::Values)?;
-        laws.extend(term_laws);
-        strips.extend(term_strips);
-        for (group, answer) in &answers {
-            for &i in group {
-                let position = &term.positions[i].1;
-                components[start + i] = Some(component_moves(game, position, answer)?);
-            }
-        }
-        start += term.positions.len();
+        components.extend(term_moves(term, fill, &mut laws, &mut strips)?);
     }
-    let components: Vec<ComponentMoves> =
-        components.into_iter().map(|c| c.expect("every position is in a group")).collect();
-    let value = components.iter().fold(0, |sum, c| sum ^ c.value);
+    let value = u32::sum(components.iter().map(|c| c.value));
     Ok(Moves { components, value, laws, strips })
 }
 
-/// Where option values come from: an answer of [`answers_of`], or a table.
-trait Source {
+/// The moves of a sum with loopy components: each loopy game's board ([`board_for`]) from
+/// `fill_loopy`, every other game's tables from `fill` (their values finite), and the sum's
+/// value after each move by Smith's rule ([`LoopyValue::sum`]).
+pub fn loopy_moves_of<E>(
+    terms: &[Term<'_, '_>],
+    fill_loopy: &mut dyn FnMut(&Game, &TableShape) -> Result<LoopyTable, E>,
+    fill: &mut dyn FnMut(&Game, &TableShape) -> Result<GrundyTable, E>,
+) -> Result<Moves<LoopyValue>, MovesError<E>> {
+    let (mut components, mut laws, mut strips) = (Vec::new(), Vec::new(), Vec::new());
+    for term in terms {
+        if !term.game.is_loopy() {
+            components.extend(term_moves(term, fill, &mut laws, &mut strips)?);
+            continue;
+        }
+        let positions: Vec<Vec<Coord>> = term.positions.iter().map(|(_, p)| p.clone()).collect();
+        let shape = board_for(term.game, &positions)
+            .map_err(|err| MovesError::Values(ValuesError::Shape(err)))?;
+        let table = fill_loopy(term.game, &shape)
+            .map_err(|err| MovesError::Values(ValuesError::Fill(err)))?;
+        for position in &positions {
+            components.push(component_moves(term.game, position, &table)?);
+        }
+    }
+    let value = LoopyValue::sum(components.iter().map(|c| &c.value));
+    Ok(Moves { components, value, laws, strips })
+}
+
+/// The moves of each position of `term`, a game that ends, from the answers of its positions
+/// (tables, a strip or a proved period); the laws and strips used are added.
+fn term_moves<V: SumValue, E>(
+    term: &Term<'_, '_>,
+    fill: &mut dyn FnMut(&Game, &TableShape) -> Result<GrundyTable, E>,
+    laws: &mut Vec<Law>,
+    strips: &mut Vec<Strip>,
+) -> Result<Vec<ComponentMoves<V>>, MovesError<E>>
+where
+    Answer: Source<V>,
+{
+    let game = term.game;
+    let mut game_fill = |shape: &TableShape| fill(game, shape);
+    let (answers, term_laws, term_strips) =
+        answers_of(game, &term.positions, &mut game_fill).map_err(MovesError::Values)?;
+    laws.extend(term_laws);
+    strips.extend(term_strips);
+    let mut components: Vec<Option<ComponentMoves<V>>> = vec![None; term.positions.len()];
+    for (group, answer) in &answers {
+        for &i in group {
+            components[i] = Some(component_moves(game, &term.positions[i].1, answer)?);
+        }
+    }
+    Ok(components.into_iter().map(|c| c.expect("every position is in a group")).collect())
+}
+
+/// Where option values come from: an answer of [`answers_of`], a table, or a loopy board.
+trait Source<V> {
     /// The value of `pos` (a position of the sum or one of its options).
-    fn value(&self, pos: &[Coord]) -> u32;
+    fn value(&self, pos: &[Coord]) -> V;
     /// For a proved heap law: the first heap of the periodic part and the period.
     fn period(&self) -> Option<(Coord, usize)>;
 }
 
-impl Source for Answer {
+impl Source<u32> for Answer {
     fn value(&self, pos: &[Coord]) -> u32 {
         Answer::value(self, pos)
     }
@@ -318,9 +420,30 @@ impl Source for Answer {
     }
 }
 
-impl Source for GrundyTable {
+/// A game that ends, in a sum with a loopy one: its values are finite generalized values.
+impl Source<LoopyValue> for Answer {
+    fn value(&self, pos: &[Coord]) -> LoopyValue {
+        LoopyValue::Finite(Answer::value(self, pos))
+    }
+
+    fn period(&self) -> Option<(Coord, usize)> {
+        Answer::period(self)
+    }
+}
+
+impl Source<u32> for GrundyTable {
     fn value(&self, pos: &[Coord]) -> u32 {
         self.get(pos).expect("the options of a cell lie in its table").value()
+    }
+
+    fn period(&self) -> Option<(Coord, usize)> {
+        None
+    }
+}
+
+impl Source<LoopyValue> for LoopyTable {
+    fn value(&self, pos: &[Coord]) -> LoopyValue {
+        LoopyTable::value(self, pos).expect("a loopy game's options lie on its board")
     }
 
     fn period(&self) -> Option<(Coord, usize)> {
@@ -343,12 +466,12 @@ pub fn moves_in_table<E>(
     Ok(Moves { value: component.value, components: vec![component], laws: vec![], strips: vec![] })
 }
 
-fn component_moves<E>(
+fn component_moves<V: SumValue, E>(
     game: &Game,
     position: &[Coord],
-    answer: &dyn Source,
-) -> Result<ComponentMoves, MovesError<E>> {
-    let value_of = |option: &GameOption| option.iter().fold(0, |x, pos| x ^ answer.value(pos));
+    answer: &dyn Source<V>,
+) -> Result<ComponentMoves<V>, MovesError<E>> {
+    let value_of = |option: &GameOption| V::sum(option.iter().map(|pos| answer.value(pos)));
     let groups = game
         .option_groups(position)
         .iter()
@@ -399,14 +522,14 @@ fn component_moves<E>(
 }
 
 /// Options grouped by value, each with its count and first option (the first added).
-struct Classes(BTreeMap<u32, (u128, GameOption)>);
+struct Classes<V>(BTreeMap<V, (u128, GameOption)>);
 
-impl Classes {
-    fn new() -> Classes {
+impl<V: Ord> Classes<V> {
+    fn new() -> Classes<V> {
         Classes(BTreeMap::new())
     }
 
-    fn add(&mut self, value: u32, count: u128, first: impl FnOnce() -> GameOption) {
+    fn add(&mut self, value: V, count: u128, first: impl FnOnce() -> GameOption) {
         if count == 0 {
             return;
         }
@@ -418,7 +541,7 @@ impl Classes {
         }
     }
 
-    fn into_vec(self) -> Vec<ValueClass> {
+    fn into_vec(self) -> Vec<ValueClass<V>> {
         self.0
             .into_iter()
             .map(|(value, (count, first))| ValueClass { value, count, first })
@@ -431,16 +554,16 @@ impl Classes {
 /// modulo the period, so each residue is counted at once; the few splits with a piece before
 /// `from` are looked at one by one. First pieces are visited in increasing order, so each
 /// class's first option is its smallest.
-fn periodic_pair_classes(
+fn periodic_pair_classes<V: Ord>(
     pairs: &Pairs,
     (from, period): (Coord, usize),
-    value_of: &dyn Fn(&GameOption) -> u32,
-) -> Classes {
+    value_of: &dyn Fn(&GameOption) -> V,
+) -> Classes<V> {
     let mut classes = Classes::new();
     let period = period as Coord;
     let low = pairs.first.max(from);
     let high = pairs.last.min(pairs.total - from);
-    let one = |a: Coord, classes: &mut Classes| {
+    let one = |a: Coord, classes: &mut Classes<V>| {
         if pairs.contains(a) {
             let option = pairs.option(a);
             classes.add(value_of(&option), 1, || option);
@@ -611,7 +734,7 @@ mod tests {
         for (i, component) in answered.components.iter().enumerate() {
             for group in &component.groups {
                 for option in &group.options {
-                    if answered.sum_after(i, option.value) == 0 {
+                    if answered.sum_after(i, &option.value) == 0 {
                         winning.push((i, option.to.clone()));
                     }
                 }

@@ -10,7 +10,8 @@
 
 use crate::certificate::reach;
 use crate::proofs::{has_periodicity_theorem, proved_law, strip_law, ProvedLaw, StripLaw};
-use grundy_core::{Coord, Game, GrundyTable, ModelError, TableShape};
+use grundy_compute::retrograde::{board_for, LoopyTable};
+use grundy_core::{Coord, Game, GrundyTable, LoopyValue, ModelError, TableShape};
 use serde::Serialize;
 use std::fmt;
 
@@ -60,9 +61,9 @@ pub struct Strip {
 /// The values of a game's positions (in the order given), and the laws and strips that answered
 /// the ones beyond the tables computed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Values {
+pub struct Values<V = u32> {
     /// One value per position.
-    pub values: Vec<u32>,
+    pub values: Vec<V>,
     /// The proved periods used.
     pub laws: Vec<Law>,
     /// The repeating strips used.
@@ -144,6 +145,28 @@ pub fn values_of<E>(
         }
     }
     Ok(Values { values, laws, strips })
+}
+
+/// The generalized values of `positions` of `game`: a loopy game's from its whole board
+/// ([`board_for`]) filled by `fill_loopy`, any other game's Grundy values as [`values_of`] finds
+/// them (finite generalized values), for a sum with a loopy component.
+pub fn loopy_values_of<E>(
+    game: &Game,
+    positions: &[Position<'_>],
+    fill_loopy: &mut dyn FnMut(&TableShape) -> Result<LoopyTable, E>,
+    fill: &mut dyn FnMut(&TableShape) -> Result<GrundyTable, E>,
+) -> Result<Values<LoopyValue>, ValuesError<E>> {
+    if !game.is_loopy() {
+        let Values { values, laws, strips } = values_of(game, positions, fill)?;
+        let values = values.into_iter().map(LoopyValue::Finite).collect();
+        return Ok(Values { values, laws, strips });
+    }
+    let coords: Vec<Vec<Coord>> = positions.iter().map(|(_, p)| p.clone()).collect();
+    let shape = board_for(game, &coords).map_err(ValuesError::Shape)?;
+    let table = fill_loopy(&shape).map_err(ValuesError::Fill)?;
+    let values =
+        coords.iter().map(|p| table.value(p).expect("the board holds the positions")).collect();
+    Ok(Values { values, laws: Vec::new(), strips: Vec::new() })
 }
 
 /// The groups of positions answered together, each with its answer (which also answers every

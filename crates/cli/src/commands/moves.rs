@@ -1,10 +1,14 @@
-use super::value::{misere_sum, parse_terms, print_laws, sum_terms, with_stream_hint, SumArgs};
-use crate::load::{fill_table, Analysis};
+use super::value::{
+    misere_sum, outcome_meaning, parse_terms, print_laws, refuse_loopy_misere, sum_terms,
+    with_stream_hint, SumArgs,
+};
+use crate::load::{fill_loopy, fill_table, Analysis};
 use crate::output::write_json_line;
 use crate::progress::Bar;
-use anyhow::{bail, Result};
-use grundy_core::{Coord, GameOption};
-use grundy_patterns::moves::{moves_of, ComponentMoves, Moves, MovesError, Term};
+use anyhow::Result;
+use grundy_core::{Coord, Game, GameOption, LoopyOutcome, LoopyValue, TableShape};
+use grundy_patterns::moves::{loopy_moves_of, moves_of, ComponentMoves, Moves, MovesError};
+use grundy_patterns::moves::{SumValue, Term};
 use grundy_patterns::positions::ValuesError;
 use std::io::Write;
 use std::process::ExitCode;
@@ -16,7 +20,9 @@ use std::process::ExitCode;
 /// marks those after which the sum's value is 0. For a single position the value is explained:
 /// which values its options take and which is missing. A heap of any size whose game has a
 /// proved period is answered from it (`grundy moves kayles 10^18`): a large group of splits is
-/// told by the values its options take, how many take each, and the first.
+/// told by the values its options take, how many take each, and the first. A sum with a loopy
+/// game has generalized values (`inf(K)` where play may go on forever): its moves are listed as
+/// winning (to a P-position), keeping a draw (to a D-position) or losing.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -34,31 +40,14 @@ const SHOWN: usize = 40;
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let terms = parse_terms(&args.sum.terms)?;
-    if let Some(term) = terms.iter().find(|t| t.game.is_loopy()) {
-        bail!(
-            "{} is loopy: `grundy moves` does not take loopy games yet; `grundy value` gives a \
-             sum's value and outcome (P, N or D)",
-            term.game.name()
-        );
-    }
+    refuse_loopy_misere(&terms, args.sum.misere)?;
     if misere_sum(&terms, args.sum.misere)? {
         let report = super::misere_sums::report(&sum_terms(&terms), true, args.sum.search_seconds)?;
         return super::misere_sums::print_moves(&report, args.json, args.all);
     }
     let threads = args.sum.threads.pool()?;
     let bar = Bar::waiting(args.json);
-    let moves = threads.install(|| {
-        let mut fill = |game: &grundy_core::Game, shape: &grundy_core::TableShape| {
-            fill_table(game, shape, &threads, &bar, Analysis::None)
-                .map_err(|err| with_stream_hint(err, game, shape))
-        };
-        let terms: Vec<Term<'_, '_>> =
-            terms.iter().map(|t| Term { game: &t.game, positions: t.positions.clone() }).collect();
-        moves_of(&terms, &mut fill).map_err(|err| match err {
-            MovesError::Values(ValuesError::Fill(err)) => err,
-            err => anyhow::anyhow!("{err}"),
-        })
-    })?;
+    let loopy = terms.iter().any(|t| t.game.is_loopy());
     let texts: Vec<String> = terms
         .iter()
         .flat_map(|t| {
@@ -67,11 +56,45 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             t.positions.iter().map(move |(text, _)| format!("{prefix}{text}"))
         })
         .collect();
+    let library_terms: Vec<Term<'_, '_>> =
+        terms.iter().map(|t| Term { game: &t.game, positions: t.positions.clone() }).collect();
+    let mut fill = |game: &Game, shape: &TableShape| {
+        fill_table(game, shape, &threads, &bar, Analysis::None)
+            .map_err(|err| with_stream_hint(err, game, shape))
+    };
+    let unwrap = |err| match err {
+        MovesError::Values(ValuesError::Fill(err)) => err,
+        err => anyhow::anyhow!("{err}"),
+    };
     let mut out = crate::output::stdout()?;
-    if args.json {
-        write_json_line(&mut out, &moves.report())?;
+    if loopy {
+        let mut fill_loopy =
+            |game: &Game, shape: &TableShape| fill_loopy(game, shape, &threads, &bar, 0);
+        let moves = threads
+            .install(|| loopy_moves_of(&library_terms, &mut fill_loopy, &mut fill))
+            .map_err(unwrap)?;
+        bar.finish();
+        if args.json {
+            write_json_line(&mut out, &moves.report())?;
+        } else {
+            print_text(&mut out, &moves, &texts, args.all, explain_smith)?;
+            if moves.value.outcome() == LoopyOutcome::N {
+                // A P-position can be left and reached again for ever (Smith's counters order
+                // the moves that make progress; they are not kept).
+                writeln!(
+                    out,
+                    "note: play can go round here: every winning move keeps the win, but choosing \
+                     them so that play returns to a position already seen can go on for ever"
+                )?;
+            }
+        }
     } else {
-        print_text(&mut out, &moves, &texts, args.all)?;
+        let moves = threads.install(|| moves_of(&library_terms, &mut fill)).map_err(unwrap)?;
+        if args.json {
+            write_json_line(&mut out, &moves.report())?;
+        } else {
+            print_text(&mut out, &moves, &texts, args.all, explain_mex)?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -89,32 +112,41 @@ fn option_text(option: &GameOption) -> String {
     option.iter().map(|p| position_text(p)).collect::<Vec<_>>().join(" + ")
 }
 
-/// One line of text per move: winning moves (sum 0 after them) first, then the others.
-fn print_text(out: &mut impl Write, moves: &Moves, texts: &[String], all: bool) -> Result<()> {
-    let (mut winning, mut others) = (Vec::new(), Vec::new());
+/// An explanation of a single position's value from its options' values.
+type Explain<V> = fn(&mut dyn Write, &ComponentMoves<V>, &str) -> Result<()>;
+
+/// One line of text per move: winning moves (to a P-position) first, then those that keep a
+/// draw (to a D-position, loopy sums only), then the others.
+fn print_text<V: SumValue>(
+    out: &mut dyn Write,
+    moves: &Moves<V>,
+    texts: &[String],
+    all: bool,
+    explain: Explain<V>,
+) -> Result<()> {
+    let (mut winning, mut drawing, mut others) = (Vec::new(), Vec::new(), Vec::new());
     for (i, (component, text)) in moves.components.iter().zip(texts).enumerate() {
         for group in &component.groups {
-            for option in &group.options {
-                let sum = moves.sum_after(i, option.value);
+            let listed = group.options.iter().map(|o| (&o.to, &o.value, 1));
+            let classes = group.classes.iter().map(|c| (&c.first, &c.value, c.count));
+            for (to, value, count) in listed.chain(classes) {
+                let sum = moves.sum_after(i, value);
+                let more = if count > 1 {
+                    format!(" and {} more like it", count - 1)
+                } else {
+                    String::new()
+                };
                 let line = format!(
-                    "{text} -> {}  [{}]  value {}, sum {sum}",
-                    option_text(&option.to),
+                    "{text} -> {}{more}  [{}]  value {value}, sum {sum}",
+                    option_text(to),
                     group.kind,
-                    option.value
                 );
-                if sum == 0 { &mut winning } else { &mut others }.push(line);
-            }
-            for class in &group.classes {
-                let sum = moves.sum_after(i, class.value);
-                let more = class.count - 1;
-                let line = format!(
-                    "{text} -> {}{}  [{}]  value {}, sum {sum}",
-                    option_text(&class.first),
-                    if more > 0 { format!(" and {more} more like it") } else { String::new() },
-                    group.kind,
-                    class.value
-                );
-                if sum == 0 { &mut winning } else { &mut others }.push(line);
+                match sum.outcome() {
+                    LoopyOutcome::P => &mut winning,
+                    LoopyOutcome::D => &mut drawing,
+                    LoopyOutcome::N => &mut others,
+                }
+                .push(line);
             }
         }
     }
@@ -124,21 +156,24 @@ fn print_text(out: &mut impl Write, moves: &Moves, texts: &[String], all: bool) 
         .zip(texts)
         .map(|(c, text)| format!("{text}: value {}", c.value))
         .collect();
-    let (outcome, meaning) = if moves.value == 0 {
-        ("P", "the player to move loses")
-    } else {
-        ("N", "the player to move wins")
-    };
+    let outcome = moves.value.outcome().letter();
+    let meaning = outcome_meaning(outcome);
     if moves.components.len() > 1 {
         writeln!(out, "{}; sum {}; {outcome} ({meaning})", values.join(", "), moves.value)?;
     } else {
         writeln!(out, "{}; {outcome} ({meaning})", values[0])?;
     }
     if winning.is_empty() {
-        writeln!(out, "winning moves: none (every move leaves a sum of value other than 0)")?;
+        writeln!(out, "winning moves: none (no move leaves a P-position, a sum of value 0)")?;
     } else {
-        writeln!(out, "winning moves (each leaves a sum of value 0):")?;
+        writeln!(out, "winning moves (each leaves a P-position: a sum of value 0):")?;
         for line in &winning {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    if !drawing.is_empty() {
+        writeln!(out, "moves that keep a draw (each leaves a D-position):")?;
+        for line in &drawing {
             writeln!(out, "  {line}")?;
         }
     }
@@ -153,14 +188,46 @@ fn print_text(out: &mut impl Write, moves: &Moves, texts: &[String], all: bool) 
         }
     }
     if let [component] = &moves.components[..] {
-        explain_mex(out, component, &texts[0])?;
+        explain(out, component, &texts[0])?;
     }
     print_laws(out, &moves.laws, &moves.strips)?;
     Ok(())
 }
 
+/// Why a loopy sum's component has its value: Smith's conditions on its options' values. A
+/// winning move in a game that can go round keeps the win but does not by itself end play.
+fn explain_smith(
+    out: &mut dyn Write,
+    component: &ComponentMoves<LoopyValue>,
+    text: &str,
+) -> Result<()> {
+    let values: Vec<String> = component.option_values().iter().map(|v| v.to_string()).collect();
+    let taken = if values.is_empty() {
+        format!("{text} has no options")
+    } else {
+        format!("the options take the values {{{}}}", values.join(", "))
+    };
+    match &component.value {
+        LoopyValue::Finite(v) => writeln!(
+            out,
+            "smith: {taken}; no option has value {v}, and every option of a larger or infinite \
+             value has a move back to value {v}, so {text} has value {v}"
+        )?,
+        LoopyValue::Infinite(k) => {
+            let k: Vec<String> = k.iter().map(u32::to_string).collect();
+            writeln!(
+                out,
+                "smith: {taken}; no finite value meets Smith's conditions, so {text} is \
+                 infinite, with K = {{{}}} (its options' finite values)",
+                k.join(", ")
+            )?
+        }
+    }
+    Ok(())
+}
+
 /// Why a position has its value: the values its options take, and the smallest one missing.
-fn explain_mex(out: &mut impl Write, component: &ComponentMoves, text: &str) -> Result<()> {
+fn explain_mex(out: &mut dyn Write, component: &ComponentMoves, text: &str) -> Result<()> {
     let values = component.option_values();
     if values.is_empty() {
         writeln!(out, "mex: {text} has no options, so its value is 0")?;

@@ -190,55 +190,68 @@ fn sum_of(
 struct LoopyComponent {
     game: String,
     position: Vec<Coord>,
-    /// `3`, or `inf(0,2)` for ∞ with K = {0, 2}.
-    value: String,
+    /// `3`, or `"inf(0,2)"` for ∞ with K = {0, 2}.
+    value: serde_json::Value,
     #[serde(skip)]
     text: String,
+    #[serde(skip)]
+    shown: String,
 }
 
 #[derive(Serialize)]
 struct LoopyReport {
     game: String,
     components: Vec<LoopyComponent>,
-    value: String,
+    /// `3`, or `"inf(0,2)"`.
+    value: serde_json::Value,
     /// `P`, `N` or `D` (a draw: play goes on forever).
     outcome: char,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    laws: Vec<Law>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    strips: Vec<Strip>,
+    #[serde(skip)]
+    shown: String,
 }
 
 /// A sum with loopy components: each loopy game's whole board by the retrograde kernel, the
-/// others' Grundy values as usual, and the sum by Smith's rule.
+/// others' Grundy values as usual (`loopy_values_of`), and the sum by Smith's rule.
 fn loopy_sum(
     terms: &[Term<'_>],
     threads: &grundy_compute::Threads,
     bar: &Bar,
 ) -> Result<LoopyReport> {
-    use grundy_compute::retrograde::board_for;
     use grundy_core::LoopyValue;
-    let mut components = Vec::new();
-    let mut values = Vec::new();
+    use grundy_patterns::moves::SumValue;
+    use grundy_patterns::positions::loopy_values_of;
+    let (mut components, mut values) = (Vec::new(), Vec::new());
+    let (mut laws, mut strips) = (Vec::new(), Vec::new());
     for term in terms {
-        let positions: Vec<Vec<Coord>> = term.positions.iter().map(|(_, p)| p.clone()).collect();
         let game = &term.game;
-        let found: Vec<LoopyValue> = if game.is_loopy() {
-            let shape = board_for(game, &positions)?;
-            let table = crate::load::fill_loopy(game, &shape, threads, bar, 0)?;
-            positions.iter().map(|p| table.value(p).expect("the board holds it")).collect()
-        } else {
-            let fill = |game: &Game, shape: &grundy_core::TableShape| {
+        let found = threads.install(|| {
+            let mut fill_loopy = |shape: &grundy_core::TableShape| {
+                crate::load::fill_loopy(game, shape, threads, bar, 0)
+            };
+            let mut fill = |shape: &grundy_core::TableShape| {
                 fill_table(game, shape, threads, bar, Analysis::None)
                     .map_err(|err| with_stream_hint(err, game, shape))
             };
-            let single = [Term { game: term.game.clone(), positions: term.positions.clone() }];
-            let (report, _) = threads.install(|| sum_of(&single, &fill))?;
-            report.components.iter().map(|c| LoopyValue::Finite(c.value)).collect()
-        };
-        for ((text, position), value) in term.positions.iter().zip(found) {
+            loopy_values_of(game, &term.positions, &mut fill_loopy, &mut fill)
+        });
+        let found = found.map_err(|err| match err {
+            ValuesError::Fill(err) => err,
+            err => anyhow::anyhow!("{err}"),
+        })?;
+        laws.extend(found.laws);
+        strips.extend(found.strips);
+        for ((text, position), value) in term.positions.iter().zip(found.values) {
             let name = game.name().to_string();
             let text = if terms.len() > 1 { format!("{name} {text}") } else { text.to_string() };
             components.push(LoopyComponent {
                 game: name,
                 position: position.clone(),
-                value: value.to_string(),
+                value: value.json(),
+                shown: value.to_string(),
                 text,
             });
             values.push(value);
@@ -250,8 +263,11 @@ fn loopy_sum(
     Ok(LoopyReport {
         game: names.join(" + "),
         components,
-        value: sum.to_string(),
+        value: sum.json(),
         outcome: sum.outcome().letter(),
+        laws,
+        strips,
+        shown: sum.to_string(),
     })
 }
 
@@ -262,18 +278,23 @@ fn print_loopy(args: &Args, report: &LoopyReport) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for component in &report.components {
-        writeln!(out, "{}: {}", component.text, component.value)?;
+        writeln!(out, "{}: {}", component.text, component.shown)?;
     }
     if report.components.len() > 1 {
-        writeln!(out, "sum: {}", report.value)?;
+        writeln!(out, "sum: {}", report.shown)?;
     }
-    let meaning = match report.outcome {
+    writeln!(out, "outcome: {} ({})", report.outcome, outcome_meaning(report.outcome))?;
+    print_laws(&mut out, &report.laws, &report.strips)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What an outcome's letter means, the player to move first.
+pub(super) fn outcome_meaning(letter: char) -> &'static str {
+    match letter {
         'P' => "the player to move loses",
         'N' => "the player to move wins",
         _ => "a draw: neither player can force a win, and play goes on forever",
-    };
-    writeln!(out, "outcome: {} ({meaning})", report.outcome)?;
-    Ok(ExitCode::SUCCESS)
+    }
 }
 
 /// Prints the values, the sum and the outcome as text or JSON.
@@ -300,7 +321,11 @@ fn print(args: &Args, report: &Report, texts: &[String]) -> Result<ExitCode> {
 
 /// The proved periods and repeating strips that answered positions beyond the tables, one line
 /// each (`value` and `moves`).
-pub(super) fn print_laws(out: &mut impl Write, laws: &[Law], strips: &[Strip]) -> Result<()> {
+pub(super) fn print_laws(
+    out: &mut (impl Write + ?Sized),
+    laws: &[Law],
+    strips: &[Strip],
+) -> Result<()> {
     for law in laws {
         writeln!(
             out,
