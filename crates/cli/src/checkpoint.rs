@@ -8,6 +8,7 @@ use crate::derived::{Guarded, Lock};
 use crate::output::{file_identity, Destination, Overwrite, Special};
 use anyhow::{bail, Context, Result};
 use grundy_compute::checkpoint::{CheckpointError, CheckpointErrorKind, CheckpointOf, Holds};
+use grundy_compute::retrograde::Labelling;
 use grundy_compute::{RingStore, RowStream, WaveMark};
 use grundy_core::{Coord, Game, GrundyTable, TableShape};
 use std::fs::File;
@@ -92,6 +93,12 @@ impl Checkpoint {
         self.load_with(|input| self.of.read_stream(input, stream))
     }
 
+    /// The saved labelling of a loopy game's board of `positions` positions, or `None` if there
+    /// is no checkpoint yet; refused as [`Checkpoint::load`] refuses.
+    pub(crate) fn load_labels(&self, positions: usize) -> Result<Option<Labelling>> {
+        self.load_with(|input| self.of.read_labels(input, positions))
+    }
+
     fn load_with<T>(
         &self,
         read: impl FnOnce(BufReader<File>) -> Result<T, CheckpointError>,
@@ -156,6 +163,18 @@ impl Checkpoint {
         Ok(())
     }
 
+    /// Saves a loopy game's labelling after a round, atomically.
+    pub(crate) fn save_labels(&self, labelling: &Labelling) -> Result<()> {
+        let context = || format!("cannot save checkpoint {}", self.path.display());
+        self.keep_locked().with_context(context)?;
+        Destination::open(Some(&self.path), self.overwrite, Special::Refuse)
+            .with_context(context)?
+            .write_file_with(|file| self.of.write_labels(file, labelling))
+            .with_context(context)?;
+        self.claim();
+        Ok(())
+    }
+
     /// Says that a signal stopped the run before its first `wave` (a tile-wave, a row): the
     /// checkpoint is as it was.
     pub(crate) fn say_unchanged(&self, wave: &str) {
@@ -168,17 +187,24 @@ impl Checkpoint {
 
     /// Says that the run goes on from the checkpoint, `done` of `total` waves done.
     pub(crate) fn say_resuming(&self, done: usize, total: usize, wave: &str) {
-        eprintln!(
-            "grundy: resuming from checkpoint {} ({done} of {total} {wave}s done)",
-            self.path.display()
-        );
+        self.say_resuming_at(&format!("{done} of {total} {wave}s done"));
+    }
+
+    /// Says that the run goes on from the checkpoint, which holds `what`.
+    pub(crate) fn say_resuming_at(&self, what: &str) {
+        eprintln!("grundy: resuming from checkpoint {} ({what})", self.path.display());
     }
 
     /// Says that a signal stopped the run after saving `done` of `total` waves.
     pub(crate) fn say_saved(&self, done: usize, total: usize, wave: &str) {
+        self.say_saved_at(&format!("{done} of {total} {wave}s"));
+    }
+
+    /// Says that a signal stopped the run after saving `what`.
+    pub(crate) fn say_saved_at(&self, what: &str) {
         eprintln!(
-            "grundy: interrupted; saved {done} of {total} {wave}s to checkpoint {}; run the same \
-             command again to resume",
+            "grundy: interrupted; saved {what} to checkpoint {}; run the same command again to \
+             resume",
             self.path.display()
         );
     }

@@ -175,6 +175,114 @@ fn sums_with_loopy_components_agree_with_the_sums_graph() {
     assert!(text.contains("outcome: N"), "{text}");
 }
 
+/// `moves` of a sum of two boards: each move's outcome (the opponent to move) is the outcome
+/// of the pair it leaves, by the fixpoint on the pairs; the text lists winning moves, moves that
+/// keep a draw and the others.
+#[test]
+fn moves_of_loopy_sums_leave_the_outcomes_of_the_sums_graph() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = spec_file(&dir);
+    let board = board_graph();
+    let cells = board.len();
+    let pairs: Vec<Vec<usize>> = (0..cells * cells)
+        .map(|x| {
+            let (a, b) = (x / cells, x % cells);
+            let first = board[a].iter().map(|&v| v * cells + b);
+            first.chain(board[b].iter().map(|&v| a * cells + v)).collect()
+        })
+        .collect();
+    let truth = outcomes(&pairs);
+    let index = |to: &serde_json::Value| {
+        let p = &to[0];
+        (p[0].as_i64().unwrap() * SIDE + p[1].as_i64().unwrap()) as usize
+    };
+    let mut seen = HashMap::new();
+    for (a, b) in [(0, 9), (3, 17), (12, 40), (5, 5), (21, 44), (2, 58), (30, 31), (9, 50)] {
+        let pos = |u: usize| format!("{}x{}", u / SIDE as usize, u % SIDE as usize);
+        let out = stdout_of(&["moves", &spec, &pos(a), &pos(b), "--json"]);
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(report["outcome"], truth[a * cells + b].to_string(), "{out}");
+        for (j, component) in report["components"].as_array().unwrap().iter().enumerate() {
+            let mut moved = 0;
+            for group in component["groups"].as_array().unwrap() {
+                for option in group["options"].as_array().unwrap() {
+                    let v = index(&option["to"]);
+                    let after = if j == 0 { v * cells + b } else { a * cells + v };
+                    let outcome = option["outcome"].as_str().unwrap();
+                    assert_eq!(outcome, truth[after].to_string(), "{} -> {v}: {out}", pos(a));
+                    assert_eq!(option["winning"], outcome == "P");
+                    *seen.entry(truth[after]).or_insert(0) += 1;
+                    moved += 1;
+                }
+            }
+            assert_eq!(moved, board[if j == 0 { a } else { b }].len(), "every move is listed");
+        }
+    }
+    assert_eq!(seen.len(), 3, "moves to P, N and D all occur: {seen:?}");
+    // In text: a draw's moves that keep it, and Smith's conditions explained.
+    let text = stdout_of(&["moves", "diagonal-shuffle", "4x7"]);
+    assert!(text.starts_with("4x7: value inf(); D (a draw"), "{text}");
+    assert!(text.contains("moves that keep a draw (each leaves a D-position):"), "{text}");
+    assert!(text.contains("so 4x7 is infinite, with K = {}"), "{text}");
+    // A sum with a heap game answered by its proved period.
+    let text = stdout_of(&["moves", "knight-retreat", "3x5", "+", "kayles", "10^18"]);
+    assert!(text.contains("; sum 1; N (the player to move wins)"), "{text}");
+    assert!(text.contains("winning moves (each leaves a P-position"), "{text}");
+    assert!(text.contains("kayles: period 12 from n = 71"), "{text}");
+}
+
+/// `compute --checkpoint` of a loopy game: a run whose table cannot be written keeps the
+/// finished labelling in the checkpoint; the next run resumes from it, writes the table of a
+/// plain run and deletes it; a run of another game refuses it, and a streamed loopy run is
+/// refused. (Stopping between rounds and resuming is the library's test,
+/// `a_labelling_stopped_and_resumed_from_its_checkpoint_gives_the_same_values`.)
+#[test]
+fn a_loopy_runs_checkpoint_keeps_its_labelling_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("knight.ckpt");
+    let out = dir.path().join("knight.csv");
+    let (ckpt_text, out_text) = (ckpt.to_str().unwrap(), out.to_str().unwrap());
+    let base = ["compute", "knight-retreat", "--size", "63x63", "--format", "long"];
+    let run = |extra: &[&str]| grundy().args(base).args(extra).output().unwrap();
+    let full = run(&["--out", "/dev/full", "--checkpoint", ckpt_text]);
+    let stderr = String::from_utf8_lossy(&full.stderr);
+    assert_eq!(full.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the finished table is saved in checkpoint"), "{stderr}");
+    assert!(ckpt.exists());
+    let other = grundy()
+        .args([
+            "compute",
+            "wythoff",
+            "--size",
+            "63x63",
+            "--checkpoint",
+            ckpt_text,
+            "--out",
+            out_text,
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&other.stderr);
+    assert_eq!(other.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("it belongs to knight-retreat up to 63x63"), "{stderr}");
+    assert!(!out.exists());
+    let resumed = run(&["--out", out_text, "--checkpoint", ckpt_text]);
+    let stderr = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{stderr}");
+    assert!(
+        stderr.starts_with("grundy: resuming from checkpoint")
+            && stderr.contains("4096 of 4096 positions labelled"),
+        "{stderr}"
+    );
+    assert!(!ckpt.exists(), "the checkpoint is deleted once the table is written");
+    let plain = run(&[]);
+    assert!(std::fs::read(&out).unwrap() == plain.stdout, "the resumed table is a plain run's");
+    let streamed = run(&["--stream", "--out", out_text, "--checkpoint", ckpt_text]);
+    let stderr = String::from_utf8_lossy(&streamed.stderr);
+    assert_eq!(streamed.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("not streamed or distributed"), "{stderr}");
+}
+
 #[test]
 fn the_retrograde_engine_gives_an_acyclic_games_table() {
     for (game, size) in [("kiki", "30x30"), ("wythoff", "25x25"), ("subtraction:1,3,4", "200")] {

@@ -13,6 +13,12 @@
 //! cells               the table as a .npy array (see `grundy_core::write_npy`), to the end
 //! ```
 //!
+//! The retrograde kernel (a loopy game, [`crate::retrograde`]) saves its labelling after a
+//! round: the header adds `labels: {"rounds": R}` (the rounds done), its `waves_done` and
+//! `waves_total` count the positions labelled and all of them, and the body is one u32 label per
+//! position, little-endian, in row-major order (a value below R, ∞ as `u32::MAX`, not yet
+//! labelled as `u32::MAX - 1`). The game graph is not saved: it is rebuilt from the rules.
+//!
 //! A streamed fill ([`RowStream`]) saves its ring instead of a table: the waves are its rows and
 //! the body is
 //! ```text
@@ -32,6 +38,7 @@
 //! one.
 
 use crate::plan::WaveMark;
+use crate::retrograde::Labelling;
 use crate::store::RingStore;
 use crate::stream::RowStream;
 use grundy_core::{
@@ -62,6 +69,16 @@ struct Header {
     /// Present in the checkpoints of streamed fills, whose body is a ring of rows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     stream: Option<StreamHeader>,
+    /// Present in the checkpoints of the retrograde kernel, whose body is a labelling.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    labels: Option<LabelsHeader>,
+}
+
+/// What a labelling's checkpoint adds to the header: the rounds done.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LabelsHeader {
+    rounds: u32,
 }
 
 /// What a checkpoint holds.
@@ -71,6 +88,8 @@ pub enum Holds {
     Table,
     /// A ring of rows and its line summaries: a streamed (or distributed) run saved it.
     Ring,
+    /// A loopy game's labelling after some rounds: the retrograde kernel saved it.
+    Labels,
 }
 
 /// What a streamed fill's checkpoint adds to the header.
@@ -163,6 +182,11 @@ pub enum CheckpointErrorKind {
         /// What is wrong.
         message: String,
     },
+    /// The labelling of a retrograde checkpoint is not one of the run's board.
+    Labels {
+        /// What is wrong.
+        message: String,
+    },
 }
 
 impl CheckpointError {
@@ -227,7 +251,12 @@ impl fmt::Display for CheckpointError {
                 "it was saved by a run that holds the whole table; resume it with such a run, or \
                  delete it to start over",
             ),
+            K::OtherMode { holds: Holds::Labels } => f.write_str(
+                "it was saved by the retrograde kernel (a loopy game's labelling); delete it to \
+                 start over",
+            ),
             K::Ring { message } => write!(f, "its ring of rows: {message}"),
+            K::Labels { message } => write!(f, "its labelling: {message}"),
         }
     }
 }
@@ -308,7 +337,82 @@ impl CheckpointOf {
             waves_total: mark.total,
             cell_bytes,
             stream,
+            labels: None,
         }
+    }
+
+    /// The mark a labelling's header carries: no tiles, the positions labelled of all.
+    fn labels_mark(labelled: usize, positions: usize) -> WaveMark {
+        WaveMark { done: labelled, total: positions, tile_sides: [0; 3] }
+    }
+
+    /// Writes the retrograde kernel's `labelling` (a loopy game's board after some rounds) to
+    /// `out`, as [`CheckpointOf::write`] writes a table. The body is one little-endian u32 label
+    /// per position, in row-major order.
+    ///
+    /// # Errors
+    /// Writing or seeking failed.
+    pub fn write_labels<W: Write + Seek>(
+        &self,
+        out: &mut W,
+        labelling: &Labelling,
+    ) -> io::Result<()> {
+        let labels = labelling.labels();
+        let mark = Self::labels_mark(labelling.labelled(), labels.len());
+        let mut header = self.header(mark, 4, None);
+        header.labels = Some(LabelsHeader { rounds: labelling.rounds() });
+        self.write_with(out, &header, |body| {
+            for chunk in labels.chunks(1 << 14) {
+                let bytes: Vec<u8> = chunk.iter().flat_map(|l| l.to_le_bytes()).collect();
+                body.write_all(&bytes)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Reads a labelling of this run's board of `positions` positions from `input`, after the
+    /// checks of [`CheckpointOf::read`] and more: one label per position, each a value below the
+    /// rounds done, ∞ or not yet, and as many labelled as the header says.
+    ///
+    /// # Errors
+    /// The input is no checkpoint, is damaged, or belongs to another run or mode.
+    pub fn read_labels<R: Read + Seek>(
+        &self,
+        mut input: R,
+        positions: usize,
+    ) -> Result<Labelling, CheckpointError> {
+        let labels_error =
+            |message: String| CheckpointError::new(CheckpointErrorKind::Labels { message });
+        // The plan's total is the positions; what was labelled is checked below.
+        let plan = Self::labels_mark(0, positions);
+        let header = self.verified_header(&mut input, &plan, Holds::Labels)?;
+        let rounds = header.labels.expect("verified: a labelling").rounds;
+        if header.cell_bytes != 4 {
+            return Err(labels_error(format!("it has {}-byte labels", header.cell_bytes)));
+        }
+        let mut input = io::BufReader::new(input);
+        let mut labels = Vec::with_capacity(positions);
+        let mut bytes = [0u8; 4];
+        for _ in 0..positions {
+            input
+                .read_exact(&mut bytes)
+                .map_err(|_| CheckpointError::new(CheckpointErrorKind::TooShort))?;
+            labels.push(u32::from_le_bytes(bytes));
+        }
+        if input.read(&mut [0u8; 1])? != 0 {
+            return Err(labels_error("it has bytes after its end".to_string()));
+        }
+        let labelling = Labelling::restore(labels, rounds).ok_or_else(|| {
+            labels_error(format!("a label is neither a value below {rounds}, ∞ nor unlabelled"))
+        })?;
+        if labelling.labelled() != header.waves_done {
+            return Err(labels_error(format!(
+                "it labels {} positions, not the {} its header says",
+                labelling.labelled(),
+                header.waves_done
+            )));
+        }
+        Ok(labelling)
     }
 
     /// The fixed fields, `header` and the body that `body` writes, with the checksum.
@@ -504,7 +608,11 @@ impl CheckpointOf {
                 expected_size: self.size.clone(),
             });
         }
-        let saved = if header.stream.is_some() { Holds::Ring } else { Holds::Table };
+        let saved = match (&header.stream, &header.labels) {
+            (Some(_), _) => Holds::Ring,
+            (None, Some(_)) => Holds::Labels,
+            (None, None) => Holds::Table,
+        };
         if saved != holds {
             return refuse(K::OtherMode { holds: saved });
         }
@@ -701,5 +809,78 @@ mod tests {
         let err = of.read_stream(Cursor::new(&bytes), &stream).unwrap_err();
         assert!(matches!(err.kind(), CheckpointErrorKind::Ring { .. }), "{err}");
         assert!(err.to_string().contains("claims 1099511627776 words"), "{err}");
+    }
+
+    /// Issue 32: a loopy game's labelling, stopped after every few rounds, saved, read back and
+    /// resumed, ends with the labels of one uninterrupted fill; damage, a table's checkpoint
+    /// and labels that no labelling has are refused.
+    #[test]
+    fn a_labelling_stopped_and_resumed_from_its_checkpoint_gives_the_same_values() {
+        use crate::request::PreparedFill;
+        use crate::retrograde::RetrogradeFill;
+        // knight-retreat's rules: a few rounds, then the draws.
+        let text = "name = \"knight\"\ndescription = \"test\"\n\
+                    axes = [{ name = \"n\", min = 0, max = 24 }, { name = \"m\", min = 0, max = 24 }]\n\
+                    [[rules]]\nkind = \"step\"\noffsets = [[-2, -1], [-1, -2], [-1, 0], [1, 1]]\n";
+        let game = grundy_core::parse_spec(text, "test.toml").unwrap();
+        let shape = TableShape::new(&game, &[24, 24], "24x24").unwrap();
+        let prepare = || match FillRequest::new(&game, &shape).prepare() {
+            Ok(PreparedFill::Retrograde(fill)) => fill,
+            _ => panic!("a loopy game runs the retrograde kernel"),
+        };
+        let fill: RetrogradeFill<'_> = prepare();
+        let whole = fill.fill(&NoProgress).unwrap();
+        let of = CheckpointOf::new(&game, &[24, 24]);
+        let mut saved: Option<Vec<u8>> = None;
+        let mut stops = 0;
+        let table = loop {
+            let start = saved
+                .as_ref()
+                .map(|bytes| of.read_labels(Cursor::new(bytes), fill.positions()).unwrap());
+            let mut last = None;
+            let mut stop = |labelling: &Labelling| {
+                last = Some(labelling.clone());
+                Control::Stop
+            };
+            match fill.fill_resumable(start, &NoProgress, &mut stop).unwrap() {
+                Some(table) => break table,
+                None => {
+                    stops += 1;
+                    let mut bytes = Cursor::new(Vec::new());
+                    of.write_labels(&mut bytes, &last.expect("stopped after a round")).unwrap();
+                    saved = Some(bytes.into_inner());
+                }
+            }
+        };
+        assert!(stops >= 2, "stopped after each round but the last ({stops} stops)");
+        assert_eq!(table.labels(), whole.labels());
+        let bytes = saved.unwrap();
+        let mut damaged = bytes.clone();
+        damaged[bytes.len() - 5] ^= 1;
+        let err = of.read_labels(Cursor::new(&damaged), fill.positions()).unwrap_err();
+        assert!(matches!(err.kind(), CheckpointErrorKind::Damaged { .. }), "{err}");
+        let err = of.read_labels(Cursor::new(&bytes), fill.positions() - 1).unwrap_err();
+        assert!(matches!(err.kind(), CheckpointErrorKind::OtherPlan { .. }), "{err}");
+        let err = of
+            .read(
+                Cursor::new(&bytes),
+                &shape,
+                &WaveMark { done: 0, total: 625, tile_sides: [0; 3] },
+            )
+            .unwrap_err();
+        assert!(
+            matches!(err.kind(), CheckpointErrorKind::OtherMode { holds: Holds::Labels }),
+            "{err}"
+        );
+        // A label that no labelling after its rounds has (a value of a later round).
+        let forged = Labelling::restore(vec![7; 625], 3);
+        assert!(forged.is_none());
+        let finished = table.labelling();
+        let mut bytes = Cursor::new(Vec::new());
+        of.write_labels(&mut bytes, &finished).unwrap();
+        let again = of.read_labels(Cursor::new(bytes.into_inner()), fill.positions()).unwrap();
+        assert_eq!(again, finished, "a finished labelling reads back whole");
+        let done = fill.fill_resumable(Some(again), &NoProgress, &mut |_| Control::Stop).unwrap();
+        assert_eq!(done.unwrap().labels(), whole.labels(), "and resumes to the table at once");
     }
 }

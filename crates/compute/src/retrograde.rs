@@ -22,12 +22,13 @@
 //! cycles: [`descending_values`] values it in one pass instead, in waves of that sum, each wave
 //! on the pool. The graph's options come from the rules by index arithmetic (`FlatMoves`).
 //!
-//! A checkpoint of this algorithm would hold the graph's labels after a round (one word per
-//! position) and the round's number; the graph itself is rebuilt from the rules.
+//! A checkpoint of this algorithm holds the labels after a round (one word per position) and
+//! the rounds done ([`Labelling`], [`RetrogradeFill::fill_resumable`]); the graph itself is
+//! rebuilt from the rules. The one-pass fill of an acyclic game has no rounds and saves none.
 
 use crate::engine::Engine;
 use crate::memory::{available, check_bytes, Available, Bound, Held, TooLarge};
-use crate::progress::Progress;
+use crate::progress::{Control, Progress};
 use crate::threads::Threads;
 use grundy_core::{
     Coord, Game, LoopyOutcome, LoopyValue, MexSet, ModelError, Nimber, Rule, TableShape,
@@ -338,6 +339,45 @@ impl GeneralizedValues {
     }
 }
 
+/// The labelling after some rounds (see the module's doc): each position's finite value (below
+/// the rounds done), ∞, or not yet labelled. It is what a checkpoint of the labelling holds
+/// ([`crate::checkpoint::CheckpointOf::write_labels`]): the next round needs nothing else, the
+/// counts and marks of a round being set up afresh from the labels.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Labelling {
+    labels: Vec<u32>,
+    rounds: u32,
+}
+
+impl Labelling {
+    /// Nothing labelled yet, over `positions` positions.
+    pub fn start(positions: usize) -> Labelling {
+        Labelling { labels: vec![UNLABELLED; positions], rounds: 0 }
+    }
+
+    /// A labelling read back: `None` unless every label is a value below `rounds`, ∞ or the
+    /// mark of a position not yet labelled, and no later round is needed when none is left.
+    pub fn restore(labels: Vec<u32>, rounds: u32) -> Option<Labelling> {
+        let valid = labels.iter().all(|&l| l < rounds || l == INFINITE || l == UNLABELLED);
+        valid.then_some(Labelling { labels, rounds })
+    }
+
+    /// Each position's label: a finite value, [`INFINITE`], or `u32::MAX - 1` (not yet).
+    pub fn labels(&self) -> &[u32] {
+        &self.labels
+    }
+
+    /// The rounds done: the values below it are all found.
+    pub fn rounds(&self) -> u32 {
+        self.rounds
+    }
+
+    /// The positions labelled so far.
+    pub fn labelled(&self) -> usize {
+        self.labels.iter().filter(|&&l| l != UNLABELLED).count()
+    }
+}
+
 /// The generalized Sprague–Grundy values of `graph` (see the module's doc); `progress` hears
 /// of the positions labelled after each round and may cancel between rounds.
 ///
@@ -347,13 +387,34 @@ pub fn generalized_values(
     graph: &GameGraph,
     progress: &dyn Progress,
 ) -> Result<GeneralizedValues, RetrogradeError> {
+    let start = Labelling::start(graph.len());
+    let done = label_from(graph, start, progress, &mut |_| Control::Continue)?;
+    Ok(done.expect("never stopped"))
+}
+
+/// The labelling of `graph` from `start` (a checkpoint's, or [`Labelling::start`]), as
+/// [`generalized_values`] runs it; after each round `after_round` sees the labelling and may
+/// stop the run (to save it and exit): then `Ok(None)`.
+///
+/// # Errors
+/// [`RetrogradeError::Cancelled`].
+///
+/// # Panics
+/// If `start` has another number of positions than `graph`.
+pub fn label_from(
+    graph: &GameGraph,
+    start: Labelling,
+    progress: &dyn Progress,
+    after_round: &mut dyn FnMut(&Labelling) -> Control,
+) -> Result<Option<GeneralizedValues>, RetrogradeError> {
     let n = graph.len();
-    let mut labels = vec![UNLABELLED; n];
+    assert_eq!(start.labels.len(), n, "a labelling of this graph");
+    let Labelling { mut labels, rounds: mut round } = start;
     let mut uncovered = vec![0u32; n];
     let mut covered = vec![false; n];
     let mut queue: Vec<u32> = Vec::new();
-    let mut left = n;
-    let mut round = 0u32;
+    let mut left = labels.iter().filter(|&&l| l == UNLABELLED).count();
+    progress.advance((n - left) as u64);
     while left > 0 {
         if progress.cancelled() {
             return Err(RetrogradeError::Cancelled);
@@ -425,8 +486,15 @@ pub fn generalized_values(
         left -= infinite;
         progress.advance((labelled + infinite) as u64);
         round += 1;
+        if left > 0 {
+            let state = Labelling { labels, rounds: round };
+            if after_round(&state) == Control::Stop {
+                return Ok(None);
+            }
+            labels = state.labels;
+        }
     }
-    Ok(GeneralizedValues { labels })
+    Ok(Some(GeneralizedValues { labels }))
 }
 
 /// The values of a graph whose every move lowers `level` (an acyclic game: see
@@ -513,10 +581,10 @@ pub enum LoopyRefusal {
         /// The game.
         game: String,
     },
-    /// A streamed, distributed or resumable fill.
+    /// A streamed or distributed fill.
     #[error(
-        "the retrograde kernel keeps the whole game graph in memory in one run: it is not \
-         streamed, distributed or resumed"
+        "the retrograde kernel keeps the whole game graph in memory on one machine: it is not \
+         streamed or distributed (--checkpoint alone saves its labelling between rounds)"
     )]
     Layout,
     /// A game whose moves leave sums, which the kernel's graph of single positions cannot hold.
@@ -601,6 +669,31 @@ impl<'g> RetrogradeFill<'g> {
     /// # Errors
     /// [`RetrogradeError`]: a graph too large for memory, or cancelled.
     pub fn fill(&self, progress: &dyn Progress) -> Result<LoopyTable, RetrogradeError> {
+        let table = self.fill_resumable(None, progress, &mut |_| Control::Continue)?;
+        Ok(table.expect("never stopped"))
+    }
+
+    /// The positions of the table: the length of a labelling of it.
+    pub fn positions(&self) -> usize {
+        usize::try_from(self.shape.cells()).unwrap_or(usize::MAX)
+    }
+
+    /// [`RetrogradeFill::fill`], resumable: the labelling goes on from `start` (a checkpoint's,
+    /// of [`RetrogradeFill::positions`] positions) when there is one, and after each round
+    /// `after_round` sees the labelling (to save it) and may stop the run: then `Ok(None)`. An
+    /// acyclic game started afresh takes its one pass, which has no rounds to stop between.
+    ///
+    /// # Errors
+    /// [`RetrogradeError`]: a graph too large for memory, or cancelled.
+    ///
+    /// # Panics
+    /// If `start` has another number of positions.
+    pub fn fill_resumable(
+        &self,
+        start: Option<Labelling>,
+        progress: &dyn Progress,
+        after_round: &mut (dyn FnMut(&Labelling) -> Control + Send),
+    ) -> Result<Option<LoopyTable>, RetrogradeError> {
         let shape = &self.shape;
         let positions = usize::try_from(shape.cells())
             .map_err(|_| RetrogradeError::TooManyPositions(u64::MAX))?;
@@ -611,11 +704,17 @@ impl<'g> RetrogradeFill<'g> {
             // A game without cycles (its moves all lower some weighted sum) needs no rounds:
             // one pass in waves of that sum, as the wave engines run the coordinate sum.
             let descent = game.descent();
-            let values = match &descent {
-                Some(w) => descending_values(&graph, |u| moves.level(u, w), progress)?,
-                None => generalized_values(&graph, progress)?,
+            let values = match (&descent, start) {
+                (Some(w), None) => descending_values(&graph, |u| moves.level(u, w), progress)?,
+                (_, start) => {
+                    let start = start.unwrap_or_else(|| Labelling::start(positions));
+                    match label_from(&graph, start, progress, after_round)? {
+                        Some(values) => values,
+                        None => return Ok(None),
+                    }
+                }
             };
-            Ok(LoopyTable { shape: shape.clone(), graph, values, descent })
+            Ok(Some(LoopyTable { shape: shape.clone(), graph, values, descent }))
         })
     }
 }
@@ -779,6 +878,14 @@ impl LoopyTable {
     /// Each position's label in row-major order: its finite value, or [`INFINITE`].
     pub fn labels(&self) -> &[u32] {
         self.values.labels()
+    }
+
+    /// The finished labelling, as a checkpoint keeps it (a run that could not write the table
+    /// saves it, and the next writes it without labelling again).
+    pub fn labelling(&self) -> Labelling {
+        let labels = self.values.labels().to_vec();
+        let rounds = labels.iter().filter(|&&l| l != INFINITE).max().map_or(0, |&l| l + 1);
+        Labelling { labels, rounds }
     }
 
     /// The value of the position at row-major `index`, with its K when ∞.

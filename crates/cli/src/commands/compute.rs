@@ -77,7 +77,7 @@ fn run_here(config: &Config) -> Result<ExitCode> {
         PreparedFill::Bands { fill, .. } => {
             config.threads.install(|| streamed(config, &fill, destination))
         }
-        PreparedFill::Retrograde(fill) => loopy::run(config, &fill, destination),
+        PreparedFill::Retrograde(fill) => loopy::run(config, &fill, checkpoint, destination),
     }
 }
 
@@ -110,27 +110,43 @@ fn in_memory(
     // With a checkpoint, signals are still deferred: one that comes while the table is written
     // stops the write ([`signals::StopOnSignal`]), and the table is saved below.
     let written = write_table(config, &table, seconds, destination);
-    if let (Some((checkpoint, _)), Some(mark)) = (&checkpoint, mark) {
-        if let Err(err) = written {
-            // Keep the finished table: the next run writes it without computing anything.
-            let saved = checkpoint.save(&table, mark);
-            signals::undefer();
-            if signals::is_stopped(&err) && saved.is_ok() {
-                checkpoint.say_saved(mark.done, mark.total, "tile-wave");
-                return Ok(ExitCode::from(signals::EXIT_INTERRUPTED));
-            }
-            return Err(match saved {
-                Ok(()) => err.context(format!(
-                    "the finished table is saved in checkpoint {}",
-                    checkpoint.path().display()
-                )),
-                Err(_) => err,
-            });
-        }
-        signals::undefer();
-        checkpoint.remove()?;
+    match (&checkpoint, mark) {
+        (Some((checkpoint, _)), Some(mark)) => after_write(
+            checkpoint,
+            written,
+            || checkpoint.save(&table, mark),
+            || checkpoint.say_saved(mark.done, mark.total, "tile-wave"),
+        ),
+        _ => written.map(|()| ExitCode::SUCCESS),
     }
-    written?;
+}
+
+/// After a checkpointed run's finished table was written (`written`): deletes the checkpoint;
+/// or, when the write failed, keeps the finished table in it (`save`) so that the next run
+/// writes it without computing anything, and says so (`say_saved` after a signal).
+pub(super) fn after_write(
+    checkpoint: &Checkpoint,
+    written: Result<()>,
+    save: impl FnOnce() -> Result<()>,
+    say_saved: impl FnOnce(),
+) -> Result<ExitCode> {
+    if let Err(err) = written {
+        let saved = save();
+        signals::undefer();
+        if signals::is_stopped(&err) && saved.is_ok() {
+            say_saved();
+            return Ok(ExitCode::from(signals::EXIT_INTERRUPTED));
+        }
+        return Err(match saved {
+            Ok(()) => err.context(format!(
+                "the finished table is saved in checkpoint {}",
+                checkpoint.path().display()
+            )),
+            Err(_) => err,
+        });
+    }
+    signals::undefer();
+    checkpoint.remove()?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -72,12 +72,12 @@ pub(crate) struct Args {
     #[arg(long)]
     stream: bool,
     /// Save the finished waves (tile-waves; rows with --stream, which then needs --format
-    /// summary) to FILE every --checkpoint-every seconds and on Ctrl-C (SIGINT/SIGTERM, which
-    /// then stops the run); run the same command again to resume from it. Deleted once the table
-    /// is written.
+    /// summary; a loopy game's labelling after a round) to FILE every --checkpoint-every seconds
+    /// and on Ctrl-C (SIGINT/SIGTERM, which then stops the run); run the same command again to
+    /// resume from it. Deleted once the table is written.
     #[arg(long, value_name = "FILE")]
     checkpoint: Option<PathBuf>,
-    /// Seconds between checkpoint saves (0: after every wave).
+    /// Seconds between checkpoint saves (0: after every wave or round).
     #[arg(long, value_name = "SECONDS", default_value_t = 60, requires = "checkpoint")]
     checkpoint_every: u64,
     /// No progress bar.

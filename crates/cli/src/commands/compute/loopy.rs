@@ -2,16 +2,18 @@
 //! finite or ∞, written as CSV (`inf`, with K in the long layout's `k` column), outcomes P/N/D,
 //! numpy (∞ as 4294967295, the largest uint32) or a JSON summary.
 
-use super::config::{Config, Format};
+use super::config::{CheckpointConfig, Config, Format};
+use super::saves::Saves;
+use crate::checkpoint::Checkpoint;
 use crate::output::{write_json_line, Destination};
 use crate::progress::Bar;
-use crate::signals::StopOnSignal;
+use crate::signals::{self, StopOnSignal};
 use anyhow::{bail, Context, Result};
-use grundy_compute::retrograde::{LoopyTable, RetrogradeFill, INFINITE};
+use grundy_compute::retrograde::{Labelling, LoopyTable, RetrogradeFill, INFINITE};
 use grundy_core::{write_loopy_csv, write_npy, CsvLayout, GrundyTable};
 use serde::Serialize;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// What `--format summary` says of a loopy table.
 #[derive(Serialize)]
@@ -39,6 +41,7 @@ struct LoopySummary<'a> {
 pub(super) fn run(
     config: &Config,
     fill: &RetrogradeFill<'_>,
+    checkpoint: Option<&CheckpointConfig>,
     destination: Destination,
 ) -> Result<ExitCode> {
     if config.format == Format::Bfile {
@@ -48,8 +51,20 @@ pub(super) fn run(
         );
     }
     let start = Instant::now();
+    let checkpoint = match checkpoint {
+        Some(c) => {
+            Some((Checkpoint::open(&c.path, &config.game, &config.max, config.overwrite)?, c.every))
+        }
+        None => None,
+    };
     let bar = Bar::new(config.shape.cells() as u64, config.quiet);
-    let table = fill.fill(&bar).context("cannot compute the table")?;
+    let table = match &checkpoint {
+        None => fill.fill(&bar).context("cannot compute the table")?,
+        Some((checkpoint, every)) => match labelled(config, fill, checkpoint, *every, &bar)? {
+            Some(table) => table,
+            None => return Ok(ExitCode::from(signals::EXIT_INTERRUPTED)),
+        },
+    };
     bar.finish();
     let seconds = start.elapsed().as_secs_f64();
     if let (Some(w), false) = (table.descent(), config.quiet) {
@@ -63,8 +78,77 @@ pub(super) fn run(
             );
         }
     }
-    write(config, &table, seconds, destination)?;
-    Ok(ExitCode::SUCCESS)
+    let written = write(config, &table, seconds, destination);
+    match &checkpoint {
+        Some((checkpoint, _)) => {
+            let labelling = || table.labelling();
+            super::after_write(
+                checkpoint,
+                written,
+                || checkpoint.save_labels(&labelling()),
+                || checkpoint.say_saved_at(&done_text(&labelling())),
+            )
+        }
+        None => written.map(|()| ExitCode::SUCCESS),
+    }
+}
+
+/// How far a labelling is, in words: `3 rounds: 1200 of 4096 positions labelled`.
+fn done_text(labelling: &Labelling) -> String {
+    let rounds = labelling.rounds();
+    format!(
+        "{rounds} round{}: {} of {} positions labelled",
+        if rounds == 1 { "" } else { "s" },
+        labelling.labelled(),
+        labelling.labels().len()
+    )
+}
+
+/// `compute --checkpoint` of a loopy game: labels from the checkpoint if there is one, saving
+/// the labelling after a round every `--checkpoint-every` seconds and when interrupted. Returns
+/// `None` when a signal stopped the run (after saving and saying so). An acyclic game's one
+/// pass has no rounds: it saves only a finished table that could not be written.
+fn labelled(
+    config: &Config,
+    fill: &RetrogradeFill<'_>,
+    checkpoint: &Checkpoint,
+    every: Duration,
+    bar: &Bar,
+) -> Result<Option<LoopyTable>> {
+    // From here on a signal stops the run cleanly: while the checkpoint is read, before the
+    // first round (nothing to save), then after the next round.
+    signals::defer();
+    let start = checkpoint.load_labels(fill.positions())?;
+    if signals::interrupted() {
+        checkpoint.say_unchanged("round");
+        return Ok(None);
+    }
+    if let (Some(labelling), false) = (&start, config.quiet) {
+        checkpoint.say_resuming_at(&done_text(labelling));
+    }
+    let mut saves = Saves::every(every);
+    let mut last = None;
+    let table = fill
+        .fill_resumable(start, bar, &mut |labelling| {
+            last = Some(done_text(labelling));
+            saves.after_wave(|| checkpoint.save_labels(labelling))
+        })
+        .context("cannot compute the table")?;
+    saves.saved?;
+    match table {
+        None => {
+            checkpoint.say_saved_at(last.as_deref().unwrap_or("the labelling"));
+            Ok(None)
+        }
+        Some(table) if signals::interrupted() => {
+            // It came after the last save: keep the finished labelling for the next run.
+            let labelling = table.labelling();
+            checkpoint.save_labels(&labelling)?;
+            checkpoint.say_saved_at(&done_text(&labelling));
+            Ok(None)
+        }
+        Some(table) => Ok(Some(table)),
+    }
 }
 
 fn write(
