@@ -283,6 +283,61 @@ fn a_loopy_runs_checkpoint_keeps_its_labelling_and_resumes() {
     assert!(stderr.contains("not streamed or distributed"), "{stderr}");
 }
 
+/// `patterns` of a loopy heap game: its counts, P-positions and draws are the outcome CSV's,
+/// and a period is reported from where it starts. (A heap that may always grow has no
+/// position without a move below the top, so such games are small or mostly draws.)
+#[test]
+fn patterns_read_a_loopy_heap_game() {
+    let dir = tempfile::tempdir().unwrap();
+    for (rules, top) in [("[[-3], [-4], [5]]", 6), ("[[-2], [-3], [1]]", 40), ("[[-1], [4]]", 4)] {
+        let spec = dir.path().join("heaps.toml");
+        std::fs::write(
+            &spec,
+            format!(
+                "name = \"heaps\"\ndescription = \"a loopy heap game\"\n\
+                 axes = [{{ name = \"n\", min = 0, max = {top} }}]\n\
+                 [[rules]]\nkind = \"step\"\noffsets = {rules}\n"
+            ),
+        )
+        .unwrap();
+        let spec = spec.to_str().unwrap();
+        let size = top.to_string();
+        let csv = stdout_of(&["compute", spec, "--size", &size, "--outcome"]);
+        let outcomes: Vec<char> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').nth(1).unwrap().chars().next().unwrap())
+            .collect();
+        let json = stdout_of(&["patterns", spec, "--size", &size, "--json"]);
+        let report: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let heaps_of = |which: char| -> Vec<i64> {
+            (0..outcomes.len()).filter(|&i| outcomes[i] == which).map(|i| i as i64).collect()
+        };
+        for (key, letter) in [("p", 'P'), ("n", 'N'), ("d", 'D')] {
+            let count = outcomes.iter().filter(|&&o| o == letter).count();
+            assert_eq!(report["counts"][key], count, "{rules}: {json}");
+        }
+        let listed = |key: &str| -> Vec<i64> {
+            report[key].as_array().unwrap().iter().map(|v| v.as_i64().unwrap()).collect()
+        };
+        assert_eq!(listed("p_positions"), heaps_of('P'), "{rules}");
+        assert_eq!(listed("draws"), heaps_of('D').into_iter().take(30).collect::<Vec<_>>());
+        // A period found is one: the outcomes repeat from its start to the top.
+        if let Some(p) = report["outcomes"].as_object() {
+            let (period, from) =
+                (p["period"].as_u64().unwrap() as usize, p["from"].as_u64().unwrap() as usize);
+            for i in from..outcomes.len() - period {
+                assert_eq!(outcomes[i], outcomes[i + period], "{rules}: heap {i}");
+            }
+        }
+    }
+    // The last game in text: heaps 0..=4, take 1 or add 4.
+    let spec = dir.path().join("heaps.toml");
+    let text = stdout_of(&["patterns", spec.to_str().unwrap(), "--size", "4"]);
+    assert!(text.starts_with("heaps: n = 0..=4 (loopy)\noutcomes:  "), "{text}");
+    assert!(text.contains("\nP-positions: "), "{text}");
+}
+
 #[test]
 fn the_retrograde_engine_gives_an_acyclic_games_table() {
     for (game, size) in [("kiki", "30x30"), ("wythoff", "25x25"), ("subtraction:1,3,4", "200")] {

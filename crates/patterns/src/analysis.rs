@@ -355,6 +355,112 @@ pub struct LoopyBoardReport {
     pub argument: &'static str,
 }
 
+/// What `patterns` finds in a loopy heap game's values on its whole range of heaps: how many
+/// positions are P, N and D, the periods of its outcomes and of its values, and the first
+/// P-positions and draws. Evidence only: no theorem about loopy games is applied, and the
+/// range's top (where a heap cannot grow) may shape what is seen.
+#[derive(Clone, Debug, Serialize)]
+pub struct LoopyHeapReport {
+    /// The game's name.
+    pub game: String,
+    /// The axis' name.
+    pub axis: String,
+    /// The smallest and the largest heap.
+    pub range: [i64; 2],
+    /// How many positions are P, N and D.
+    pub counts: OutcomeCounts,
+    /// The period of the outcomes (P, N, D read as 0, 1, 2), if the three-period rule finds one.
+    pub outcomes: Option<HeapPeriod>,
+    /// The period of the values (∞ read as −1, whatever its K), if one is found.
+    pub values: Option<HeapPeriod>,
+    /// The first P-positions (at most [`LISTED_HEAPS`]).
+    pub p_positions: Vec<i64>,
+    /// The first draws (at most [`LISTED_HEAPS`]).
+    pub draws: Vec<i64>,
+    /// Why this is evidence only.
+    pub argument: &'static str,
+}
+
+/// A period of a loopy heap game's sequence, from the heap where it starts.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct HeapPeriod {
+    /// The period.
+    pub period: usize,
+    /// The first heap of the periodic part.
+    pub from: i64,
+    /// The saltus (0 when the sequence holds ∞ or outcomes).
+    pub saltus: i64,
+}
+
+/// P-positions and draws listed by [`analyze_loopy_heaps`].
+pub const LISTED_HEAPS: usize = 30;
+
+/// The report of a loopy heap game over `shape` (one axis) from its `labels` (finite values,
+/// or [`grundy_compute::retrograde::INFINITE`]) and `outcomes`, one per heap.
+///
+/// # Errors
+/// A shape that is not 1-D.
+///
+/// # Panics
+/// If `labels` or `outcomes` does not hold one entry per heap.
+pub fn analyze_loopy_heaps(
+    name: &str,
+    shape: &grundy_core::TableShape,
+    labels: &[u32],
+    outcomes: &[grundy_core::LoopyOutcome],
+) -> Result<LoopyHeapReport, Error> {
+    use grundy_core::LoopyOutcome;
+    let lens = shape.lens();
+    if lens.len() != 1 {
+        return Err(Error::new(ErrorKind::Axes { dims: lens.len() }));
+    }
+    assert_eq!(labels.len(), lens[0], "one label per heap");
+    assert_eq!(outcomes.len(), lens[0], "one outcome per heap");
+    let min = shape.axes()[0].min;
+    let codes: Vec<i64> = outcomes
+        .iter()
+        .map(|o| match o {
+            LoopyOutcome::P => 0,
+            LoopyOutcome::N => 1,
+            LoopyOutcome::D => 2,
+        })
+        .collect();
+    let values: Vec<i64> = labels
+        .iter()
+        .map(|&l| if l == grundy_compute::retrograde::INFINITE { -1 } else { i64::from(l) })
+        .collect();
+    let period_of = |sequence: &[i64], no_saltus: bool| {
+        let found = find_period(sequence)?;
+        // A saltus means nothing for outcomes, or for values where ∞ occurs.
+        (found.saltus == 0 || !no_saltus).then_some(HeapPeriod {
+            period: found.period,
+            from: min + found.preperiod as i64,
+            saltus: found.saltus,
+        })
+    };
+    let infinite = values.contains(&-1);
+    let heaps_with = |which: LoopyOutcome| {
+        let heaps = outcomes.iter().enumerate().filter(move |&(_, &o)| o == which);
+        heaps.map(|(i, _)| min + i as i64).take(LISTED_HEAPS).collect()
+    };
+    let count = |which: LoopyOutcome| outcomes.iter().filter(|&&o| o == which).count() as u64;
+    Ok(LoopyHeapReport {
+        game: name.to_string(),
+        axis: shape.axes()[0].name.clone(),
+        range: [min, shape.max()[0]],
+        counts: OutcomeCounts {
+            p: count(LoopyOutcome::P),
+            n: count(LoopyOutcome::N),
+            d: count(LoopyOutcome::D),
+        },
+        outcomes: period_of(&codes, true),
+        values: period_of(&values, infinite),
+        p_positions: heaps_with(LoopyOutcome::P),
+        draws: heaps_with(LoopyOutcome::D),
+        argument: LOOPY_EVIDENCE,
+    })
+}
+
 /// Positions by outcome.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct OutcomeCounts {

@@ -9,8 +9,8 @@ use grundy_patterns::misere::{genus_period, genus_table, GeneraCount, GenusPerio
 use grundy_patterns::proof::Proof;
 use grundy_patterns::search::{ProofSearch, Search, SearchError};
 use grundy_patterns::{
-    analyze, analyze_loopy, BoardReport, ErrorKind, LineReport, LoopyBoardReport, Report,
-    ReportJson, SequenceReport,
+    analyze, analyze_loopy, analyze_loopy_heaps, BoardReport, ErrorKind, LineReport,
+    LoopyBoardReport, LoopyHeapReport, Report, ReportJson, SequenceReport,
 };
 use std::io::Write;
 use std::process::ExitCode;
@@ -93,13 +93,28 @@ fn loopy_patterns(
     threads: &Threads,
     bar: &Bar,
 ) -> Result<ExitCode> {
-    if shape.lens().len() != 2 {
+    let dims = shape.lens().len();
+    if dims > 2 {
         bail!(
-            "patterns reads a loopy game's board (2 axes); {} has {} (grundy check tests a claim \
-             about it)",
+            "patterns reads a loopy heap game or board (1 or 2 axes); {} has {} (grundy check \
+             tests a claim about it)",
             game.name(),
-            grundy_core::counted(shape.lens().len(), "axis", "axes")
+            grundy_core::counted(dims, "axis", "axes")
         );
+    }
+    if dims == 1 {
+        let report = threads.install(|| -> Result<_> {
+            let loopy = crate::load::fill_loopy(game, shape, threads, bar, shape.cells() * 17)?;
+            let outcomes = loopy.outcomes();
+            Ok(analyze_loopy_heaps(game.name(), shape, loopy.labels(), &outcomes)?)
+        })?;
+        let mut out = crate::output::stdout()?;
+        if args.json {
+            write_json_line(&mut out, &report)?;
+        } else {
+            print_loopy_heaps(&mut out, &report)?;
+        }
+        return Ok(ExitCode::SUCCESS);
     }
     let report = threads.install(|| -> Result<_> {
         // The outcomes, their masks and codes: a few bytes a position besides the graph.
@@ -114,6 +129,35 @@ fn loopy_patterns(
         print_loopy(&mut out, &report)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn print_loopy_heaps(out: &mut impl Write, r: &LoopyHeapReport) -> std::io::Result<()> {
+    let [low, high] = r.range;
+    let n = &r.axis;
+    writeln!(out, "{}: {n} = {low}..={high} (loopy)", r.game)?;
+    let c = &r.counts;
+    writeln!(out, "outcomes:  {} P, {} N, {} D ({})", c.p, c.n, c.d, r.argument)?;
+    for (what, period) in [("outcomes", &r.outcomes), ("values", &r.values)] {
+        match period {
+            Some(p) if p.saltus != 0 => writeln!(
+                out,
+                "{what}: period {} with saltus {} from {n} = {}",
+                p.period, p.saltus, p.from
+            )?,
+            Some(p) => writeln!(out, "{what}: period {} from {n} = {}", p.period, p.from)?,
+            None => writeln!(out, "{what}: no period within the range")?,
+        }
+    }
+    for (what, heaps, count) in [("P-positions", &r.p_positions, c.p), ("draws", &r.draws, c.d)] {
+        let listed: Vec<String> = heaps.iter().map(i64::to_string).collect();
+        let more = if count as usize > heaps.len() { ", …" } else { "" };
+        writeln!(
+            out,
+            "{what}: {}{more}",
+            if listed.is_empty() { "none".to_string() } else { listed.join(", ") }
+        )?;
+    }
+    Ok(())
 }
 
 fn print_loopy(out: &mut impl Write, r: &LoopyBoardReport) -> std::io::Result<()> {
