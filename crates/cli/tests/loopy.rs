@@ -574,10 +574,16 @@ fn patterns_find_where_the_draws_lie() {
     let rule = draws["draws"]["rule"].as_str().unwrap();
     let checked = stdout_of(&["check", "diagonal-shuffle", "--size", "63x63", "--draws", rule]);
     assert!(checked.contains("agrees on all 4096 cells"), "{checked}");
-    // A loopy heap game has no board to read.
+    // A loopy heap game has no board to plot (`patterns` reads it: see below).
     let dir = tempfile::tempdir().unwrap();
     let heap = dir.path().join("heap.toml");
     let spec = "name = \"h\"\naxes = [{ name = \"n\", min = 0, max = 9 }]\n[[rules]]\nkind = \"step\"\noffsets = [[-2], [1]]\n";
     std::fs::write(&heap, spec).unwrap();
-    grundy().args(["patterns", heap.to_str().unwrap(), "--size", "9"]).assert().code(2);
+    let out = dir.path().join("h.png");
+    let plotted =
+        grundy().args(["plot", heap.to_str().unwrap(), "--size", "9", "--out"]).arg(&out).output();
+    let plotted = plotted.unwrap();
+    assert_eq!(plotted.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&plotted.stderr).contains("plot draws a loopy game's board"));
+    assert!(!out.exists());
 }

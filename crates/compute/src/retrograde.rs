@@ -109,6 +109,10 @@ pub struct GameGraph {
 /// label, the count, the covered flag and a queue slot.
 const BYTES_PER_POSITION: u64 = 8 + 8 + 4 + 4 + 1 + 4;
 
+/// Bytes per position of [`descending_fill`] at its peak: a level (while the positions are
+/// sorted by level), the position in that order, and then its label in place of the level.
+const DESCENDING_BYTES_PER_POSITION: u64 = 8 + 4;
+
 /// Bytes per move: the option and the mover.
 const BYTES_PER_MOVE: u64 = 4 + 4;
 
@@ -498,11 +502,7 @@ pub fn label_from(
 }
 
 /// The values of a graph whose every move lowers `level` (an acyclic game: see
-/// [`Game::descent`]): each position's mex of its options, level by level, the positions of a
-/// level in parallel (their options all lie on lower levels, already valued). Every label is
-/// finite and is what the labelling would give (Smith's function of a graph without cycles is
-/// its Sprague–Grundy function), in one pass over the moves instead of a pass per value;
-/// `progress` hears of each level and may cancel between levels.
+/// [`Game::descent`]), by [`descending_fill`] over the graph's options.
 ///
 /// # Errors
 /// [`RetrogradeError::Cancelled`].
@@ -514,27 +514,56 @@ pub fn descending_values(
     level: impl Fn(usize) -> u64 + Sync,
     progress: &dyn Progress,
 ) -> Result<GeneralizedValues, RetrogradeError> {
-    let n = graph.len();
-    // The positions by level: a counting sort, the level computed again rather than kept.
-    let top = (0..n).into_par_iter().with_min_len(CHUNK).map(&level).max().unwrap_or(0);
+    let options = |u: usize, out: &mut Vec<usize>| {
+        out.extend(graph.options(u).iter().map(|&v| v as usize));
+    };
+    Ok(descending_fill(graph.len(), options, level, progress)?.0)
+}
+
+/// The values of an acyclic game of `positions` positions whose every move lowers `level`,
+/// straight from its moves (`options` appends a position's options, repeats allowed): each
+/// position's mex of its options, level by level, the positions of a level in parallel (their
+/// options all lie on lower levels, already valued). No graph is built: the labels and the
+/// positions sorted by level are all it holds (eight bytes a position). Every label is finite
+/// and is what the labelling would give (Smith's function of a graph without cycles is its
+/// Sprague–Grundy function), in one pass over the moves instead of a pass per value.
+/// Returns the values and the number of moves (repeats removed); `progress` hears of each
+/// level and may cancel between levels.
+///
+/// # Errors
+/// [`RetrogradeError::Cancelled`].
+///
+/// # Panics
+/// If a move does not lower `level`.
+pub fn descending_fill(
+    positions: usize,
+    options: impl Fn(usize, &mut Vec<usize>) + Sync,
+    level: impl Fn(usize) -> u64 + Sync,
+    progress: &dyn Progress,
+) -> Result<(GeneralizedValues, u64), RetrogradeError> {
+    let n = positions;
+    // The positions by level: a counting sort, each position's level computed once.
+    let levels: Vec<u64> = (0..n).into_par_iter().with_min_len(CHUNK).map(&level).collect();
+    let top = levels.par_iter().copied().max().unwrap_or(0);
     let span = usize::try_from(top).expect("levels count the positions' cells") + 1;
     let mut start = vec![0usize; span + 1];
-    for u in 0..n {
-        start[level(u) as usize + 1] += 1;
+    for &l in &levels {
+        start[l as usize + 1] += 1;
     }
     for b in 0..span {
         start[b + 1] += start[b];
     }
     let mut order = vec![0u32; n];
     let mut next = start.clone();
-    for u in 0..n {
-        let b = level(u) as usize;
+    for (u, &l) in levels.iter().enumerate() {
+        let b = l as usize;
         order[next[b]] = u as u32;
         next[b] += 1;
     }
-    drop(next);
+    drop((next, levels));
     let mut labels = vec![UNLABELLED; n];
-    let mut found = Vec::new();
+    let mut found: Vec<(u32, u32)> = Vec::new();
+    let mut moves = 0u64;
     for b in 0..span {
         if progress.cancelled() {
             return Err(RetrogradeError::Cancelled);
@@ -542,22 +571,30 @@ pub fn descending_values(
         let part = &order[start[b]..start[b + 1]];
         part.par_iter()
             .with_min_len(256)
-            .map_init(MexSet::new, |set, &u| {
-                set.clear();
-                for &v in graph.options(u as usize) {
-                    let value = labels[v as usize];
-                    assert!(value != UNLABELLED, "a move that does not lower the level");
-                    set.insert(Nimber(value));
-                }
-                set.mex().0
-            })
+            .map_init(
+                || (MexSet::new(), Vec::new()),
+                |(set, out), &u| {
+                    set.clear();
+                    out.clear();
+                    options(u as usize, out);
+                    out.sort_unstable();
+                    out.dedup();
+                    for &v in out.iter() {
+                        let value = labels[v];
+                        assert!(value != UNLABELLED, "a move that does not lower the level");
+                        set.insert(Nimber(value));
+                    }
+                    (set.mex().0, out.len() as u32)
+                },
+            )
             .collect_into_vec(&mut found);
-        for (&u, &value) in part.iter().zip(&found) {
+        for (&u, &(value, count)) in part.iter().zip(&found) {
             labels[u as usize] = value;
+            moves += u64::from(count);
         }
         progress.advance(part.len() as u64);
     }
-    Ok(GeneralizedValues { labels })
+    Ok((GeneralizedValues { labels }, moves))
 }
 
 /// Why a game's table cannot run on the retrograde kernel as asked.
@@ -659,9 +696,15 @@ impl<'g> RetrogradeFill<'g> {
     }
 
     /// The bytes the graph and the labels take besides its moves, which are counted (and
-    /// checked) when the graph is built.
+    /// checked) when the graph is built; for an acyclic game, which builds no graph, the labels,
+    /// the positions in order and their levels while they are sorted.
     pub fn planned_bytes(&self) -> u128 {
-        self.shape.cells() * u128::from(BYTES_PER_POSITION)
+        let per_position = if self.game.descent().is_some() {
+            DESCENDING_BYTES_PER_POSITION
+        } else {
+            BYTES_PER_POSITION
+        };
+        self.shape.cells() * u128::from(per_position)
     }
 
     /// Builds the game graph and labels it, on the fill's threads.
@@ -700,21 +743,30 @@ impl<'g> RetrogradeFill<'g> {
         let game = self.game;
         let moves = FlatMoves::new(game, shape);
         self.threads.install(|| {
-            let graph = GameGraph::build(positions, |u, out| moves.options(u, out))?;
-            // A game without cycles (its moves all lower some weighted sum) needs no rounds:
-            // one pass in waves of that sum, as the wave engines run the coordinate sum.
+            // A game without cycles (its moves all lower some weighted sum) needs no rounds and
+            // no graph: one pass in waves of that sum straight from the rules, as the wave
+            // engines run the coordinate sum.
             let descent = game.descent();
-            let values = match (&descent, start) {
-                (Some(w), None) => descending_values(&graph, |u| moves.level(u, w), progress)?,
-                (_, start) => {
-                    let start = start.unwrap_or_else(|| Labelling::start(positions));
-                    match label_from(&graph, start, progress, after_round)? {
-                        Some(values) => values,
-                        None => return Ok(None),
-                    }
-                }
+            if let (Some(w), None) = (&descent, &start) {
+                let options = |u: usize, out: &mut Vec<usize>| moves.options(u, out);
+                let (values, moves) =
+                    descending_fill(positions, options, |u| moves.level(u, w), progress)?;
+                let (shape, moves) = (shape.clone(), moves as usize);
+                return Ok(Some(LoopyTable { shape, graph: None, moves, values, descent }));
+            }
+            let graph = GameGraph::build(positions, |u, out| moves.options(u, out))?;
+            let start = start.unwrap_or_else(|| Labelling::start(positions));
+            let Some(values) = label_from(&graph, start, progress, after_round)? else {
+                return Ok(None);
             };
-            Ok(Some(LoopyTable { shape: shape.clone(), graph, values, descent }))
+            let moves = graph.moves();
+            Ok(Some(LoopyTable {
+                shape: shape.clone(),
+                graph: Some(graph),
+                moves,
+                values,
+                descent,
+            }))
         })
     }
 }
@@ -864,7 +916,11 @@ pub fn index_in(shape: &TableShape, pos: &[Coord]) -> Option<usize> {
 /// A loopy game's table: every position's generalized Sprague–Grundy value, in row-major order.
 pub struct LoopyTable {
     shape: TableShape,
-    graph: GameGraph,
+    /// The game graph, kept for the K of ∞ values; `None` for an acyclic game valued straight
+    /// from its rules (every value finite).
+    graph: Option<GameGraph>,
+    /// The moves (repeats removed).
+    moves: usize,
     values: GeneralizedValues,
     descent: Option<Vec<Coord>>,
 }
@@ -890,12 +946,19 @@ impl LoopyTable {
 
     /// The value of the position at row-major `index`, with its K when ∞.
     pub fn value_at(&self, index: usize) -> LoopyValue {
-        self.values.value(&self.graph, index)
+        match &self.graph {
+            Some(graph) => self.values.value(graph, index),
+            None => LoopyValue::Finite(self.values.labels()[index]),
+        }
     }
 
     /// The outcome of the position at row-major `index` (without building its K).
     pub fn outcome_at(&self, index: usize) -> LoopyOutcome {
-        self.values.outcome(&self.graph, index)
+        match &self.graph {
+            Some(graph) => self.values.outcome(graph, index),
+            None if self.values.labels()[index] == 0 => LoopyOutcome::P,
+            None => LoopyOutcome::N,
+        }
     }
 
     /// Every position's outcome, in row-major order (on the pool).
@@ -929,9 +992,9 @@ impl LoopyTable {
         self.descent.as_deref()
     }
 
-    /// The game graph's moves.
+    /// The game's moves on the board (repeats removed).
     pub fn moves(&self) -> usize {
-        self.graph.moves()
+        self.moves
     }
 }
 
