@@ -65,6 +65,20 @@ fn board_graph() -> Vec<Vec<usize>> {
     (0..SIDE * SIDE).map(|u| options(u / SIDE, u % SIDE).into_iter().map(index).collect()).collect()
 }
 
+/// The outcomes of the sum of two positions of `board`, pair (a, b) at a · cells + b, by the
+/// fixpoint on the pairs' own graph (a move moves in one of the two).
+fn pair_outcomes(board: &[Vec<usize>]) -> Vec<char> {
+    let cells = board.len();
+    let pairs: Vec<Vec<usize>> = (0..cells * cells)
+        .map(|x| {
+            let (a, b) = (x / cells, x % cells);
+            let first = board[a].iter().map(|&v| v * cells + b);
+            first.chain(board[b].iter().map(|&v| a * cells + v)).collect()
+        })
+        .collect();
+    outcomes(&pairs)
+}
+
 fn spec_file(dir: &tempfile::TempDir) -> String {
     let path = dir.path().join("wythoff-anti.toml");
     std::fs::write(&path, SPEC).unwrap();
@@ -150,16 +164,8 @@ fn sums_with_loopy_components_agree_with_the_sums_graph() {
     let dir = tempfile::tempdir().unwrap();
     let spec = spec_file(&dir);
     // The sum of two boards, by the fixpoint on the pairs of positions.
-    let board = board_graph();
-    let cells = board.len();
-    let pairs: Vec<Vec<usize>> = (0..cells * cells)
-        .map(|x| {
-            let (a, b) = (x / cells, x % cells);
-            let first = board[a].iter().map(|&v| v * cells + b);
-            first.chain(board[b].iter().map(|&v| a * cells + v)).collect()
-        })
-        .collect();
-    let truth = outcomes(&pairs);
+    let cells = board_graph().len();
+    let truth = pair_outcomes(&board_graph());
     let mut seen = HashMap::new();
     for (a, b) in [(0, 9), (3, 17), (12, 40), (63, 63), (5, 5), (21, 44), (2, 58), (30, 31)] {
         let pos = |u: usize| format!("{}x{}", u / SIDE as usize, u % SIDE as usize);
@@ -184,14 +190,7 @@ fn moves_of_loopy_sums_leave_the_outcomes_of_the_sums_graph() {
     let spec = spec_file(&dir);
     let board = board_graph();
     let cells = board.len();
-    let pairs: Vec<Vec<usize>> = (0..cells * cells)
-        .map(|x| {
-            let (a, b) = (x / cells, x % cells);
-            let first = board[a].iter().map(|&v| v * cells + b);
-            first.chain(board[b].iter().map(|&v| a * cells + v)).collect()
-        })
-        .collect();
-    let truth = outcomes(&pairs);
+    let truth = pair_outcomes(&board);
     let index = |to: &serde_json::Value| {
         let p = &to[0];
         (p[0].as_i64().unwrap() * SIDE + p[1].as_i64().unwrap()) as usize

@@ -392,6 +392,15 @@ pub struct HeapPeriod {
     pub saltus: i64,
 }
 
+/// An outcome as the line and sequence periods read it: P, N and D as 0, 1 and 2.
+fn outcome_code(outcome: grundy_core::LoopyOutcome) -> u8 {
+    match outcome {
+        grundy_core::LoopyOutcome::P => 0,
+        grundy_core::LoopyOutcome::N => 1,
+        grundy_core::LoopyOutcome::D => 2,
+    }
+}
+
 /// P-positions and draws listed by [`analyze_loopy_heaps`].
 pub const LISTED_HEAPS: usize = 30;
 
@@ -417,14 +426,7 @@ pub fn analyze_loopy_heaps(
     assert_eq!(labels.len(), lens[0], "one label per heap");
     assert_eq!(outcomes.len(), lens[0], "one outcome per heap");
     let min = shape.axes()[0].min;
-    let codes: Vec<i64> = outcomes
-        .iter()
-        .map(|o| match o {
-            LoopyOutcome::P => 0,
-            LoopyOutcome::N => 1,
-            LoopyOutcome::D => 2,
-        })
-        .collect();
+    let codes: Vec<i64> = outcomes.iter().map(|&o| i64::from(outcome_code(o))).collect();
     let values: Vec<i64> = labels
         .iter()
         .map(|&l| if l == grundy_compute::retrograde::INFINITE { -1 } else { i64::from(l) })
@@ -522,14 +524,7 @@ pub fn analyze_loopy(
         }
     };
     let count = |which: LoopyOutcome| outcomes.iter().filter(|&&o| o == which).count() as u64;
-    let codes: Vec<u8> = outcomes
-        .iter()
-        .map(|o| match o {
-            LoopyOutcome::P => 0,
-            LoopyOutcome::N => 1,
-            LoopyOutcome::D => 2,
-        })
-        .collect();
+    let codes: Vec<u8> = outcomes.iter().map(|&o| outcome_code(o)).collect();
     let [rows_report, columns_report, diagonals_report] =
         line_periods_with(&Grid::new(&codes, rows, cols), mins, LineReport::from);
     Ok(LoopyBoardReport {
