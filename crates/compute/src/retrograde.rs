@@ -621,7 +621,7 @@ pub enum LoopyRefusal {
     /// A streamed or distributed fill.
     #[error(
         "the retrograde kernel keeps the whole game graph in memory on one machine: it is not \
-         streamed or distributed (--checkpoint alone saves its labelling between rounds)"
+         streamed or distributed"
     )]
     Layout,
     /// A game whose moves leave sums, which the kernel's graph of single positions cannot hold.

@@ -10,6 +10,7 @@ use crate::threads::ThreadsArg;
 use anyhow::{anyhow, bail, Result};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;
+use grundy_compute::retrograde::LoopyRefusal;
 use grundy_compute::{
     Engine, FillRequest, Layout, RequestError, RequestErrorKind, Resumable, RowsTo, Threads,
 };
@@ -279,6 +280,10 @@ impl Config {
             RequestErrorKind::TooLarge(too_large) => anyhow!("{too_large:#}"),
             kind @ RequestErrorKind::MisereSums { .. } => anyhow!(
                 "{}; `grundy value --misere {game} POS` answers its positions and their sums",
+                RequestError::from(kind)
+            ),
+            kind @ RequestErrorKind::Loopy(LoopyRefusal::Layout) => anyhow!(
+                "{}; --checkpoint alone (without --stream) saves its labelling between rounds",
                 RequestError::from(kind)
             ),
             other => anyhow!("{}", RequestError::from(other)),
