@@ -351,19 +351,22 @@ impl GeneralizedValues {
 pub struct Labelling {
     labels: Vec<u32>,
     rounds: u32,
+    /// The labels that are not `UNLABELLED`, counted as they are given.
+    labelled: usize,
 }
 
 impl Labelling {
     /// Nothing labelled yet, over `positions` positions.
     pub fn start(positions: usize) -> Labelling {
-        Labelling { labels: vec![UNLABELLED; positions], rounds: 0 }
+        Labelling { labels: vec![UNLABELLED; positions], rounds: 0, labelled: 0 }
     }
 
     /// A labelling read back: `None` unless every label is a value below `rounds`, ∞ or the
-    /// mark of a position not yet labelled, and no later round is needed when none is left.
+    /// mark of a position not yet labelled.
     pub fn restore(labels: Vec<u32>, rounds: u32) -> Option<Labelling> {
         let valid = labels.iter().all(|&l| l < rounds || l == INFINITE || l == UNLABELLED);
-        valid.then_some(Labelling { labels, rounds })
+        let labelled = labels.iter().filter(|&&l| l != UNLABELLED).count();
+        valid.then_some(Labelling { labels, rounds, labelled })
     }
 
     /// Each position's label: a finite value, [`INFINITE`], or `u32::MAX - 1` (not yet).
@@ -378,7 +381,7 @@ impl Labelling {
 
     /// The positions labelled so far.
     pub fn labelled(&self) -> usize {
-        self.labels.iter().filter(|&&l| l != UNLABELLED).count()
+        self.labelled
     }
 }
 
@@ -413,11 +416,11 @@ pub fn label_from(
 ) -> Result<Option<GeneralizedValues>, RetrogradeError> {
     let n = graph.len();
     assert_eq!(start.labels.len(), n, "a labelling of this graph");
-    let Labelling { mut labels, rounds: mut round } = start;
+    let Labelling { mut labels, rounds: mut round, labelled } = start;
     let mut uncovered = vec![0u32; n];
     let mut covered = vec![false; n];
     let mut queue: Vec<u32> = Vec::new();
-    let mut left = labels.iter().filter(|&&l| l == UNLABELLED).count();
+    let mut left = n - labelled;
     progress.advance((n - left) as u64);
     while left > 0 {
         if progress.cancelled() {
@@ -491,7 +494,7 @@ pub fn label_from(
         progress.advance((labelled + infinite) as u64);
         round += 1;
         if left > 0 {
-            let state = Labelling { labels, rounds: round };
+            let state = Labelling { labels, rounds: round, labelled: n - left };
             if after_round(&state) == Control::Stop {
                 return Ok(None);
             }
@@ -523,10 +526,11 @@ pub fn descending_values(
 /// The values of an acyclic game of `positions` positions whose every move lowers `level`,
 /// straight from its moves (`options` appends a position's options, repeats allowed): each
 /// position's mex of its options, level by level, the positions of a level in parallel (their
-/// options all lie on lower levels, already valued). No graph is built: the labels and the
-/// positions sorted by level are all it holds (eight bytes a position). Every label is finite
-/// and is what the labelling would give (Smith's function of a graph without cycles is its
-/// Sprague–Grundy function), in one pass over the moves instead of a pass per value.
+/// options all lie on lower levels, already valued). No graph is built: the labels, the
+/// positions sorted by level and, while they are sorted, their levels are all it holds (twelve
+/// bytes a position at most). Every label is finite and is what the labelling would give
+/// (Smith's function of a graph without cycles is its Sprague–Grundy function), in one pass
+/// over the moves instead of a pass per value.
 /// Returns the values and the number of moves (repeats removed); `progress` hears of each
 /// level and may cancel between levels.
 ///
@@ -941,7 +945,8 @@ impl LoopyTable {
     pub fn labelling(&self) -> Labelling {
         let labels = self.values.labels().to_vec();
         let rounds = labels.iter().filter(|&&l| l != INFINITE).max().map_or(0, |&l| l + 1);
-        Labelling { labels, rounds }
+        let labelled = labels.len();
+        Labelling { labels, rounds, labelled }
     }
 
     /// The value of the position at row-major `index`, with its K when ∞.

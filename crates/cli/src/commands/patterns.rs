@@ -102,33 +102,45 @@ fn loopy_patterns(
             grundy_core::counted(dims, "axis", "axes")
         );
     }
-    if dims == 1 {
-        let report = threads.install(|| -> Result<_> {
-            let loopy = crate::load::fill_loopy(game, shape, threads, bar, shape.cells() * 17)?;
-            let outcomes = loopy.outcomes();
-            Ok(analyze_loopy_heaps(game.name(), shape, loopy.labels(), &outcomes)?)
-        })?;
-        let mut out = crate::output::stdout()?;
-        if args.json {
-            write_json_line(&mut out, &report)?;
-        } else {
-            print_loopy_heaps(&mut out, &report)?;
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
+    // The outcomes (and for heaps their codes and values): a few bytes a position besides the
+    // graph.
+    let extra = shape.cells() * if dims == 1 { 17 } else { 4 };
     let report = threads.install(|| -> Result<_> {
-        // The outcomes, their masks and codes: a few bytes a position besides the graph.
-        let loopy = crate::load::fill_loopy(game, shape, threads, bar, shape.cells() * 4)?;
+        let loopy = crate::load::fill_loopy(game, shape, threads, bar, extra)?;
         let outcomes = loopy.outcomes();
-        Ok(analyze_loopy(game.name(), shape, &outcomes)?)
+        Ok(if dims == 1 {
+            Loopy::Heaps(analyze_loopy_heaps(game.name(), shape, loopy.labels(), &outcomes)?)
+        } else {
+            Loopy::Board(analyze_loopy(game.name(), shape, &outcomes)?)
+        })
     })?;
     let mut out = crate::output::stdout()?;
-    if args.json {
-        write_json_line(&mut out, &report)?;
-    } else {
-        print_loopy(&mut out, &report)?;
+    match report {
+        Loopy::Board(board) => emit(&mut out, args.json, &board, print_loopy)?,
+        Loopy::Heaps(heaps) => emit(&mut out, args.json, &heaps, print_loopy_heaps)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What `patterns` found on a loopy game: a board's report or a heap game's.
+enum Loopy {
+    Board(LoopyBoardReport),
+    Heaps(LoopyHeapReport),
+}
+
+/// A report as one JSON line or as text.
+fn emit<R: serde::Serialize, W: Write>(
+    out: &mut W,
+    json: bool,
+    report: &R,
+    text: fn(&mut W, &R) -> std::io::Result<()>,
+) -> Result<()> {
+    if json {
+        write_json_line(out, report)?;
+    } else {
+        text(out, report)?;
+    }
+    Ok(())
 }
 
 fn print_loopy_heaps(out: &mut impl Write, r: &LoopyHeapReport) -> std::io::Result<()> {

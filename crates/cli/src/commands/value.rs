@@ -3,7 +3,7 @@ use crate::output::write_json_line;
 use crate::progress::Bar;
 use crate::threads::ThreadsArg;
 use anyhow::{bail, Result};
-use grundy_core::{table::check_position, Coord, Game, Nimber};
+use grundy_core::{table::check_position, Coord, Game, LoopyValue, Nimber};
 use grundy_patterns::positions::{values_of, Law, Position, Strip, ValuesError};
 use serde::Serialize;
 use std::io::Write;
@@ -191,11 +191,10 @@ struct LoopyComponent {
     game: String,
     position: Vec<Coord>,
     /// `3`, or `"inf(0,2)"` for ∞ with K = {0, 2}.
-    value: serde_json::Value,
+    #[serde(serialize_with = "loopy_json")]
+    value: LoopyValue,
     #[serde(skip)]
     text: String,
-    #[serde(skip)]
-    shown: String,
 }
 
 #[derive(Serialize)]
@@ -203,15 +202,20 @@ struct LoopyReport {
     game: String,
     components: Vec<LoopyComponent>,
     /// `3`, or `"inf(0,2)"`.
-    value: serde_json::Value,
+    #[serde(serialize_with = "loopy_json")]
+    value: LoopyValue,
     /// `P`, `N` or `D` (a draw: play goes on forever).
     outcome: char,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     laws: Vec<Law>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     strips: Vec<Strip>,
-    #[serde(skip)]
-    shown: String,
+}
+
+/// A generalized value in JSON, as `moves` writes it: a number, or `"inf(0,2)"`.
+fn loopy_json<S: serde::Serializer>(value: &LoopyValue, serializer: S) -> Result<S::Ok, S::Error> {
+    use grundy_patterns::moves::SumValue;
+    value.json().serialize(serializer)
 }
 
 /// A sum with loopy components: each loopy game's whole board by the retrograde kernel, the
@@ -221,8 +225,6 @@ fn loopy_sum(
     threads: &grundy_compute::Threads,
     bar: &Bar,
 ) -> Result<LoopyReport> {
-    use grundy_core::LoopyValue;
-    use grundy_patterns::moves::SumValue;
     use grundy_patterns::positions::loopy_values_of;
     let (mut components, mut values) = (Vec::new(), Vec::new());
     let (mut laws, mut strips) = (Vec::new(), Vec::new());
@@ -247,14 +249,8 @@ fn loopy_sum(
         for ((text, position), value) in term.positions.iter().zip(found.values) {
             let name = game.name().to_string();
             let text = if terms.len() > 1 { format!("{name} {text}") } else { text.to_string() };
-            components.push(LoopyComponent {
-                game: name,
-                position: position.clone(),
-                value: value.json(),
-                shown: value.to_string(),
-                text,
-            });
-            values.push(value);
+            values.push(value.clone());
+            components.push(LoopyComponent { game: name, position: position.clone(), value, text });
         }
     }
     bar.finish();
@@ -263,11 +259,10 @@ fn loopy_sum(
     Ok(LoopyReport {
         game: names.join(" + "),
         components,
-        value: sum.json(),
         outcome: sum.outcome().letter(),
+        value: sum,
         laws,
         strips,
-        shown: sum.to_string(),
     })
 }
 
@@ -278,10 +273,10 @@ fn print_loopy(args: &Args, report: &LoopyReport) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     for component in &report.components {
-        writeln!(out, "{}: {}", component.text, component.shown)?;
+        writeln!(out, "{}: {}", component.text, component.value)?;
     }
     if report.components.len() > 1 {
-        writeln!(out, "sum: {}", report.shown)?;
+        writeln!(out, "sum: {}", report.value)?;
     }
     writeln!(out, "outcome: {} ({})", report.outcome, outcome_meaning(report.outcome))?;
     print_laws(&mut out, &report.laws, &report.strips)?;
@@ -310,11 +305,11 @@ fn print(args: &Args, report: &Report, texts: &[String]) -> Result<ExitCode> {
     if report.components.len() > 1 {
         writeln!(out, "sum: {}", report.value)?;
     }
-    let (outcome, meaning) = match report.outcome {
-        Outcome::P => ("P", "the player to move loses"),
-        Outcome::N => ("N", "the player to move wins"),
+    let outcome = match report.outcome {
+        Outcome::P => 'P',
+        Outcome::N => 'N',
     };
-    writeln!(out, "outcome: {outcome} ({meaning})")?;
+    writeln!(out, "outcome: {outcome} ({})", outcome_meaning(outcome))?;
     print_laws(&mut out, &report.laws, &report.strips)?;
     Ok(ExitCode::SUCCESS)
 }
