@@ -71,6 +71,15 @@ for entry in "${datasets[@]}"; do
 done
 
 if [ "$update" = yes ]; then
+  # Every listed file is summed again: refuse before anything is rewritten when one is missing
+  # (data/large/ is not committed: a run with FILE arguments does not make it).
+  for entry in "${datasets[@]}"; do
+    file=${entry%%|*}
+    if [ ! -f "$file" ]; then
+      echo "regen-data.sh: --update sums every listed file, but $file is missing; run it once without FILE arguments" >&2
+      exit 1
+    fi
+  done
   # Files listed that this script does not build (a picture the browser test makes) stay.
   kept=$(grep -v -F -f <(for entry in "${datasets[@]}"; do echo "  ${entry%%|*}"; done) data/SHA256SUMS || true)
   : >data/SHA256SUMS

@@ -307,7 +307,9 @@ pub(crate) fn prepare_fill<'g>(
     analysis: Analysis,
 ) -> Result<grundy_compute::TableFill<'g>> {
     let request = FillRequest { threads: threads.clone(), ..FillRequest::new(game, shape) };
-    Ok(request.table(analysis.bytes_for(shape))?)
+    // A heap game's fill watches for a proved period before the analysis holds its bytes.
+    let watch = grundy_patterns::answered::watch_bytes(game, shape);
+    Ok(request.table(analysis.bytes_for(shape).max(watch))?)
 }
 
 /// Fills a loopy game's board (`shape`, holding every position its moves reach) on the
@@ -354,7 +356,9 @@ pub(crate) fn fill_table(
     }
     let fill = prepare_fill(game, shape, threads, analysis)?;
     bar.start(shape.cells() as u64);
-    let table = fill.fill(bar).context("cannot compute the table")?;
+    // A heap game whose period a theorem proves is searched only as far as the proof.
+    let table = grundy_patterns::answered::fill_answered(game, &fill, bar)
+        .context("cannot compute the table")?;
     bar.finish();
     Ok(table)
 }

@@ -247,3 +247,46 @@ fn the_survey_agrees_with_the_literature_and_finds_its_mistakes() {
     assert_eq!(first_difference("octal:0.161", "octal:0.36"), Some(519));
     assert!(first_difference("octal:0.314", "octal:0.31").is_some());
 }
+
+/// A list of open games far out (issue 33): each heap game's search stops at its seconds and its
+/// row covers the heaps searched by then; a game whose period a theorem proves is answered in
+/// full by its period; the rare columns are the summary's.
+#[test]
+fn member_seconds_bound_each_search_and_rows_say_how_far_they_went() {
+    let started = Instant::now();
+    let rows = survey_json(&[
+        "grundys-game",
+        "octal:0.6",
+        "kayles",
+        "--size",
+        "5000000",
+        "--member-seconds",
+        "1",
+        "--threads",
+        "2",
+    ]);
+    assert!(started.elapsed() < Duration::from_secs(60), "{:?}", started.elapsed());
+    let rows = by_game(&rows);
+    for game in ["grundys-game", "octal:0.6"] {
+        let values = rows[game]["values"].as_u64().unwrap();
+        assert!((1024..5_000_001).contains(&values) && values % 1024 == 0, "{game}: {values}");
+        // The row's records are those of the heaps it covers, as `compute` gives them.
+        let size = (values - 1).to_string();
+        let summary: Value = serde_json::from_str(&stdout_of(&[
+            "compute", game, "--size", &size, "--format", "summary", "--quiet",
+        ]))
+        .unwrap();
+        for key in
+            ["max", "max_first_at", "p_positions", "rare_mask", "rare_class", "rare", "last_rare"]
+        {
+            assert_eq!(rows[game][key], summary[key], "{game} {key}");
+        }
+    }
+    assert_eq!(rows["kayles"]["values"], 5_000_001, "answered by its proved period");
+    let out = grundy()
+        .args(["survey", "kayles", "--until-proved", "--member-seconds", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains("--member-seconds"));
+}

@@ -1,6 +1,6 @@
 //! The records of a heap game's sequence, as the published tables give them.
 
-use grundy_core::{Game, GrundyTable};
+use grundy_core::{Game, GrundyTable, Repeating, TableShape};
 
 /// The columns of the published tables of heap games (Flammenkamp's): where the largest value
 /// first appears and, for games the sparse-space engine computes, its rare positions. Written by
@@ -37,6 +37,31 @@ impl SequenceRecords {
         let max = table.stats().max;
         let first = (0..table.len()).find(|&n| table.get_flat(n).value() == max).unwrap_or(0);
         let records = game.and_then(|game| crate::sparse::sparse_records(game, shape, table).ok());
+        Some(SequenceRecords {
+            max,
+            max_first_at: shape.axes()[0].min + first as i64,
+            rare_mask: records.map(|r| r.mask),
+            rare_class: records.map(|r| r.rare_class),
+            rare: records.map(|r| r.rare),
+            last_rare: records.map(|r| r.last_rare),
+        })
+    }
+
+    /// The records of the heap game sequence `values` over `shape` (a table's values that repeat
+    /// after a preperiod), counted from the repeating part: the records [`SequenceRecords::of`]
+    /// gives the same values written out, in the time of their first period.
+    pub fn of_repeating(
+        game: Option<&Game>,
+        shape: &TableShape,
+        values: &Repeating<'_>,
+    ) -> Option<SequenceRecords> {
+        if shape.lens().len() != 1 {
+            return None;
+        }
+        let max = values.stats().max;
+        let first = values.first(max).unwrap_or(0);
+        let records =
+            game.and_then(|game| crate::sparse::sparse_records_repeating(game, shape, values).ok());
         Some(SequenceRecords {
             max,
             max_first_at: shape.axes()[0].min + first as i64,

@@ -39,7 +39,7 @@ use crate::executor::{Executor, Store};
 use crate::plan::Unit;
 use crate::shared::Shared;
 use crossbeam_utils::CachePadded;
-use grundy_core::{Cell, CellWidth, Coord, Game, GrundyTable, Nimber, Rule, TableShape};
+use grundy_core::{Cell, CellWidth, Coord, Game, GrundyTable, Nimber, Repeating, Rule, TableShape};
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -259,6 +259,27 @@ pub fn sparse_records(
         rare_class: state.rare_class,
         rare: state.rare.len() as u64,
         last_rare: state.rare.last().map_or(0, |&x| x.into()),
+    })
+}
+
+/// [`sparse_records`] of a sequence that repeats after a preperiod (a heap game's values past a
+/// proved period), counted from its repeating part: the same records as for its values written
+/// out, since the mask review reads only the histogram of extended values.
+pub(crate) fn sparse_records_repeating(
+    game: &Game,
+    shape: &TableShape,
+    values: &Repeating<'_>,
+) -> Result<SparseRecords, NotSparse> {
+    let moves = HeapMoves::new(game, shape)?;
+    let odd_masks = SparseState::new(&moves).odd_masks;
+    let (mask, rare_class) = best_mask(&values.extended_histogram(), odd_masks);
+    let rare = |value: u32, parity: usize| class(mask, value, parity) == rare_class;
+    Ok(SparseRecords {
+        mask,
+        rare_class,
+        // Rare positions are counted from heap size 1, as the engine keeps them.
+        rare: values.count_where(1, rare),
+        last_rare: values.last_where(rare).unwrap_or(0),
     })
 }
 

@@ -5,6 +5,7 @@ mod cells;
 mod csv;
 mod described;
 mod npy;
+mod repeating;
 
 pub use self::bfile::{read_bfile, write_bfile, BfileError};
 pub use self::cells::{Cell, CellArray, CellSlice, CellVec, CellWidth};
@@ -16,6 +17,7 @@ pub use self::described::Table;
 pub use self::npy::{
     read_npy, read_npy_table, write_npy, write_npy_header, NpyError, NpyErrorKind,
 };
+pub use self::repeating::Repeating;
 
 use crate::game::{Axis, Coord, Game};
 use crate::{ModelError, Nimber};

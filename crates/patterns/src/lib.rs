@@ -14,6 +14,8 @@
 //! - [`misere`]: misère play of sums (exact search, the tame rule), genus and tameness.
 //! - [`quotient`]: misère quotients of heap games (Plambeck–Siegel), found and checked.
 //! - [`search::ProofSearch`]: a heap game computed in rounds until a theorem proves its period.
+//! - [`answered`]: a heap game's fill stopped where a theorem proves its period, every later
+//!   value a lookup in it.
 //! - [`conjecture::check`]: a claim against a table, with counterexamples, and
 //!   [`certificate`]: the finite check that proves a periodic claim for every board.
 //!
@@ -31,6 +33,7 @@
 #![warn(missing_docs)]
 
 mod analysis;
+pub mod answered;
 pub mod certificate;
 pub mod conjecture;
 mod error;

@@ -149,6 +149,12 @@ pub struct ProvedLaw {
 }
 
 impl ProvedLaw {
+    /// The law's values for `len` heap sizes from `min`.
+    pub fn repeating(&self, len: u64) -> grundy_core::Repeating<'_> {
+        let (e, p) = (self.period.preperiod, self.period.period);
+        grundy_core::Repeating::new(&self.head, e, p, len)
+    }
+
     /// The value at heap size `n` (at least `min`).
     ///
     /// # Panics
@@ -165,14 +171,31 @@ impl ProvedLaw {
 /// The law of `values` (a heap game's first values, from heap size `min`) when their period is
 /// proved for every heap size by a theorem of this module; `None` when no period is found or none
 /// is proved on these values (a longer table may prove one).
-pub fn proved_law(game: &Game, values: &[u32], min: Coord) -> Option<ProvedLaw> {
-    let period = find_period(values)?;
-    let proof = prove_sequence(Some(game), &period, values.len(), min).proof;
-    proof.is_proved().then(|| ProvedLaw {
+pub fn proved_law<T: Copy + Into<i64> + Into<u32>>(
+    game: &Game,
+    values: &[T],
+    min: Coord,
+) -> Option<ProvedLaw> {
+    law_or_needed(game, values, min).ok()
+}
+
+/// [`proved_law`], or when no law is proved, the number of values the theorem needs for the
+/// period these values show (`None` when they show none, or no theorem applies).
+pub(crate) fn law_or_needed<T: Copy + Into<i64> + Into<u32>>(
+    game: &Game,
+    values: &[T],
+    min: Coord,
+) -> Result<ProvedLaw, Option<usize>> {
+    let period = find_period(values).ok_or(None)?;
+    let proved = prove_sequence(Some(game), &period, values.len(), min);
+    if !proved.proof.is_proved() {
+        return Err(proved.needed_length);
+    }
+    Ok(ProvedLaw {
         period,
         min,
-        head: values[..period.preperiod + period.period].to_vec(),
-        argument: proof.argument().to_string(),
+        head: values[..period.preperiod + period.period].iter().map(|&v| v.into()).collect(),
+        argument: proved.proof.argument().to_string(),
     })
 }
 

@@ -62,8 +62,8 @@ mod tests {
     /// plus the lcm of the periods; boards never share a heap game's class.
     #[test]
     fn members_are_classified_by_their_values_and_proved_only_past_the_periods() {
-        let extent = |size| Extent { size, until_proved: None };
-        let proved = Extent { size: 100, until_proved: Some(1 << 14) };
+        let extent = |size| Extent { size, until_proved: None, seconds: None };
+        let proved = Extent { size: 100, until_proved: Some(1 << 14), seconds: None };
         let computed: Vec<Computed> = [
             (member("octal:0.07"), proved),
             // Dawson's Kayles is 0.07 stated as a spec of its own.

@@ -233,9 +233,16 @@ fn fill_table(
     }
     let request =
         FillRequest { engine, threads: threads.clone(), ..FillRequest::new(game, &shape) };
-    // What the fill holds: the numpy array takes the table over without a copy.
-    let fill = request.table(0).map_err(|err| request_error(py, err))?;
-    watched(py, total, progress, |watch| fill.fill(watch))?.map_err(|err| fill_error(py, err))
+    // What the fill holds: the numpy array takes the table over without a copy; a heap game's
+    // watch for a proved period, while it looks.
+    let watch_bytes = grundy_patterns::answered::watch_bytes(game, &shape);
+    let fill = request.table(watch_bytes).map_err(|err| request_error(py, err))?;
+    // A heap game whose period a theorem proves is searched only as far as the proof, as the
+    // CLI's `compute` does.
+    watched(py, total, progress, |watch| {
+        grundy_patterns::answered::fill_answered(game, &fill, watch)
+    })?
+    .map_err(|err| fill_error(py, err))
 }
 
 /// A misère search's refusal as the Python exception of its kind.

@@ -19,11 +19,10 @@ use anyhow::{bail, Context, Result};
 pub(crate) use config::Args;
 use config::{CheckpointConfig, Config, Format};
 use grundy_compute::bands::{BandFill, NoCuts, SoloLink};
-use grundy_compute::{
-    streaming_rows, PreparedFill, RowStream, SequenceRecords, TableFill, WaveMark,
-};
+use grundy_compute::{streaming_rows, Control, PreparedFill, RowStream, TableFill, WaveMark};
 use grundy_core::table::CsvRows;
 use grundy_core::{write_bfile, write_csv, write_npy, CsvLayout, GrundyTable, TableStats};
+use grundy_patterns::answered::{watch_bytes, Answered, PeriodWatch};
 use rayon::prelude::*;
 use saves::{resumed, Saves};
 use std::convert::Infallible;
@@ -58,7 +57,11 @@ fn run_here(config: &Config) -> Result<ExitCode> {
     let fill = config.request(None).prepare().map_err(|err| config.refusal(err))?;
     let destination =
         Destination::open(config.out.as_deref(), config.overwrite, Special::WriteThrough)?;
-    if let Err(too_large) = fill.check_memory(0) {
+    let watch_bytes = match &fill {
+        PreparedFill::Table(_) if !config.search_all => watch_bytes(&config.game, &config.shape),
+        _ => 0,
+    };
+    if let Err(too_large) = fill.check_memory(watch_bytes) {
         // Refused before anything is allocated; say when --stream would do it.
         if matches!(fill, PreparedFill::Table(_))
             && streaming_rows(&config.game, &config.shape).is_ok()
@@ -96,10 +99,18 @@ fn in_memory(
         None => None,
     };
     let bar = Bar::new(config.shape.cells() as u64, config.quiet);
-    let (table, mark) = match &checkpoint {
-        None => (fill.fill(&bar).context("cannot compute the table")?, None),
-        Some((checkpoint, every)) => {
-            match fill_checkpointed(config, fill, checkpoint, *every, &bar)? {
+    // Heap games whose period a theorem proves stop searching there (unless --search-all).
+    let mut watch = config.period_watch(fill);
+    let (table, mark) = match (&checkpoint, &mut watch) {
+        (None, None) => (fill.fill(&bar).context("cannot compute the table")?, None),
+        (None, Some(watch)) => {
+            let (table, mark) = fill
+                .fill_resumable(None, &bar, &mut |table, mark| watch.after_wave(table, mark))
+                .context("cannot compute the table")?;
+            (table, Some(mark))
+        }
+        (Some((checkpoint, every)), watch) => {
+            match fill_checkpointed(config, fill, checkpoint, *every, watch.as_mut(), &bar)? {
                 Some((table, mark)) => (table, Some(mark)),
                 None => return Ok(ExitCode::from(signals::EXIT_INTERRUPTED)),
             }
@@ -107,14 +118,25 @@ fn in_memory(
     };
     bar.finish();
     let seconds = start.elapsed().as_secs_f64();
+    let mut answered = match (watch, mark) {
+        (Some(watch), Some(mark)) => watch.finish(table, mark),
+        _ => Answered::searched(table),
+    };
+    if let (Some(by_period), false) = (answered.by_period(), config.quiet) {
+        eprintln!(
+            "heaps from {} on: from the period {} (preperiod {}) that a theorem proved on the \
+             heaps before (--search-all searches them)",
+            by_period.from, by_period.period, by_period.preperiod
+        );
+    }
     // With a checkpoint, signals are still deferred: one that comes while the table is written
     // stops the write ([`signals::StopOnSignal`]), and the table is saved below.
-    let written = write_table(config, &table, seconds, destination);
+    let written = write_table(config, &mut answered, seconds, destination);
     match (&checkpoint, mark) {
         (Some((checkpoint, _)), Some(mark)) => after_write(
             checkpoint,
             written,
-            || checkpoint.save(&table, mark),
+            || checkpoint.save(answered.table(), mark),
             || checkpoint.say_saved(mark.done, mark.total, "tile-wave"),
         ),
         _ => written.map(|()| ExitCode::SUCCESS),
@@ -150,27 +172,33 @@ pub(super) fn after_write(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes the finished `table` to `destination` in the format `config` asks for.
+/// Writes the finished table to `destination` in the format `config` asks for: a summary
+/// from the proved period when one answered the table, every other format from the table.
 fn write_table(
     config: &Config,
-    table: &GrundyTable,
+    answered: &mut Answered,
     seconds: f64,
     destination: Destination,
 ) -> Result<()> {
-    match config.format {
-        Format::Summary => {
+    if config.format == Format::Summary {
+        let stats = answered.stats(|table| {
             // The sums in parallel, on the command's pool: a single pass over a large table
             // costs as much as filling a simple game's table.
-            let stats = config.threads.install(|| {
+            config.threads.install(|| {
                 grundy_core::with_cells!(table.cells(), |values| values
                     .par_chunks(1 << 20)
                     .map(TableStats::of)
                     .reduce(|| TableStats::EMPTY, TableStats::merge))
-            });
-            let mut summary = Summary::new(&config.game, &config.max, stats, seconds);
-            summary.sequence = SequenceRecords::of(Some(&config.game), table);
-            destination.write_with(|out| write_json_line(&mut StopOnSignal(out), &summary))
-        }
+            })
+        });
+        let mut summary = Summary::new(&config.game, &config.max, stats, seconds);
+        summary.sequence = answered.records(&config.game);
+        summary.by_period = answered.by_period();
+        return destination.write_with(|out| write_json_line(&mut StopOnSignal(out), &summary));
+    }
+    let table = answered.table();
+    match config.format {
+        Format::Summary => unreachable!("written above"),
         Format::Grid | Format::Long => {
             let layout =
                 if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
@@ -193,6 +221,7 @@ fn fill_checkpointed(
     fill: &TableFill<'_>,
     checkpoint: &Checkpoint,
     every: Duration,
+    mut watch: Option<&mut PeriodWatch<'_>>,
     bar: &Bar,
 ) -> Result<Option<(GrundyTable, WaveMark)>> {
     // From here on a signal stops the run cleanly: while the checkpoint is read, before any
@@ -211,7 +240,11 @@ fn fill_checkpointed(
     let mut saves = Saves::every(every);
     let (table, mark) = fill
         .fill_resumable(start, bar, &mut |table, mark| {
-            saves.after_wave(|| checkpoint.save(table, mark))
+            let proved = watch.as_mut().map(|watch| watch.after_wave(table, mark));
+            match proved {
+                Some(Control::Stop) => Control::Stop,
+                _ => saves.after_wave(|| checkpoint.save(table, mark)),
+            }
         })
         .context("cannot compute the table")?;
     bar.finish();

@@ -52,6 +52,13 @@ pub(crate) struct Args {
     #[arg(long, requires = "until_proved", value_name = "N", default_value_t = 1 << 20,
           value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
     limit: u64,
+    /// The most seconds each heap game's search may take: it stops at the first tile-wave
+    /// after them (1024 heaps), and the member's row covers the heaps searched by then (its
+    /// `values` column says how many). For surveys far out, where some members cost far more
+    /// than others. Boards are computed whole.
+    #[arg(long, value_name = "SECONDS", conflicts_with = "until_proved",
+          value_parser = clap::value_parser!(u64).range(1..))]
+    member_seconds: Option<u64>,
     /// Write to this file (atomically) instead of standard output; the rows done so far are kept
     /// beside it in FILE.partial until the survey completes.
     #[arg(long)]
@@ -107,7 +114,11 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             family.members.into_iter().map(|game| crate::load::with_play(game, true)).collect();
         family.text = format!("{} (misère)", family.text);
     }
-    let extent = Extent { size: args.size, until_proved: args.until_proved.then_some(args.limit) };
+    let extent = Extent {
+        size: args.size,
+        until_proved: args.until_proved.then_some(args.limit),
+        seconds: args.member_seconds,
+    };
     // The command's one pool: members run on it in parallel, each member's fill inside.
     let threads = args.threads.pool()?;
     // In an MPI job of two ranks or more, rank 0 hands out members and writes the output; the

@@ -10,6 +10,11 @@ pub struct Extent {
     pub size: Coord,
     /// Compute heap games until a theorem proves the period, from `size` up to `limit`.
     pub until_proved: Option<u64>,
+    /// The most seconds a heap game's search may take: it stops at the first tile-wave after
+    /// them, and the member's row covers the heaps searched by then. Absent from a partial
+    /// file's settings when not given, so older partial files read back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<u64>,
 }
 
 impl Extent {

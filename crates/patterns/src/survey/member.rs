@@ -5,12 +5,13 @@ use super::extent::Extent;
 use super::partial::Computed;
 use super::row::{Equivalence, PeriodicLines, Row};
 use crate::analysis::{analysis_bytes, analyze, LineReport, Report};
+use crate::answered::{fill_answered_until, watch_bytes};
 use crate::proof::Proof;
 use crate::search::{ProofSearch, SearchError};
 use grundy_compute::{FillError, FillRequest, NoProgress, RequestError, SequenceRecords, Threads};
 use grundy_core::{Coord, Game, ModelError, Table, TableShape};
 use std::fmt;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Why a member could not be computed: the member and what went wrong.
 #[derive(Debug)]
@@ -94,10 +95,15 @@ pub fn survey_member(game: &Game, extent: Extent) -> Result<Computed, MemberErro
                 crate::misere::misere_heap_table(game, &shape, &limits, &NoProgress)
                     .map_err(|e| fail(MemberErrorKind::Misere(e)))?
             } else {
+                let extra = analysis_bytes(&shape.lens()).max(watch_bytes(game, &shape));
                 let fill = FillRequest::new(game, &shape)
-                    .table(analysis_bytes(&shape.lens()))
+                    .table(extra)
                     .map_err(|e| fail(MemberErrorKind::Request(e)))?;
-                fill.fill(&NoProgress).map_err(|e| fail(MemberErrorKind::Fill(e)))?
+                // Searched only as far as a theorem proves the period, when one does, or as
+                // the member's seconds allow.
+                let deadline = extent.seconds.map(|s| started + Duration::from_secs(s));
+                fill_answered_until(game, &fill, &NoProgress, deadline)
+                    .map_err(|e| fail(MemberErrorKind::Fill(e)))?
             };
             let described = Table::of_game(game.clone(), table);
             let report = analyze(&described).map_err(|e| fail(MemberErrorKind::Analysis(e)))?;
@@ -114,6 +120,7 @@ pub fn survey_member(game: &Game, extent: Extent) -> Result<Computed, MemberErro
         max_first_at: records.as_ref().map(|r| r.max_first_at),
         p_positions: stats.p_positions,
         rare_mask: records.as_ref().and_then(|r| r.rare_mask),
+        rare_class: records.as_ref().and_then(|r| r.rare_class),
         rare: records.as_ref().and_then(|r| r.rare),
         last_rare: records.as_ref().and_then(|r| r.last_rare),
         ..Row::default()

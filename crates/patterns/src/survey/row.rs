@@ -38,8 +38,10 @@ pub struct Row {
     pub proof: Option<Proof>,
     /// Values the theorem needs.
     pub needed_length: Option<usize>,
-    /// The sparse-space records of take-and-break games.
+    /// The sparse-space records of take-and-break games: the mask over value·2 + heap parity.
     pub rare_mask: Option<u64>,
+    /// See `rare_mask`: the class (parity of the masked bits) of the rare heaps.
+    pub rare_class: Option<u32>,
     /// See `rare_mask`.
     pub rare: Option<u64>,
     /// See `rare_mask`.
@@ -221,6 +223,9 @@ pub(super) struct Record {
     argument: Option<String>,
     needed_length: Option<usize>,
     rare_mask: Option<u64>,
+    // Absent from the partial files of surveys made before it was written.
+    #[serde(default)]
+    rare_class: Option<u32>,
     rare: Option<u64>,
     last_rare: Option<u64>,
     outcome_rule: Option<String>,
@@ -250,6 +255,7 @@ impl Record {
             proof,
             needed_length,
             rare_mask,
+            rare_class,
             rare,
             last_rare,
             outcome_rule,
@@ -274,6 +280,7 @@ impl Record {
             argument: proof.as_ref().map(|p| p.argument().to_string()),
             needed_length,
             rare_mask,
+            rare_class,
             rare,
             last_rare,
             outcome_rule,
@@ -305,6 +312,7 @@ impl Record {
             proof,
             needed_length: self.needed_length,
             rare_mask: self.rare_mask,
+            rare_class: self.rare_class,
             rare: self.rare,
             last_rare: self.last_rare,
             outcome_rule: self.outcome_rule,
@@ -393,15 +401,15 @@ mod tests {
             lines.next(),
             Some(
                 "game,class,equivalence,trivial,values,max,max_first_at,p_positions,period,\
-                 preperiod,saltus,proved,argument,needed_length,rare_mask,rare,last_rare,\
-                 outcome_rule,separable,symmetric,periodic_lines,seconds"
+                 preperiod,saltus,proved,argument,needed_length,rare_mask,rare_class,rare,\
+                 last_rare,outcome_rule,separable,symmetric,periodic_lines,seconds"
             )
         );
         assert_eq!(
             lines.next(),
             Some(
                 "octal:0.07,octal:0.07,representative,false,0,0,,0,34,,,true,\
-                 Octal Periodicity Theorem (Guy and Smith): code 0.07 ...,,,,,,,,,0.123"
+                 Octal Periodicity Theorem (Guy and Smith): code 0.07 ...,,,,,,,,,,0.123"
             )
         );
         let mut quiet = Vec::new();

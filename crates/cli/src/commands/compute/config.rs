@@ -56,6 +56,10 @@ pub(crate) struct Args {
     /// With --misere on a heap game: the most seconds the exact search over sums may run.
     #[arg(long, value_name = "SECONDS", default_value_t = grundy_patterns::misere::SearchLimits::DEFAULT_SECONDS)]
     search_seconds: u64,
+    /// Search every value of a heap game, even past the period a theorem proves (by default
+    /// the values past the proof come from the period: Kayles to 10^9 heaps in a second).
+    #[arg(long)]
+    search_all: bool,
     #[command(flatten)]
     threads: ThreadsArg,
     #[command(flatten)]
@@ -128,6 +132,8 @@ pub(super) struct Config {
     pub(super) overwrite: Overwrite,
     /// With `--misere` on a heap game: the exact search's seconds.
     pub(super) search_seconds: u64,
+    /// `--search-all`: no proved period answers the heaps past its proof.
+    pub(super) search_all: bool,
 }
 
 /// How the table is held while it is computed.
@@ -218,7 +224,20 @@ impl Config {
             out: args.out,
             overwrite: if args.force { Overwrite::Force } else { Overwrite::IfWritable },
             search_seconds: args.search_seconds,
+            search_all: args.search_all,
         })
+    }
+
+    /// The library's watch for a proved period over `fill` (a heap game's, when a theorem covers
+    /// it), unless `--search-all`.
+    pub(super) fn period_watch<'c>(
+        &'c self,
+        fill: &grundy_compute::TableFill<'_>,
+    ) -> Option<grundy_patterns::answered::PeriodWatch<'c>> {
+        if self.search_all {
+            return None;
+        }
+        grundy_patterns::answered::PeriodWatch::new(&self.game, fill)
     }
 
     /// The fill this run asks the library for: in one process (`ranks` `None`), or as one rank

@@ -21,6 +21,9 @@ pub(super) struct Summary<'a> {
     /// Heap games only: the records of the sequence.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub(super) sequence: Option<SequenceRecords>,
+    /// Heap games answered by a proved period: the period and the first heap it answered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) by_period: Option<grundy_patterns::answered::ByPeriod>,
     /// Heap games under misère play: what their genera say.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub(super) genera: Option<grundy_patterns::misere::GeneraCount>,
@@ -43,6 +46,7 @@ impl<'a> Summary<'a> {
             p_positions: stats.p_positions,
             seconds,
             sequence: None,
+            by_period: None,
             genera: None,
         }
     }
