@@ -37,14 +37,7 @@ impl SequenceRecords {
         let max = table.stats().max;
         let first = (0..table.len()).find(|&n| table.get_flat(n).value() == max).unwrap_or(0);
         let records = game.and_then(|game| crate::sparse::sparse_records(game, shape, table).ok());
-        Some(SequenceRecords {
-            max,
-            max_first_at: shape.axes()[0].min + first as i64,
-            rare_mask: records.map(|r| r.mask),
-            rare_class: records.map(|r| r.rare_class),
-            rare: records.map(|r| r.rare),
-            last_rare: records.map(|r| r.last_rare),
-        })
+        Some(SequenceRecords::assemble(shape, max, first as u64, records))
     }
 
     /// The records of the heap game sequence `values` over `shape` (a table's values that repeat
@@ -62,14 +55,25 @@ impl SequenceRecords {
         let first = values.first(max).unwrap_or(0);
         let records =
             game.and_then(|game| crate::sparse::sparse_records_repeating(game, shape, values).ok());
-        Some(SequenceRecords {
+        Some(SequenceRecords::assemble(shape, max, first, records))
+    }
+
+    /// The records of a sequence over `shape` whose largest value `max` is first at index
+    /// `first`, with the sparse-space records when the game has them.
+    fn assemble(
+        shape: &TableShape,
+        max: u32,
+        first: u64,
+        records: Option<crate::sparse::SparseRecords>,
+    ) -> SequenceRecords {
+        SequenceRecords {
             max,
             max_first_at: shape.axes()[0].min + first as i64,
             rare_mask: records.map(|r| r.mask),
             rare_class: records.map(|r| r.rare_class),
             rare: records.map(|r| r.rare),
             last_rare: records.map(|r| r.last_rare),
-        })
+        }
     }
 
     /// One line of text for the report of `patterns`.

@@ -29,16 +29,88 @@ pub struct Period {
 
 /// The smallest period (and for it the smallest preperiod) of `values`, under the three-period
 /// rule; `None` when no period up to `values.len() / 3` qualifies.
+///
+/// Most sequences are settled by the differences of their last half alone (two bytes of border
+/// array per value): see [`window_period`]. The rest (a smallest period of the last half between
+/// about a sixth and a third of the length) take the border array of all the differences.
 pub fn find_period<T: Copy + Into<i64>>(values: &[T]) -> Option<Period> {
     let len = values.len();
     if len < 3 {
         return None;
     }
-    // The differences, read from the end: r(k) = d(len − 2 − k).
+    match window_period(values, SHORT_WINDOW) {
+        Window::Periodic(period) => Some(period),
+        Window::None => None,
+        Window::Undecided => find_period_in_full(values),
+    }
+}
+
+/// The differences [`window_period`] reads first: periods up to half of them are found in a
+/// quarter of a megabyte of border array.
+const SHORT_WINDOW: usize = 1 << 16;
+
+/// What the last half of a sequence says of its period.
+enum Window {
+    /// The period is this one.
+    Periodic(Period),
+    /// No period qualifies.
+    None,
+    /// The whole sequence must be searched.
+    Undecided,
+}
+
+/// The differences of the last half of `values`: every preperiod allowed (e ≤ L / 2) leaves them
+/// in the periodic part, so every period allowed is a period of them, and their smallest period
+/// p1 (from their own border array) bounds it from below. If p1 > L / 3, no period qualifies.
+/// If 2·p1 is at most their length w, then for any preperiod e whose suffix has a smallest
+/// period q with q + p1 ≤ w, p1 is a period of that suffix too (reduce every index mod q; both
+/// periods hold below w), so q = p1: the suffixes from the smallest e at which p1 holds on have
+/// period p1 and all longer ones a smallest period above w − p1. So the answer is p1 with that e
+/// when the three-period rule allows it, none when w − p1 ≥ L / 3 (no period that long is
+/// allowed), and undecided otherwise.
+fn window_period<T: Copy + Into<i64>>(values: &[T], short_window: usize) -> Window {
+    let len = values.len();
     let m = len - 1;
+    let w = m - (len / 2).min(m - 1);
+    // Any shorter window of the last differences is in every allowed suffix as well, and the
+    // argument for p1 holds in it: a short one settles a periodic sequence with a short period
+    // in little memory (the last round of a proof search, say).
+    let short = w.min(short_window);
+    if short < w {
+        if let Some(p1) = smallest_period_of_last(values, short).filter(|&p| 2 * p <= short) {
+            if let Some((e, s)) = preperiod_for(values, p1) {
+                return Window::Periodic(Period { period: p1, saltus: s, preperiod: e });
+            }
+        }
+    }
+    let Some(p1) = smallest_period_of_last(values, w) else { return Window::None };
+    if 3 * p1 > len {
+        return Window::None;
+    }
+    if 2 * p1 > w {
+        return Window::Undecided;
+    }
+    match preperiod_for(values, p1) {
+        Some((e, s)) => Window::Periodic(Period { period: p1, saltus: s, preperiod: e }),
+        None if 3 * (w - p1) >= len => Window::None,
+        None => Window::Undecided,
+    }
+}
+
+/// The smallest period of the last `w` differences of `values` (w ≥ 1), from their border array:
+/// four bytes per difference.
+fn smallest_period_of_last<T: Copy + Into<i64>>(values: &[T], w: usize) -> Option<usize> {
+    let border = reversed_difference_borders(values, w);
+    border.last().map(|&b| w - b as usize)
+}
+
+/// The border array (prefix function) of the first `count` differences of `values` read from
+/// the end: r(k) = d(len − 2 − k), with d(i) = x(i + 1) − x(i).
+fn reversed_difference_borders<T: Copy + Into<i64>>(values: &[T], count: usize) -> Vec<u32> {
+    let m = values.len() - 1;
     let r = |k: usize| values[m - k].into() - values[m - 1 - k].into();
-    let mut border = vec![0u32; m];
-    for k in 1..m {
+    let mut border = vec![0u32; count];
+    for k in 1..count {
         let mut j = border[k - 1] as usize;
         while j > 0 && r(k) != r(j) {
             j = border[j - 1] as usize;
@@ -48,6 +120,17 @@ pub fn find_period<T: Copy + Into<i64>>(values: &[T]) -> Option<Period> {
         }
         border[k] = j as u32;
     }
+    border
+}
+
+/// [`find_period`] from the border array of all the differences.
+fn find_period_in_full<T: Copy + Into<i64>>(values: &[T]) -> Option<Period> {
+    let len = values.len();
+    if len < 3 {
+        return None;
+    }
+    let m = len - 1;
+    let border = reversed_difference_borders(values, m);
     // The suffix of x from e on has its differences' suffix of length m − e, of smallest period
     // (m − e) − border(m − e − 1); a period p is allowed with e when e ≤ len / 2 and
     // e + 3p ≤ len.
@@ -57,6 +140,24 @@ pub fn find_period<T: Copy + Into<i64>>(values: &[T]) -> Option<Period> {
         .map(|(_, p)| p)
         .min()?;
     preperiod_for(values, best).map(|(e, s)| Period { period: best, saltus: s, preperiod: e })
+}
+
+/// A period the end of `values` shows although no preperiod allowed by the three-period rule
+/// reaches it yet: the smallest period p of the last quarter's differences (then of the last
+/// eighth's, and so on down to 64) when it is short (at most half of them), with the smallest
+/// preperiod from which it holds, however long. What a search for a proved period can aim at
+/// before [`find_period`] sees the period; a guess, not a finding.
+pub fn tail_period<T: Copy + Into<i64>>(values: &[T]) -> Option<Period> {
+    let len = values.len();
+    let mut w = len / 4;
+    while w >= 64 {
+        if let Some(p) = smallest_period_of_last(values, w).filter(|&p| 2 * p <= w) {
+            let (e, saltus) = periodic_from(values, p);
+            return Some(Period { period: p, saltus, preperiod: e });
+        }
+        w /= 2;
+    }
+    None
 }
 
 /// [`find_period`], kept only when the first three quarters of `values` show the same period,
@@ -76,16 +177,21 @@ pub fn preperiod_for<T: Copy + Into<i64>>(values: &[T], p: usize) -> Option<(usi
     }
     // The largest preperiod allowed for this p.
     let limit = (len / 2).min(len - 3 * p);
+    let (e, saltus) = periodic_from(values, p);
+    (e <= limit).then_some((e, saltus))
+}
+
+/// The smallest e from which x(i + p) − x(i) is the same for every i (and that saltus), with no
+/// rule on how many periods follow. `p` must be below the length.
+fn periodic_from<T: Copy + Into<i64>>(values: &[T], p: usize) -> (usize, i64) {
+    let len = values.len();
     let diff = |i: usize| values[i + p].into() - values[i].into();
     let saltus = diff(len - p - 1);
     let mut e = len - p - 1;
     while e > 0 && diff(e - 1) == saltus {
         e -= 1;
     }
-    if e > limit {
-        return None;
-    }
-    Some((e, saltus))
+    (e, saltus)
 }
 
 #[cfg(test)]
@@ -118,6 +224,39 @@ mod tests {
             }
             values.extend(&tail);
             prop_assert_eq!(find_period(&values), find_period_by_candidates(&values), "{:?}", values);
+            prop_assert_eq!(find_period_in_full(&values), find_period_by_candidates(&values), "{:?}", values);
+        }
+
+        /// Sequences whose period starts late or is long against their length: the cases where
+        /// the last half alone decides, and the ones it leaves to the full search.
+        #[test]
+        fn the_last_half_decides_as_the_full_search_would(
+            head in prop::collection::vec(0i64..3, 0..60),
+            block in prop::collection::vec(0i64..3, 1..25),
+            len in 3usize..120,
+        ) {
+            let mut values = head.clone();
+            while values.len() < len {
+                values.extend(&block);
+            }
+            values.truncate(len.max(head.len()));
+            let expected = find_period_by_candidates(&values);
+            prop_assert_eq!(find_period(&values), expected, "{:?}", values);
+            // The short window first, as long sequences read it.
+            for short in [4, 9, 16] {
+                let found = match window_period(&values, short) {
+                    Window::Periodic(period) => Some(period),
+                    Window::None => None,
+                    Window::Undecided => find_period_in_full(&values),
+                };
+                prop_assert_eq!(found, expected, "{:?} {}", values, short);
+            }
+            // A tail period holds from its preperiod on, whatever the three-period rule says.
+            if let Some(tail) = tail_period(&values) {
+                for i in tail.preperiod..values.len() - tail.period {
+                    prop_assert_eq!(values[i + tail.period] - values[i], tail.saltus);
+                }
+            }
         }
     }
 

@@ -6,7 +6,8 @@
 use crate::analysis::analysis_bytes;
 pub use crate::analysis::Search;
 use crate::analysis::{analyze, Report};
-use crate::proofs::has_periodicity_theorem;
+use crate::periodicity::tail_period;
+use crate::proofs::{has_periodicity_theorem, prove_sequence};
 use grundy_compute::memory::TooLarge;
 use grundy_compute::{
     Control, FillError, FillRequest, Layout, Progress, RequestError, RequestErrorKind, Resumable,
@@ -136,7 +137,16 @@ impl<'g> ProofSearch<'g> {
         self.previous = Some(table);
         let Report::Sequence(sequence) = &report else { unreachable!("a heap game") };
         let len = sequence.sequence.searched.length;
-        let needed = sequence.sequence.needed_length.unwrap_or(0);
+        // What the theorem needs for the period seen; when none is seen yet under the
+        // three-period rule, for the period the end of the table already shows (0.354's
+        // preperiod of 10^7 shows at 1.7·10^7 values: the next round stops at the 2·10^7 the
+        // theorem needs instead of doubling to 3.4·10^7).
+        let needed = sequence.sequence.needed_length.or_else(|| {
+            let table = self.previous.as_ref().expect("the round's table");
+            let tail = grundy_core::with_cells!(table.cells(), |v| tail_period(v))?;
+            prove_sequence(Some(self.game), &tail, len, self.min).needed_length
+        });
+        let needed = needed.unwrap_or(0);
         let limit = Coord::try_from(self.limit).unwrap_or(Coord::MAX);
         let proved = sequence.sequence.proof.as_ref().is_some_and(|p| p.is_proved());
         if proved || self.max >= limit {

@@ -101,7 +101,10 @@ pub fn name_report(data: &GrundyTable, report: &Report, index: &Index) -> Named 
                 }),
                 _ => None,
             };
-            let values = data.cells().to_u32_vec();
+            // With a law, the preperiod and one period give every value (`Sequence`): a proof
+            // search's table of 2·10^7 values is not copied whole.
+            let kept = law.as_ref().map_or(data.len(), |law| law.preperiod + law.period);
+            let values: Vec<u32> = (0..kept).map(|n| data.get_flat(n).value()).collect();
             let query = Sequence { start: r.min, values, law };
             let found = index.identify(&query, DEFAULT_SHIFT).same_values;
             Named { sequence: Some(found), ..Named::default() }
