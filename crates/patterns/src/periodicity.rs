@@ -31,8 +31,9 @@ pub struct Period {
 /// rule; `None` when no period up to `values.len() / 3` qualifies.
 ///
 /// Most sequences are settled by the differences of their last half alone (two bytes of border
-/// array per value): see [`window_period`]. The rest (a smallest period of the last half between
-/// about a sixth and a third of the length) take the border array of all the differences.
+/// array per value at most, see `window_period`). The rest (a smallest period of the last half
+/// between about a sixth and a third of the length) take the border array of all the
+/// differences.
 pub fn find_period<T: Copy + Into<i64>>(values: &[T]) -> Option<Period> {
     let len = values.len();
     if len < 3 {
