@@ -16,6 +16,11 @@ use grundy_compute::{
 use grundy_core::{Cell, CellWidth, Coord, Game, GrundyTable, ModelError, Table, TableShape};
 use std::fmt;
 
+/// The shortest table from which a round aims at the period its end shows ([`tail_period`])
+/// when no period is admitted yet: below it the rounds double as they always did (they cost
+/// milliseconds, and the committed surveys and index of known games keep their bytes).
+const AIM_FROM: usize = 1 << 20;
+
 /// Heap sizes computed in the first round when the caller names no start: 0..=4095.
 pub const FIRST_ROUND: Coord = 4095;
 
@@ -142,6 +147,9 @@ impl<'g> ProofSearch<'g> {
         // preperiod of 10^7 shows at 1.7·10^7 values: the next round stops at the 2·10^7 the
         // theorem needs instead of doubling to 3.4·10^7).
         let needed = sequence.sequence.needed_length.or_else(|| {
+            if len < AIM_FROM {
+                return None;
+            }
             let table = self.previous.as_ref().expect("the round's table");
             let tail = grundy_core::with_cells!(table.cells(), |v| tail_period(v))?;
             prove_sequence(Some(self.game), &tail, len, self.min).needed_length
