@@ -23,7 +23,9 @@ fn figures(summary: &Value) -> Value {
 #[test]
 fn answered_tables_are_the_searched_ones_in_every_format() {
     for game in ["kayles", "octal:0.137", "subtraction:2,5"] {
-        for format in ["grid", "long", "npy", "bfile", "summary"] {
+        // The rare heaps are listed for take-and-break games only.
+        let rare = if game.starts_with("subtraction") { None } else { Some("rare") };
+        for format in ["grid", "long", "npy", "bfile", "summary"].into_iter().chain(rare) {
             let args = ["compute", game, "--size", "20000", "--format", format, "--quiet"];
             let answered = grundy().args(args).output().unwrap();
             let searched = grundy().args(args).arg("--search-all").output().unwrap();
@@ -121,5 +123,74 @@ fn a_million_heaps_answered_equal_the_full_search() {
                 assert!(answered == searched, "{game}: the values");
             }
         }
+    }
+}
+
+/// `--format rare` lists exactly the heaps whose value·2 + parity has the summary's rare class
+/// under its rare mask: as many as the summary counts, the last where it says, every value as the
+/// b-file gives it, and no common heap.
+#[test]
+fn the_rare_list_is_the_summarys_rare_heaps_with_their_values() {
+    for (game, size) in [("grundys-game", "100000"), ("octal:0.6", "30000"), ("octal:0.04", "5000")]
+    {
+        let summary = summary(&["compute", game, "--size", size, "--format", "summary", "-q"]);
+        let (mask, class) =
+            (summary["rare_mask"].as_u64().unwrap(), summary["rare_class"].as_u64().unwrap());
+        let values: Vec<u64> =
+            stdout_of(&["compute", game, "--size", size, "--format", "bfile", "-q"])
+                .lines()
+                .map(|line| line.split(' ').nth(1).unwrap().parse().unwrap())
+                .collect();
+        let listed = stdout_of(&["compute", game, "--size", size, "--format", "rare", "-q"]);
+        let mut lines = listed.lines();
+        assert_eq!(lines.next(), Some("heap,value"));
+        let listed: Vec<(usize, u64)> = lines
+            .map(|line| {
+                let (heap, value) = line.split_once(',').unwrap();
+                (heap.parse().unwrap(), value.parse().unwrap())
+            })
+            .collect();
+        let rare_by_mask: Vec<(usize, u64)> = values
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|&(heap, &value)| {
+                u64::from((((value << 1) | (heap as u64 % 2)) & mask).count_ones() % 2) == class
+            })
+            .map(|(heap, &value)| (heap, value))
+            .collect();
+        assert_eq!(listed, rare_by_mask, "{game}");
+        assert_eq!(listed.len() as u64, summary["rare"].as_u64().unwrap(), "{game}");
+        assert_eq!(
+            listed.last().unwrap().0 as u64,
+            summary["last_rare"].as_u64().unwrap(),
+            "{game}"
+        );
+        // Sparse: far fewer rare heaps than heaps (Grundy's game and Officers thin out).
+        if game != "octal:0.04" {
+            assert!(listed.len() * 10 < values.len(), "{game}: {} rare", listed.len());
+        }
+    }
+}
+
+/// Games without rare heaps, and misère play, are refused before anything is computed.
+#[test]
+fn the_rare_list_is_refused_where_there_is_none() {
+    for (args, says) in [
+        (
+            &["compute", "subtraction:1,2", "--size", "10", "--format", "rare"][..],
+            "subtraction:1,2 is not one",
+        ),
+        (&["compute", "cutting", "--size", "5x5", "--format", "rare"][..], "cutting is not one"),
+        (
+            &["compute", "kayles", "--size", "10", "--format", "rare", "--misere"][..],
+            "drop --misere",
+        ),
+    ] {
+        let output = grundy().args(args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(output.stdout.is_empty() && stderr.contains(says), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
 }

@@ -74,6 +74,6 @@ pub use progress::{Control, NoProgress, Progress};
 pub use records::SequenceRecords;
 pub use reference::fill_reference;
 pub use request::{FillRequest, PreparedFill, RequestError, RequestErrorKind};
-pub use sparse::{sparse_records, NotSparse, SparseRecords};
+pub use sparse::{has_sparse_records, sparse_records, NotSparse, SparseRecords};
 pub use stream::{streaming_rows, NoStream, RingStore, RowStream};
 pub use threads::{pools_built, ThreadCount, Threads, ThreadsError, MAX_THREADS_PER_CORE};

@@ -131,6 +131,16 @@ impl WaveMark {
     pub fn is_complete(&self) -> bool {
         self.done == self.total
     }
+
+    /// The heaps final after these waves of a heap game's table of `len` heaps (a 1-D plan's
+    /// waves are its tiles, in order).
+    pub fn heaps_final(&self, len: usize) -> usize {
+        if self.is_complete() {
+            len
+        } else {
+            (self.done * self.tile_sides[0]).min(len)
+        }
+    }
 }
 
 /// Whether a tiled plan computes a symmetric table by halves.

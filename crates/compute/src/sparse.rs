@@ -237,6 +237,19 @@ pub struct SparseRecords {
     pub last_rare: u64,
 }
 
+impl SparseRecords {
+    /// Whether the heap of size `heap` with value `value` is one of the rare positions these
+    /// records count (heap sizes from 1).
+    pub fn is_rare(&self, heap: u64, value: u32) -> bool {
+        heap >= 1 && class(self.mask, value, (heap & 1) as usize) == self.rare_class
+    }
+}
+
+/// Whether `game` over `shape` has sparse-space records (see [`sparse_records`]): why not, if not.
+pub fn has_sparse_records(game: &Game, shape: &TableShape) -> Result<(), NotSparse> {
+    HeapMoves::new(game, shape).map(|_| ())
+}
+
 /// The records of the sequence `values` (heap sizes 0, 1, …) of a game the sparse-space engine
 /// computes (see [`crate::Engine::Sparse`]): what the engine's mask review settles on when it
 /// has seen every value, whatever engine computed them.

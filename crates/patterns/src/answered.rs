@@ -37,10 +37,7 @@ pub struct PeriodWatch<'g> {
 /// The most bytes a [`PeriodWatch`] over a table of `game` over `shape` holds besides the table
 /// (0 when none would watch it): for the memory check before the fill.
 pub fn watch_bytes(game: &Game, shape: &TableShape) -> u128 {
-    match watched_len(game, shape) {
-        Some(len) => CHECK_BYTES_PER_VALUE * (len / 4) as u128,
-        None => 0,
-    }
+    watched_len(game, shape).map_or(0, |len| CHECK_BYTES_PER_VALUE * (len / 4) as u128)
 }
 
 /// The table's length when a watch would look at it: a heap game a theorem covers, long enough
@@ -50,13 +47,24 @@ fn watched_len(game: &Game, shape: &TableShape) -> Option<usize> {
     (game.dims() == 1 && has_periodicity_theorem(game) && len / 4 >= FIRST_CHECK).then_some(len)
 }
 
+/// [`watched_len`] of a prepared fill: the reference fill has no waves to stop.
+fn watched_fill_len(game: &Game, fill: &TableFill<'_>) -> Option<usize> {
+    watched_len(game, fill.shape()).filter(|_| fill.engine() != Engine::Reference)
+}
+
 impl<'g> PeriodWatch<'g> {
     /// A watch over `fill`, a table of `game`; `None` when no theorem covers the game, the fill
     /// has no waves to stop (the reference fill), or the table is too short to save anything.
     /// Its memory is [`watch_bytes`].
     pub fn new(game: &'g Game, fill: &TableFill<'_>) -> Option<PeriodWatch<'g>> {
-        let len = watched_len(game, fill.shape()).filter(|_| fill.engine() != Engine::Reference)?;
+        let len = watched_fill_len(game, fill)?;
         Some(PeriodWatch { game, min: game.axes()[0].min, len, next_check: FIRST_CHECK, law: None })
+    }
+
+    /// The most bytes the watch [`PeriodWatch::new`] makes for `fill` holds besides the table:
+    /// [`watch_bytes`] of a prepared fill, 0 for one it would not watch.
+    pub fn bytes(game: &Game, fill: &TableFill<'_>) -> u128 {
+        watched_fill_len(game, fill).map_or(0, |len| CHECK_BYTES_PER_VALUE * (len / 4) as u128)
     }
 
     /// After a tile-wave of the fill (`table` final in the waves `mark` counts as done): stops
@@ -65,7 +73,7 @@ impl<'g> PeriodWatch<'g> {
         if self.law.is_some() {
             return Control::Stop;
         }
-        let searched = (mark.done * mark.tile_sides[0]).min(self.len);
+        let searched = mark.heaps_final(self.len);
         if searched < self.next_check || searched > self.len / 4 {
             return Control::Continue;
         }
@@ -89,11 +97,7 @@ impl<'g> PeriodWatch<'g> {
     /// What the fill ended with: `table` (final up to `mark`), answered past it by the law if
     /// one was proved.
     pub fn finish(self, table: GrundyTable, mark: WaveMark) -> Answered {
-        let searched = if mark.is_complete() {
-            self.len
-        } else {
-            (mark.done * mark.tile_sides[0]).min(self.len)
-        };
+        let searched = mark.heaps_final(self.len);
         Answered { table, searched, law: self.law.filter(|_| searched < self.len), written: false }
     }
 }
@@ -234,7 +238,7 @@ pub fn fill_answered_until(
         }
         return Ok(heaps_below(answered.table, answered.searched));
     }
-    let searched = (mark.done * mark.tile_sides[0]).min(table.len());
+    let searched = mark.heaps_final(table.len());
     Ok(if mark.is_complete() { table } else { heaps_below(table, searched) })
 }
 

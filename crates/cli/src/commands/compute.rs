@@ -19,10 +19,13 @@ use anyhow::{bail, Context, Result};
 pub(crate) use config::Args;
 use config::{CheckpointConfig, Config, Format};
 use grundy_compute::bands::{BandFill, NoCuts, SoloLink};
-use grundy_compute::{streaming_rows, Control, PreparedFill, RowStream, TableFill, WaveMark};
+use grundy_compute::{
+    streaming_rows, Control, PreparedFill, RowStream, SequenceRecords, SparseRecords, TableFill,
+    WaveMark,
+};
 use grundy_core::table::CsvRows;
 use grundy_core::{write_bfile, write_csv, write_npy, CsvLayout, GrundyTable, TableStats};
-use grundy_patterns::answered::{watch_bytes, Answered, PeriodWatch};
+use grundy_patterns::answered::{Answered, PeriodWatch};
 use rayon::prelude::*;
 use saves::{resumed, Saves};
 use std::convert::Infallible;
@@ -58,7 +61,7 @@ fn run_here(config: &Config) -> Result<ExitCode> {
     let destination =
         Destination::open(config.out.as_deref(), config.overwrite, Special::WriteThrough)?;
     let watch_bytes = match &fill {
-        PreparedFill::Table(_) if !config.search_all => watch_bytes(&config.game, &config.shape),
+        PreparedFill::Table(fill) if !config.search_all => PeriodWatch::bytes(&config.game, fill),
         _ => 0,
     };
     if let Err(too_large) = fill.check_memory(watch_bytes) {
@@ -210,7 +213,38 @@ fn write_table(
             write_npy(table, &mut StopOnSignal(out)).map_err(grundy_core::NpyError::into_io)
         }),
         Format::Bfile => destination.write_with(|out| write_bfile(table, &mut StopOnSignal(out))),
+        Format::Rare => {
+            let records = SequenceRecords::of(Some(&config.game), table).and_then(|r| r.sparse());
+            let records = records.expect("--format rare is refused for games without records");
+            destination.write_with(|out| write_rare(table, records, &mut StopOnSignal(out)))
+        }
     }
+}
+
+/// `--format rare`: `heap,value` for each rare heap of a heap game's table, in heap order.
+fn write_rare(
+    table: &GrundyTable,
+    records: SparseRecords,
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    writeln!(out, "heap,value")?;
+    grundy_core::with_cells!(table.cells(), |values| write_rare_heaps(values, records, out))?;
+    out.flush()
+}
+
+/// The lines of [`write_rare`], from a table's cells.
+fn write_rare_heaps<C: Copy + Into<u32>>(
+    values: &[C],
+    records: SparseRecords,
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    for (heap, &value) in values.iter().enumerate() {
+        let value: u32 = value.into();
+        if records.is_rare(heap as u64, value) {
+            writeln!(out, "{heap},{value}")?;
+        }
+    }
+    Ok(())
 }
 
 /// `compute --checkpoint`: fills resumably, from the checkpoint if there is one, saving every
@@ -283,8 +317,8 @@ fn streamed(config: &Config, fill: &BandFill, destination: Destination) -> Resul
             let summary = Summary::new(game, max, sums.stats, start.elapsed().as_secs_f64());
             destination.write_with(|out| write_json_line(out, &summary))?
         }
-        // Only 2-D games stream, and bfile is for heap games.
-        Format::Npy | Format::Bfile => unreachable!("refused before streaming"),
+        // Only 2-D games stream, and bfile and rare are for heap games.
+        Format::Npy | Format::Bfile | Format::Rare => unreachable!("refused before streaming"),
         Format::Grid | Format::Long => {
             let layout =
                 if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };

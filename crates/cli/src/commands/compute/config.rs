@@ -41,7 +41,9 @@ pub(crate) struct Args {
     force: bool,
     /// `grid`: one CSV row per row coordinate; `long`: one CSV line per cell; `npy`: a numpy
     /// array with the cells' integer type (uint8/16/32); `bfile`: an OEIS b-file, `n value` per
-    /// line (heap games); `summary`: a JSON object with cells, sum, max, p_positions and seconds.
+    /// line (heap games); `summary`: a JSON object with cells, sum, max, p_positions and seconds;
+    /// `rare`: CSV `heap,value` of a take-and-break game's rare heaps (those the summary's
+    /// `rare_mask` and `rare_class` make rare, from heap 1 on), to compare with published lists.
     /// The default is `grid`, and `long` for 3-D games.
     #[arg(long, value_enum)]
     format: Option<Format>,
@@ -103,6 +105,7 @@ pub(super) enum Format {
     Npy,
     Bfile,
     Summary,
+    Rare,
 }
 
 impl Format {
@@ -186,6 +189,18 @@ impl Config {
                 game.name(),
                 grundy_core::counted(game.dims(), "axis", "axes")
             );
+        }
+        if format == Format::Rare {
+            if args.misere {
+                bail!("--format rare lists the rare heaps of normal play; drop --misere");
+            }
+            if let Err(why) = grundy_compute::has_sparse_records(&game, &shape) {
+                bail!(
+                    "--format rare lists the rare heaps of games the sparse-space method reads, \
+                     and {} is not one: {why}",
+                    game.name()
+                );
+            }
         }
         let checkpoint = match args.checkpoint {
             None => None,

@@ -198,7 +198,9 @@ fn write(
                 Ok(())
             })?;
         }
-        Format::Bfile => unreachable!("only 2-D tables are shared, and bfile is for heap games"),
+        Format::Bfile | Format::Rare => {
+            unreachable!("only 2-D tables are shared, and bfile and rare are for heap games")
+        }
     }
     bar.finish();
     Ok(ExitCode::SUCCESS)

@@ -197,6 +197,7 @@ fn write(
             };
             destination.write_with(|out| write_json_line(&mut StopOnSignal(out), &summary))
         }
-        Format::Bfile => unreachable!("refused before the fill"),
+        // Rare: a loopy game's moves are not removals, so the config refused it.
+        Format::Bfile | Format::Rare => unreachable!("refused before the fill"),
     }
 }
