@@ -287,6 +287,30 @@ impl GrundyTable {
         }
     }
 
+    /// A heap game's sequence lengthened to `shape` (one axis, as long or longer): these values,
+    /// then zeros, in the same cells. The storage grows in place where the allocator can (large
+    /// blocks are remapped), so the values are not held twice: a proof search's rounds.
+    ///
+    /// # Panics
+    /// If either shape has more than one axis, or `shape` is shorter.
+    pub fn extended(self, shape: TableShape) -> GrundyTable {
+        assert!(self.shape.axes.len() == 1 && shape.axes.len() == 1, "sequences only");
+        let len = shape.lens()[0];
+        assert!(len >= self.len(), "a sequence is extended, not cut");
+        fn grow<C: Cell>(array: ArrayD<C>, shape: TableShape, len: usize) -> GrundyTable {
+            // An owned array made from a vector, never sliced: its values start at offset 0.
+            let (mut values, offset) = array.into_raw_vec_and_offset();
+            assert_eq!(offset.unwrap_or(0), 0, "an owned table starts at its first value");
+            values.resize(len, C::zeroed());
+            GrundyTable::from_vec(shape, values)
+        }
+        match self.store {
+            CellArray::U8(array) => grow(array, shape, len),
+            CellArray::U16(array) => grow(array, shape, len),
+            CellArray::U32(array) => grow(array, shape, len),
+        }
+    }
+
     /// The same values in the narrowest width that holds them.
     pub fn narrowed(self) -> GrundyTable {
         let width = CellWidth::for_max(self.stats().max.into());
@@ -461,6 +485,22 @@ impl GrundyTable {
 mod tests {
     use super::*;
     use crate::game::lookup;
+
+    #[test]
+    fn an_extended_sequence_keeps_its_values_and_cells_then_zeros() {
+        let kayles = lookup("kayles").unwrap();
+        let shape = |n: Coord| TableShape::new(&kayles, &[n], "test").unwrap();
+        for width in [CellWidth::U8, CellWidth::U16, CellWidth::U32] {
+            let mut table = GrundyTable::zeroed_with(shape(9), width);
+            for n in 0..10 {
+                table.set_flat(n, Nimber(n as u32 + 1));
+            }
+            let longer = table.clone().extended(shape(24));
+            assert_eq!((longer.len(), longer.width(), longer.shape()), (25, width, &shape(24)));
+            assert!((0..10).all(|n| longer.get_flat(n) == table.get_flat(n)));
+            assert!((10..25).all(|n| longer.get_flat(n) == Nimber::ZERO));
+        }
+    }
 
     #[test]
     fn coordinates_parse_or_say_why() {

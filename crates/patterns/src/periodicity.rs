@@ -82,6 +82,9 @@ fn window_period<T: Copy + Into<i64>>(values: &[T], short_window: usize) -> Wind
             if let Some((e, s)) = preperiod_for(values, p1) {
                 return Window::Periodic(Period { period: p1, saltus: s, preperiod: e });
             }
+            if tail_too_short(values, p1, w) {
+                return Window::None;
+            }
         }
     }
     let Some(p1) = smallest_period_of_last(values, w) else { return Window::None };
@@ -96,6 +99,27 @@ fn window_period<T: Copy + Into<i64>>(values: &[T], short_window: usize) -> Wind
         None if 3 * (w - p1) >= len => Window::None,
         None => Window::Undecided,
     }
+}
+
+/// Whether the differences have period `p1` (the smallest period of a short window at their
+/// end, of at least 2·p1 of them) only over a tail too short for any period of the last `w` to be
+/// allowed: what a proof search's rounds before the preperiod's end see (0.354 at 2^24 values),
+/// settled without the window's border array.
+///
+/// Say the tail with period p1 has T < w differences and starts at t, so d(t − 1) ≠ d(t − 1 + p1).
+/// A period q of the last w with q + p1 − gcd(p1, q) ≤ T is one of the tail, so by Fine and Wilf
+/// gcd(p1, q) is a period of the tail and of the short window in it, hence p1 divides q; but then
+/// d(t − 1 + q) = d(t − 1 + p1) ≠ d(t − 1), both inside the last w. So every period of the last w
+/// exceeds T − p1, and none is allowed (3·p ≤ L) when 3·(T − p1 + 1) > L.
+fn tail_too_short<T: Copy + Into<i64>>(values: &[T], p1: usize, w: usize) -> bool {
+    let len = values.len();
+    if p1 >= len - 1 {
+        return false;
+    }
+    let (e, _) = periodic_from(values, p1);
+    // The tail's differences: d(e), …, d(len − 2).
+    let tail = len - 1 - e;
+    tail < w && 3 * (tail - p1 + 1) > len
 }
 
 /// The smallest period of the last `w` differences of `values` (w ≥ 1), from their border array:
@@ -258,6 +282,32 @@ mod tests {
                     prop_assert_eq!(values[i + tail.period] - values[i], tail.saltus);
                 }
             }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(3000))]
+
+        /// A short period that starts late (past half the values, or near it): the short window
+        /// sees it, and whether a period is allowed is the definition's answer.
+        #[test]
+        fn late_short_periods_are_settled_as_the_definition_says(
+            head in prop::collection::vec(0i64..4, 20..160),
+            block in prop::collection::vec(0i64..3, 1..5),
+            tail in 8usize..160,
+            short in 4usize..24,
+        ) {
+            let mut values = head.clone();
+            while values.len() < head.len() + tail {
+                values.extend(&block);
+            }
+            values.truncate(head.len() + tail);
+            let found = match window_period(&values, short) {
+                Window::Periodic(period) => Some(period),
+                Window::None => None,
+                Window::Undecided => find_period_in_full(&values),
+            };
+            prop_assert_eq!(found, find_period_by_candidates(&values), "{:?} {}", values, short);
         }
     }
 

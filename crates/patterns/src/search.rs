@@ -13,7 +13,7 @@ use grundy_compute::{
     Control, FillError, FillRequest, Layout, Progress, RequestError, RequestErrorKind, Resumable,
     SequenceRecords, Threads,
 };
-use grundy_core::{Cell, CellWidth, Coord, Game, GrundyTable, ModelError, Table, TableShape};
+use grundy_core::{Coord, Game, GrundyTable, ModelError, Nimber, Table, TableShape};
 use std::fmt;
 
 /// The shortest table from which a round aims at the period its end shows ([`tail_period`])
@@ -192,17 +192,13 @@ fn extend_table(
         }
     })?;
     let start = previous.map(|previous| {
+        // The previous round's whole tiles are final; the rest of its last tile (if the round
+        // ended inside one) is computed again.
         let side = fill.plan().tile_sides()[0];
-        let done = previous.len() / side;
-        let mut table = GrundyTable::zeroed_with(shape.clone(), previous.width());
-        fn copy<C: Cell>(from: &GrundyTable, to: &mut GrundyTable, cells: usize) {
-            let from = from.typed::<C>().expect("the width");
-            to.typed_mut::<C>().expect("the same width")[..cells].copy_from_slice(&from[..cells]);
-        }
-        match previous.width() {
-            CellWidth::U8 => copy::<u8>(&previous, &mut table, done * side),
-            CellWidth::U16 => copy::<u16>(&previous, &mut table, done * side),
-            CellWidth::U32 => copy::<u32>(&previous, &mut table, done * side),
+        let (done, computed) = (previous.len() / side, previous.len());
+        let mut table = previous.extended(shape.clone());
+        for n in done * side..computed {
+            table.set_flat(n, Nimber::ZERO);
         }
         (table, fill.plan().mark(done))
     });

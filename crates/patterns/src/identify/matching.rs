@@ -222,29 +222,60 @@ impl Index {
             .into_iter()
             .filter(|(e, _, _)| !valued.contains(e))
             .collect();
-        let matches = |found: Vec<(usize, i64, Agreement)>| -> Vec<Match> {
-            let mut matches: Vec<Match> = found
-                .into_iter()
-                .map(|(e, shift, agreement)| self.matched(e, shift, agreement))
-                .collect();
-            // Proved first, then the longest agreement, then the smallest shift.
-            matches.sort_by_key(|m| {
-                (
-                    !m.proved,
-                    std::cmp::Reverse(m.to.map_or(i64::MAX, |to| to - m.from)),
-                    m.shift.abs(),
-                )
-            });
-            matches
-        };
         Identification {
             from: query.start,
             to: query.last(),
             proved: query.law.is_some(),
             max_shift,
-            same_values: matches(same_values),
-            same_p_positions: matches(same_outcomes),
+            same_values: self.matches(same_values),
+            same_p_positions: self.matches(same_outcomes),
         }
+    }
+
+    /// The classes equal to the sequence of `len` values from `start` (`value(i)` the i-th,
+    /// `law` the period a theorem proved, if one did, which `len` then covers): what
+    /// [`Index::identify`] gives as `same_values`. A sequence with a law and more values than
+    /// any class stores is compared first by the values a class can be compared with; unless a
+    /// class with a law agrees with them (which only the whole sequence settles), that is the
+    /// answer. A proof search's preperiod of 10^7 values is then not copied to be named.
+    pub fn same_values_of(
+        &self,
+        start: Coord,
+        len: usize,
+        value: impl Fn(usize) -> u32,
+        law: Option<super::sequence::Law>,
+        max_shift: i64,
+    ) -> Vec<Match> {
+        let max_shift = max_shift.clamp(0, MAX_SHIFT);
+        // A sequence without a law is compared with a class only where the class' stored
+        // values are, after a shift of at most `max_shift`.
+        let stored_end =
+            self.entries.iter().map(|e| e.sequence.start + e.sequence.values.len() as Coord);
+        let reach =
+            stored_end.max().map_or(0, |end| end + max_shift - start).max(LEAST_COMPARED as Coord);
+        let reach = usize::try_from(reach).unwrap_or(usize::MAX);
+        if law.is_some() && len > reach {
+            let prefix = Sequence::of(start, (0..reach).map(&value).collect());
+            let found = agreements(self, &prefix, Compare::Values, max_shift);
+            if found.iter().all(|&(e, _, _)| self.entries[e].sequence.law.is_none()) {
+                return self.matches(found);
+            }
+        }
+        let query = Sequence { start, values: (0..len).map(value).collect(), law };
+        self.identify(&query, max_shift).same_values
+    }
+
+    /// The matches of agreements found, proved first, then the longest agreement, then the
+    /// smallest shift.
+    fn matches(&self, found: Vec<(usize, i64, Agreement)>) -> Vec<Match> {
+        let mut matches: Vec<Match> = found
+            .into_iter()
+            .map(|(e, shift, agreement)| self.matched(e, shift, agreement))
+            .collect();
+        matches.sort_by_key(|m| {
+            (!m.proved, std::cmp::Reverse(m.to.map_or(i64::MAX, |to| to - m.from)), m.shift.abs())
+        });
+        matches
     }
 
     fn matched(&self, e: usize, shift: i64, agreement: Agreement) -> Match {
@@ -377,6 +408,43 @@ mod tests {
                 windowed.sort_unstable();
                 prop_assert_eq!(windowed, every_alignment(&index, &query, compare, max_shift));
             }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// A long sequence with a law is identified from its first values as from all of them:
+        /// whether it is a class with a law written with a longer preperiod (which only the
+        /// whole sequence proves), one without, or neither.
+        #[test]
+        fn a_long_lawful_query_is_named_as_from_all_its_values(
+            seeds in proptest::collection::vec((any::<u8>(), any::<u8>(), any::<u8>(), 0i64..3, any::<bool>()), 1..12),
+            pick in any::<usize>(),
+            preperiod in 300usize..700,
+            flip in proptest::option::of((0usize..700, 0u32..3)),
+            start in 0i64..3,
+            max_shift in 0i64..=MAX_SHIFT,
+        ) {
+            let index = small_index(&seeds);
+            let entry = &index.entries[pick % index.entries.len()].sequence;
+            // The class' values (its law's, past what it stores), with a law of its period
+            // from `preperiod` on: true of the class when it has a law and nothing is flipped.
+            let period = entry.law.as_ref().map_or(4, |law| law.period);
+            let mut values: Vec<u32> = (0..preperiod + period)
+                .map(|i| entry.get(entry.start + i as i64).unwrap_or((i % 3) as u32))
+                .collect();
+            if let Some((at, v)) = flip {
+                let at = at % values.len();
+                values[at] = v;
+            }
+            let law = Law { preperiod, period, saltus: 0, theorem: "test".into() };
+            let query = Sequence { start, values: values.clone(), law: Some(law.clone()) };
+            let whole = index.identify(&query, max_shift).same_values;
+            let read = index.same_values_of(start, values.len(), |i| values[i], Some(law), max_shift);
+            prop_assert_eq!(
+                serde_json::to_value(&read).unwrap(),
+                serde_json::to_value(&whole).unwrap()
+            );
         }
     }
 

@@ -102,11 +102,11 @@ pub fn name_report(data: &GrundyTable, report: &Report, index: &Index) -> Named 
                 _ => None,
             };
             // With a law, the preperiod and one period give every value (`Sequence`): a proof
-            // search's table of 2·10^7 values is not copied whole.
+            // search's table of 2·10^7 values is not copied whole, and its preperiod only when
+            // a class with a law could agree with it (`same_values_of`).
             let kept = law.as_ref().map_or(data.len(), |law| law.preperiod + law.period);
-            let values: Vec<u32> = (0..kept).map(|n| data.get_flat(n).value()).collect();
-            let query = Sequence { start: r.min, values, law };
-            let found = index.identify(&query, DEFAULT_SHIFT).same_values;
+            let value = |n: usize| data.get_flat(n).value();
+            let found = index.same_values_of(r.min, kept, value, law, DEFAULT_SHIFT);
             Named { sequence: Some(found), ..Named::default() }
         }
         Report::Board(r) => {
