@@ -84,30 +84,10 @@ done
 # side in this run.
 if command -v cc >/dev/null; then
   loop_dir=$(mktemp -d)
-  cat >"$loop_dir/kiki.c" <<'C'
-#include <stdio.h>
-#include <stdlib.h>
-int main(int argc, char **argv) {
-  long n = atol(argv[1]), m = atol(argv[2]);
-  unsigned char *t = malloc(n * m);
-  unsigned long long sum = 0;
-  for (long i = 0; i < n; i++)
-    for (long j = 0; j < m; j++) {
-      unsigned mask = 0;
-      if (i) mask |= 1u << t[(i - 1) * m + j];
-      if (j) mask |= 1u << t[i * m + j - 1];
-      if (i && j) mask |= 1u << t[(i - 1) * m + j - 1];
-      unsigned char v = __builtin_ctz(~mask);
-      t[i * m + j] = v;
-      sum += v;
-    }
-  printf("%llu\n", sum);
-  return 0;
-}
-C
-  cc -O2 -o "$loop_dir/kiki-loop" "$loop_dir/kiki.c"
+  # The loop is scripts/board-loops.c's (scripts/bench-boards.sh runs every board against it).
+  cc -O2 -o "$loop_dir/board-loops" scripts/board-loops.c
   if [ "$quick" = 1 ]; then side=4000; else side=15000; fi
-  c=$(seconds "$loop_dir/kiki-loop" "$side" "$side")
+  c=$(seconds "$loop_dir/board-loops" kiki "$side")
   ours=$(seconds "$bin" compute kiki --size "${side}x${side}" --threads 2 --format summary --quiet)
   echo
   echo "| kiki | plain C loop, 1 thread (s) | grundy, 2 threads (s) | C / grundy |"

@@ -20,6 +20,13 @@ static unsigned long long sum_of(const cell *t, size_t cells) {
   return sum;
 }
 
+/* The smallest value not stamped with `now`: the mex of the options just stamped. */
+static cell mex_of_stamped(const uint32_t *stamp, uint32_t now) {
+  cell v = 0;
+  while (stamp[v] == now) v++;
+  return v;
+}
+
 /* The cutting game: a cut leaves two pieces of at least 2 on the cut axis. */
 static unsigned long long cutting(long n) {
   long side = n - 1; /* w, h in 2..=n */
@@ -32,9 +39,7 @@ static unsigned long long cutting(long n) {
       now++;
       for (long a = 2; a <= w / 2; a++) stamp[AT(a, h) ^ AT(w - a, h)] = now;
       for (long b = 2; b <= h / 2; b++) stamp[AT(w, b) ^ AT(w, h - b)] = now;
-      cell v = 0;
-      while (stamp[v] == now) v++;
-      AT(w, h) = v;
+      AT(w, h) = mex_of_stamped(stamp, now);
     }
   unsigned long long sum = sum_of(t, (size_t)side * side);
   free(t);
@@ -111,9 +116,7 @@ static unsigned long long prime_steps(long n) {
         if (p <= j) stamp[t[(i - p) * side + j - p]] = now;
       }
       for (long k = 0; k < count && primes[k] <= j; k++) stamp[t[i * side + j - primes[k]]] = now;
-      cell v = 0;
-      while (stamp[v] == now) v++;
-      t[i * side + j] = v;
+      t[i * side + j] = mex_of_stamped(stamp, now);
     }
   unsigned long long sum = sum_of(t, (size_t)side * side);
   free(t);
