@@ -76,16 +76,6 @@ impl SequenceRecords {
         }
     }
 
-    /// The sparse-space records, when the game has them: what says which heaps are rare.
-    pub fn sparse(&self) -> Option<crate::sparse::SparseRecords> {
-        Some(crate::sparse::SparseRecords {
-            mask: self.rare_mask?,
-            rare_class: self.rare_class?,
-            rare: self.rare?,
-            last_rare: self.last_rare?,
-        })
-    }
-
     /// One line of text for the report of `patterns`.
     pub fn describe(&self, axis: &str) -> String {
         let mut line =

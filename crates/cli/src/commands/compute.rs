@@ -20,8 +20,7 @@ pub(crate) use config::Args;
 use config::{CheckpointConfig, Config, Format};
 use grundy_compute::bands::{BandFill, NoCuts, SoloLink};
 use grundy_compute::{
-    streaming_rows, Control, PreparedFill, RowStream, SequenceRecords, SparseRecords, TableFill,
-    WaveMark,
+    streaming_rows, Control, PreparedFill, RowStream, SparseRecords, TableFill, WaveMark,
 };
 use grundy_core::table::CsvRows;
 use grundy_core::{write_bfile, write_csv, write_npy, CsvLayout, GrundyTable, TableStats};
@@ -214,8 +213,8 @@ fn write_table(
         }),
         Format::Bfile => destination.write_with(|out| write_bfile(table, &mut StopOnSignal(out))),
         Format::Rare => {
-            let records = SequenceRecords::of(Some(&config.game), table).and_then(|r| r.sparse());
-            let records = records.expect("--format rare is refused for games without records");
+            let records = grundy_compute::sparse_records(&config.game, &config.shape, table)
+                .expect("--format rare is refused for games without records");
             destination.write_with(|out| write_rare(table, records, &mut StopOnSignal(out)))
         }
     }
