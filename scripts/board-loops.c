@@ -1,8 +1,10 @@
 /* Plain single-thread C loops for the board workloads of scripts/bench-boards.sh (issue 33): the
- * baseline grundy's two threads are measured against, side by side. Each fills the whole table in
- * row-major order, the way one would write it by hand (a table of the narrowest cells that hold
- * the values, a mex by stamps so nothing is cleared per cell, symmetric pairs read once), and
- * prints the sum of the values, which the script checks against grundy's summary.
+ * baseline grundy's two threads are measured against, side by side. Each is what a competent
+ * hand-written loop does: a row-major fill of a table of the narrowest cells that hold the
+ * values, the options' values marked in a word (stamps above 63, so nothing is cleared per cell),
+ * pieces read from consecutive cells, a symmetric table computed by halves, and Wythoff's mex
+ * searched from the lines' own mexes. Each prints the sum of the values, which the script checks
+ * against grundy's summary.
  *
  *   board-loops GAME N      the table of `grundy compute GAME --size NxN`: cutting (w, h in
  *                           2..=N), wythoff (0..=N), kiki and prime-steps (1..=N)
@@ -20,51 +22,89 @@ static unsigned long long sum_of(const cell *t, size_t cells) {
   return sum;
 }
 
-/* The smallest value not stamped with `now`: the mex of the options just stamped. */
-static cell mex_of_stamped(const uint32_t *stamp, uint32_t now) {
-  cell v = 0;
-  while (stamp[v] == now) v++;
+/* The values of one cell's options: those below 64 as bits of one word, larger ones stamped with
+ * the cell's number, so nothing is cleared per cell. */
+struct marks {
+  uint64_t low;
+  uint32_t now, *stamp;
+};
+
+static inline void mark(struct marks *m, unsigned x) {
+  if (x < 64) m->low |= 1ull << x;
+  else m->stamp[x] = m->now;
+}
+
+/* The smallest value not marked; the next cell's marks start empty. */
+static inline unsigned mex_and_next(struct marks *m) {
+  unsigned v;
+  if (~m->low) {
+    v = __builtin_ctzll(~m->low);
+  } else {
+    v = 64;
+    while (m->stamp[v] == m->now) v++;
+  }
+  m->low = 0;
+  m->now++;
   return v;
 }
 
-/* The cutting game: a cut leaves two pieces of at least 2 on the cut axis. */
+static struct marks marks_new(size_t values) {
+  struct marks m = {0, 1, calloc(values, sizeof(uint32_t))};
+  return m;
+}
+
+/* The cutting game: a cut leaves two pieces of at least 2 on the cut axis. Its values are small
+ * (at most 9 up to 3000x3000), so cells are bytes. The table is symmetric, so only w >= h is
+ * computed and each value is written to both (w, h) and (h, w): then both kinds of cut read their
+ * pieces from consecutive cells of one row, (a, h) being (h, a). */
 static unsigned long long cutting(long n) {
-  long side = n - 1; /* w, h in 2..=n */
-  cell *t = calloc((size_t)side * side, sizeof(cell));
-  uint32_t *stamp = calloc(1 << 16, sizeof(uint32_t));
-  uint32_t now = 0;
-#define AT(w, h) t[((w) - 2) * side + ((h) - 2)]
-  for (long w = 2; w <= n; w++)
-    for (long h = 2; h <= n; h++) {
-      now++;
-      for (long a = 2; a <= w / 2; a++) stamp[AT(a, h) ^ AT(w - a, h)] = now;
-      for (long b = 2; b <= h / 2; b++) stamp[AT(w, b) ^ AT(w, h - b)] = now;
-      AT(w, h) = mex_of_stamped(stamp, now);
+  long side = n - 1; /* w, h in 2..=n, at index w - 2, h - 2 */
+  uint8_t *t = calloc((size_t)side * side, 1);
+  struct marks m = marks_new(256);
+  for (long w = 0; w < side; w++)
+    for (long h = 0; h <= w; h++) {
+      const uint8_t *row_w = t + w * side, *row_h = t + h * side;
+      /* Pieces a and w - a (both >= 2) are cells (a, h) = (h, a) at indices a - 2, w - a - 2. */
+      for (long a = 0; a <= w - 2 - a; a++) mark(&m, row_h[a] ^ row_h[w - 2 - a]);
+      for (long b = 0; b <= h - 2 - b; b++) mark(&m, row_w[b] ^ row_w[h - 2 - b]);
+      t[w * side + h] = t[h * side + w] = (uint8_t)mex_and_next(&m);
     }
-  unsigned long long sum = sum_of(t, (size_t)side * side);
+  unsigned long long sum = 0;
+  for (size_t k = 0; k < (size_t)side * side; k++) sum += t[k];
   free(t);
-  free(stamp);
+  free(m.stamp);
   return sum;
 }
 
-/* Wythoff's game: a bit set of the values seen on each row, column and diagonal so far. */
+/* Wythoff's game: a bit set of the values seen on each row, column and diagonal so far, and for
+ * each line the first word not yet full. Every line holds all values below its own first free
+ * word, so the search for the mex of the three starts at the largest of the three. */
 static unsigned long long wythoff(long n) {
   long side = n + 1, words = (2 * side + 64) / 64;
   cell *t = calloc((size_t)side * side, sizeof(cell));
   uint64_t *row = calloc(words, 8), *cols = calloc((size_t)side * words, 8);
   uint64_t *diags = calloc((size_t)(2 * side) * words, 8);
+  long *col_free = calloc(side, sizeof(long)), *diag_free = calloc(2 * side, sizeof(long));
   for (long a = 0; a < side; a++) {
     memset(row, 0, words * 8);
+    long row_free = 0;
     for (long b = 0; b < side; b++) {
-      uint64_t *col = cols + b * words, *diag = diags + (b - a + side) * words;
-      long w = 0;
+      long d = b - a + side;
+      uint64_t *col = cols + b * words, *diag = diags + d * words;
+      long w = row_free;
+      if (col_free[b] > w) w = col_free[b];
+      if (diag_free[d] > w) w = diag_free[d];
       uint64_t free_bits;
       while ((free_bits = ~(row[w] | col[w] | diag[w])) == 0) w++;
       long v = w * 64 + __builtin_ctzll(free_bits);
       t[a * side + b] = (cell)v;
-      row[v / 64] |= 1ull << (v % 64);
-      col[v / 64] |= 1ull << (v % 64);
-      diag[v / 64] |= 1ull << (v % 64);
+      uint64_t bit = 1ull << (v % 64);
+      row[v / 64] |= bit;
+      col[v / 64] |= bit;
+      diag[v / 64] |= bit;
+      while (row[row_free] == ~0ull) row_free++;
+      while (col[col_free[b]] == ~0ull) col_free[b]++;
+      while (diag[diag_free[d]] == ~0ull) diag_free[d]++;
     }
   }
   unsigned long long sum = sum_of(t, (size_t)side * side);
@@ -72,29 +112,38 @@ static unsigned long long wythoff(long n) {
   free(row);
   free(cols);
   free(diags);
+  free(col_free);
+  free(diag_free);
   return sum;
 }
 
-/* Kiki's game: one step left, down or diagonally (values 0..3). */
+/* Kiki's game: one step left, down or diagonally (values 0..3). The row's last value stays in a
+ * register rather than being read back from the cell just written. */
 static unsigned long long kiki(long n) {
   long side = n;
   unsigned char *t = malloc((size_t)side * side);
   unsigned long long sum = 0;
-  for (long i = 0; i < side; i++)
+  for (long i = 0; i < side; i++) {
+    unsigned char *row = t + i * side;
+    const unsigned char *above = row - side;
+    unsigned left = 0;
     for (long j = 0; j < side; j++) {
       unsigned mask = 0;
-      if (i) mask |= 1u << t[(i - 1) * side + j];
-      if (j) mask |= 1u << t[i * side + j - 1];
-      if (i && j) mask |= 1u << t[(i - 1) * side + j - 1];
-      unsigned char v = __builtin_ctz(~mask);
-      t[i * side + j] = v;
-      sum += v;
+      if (i) mask |= 1u << above[j];
+      if (j) mask |= 1u << left;
+      if (i && j) mask |= 1u << above[j - 1];
+      left = __builtin_ctz(~mask);
+      row[j] = (unsigned char)left;
+      sum += left;
     }
+  }
   free(t);
   return sum;
 }
 
-/* The prime-step board: down, right or diagonally by a prime number of cells. */
+/* The prime-step board: down, right or diagonally by a prime number of cells. The table is
+ * symmetric, so only i >= j is computed and each value written to both (i, j) and (j, i): the
+ * moves down then read row j, (i - p, j) being (j, i - p). */
 static unsigned long long prime_steps(long n) {
   long side = n; /* n, m in 1..=n */
   char *composite = calloc(side + 1, 1);
@@ -105,22 +154,21 @@ static unsigned long long prime_steps(long n) {
     for (long q = p * p; q <= side; q += p) composite[q] = 1;
   }
   cell *t = calloc((size_t)side * side, sizeof(cell));
-  uint32_t *stamp = calloc(1 << 16, sizeof(uint32_t));
-  uint32_t now = 0;
+  struct marks m = marks_new(1 << 16);
   for (long i = 0; i < side; i++)
-    for (long j = 0; j < side; j++) {
-      now++;
+    for (long j = 0; j <= i; j++) {
+      const cell *row_i = t + i * side, *row_j = t + j * side;
       for (long k = 0; k < count && primes[k] <= i; k++) {
         long p = primes[k];
-        stamp[t[(i - p) * side + j]] = now;
-        if (p <= j) stamp[t[(i - p) * side + j - p]] = now;
+        mark(&m, row_j[i - p]);
+        if (p <= j) mark(&m, t[(i - p) * side + j - p]);
       }
-      for (long k = 0; k < count && primes[k] <= j; k++) stamp[t[i * side + j - primes[k]]] = now;
-      t[i * side + j] = mex_of_stamped(stamp, now);
+      for (long k = 0; k < count && primes[k] <= j; k++) mark(&m, row_i[j - primes[k]]);
+      t[i * side + j] = t[j * side + i] = (cell)mex_and_next(&m);
     }
   unsigned long long sum = sum_of(t, (size_t)side * side);
   free(t);
-  free(stamp);
+  free(m.stamp);
   free(primes);
   free(composite);
   return sum;
