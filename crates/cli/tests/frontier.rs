@@ -156,6 +156,18 @@ fn every_unsolved_code_is_surveyed_as_far_as_stated() {
     let (sparse, dense) = (rows("open-octal-sparse-2p24.csv"), rows("open-octal-dense-180s.csv"));
     assert_eq!(near.len(), UNSOLVED.len());
     assert_eq!(sparse.len() + dense.len(), UNSOLVED.len());
+    // The list files the surveys were run from are the public list and its two parts.
+    let listed = |file: &str| -> Vec<String> {
+        let text = fs::read_to_string(surveys().join(file)).unwrap();
+        text.split_whitespace().map(String::from).collect()
+    };
+    let members: Vec<String> = UNSOLVED.iter().map(|code| member(code)).collect();
+    assert_eq!(listed("open-octal-games.txt"), members);
+    let in_order = |table: &HashMap<_, _>| -> Vec<String> {
+        members.iter().filter(|game| table.contains_key(*game)).cloned().collect()
+    };
+    assert_eq!(listed("open-octal-sparse.txt"), in_order(&sparse));
+    assert_eq!(listed("open-octal-dense.txt"), in_order(&dense));
     let readme = fs::read_to_string(surveys().join("README.md")).unwrap();
     for code in UNSOLVED {
         let game = member(code);
