@@ -193,7 +193,7 @@ impl BandFill {
         }
         let (ranks, band_tiles) = (ranks.max(1), band_tiles.max(1));
         let kernel = StencilKernel::new(game, shape, Slides::Summarised);
-        let symmetric = kernel.compiled().halves(shape) == Halves::Mirrored;
+        let symmetric = kernel.halves(shape) == Halves::Mirrored;
         // The band height, from the unmirrored tiles (mirroring is decided below).
         let tile_rows =
             Plan::tiles(lens.clone(), kernel.reads(), side, Halves::Whole).tile_sides()[0];

@@ -104,6 +104,12 @@ impl Stencil {
     pub(crate) const MOST_ABOVE: usize = 8;
     /// The most columns back along the row (the last values are kept a byte each in a word).
     pub(crate) const MOST_LEFT: usize = 8;
+
+    /// Every step, as `[rows up, columns back]`.
+    pub(crate) fn steps(&self) -> Vec<[usize; 2]> {
+        let left = (0..Stencil::MOST_LEFT).filter(|k| self.left >> k & 1 != 0).map(|k| [0, k + 1]);
+        self.above.iter().copied().chain(left).collect()
+    }
 }
 
 /// A cut along one axis into two pieces.

@@ -33,7 +33,7 @@ fn plans(shape: &TableShape, kernel: &StencilKernel, halves: Halves) -> Vec<(Str
     let lens = shape.lens();
     let reads = kernel.reads();
     let mut plans = Vec::new();
-    for side in [None, Some(1), Some(3), Some(7)] {
+    for side in [None, Some(1), Some(3), Some(7), Some(100)] {
         let plan = Plan::tiles(lens.clone(), reads.clone(), side, halves);
         plans.push((format!("tiles {:?}", plan.tile_sides()), plan));
     }
@@ -85,9 +85,10 @@ fn every_composition_agrees_with_the_reference() {
         .map(|name| lookup(&name).unwrap())
         .filter(|game| !game.is_loopy())
         .collect();
-    // Games of fixed steps only run the row loop of `StencilKernel::fill_row` (kiki is one):
-    // steps several rows up and columns back, along the row, symmetric or not, on rows longer
-    // than its chunks of 256 cells.
+    // Games of fixed steps only run the row loop of `StencilKernel::fill_row` and the sweep of
+    // `StencilKernel::fill_sliced` (kiki is one): steps several rows up and columns back, along
+    // the row, symmetric or not, on rows longer than the row loop's chunks of 256 cells, in
+    // tables taller than a sweep's 64 rows.
     for (name, offsets) in [
         ("stencil-uneven", "[[0, -1], [0, -3], [-1, -2], [-2, 0], [-1, -1], [-2, -5]]"),
         ("stencil-even", "[[0, -2], [-2, 0], [-1, -1], [0, -1], [-1, 0]]"),
@@ -111,7 +112,8 @@ fn every_composition_agrees_with_the_reference() {
         let name = format!("{} ({})", game.name(), game.play());
         let sizes: Vec<Vec<i64>> = match game.dims() {
             1 => vec![vec![300]],
-            2 if name.starts_with("stencil") => vec![vec![29, 29], vec![9, 600]],
+            // 150 rows: strips of 64 swept in units of 100 rows and of 64.
+            2 if name.starts_with("stencil") => vec![vec![29, 29], vec![9, 600], vec![150, 140]],
             2 => vec![vec![29, 29], vec![31, 23]],
             _ => vec![vec![8, 7, 9]],
         };

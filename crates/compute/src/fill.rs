@@ -67,7 +67,7 @@ impl<'g> TableFill<'g> {
             Engine::Retrograde => unreachable!("the retrograde engine prepares a RetrogradeFill"),
             Engine::Tiles | Engine::Reference | Engine::Sparse | Engine::Auto => {
                 let kernel = StencilKernel::new(game, shape, Slides::Summarised);
-                let halves = kernel.compiled().halves(shape);
+                let halves = kernel.halves(shape);
                 let plan = Plan::tiles(shape.lens(), kernel.reads(), tile_side, halves);
                 // A mirrored fill writes every mirror cell, so column moves can read rows.
                 let kernel = if plan.mirror() { kernel.transposing_columns() } else { kernel };

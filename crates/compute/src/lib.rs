@@ -60,6 +60,7 @@ mod reference;
 mod request;
 pub mod retrograde;
 mod shared;
+mod sliced;
 mod sparse;
 mod store;
 mod stream;

@@ -86,6 +86,19 @@ impl<'a, T> Shared<'a, T> {
         // SAFETY: in bounds (checked above); exclusive, by the caller's contract.
         unsafe { &mut *self.ptr.add(at) }
     }
+
+    /// The `len` elements from `start`, to change.
+    ///
+    /// # Safety
+    /// As for [`Shared::get_mut`], for every element of the range, while the slice lives.
+    #[inline]
+    #[allow(clippy::mut_from_ref)]
+    pub(crate) unsafe fn slice_mut(&self, start: usize, len: usize) -> &mut [T] {
+        let at = start.wrapping_sub(self.first);
+        assert!(at <= self.len && len <= self.len - at);
+        // SAFETY: in bounds (checked above); exclusive, by the caller's contract.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr.add(at), len) }
+    }
 }
 
 #[cfg(test)]

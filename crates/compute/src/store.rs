@@ -393,10 +393,10 @@ impl<C: Cell> UnitView for DenseView<'_, '_, C> {
     fn write_small(&mut self, index: &[usize; 3], flat: usize, values: &[u8]) -> u64 {
         let (i, j0) = (index[0], index[1]);
         // Values below 64 fit every width and are never `C::MAX`: no overflow.
-        for (k, &value) in values.iter().enumerate() {
-            let cell = C::from_nimber(Nimber(value.into())).expect("a value below 64");
-            // SAFETY: the row's cells are in this task's unit (module docs).
-            unsafe { *self.cells.get_mut(flat + k) = cell };
+        // SAFETY: the row's cells are in this task's unit (module docs).
+        let row = unsafe { self.cells.slice_mut(flat, values.len()) };
+        for (cell, &value) in row.iter_mut().zip(values) {
+            *cell = C::from(value);
         }
         if !self.mirror {
             return values.len() as u64;

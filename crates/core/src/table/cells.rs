@@ -46,7 +46,7 @@ impl CellWidth {
 }
 
 /// An unsigned integer type a table can store its values in.
-pub trait Cell: bytemuck::Pod + Eq + Send + Sync + Into<u32> + 'static {
+pub trait Cell: bytemuck::Pod + Eq + Send + Sync + From<u8> + Into<u32> + 'static {
     /// Its width.
     const WIDTH: CellWidth;
 
