@@ -231,6 +231,14 @@ pub(crate) fn is_table_file(source: &str) -> bool {
         || is_bfile(source)
 }
 
+/// Reads the table file `source` (see [`is_table_file`]) within the memory available, as the
+/// analyses read it.
+pub(crate) fn read_table_file(source: &str) -> Result<Table> {
+    debug_assert!(is_table_file(source));
+    let bar = Bar::new(0, true);
+    load_table(source, None, false, &Threads::current(), &bar, Analysis::None)
+}
+
 fn is_bfile(source: &str) -> bool {
     source.ends_with(".b") || source.ends_with(".b.gz")
 }

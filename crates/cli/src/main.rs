@@ -13,6 +13,7 @@ mod errors;
 mod load;
 mod output;
 mod progress;
+mod provenance;
 mod signals;
 mod threads;
 

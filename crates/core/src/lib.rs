@@ -47,5 +47,6 @@ pub use table::{
     board_lines, check_position, parse_coords, read_bfile, read_csv, read_csv_within, read_npy,
     read_npy_table, write_bfile, write_csv, write_loopy_csv, write_npy, write_npy_header,
     BfileError, Cell, CellArray, CellKind, CellSlice, CellVec, CellWidth, CsvLayout, CsvLimits,
-    CsvReadError, GrundyTable, NpyError, Repeating, Table, TableShape, TableStats,
+    CsvReadError, GrundyTable, NpyError, Provenance, ProvenanceError, Repeating, Table, TableShape,
+    TableStats, ValuesDigest,
 };

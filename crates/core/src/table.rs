@@ -5,6 +5,7 @@ mod cells;
 mod csv;
 mod described;
 mod npy;
+mod provenance;
 mod repeating;
 
 pub use self::bfile::{read_bfile, write_bfile, BfileError};
@@ -16,6 +17,9 @@ pub use self::csv::{
 pub use self::described::Table;
 pub use self::npy::{
     read_npy, read_npy_table, write_npy, write_npy_header, NpyError, NpyErrorKind,
+};
+pub use self::provenance::{
+    fingerprint, Provenance, ProvenanceError, ValuesDigest, PROVENANCE_VERSION,
 };
 pub use self::repeating::Repeating;
 

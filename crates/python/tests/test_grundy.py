@@ -6,7 +6,6 @@ The CLI binary is $GRUNDY_CLI, or the workspace's target/release/grundy, or targ
 """
 
 import json
-import os
 import pickle
 import signal
 import subprocess
@@ -19,27 +18,7 @@ import numpy as np
 import pytest
 
 import grundy
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def cli_path():
-    for candidate in (
-        os.environ.get("GRUNDY_CLI"),
-        ROOT / "target" / "release" / "grundy",
-        ROOT / "target" / "debug" / "grundy",
-    ):
-        if candidate and Path(candidate).is_file():
-            return str(candidate)
-    pytest.skip("no grundy binary: set GRUNDY_CLI or build the workspace")
-
-
-def cli(*args, check=True):
-    done = subprocess.run([cli_path(), *args], capture_output=True, text=True)
-    if check and done.returncode != 0:
-        raise AssertionError(f"grundy {' '.join(args)}: {done.stderr}")
-    return done
-
+from command_line import ROOT, cli, cli_path
 
 def catalog_games():
     names = [g.name for g in grundy.games() if ":" not in g.name and not grundy.Game(g.name).loopy]

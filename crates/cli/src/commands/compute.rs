@@ -14,16 +14,19 @@ use crate::checkpoint::Checkpoint;
 use crate::output::write_json_line;
 use crate::output::{Destination, Special};
 use crate::progress::Bar;
+use crate::provenance;
 use crate::signals::{self, StopOnSignal};
 use anyhow::{bail, Context, Result};
 pub(crate) use config::Args;
-use config::{CheckpointConfig, Config, Format};
+use config::{CheckpointConfig, Config, Format, ProvenanceTo};
 use grundy_compute::bands::{BandFill, NoCuts, SoloLink};
 use grundy_compute::{
     streaming_rows, Control, PreparedFill, RowStream, SparseRecords, TableFill, WaveMark,
 };
 use grundy_core::table::CsvRows;
-use grundy_core::{write_bfile, write_csv, write_npy, CsvLayout, GrundyTable, TableStats};
+use grundy_core::{
+    write_bfile, write_csv, write_npy, CsvLayout, GrundyTable, TableStats, ValuesDigest,
+};
 use grundy_patterns::answered::{Answered, PeriodWatch};
 use rayon::prelude::*;
 use saves::{resumed, Saves};
@@ -133,7 +136,17 @@ fn in_memory(
     }
     // With a checkpoint, signals are still deferred: one that comes while the table is written
     // stops the write ([`signals::StopOnSignal`]), and the table is saved below.
-    let written = write_table(config, &mut answered, seconds, destination);
+    let engine = match answered.by_period() {
+        Some(by) => format!(
+            "{}, heaps from {} on from the period {} (preperiod {}) a theorem proved",
+            fill.engine(),
+            by.from,
+            by.period,
+            by.preperiod
+        ),
+        None => fill.engine().to_string(),
+    };
+    let written = write_table(config, &mut answered, seconds, &engine, destination);
     match (&checkpoint, mark) {
         (Some((checkpoint, _)), Some(mark)) => after_write(
             checkpoint,
@@ -175,11 +188,13 @@ pub(super) fn after_write(
 }
 
 /// Writes the finished table to `destination` in the format `config` asks for: a summary
-/// from the proved period when one answered the table, every other format from the table.
+/// from the proved period when one answered the table, every other format from the table, with
+/// its provenance (computed by `engine`) where `config` sends it.
 fn write_table(
     config: &Config,
     answered: &mut Answered,
     seconds: f64,
+    engine: &str,
     destination: Destination,
 ) -> Result<()> {
     if config.format == Format::Summary {
@@ -199,25 +214,66 @@ fn write_table(
         return destination.write_with(|out| write_json_line(&mut StopOnSignal(out), &summary));
     }
     let table = answered.table();
+    let record = || provenance::record(&config.game, &config.max, config.cells, engine);
     match config.format {
         Format::Summary => unreachable!("written above"),
         Format::Grid | Format::Long => {
             let layout =
                 if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
-            destination
-                .write_with(|out| write_csv(table, layout, config.cells, &mut StopOnSignal(out)))
+            let comments = config.provenance == ProvenanceTo::CsvComments;
+            destination.write_with(|out| {
+                let mut out = StopOnSignal(out);
+                if comments {
+                    provenance::write_csv_header(&mut out, &record())?;
+                }
+                write_csv(table, layout, config.cells, &mut out)?;
+                if comments {
+                    let sum = ValuesDigest::of_table(table, config.cells);
+                    provenance::write_csv_checksum(&mut out, &sum)?;
+                }
+                Ok(())
+            })
         }
-        Format::Npy => destination.write_with(|out| {
-            // A stopped write stays the io::Error that says so.
-            write_npy(table, &mut StopOnSignal(out)).map_err(grundy_core::NpyError::into_io)
-        }),
-        Format::Bfile => destination.write_with(|out| write_bfile(table, &mut StopOnSignal(out))),
+        Format::Npy => {
+            destination.write_with(|out| {
+                // A stopped write stays the io::Error that says so.
+                write_npy(table, &mut StopOnSignal(out)).map_err(grundy_core::NpyError::into_io)
+            })?;
+            write_sidecar(config, table, record)
+        }
+        Format::Bfile => {
+            destination.write_with(|out| write_bfile(table, &mut StopOnSignal(out)))?;
+            write_sidecar(config, table, record)
+        }
         Format::Rare => {
             let records = grundy_compute::sparse_records(&config.game, &config.shape, table)
                 .expect("--format rare is refused for games without records");
             destination.write_with(|out| write_rare(table, records, &mut StopOnSignal(out)))
         }
     }
+}
+
+/// The provenance of `table` (made by `record`, its checksum added) as FILE.json beside the
+/// output file, when `config` sends it there. Written after the table: a run stopped between the
+/// two leaves a table without its sidecar, never a sidecar without its table.
+fn write_sidecar(
+    config: &Config,
+    table: &GrundyTable,
+    record: impl FnOnce() -> grundy_core::Provenance,
+) -> Result<()> {
+    let (ProvenanceTo::Sidecar, Some(out)) = (config.provenance, config.out.as_deref()) else {
+        return Ok(());
+    };
+    // A device or FIFO written through (`--out /dev/null`) has no place beside it.
+    if !std::fs::metadata(out).is_ok_and(|meta| meta.is_file()) {
+        return Ok(());
+    }
+    let mut record = record();
+    record.values_sha256 = ValuesDigest::of_table(table, config.cells);
+    let json = record.to_json_pretty();
+    let sidecar = provenance::sidecar_path(out);
+    Destination::open(Some(&sidecar), config.overwrite, Special::Refuse)?
+        .write_with(|out| writeln!(out, "{json}"))
 }
 
 /// `--format rare`: `heap,value` for each rare heap of a heap game's table, in heap order.
@@ -322,11 +378,27 @@ fn streamed(config: &Config, fill: &BandFill, destination: Destination) -> Resul
             let layout =
                 if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
             let lens = shape.lens();
+            let comments = config.provenance == ProvenanceTo::CsvComments;
             destination.write_with(|out| {
-                let mut rows = CsvRows::new(shape.axes(), &lens, layout, config.cells, out)?;
-                let mut sink = |row: &[u32]| rows.write_row(row);
+                if comments {
+                    let engine = format!("{} (streamed)", grundy_compute::Engine::Tiles);
+                    let record = provenance::record(game, max, config.cells, &engine);
+                    provenance::write_csv_header(out, &record)?;
+                }
+                let mut digest = ValuesDigest::new();
+                let mut rows = CsvRows::new(shape.axes(), &lens, layout, config.cells, &mut *out)?;
+                let mut sink = |row: &[u32]| {
+                    if comments {
+                        digest.feed(row.iter().copied(), config.cells);
+                    }
+                    rows.write_row(row)
+                };
                 fill.run(&SoloLink, None, &bar, &mut sink, &mut NoCuts)?;
-                rows.finish()
+                rows.finish()?;
+                if comments {
+                    provenance::write_csv_checksum(out, &digest.finish())?;
+                }
+                Ok(())
             })?
         }
     }

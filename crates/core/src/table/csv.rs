@@ -332,7 +332,12 @@ pub fn read_csv_within<R: Read>(
     let input =
         LineBound { inner: io::Cursor::new(FIRST_LINE).chain(input), line: 0, max: max_line };
     let mut reader =
-        ::csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(input);
+        // `#` lines are comments: a provenance header (`grundy compute --provenance`).
+        ::csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .comment(Some(b'#'))
+            .from_reader(input);
     let at = |line: u64, message: String| CsvReadError { line: Some(line), message };
     // One record, read into again for every line: a row is as long as the header.
     let mut record = ::csv::StringRecord::new();

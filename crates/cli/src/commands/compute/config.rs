@@ -50,6 +50,16 @@ pub(crate) struct Args {
     /// Write P (value 0, the player to move loses) or N instead of the values (grid and long).
     #[arg(long)]
     outcome: bool,
+    /// Say where the table came from: the game's rules as a spec, grundy's version and git
+    /// revision, the command, the date, the engine and a SHA-256 of the values. CSV gets it as
+    /// `#` comment lines (a header, and the checksum as the last line; off by default so that
+    /// plain CSV readers keep working); a .npy or b-file written to a file always gets it as
+    /// FILE.json beside it. `grundy show FILE` prints it and checks the values against it.
+    #[arg(long, conflicts_with = "no_provenance")]
+    provenance: bool,
+    /// No FILE.json beside a .npy or b-file.
+    #[arg(long)]
+    no_provenance: bool,
     /// Misère play: the player who makes the last move loses. The values are misère Grundy
     /// values (0 exactly on the misère P-positions); a heap game's table adds each heap's genus
     /// and whether it is tame (an exact search over sums when moves split heaps).
@@ -137,6 +147,19 @@ pub(super) struct Config {
     pub(super) search_seconds: u64,
     /// `--search-all`: no proved period answers the heaps past its proof.
     pub(super) search_all: bool,
+    /// Where the table's provenance goes.
+    pub(super) provenance: ProvenanceTo,
+}
+
+/// Where a `compute` run writes the table's provenance (see `crate::provenance`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ProvenanceTo {
+    /// Nowhere.
+    Nowhere,
+    /// `#` lines around the CSV.
+    CsvComments,
+    /// FILE.json beside the output file.
+    Sidecar,
 }
 
 /// How the table is held while it is computed.
@@ -219,6 +242,36 @@ impl Config {
                 Some(CheckpointConfig { path, every: Duration::from_secs(args.checkpoint_every) })
             }
         };
+        let to_file = args.out.as_deref().is_some_and(|out| out != Path::new("-"));
+        let provenance = match format {
+            Format::Grid | Format::Long if args.provenance => ProvenanceTo::CsvComments,
+            // A loopy game's table holds labels for ∞; a misère heap game's comes from the
+            // exact search over sums: neither is a table of values to check (yet).
+            _ if game.is_loopy() || (args.misere && game.dims() == 1) => ProvenanceTo::Nowhere,
+            Format::Npy | Format::Bfile if to_file && !args.no_provenance => ProvenanceTo::Sidecar,
+            Format::Npy | Format::Bfile if args.provenance => bail!(
+                "--provenance with --format {} writes FILE.json beside the table: give --out FILE",
+                format.name()
+            ),
+            Format::Summary | Format::Rare if args.provenance => bail!(
+                "--provenance goes with a table (grid, long, npy or bfile), not --format {}",
+                format.name()
+            ),
+            _ => ProvenanceTo::Nowhere,
+        };
+        if args.provenance && game.is_loopy() {
+            bail!(
+                "--provenance checks a table of values, and {} is a loopy game (its table holds \
+                 ∞ and draws)",
+                game.name()
+            );
+        }
+        if args.provenance && args.misere && game.dims() == 1 {
+            bail!(
+                "--provenance checks a table of values; a misère heap game's table comes from the \
+                 exact search over sums, with genus columns, and carries none"
+            );
+        }
         if args.stream && format == Format::Npy {
             bail!("--format npy cannot be streamed; use grid or long with --stream");
         }
@@ -240,6 +293,7 @@ impl Config {
             overwrite: if args.force { Overwrite::Force } else { Overwrite::IfWritable },
             search_seconds: args.search_seconds,
             search_all: args.search_all,
+            provenance,
         })
     }
 

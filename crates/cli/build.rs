@@ -1,0 +1,32 @@
+//! Records the git revision the binary is built from, for the provenance of the tables it
+//! writes (`unknown` outside a checkout or without git).
+
+use std::process::Command;
+
+fn main() {
+    let revision = Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .and_then(|out| String::from_utf8(out.stdout).ok())
+        .map(|text| text.trim().to_string())
+        .filter(|text| !text.is_empty());
+    // Not marked when the tree has uncommitted changes: this script reruns when HEAD moves,
+    // not when a source file does, so such a mark would go stale.
+    let revision = revision.unwrap_or_else(|| "unknown".to_string());
+    println!("cargo:rustc-env=GRUNDY_GIT_REVISION={revision}");
+    // A new commit or a checkout changes HEAD or the branch it names.
+    let git = Command::new("git").args(["rev-parse", "--git-dir"]).output().ok();
+    if let Some(dir) = git.filter(|out| out.status.success()) {
+        let dir = String::from_utf8_lossy(&dir.stdout).trim().to_string();
+        // Only paths that exist: cargo reruns a script for a missing one on every build.
+        for file in ["HEAD", "refs/heads", "packed-refs"] {
+            let path = std::path::Path::new(&dir).join(file);
+            if path.exists() {
+                println!("cargo:rerun-if-changed={}", path.display());
+            }
+        }
+    }
+    println!("cargo:rerun-if-changed=build.rs");
+}

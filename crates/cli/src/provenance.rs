@@ -1,0 +1,151 @@
+//! Provenance on disk: the record (`grundy_core::Provenance`) made for a run, written as a CSV
+//! comment header and last line or as a sidecar `FILE.json`, and found again for `grundy show`.
+
+use anyhow::{bail, Context, Result};
+use grundy_core::table::PROVENANCE_VERSION;
+use grundy_core::{CellKind, Game, Provenance};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+/// The first line of a CSV file's provenance; the record follows as one line of JSON.
+const CSV_MARK: &str = "# grundy provenance (check it with `grundy show FILE`)";
+/// The start of a CSV file's last line: the values' checksum, known once every row is written.
+const CSV_CHECKSUM: &str = "# grundy values_sha256: ";
+
+/// The record of a table of `game` up to `max`, holding `cells`, computed by `engine`, by this
+/// program and command, now; its checksum is left for the writer.
+pub(crate) fn record(game: &Game, max: &[i64], cells: CellKind, engine: &str) -> Provenance {
+    let spec = grundy_core::to_spec(game);
+    Provenance {
+        provenance: PROVENANCE_VERSION,
+        game: game.name().to_string(),
+        fingerprint: grundy_core::table::fingerprint(&spec),
+        spec,
+        size: max.to_vec(),
+        cells: Provenance::cells_name(cells).to_string(),
+        grundy_version: env!("CARGO_PKG_VERSION").to_string(),
+        git_revision: env!("GRUNDY_GIT_REVISION").to_string(),
+        command: command(),
+        created: created(),
+        engine: engine.to_string(),
+        values_sha256: String::new(),
+    }
+}
+
+/// The command line, the program named by its file name (not the path it was run from).
+fn command() -> Vec<String> {
+    let mut words: Vec<String> = std::env::args().collect();
+    if let Some(program) = words.first_mut() {
+        if let Some(name) = Path::new(program.as_str()).file_name() {
+            *program = name.to_string_lossy().into_owned();
+        }
+    }
+    words
+}
+
+/// Now, UTC, to the second; `SOURCE_DATE_EPOCH` (seconds) instead when set, so that a rebuild
+/// of a dataset can reproduce its files byte for byte.
+fn created() -> String {
+    let now = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|text| text.trim().parse::<i64>().ok())
+        .and_then(|seconds| time::OffsetDateTime::from_unix_timestamp(seconds).ok())
+        .unwrap_or_else(time::OffsetDateTime::now_utc)
+        .replace_nanosecond(0)
+        .expect("0 ns is a valid time");
+    now.format(&time::format_description::well_known::Rfc3339).expect("a UTC time formats")
+}
+
+/// Writes the header of a CSV file's provenance: `record` without its checksum.
+pub(crate) fn write_csv_header(out: &mut dyn Write, record: &Provenance) -> std::io::Result<()> {
+    writeln!(out, "{CSV_MARK}")?;
+    writeln!(out, "# {}", record.to_json())
+}
+
+/// Writes the last line of a CSV file's provenance: the values' checksum.
+pub(crate) fn write_csv_checksum(out: &mut dyn Write, values_sha256: &str) -> std::io::Result<()> {
+    writeln!(out, "{CSV_CHECKSUM}{values_sha256}")
+}
+
+/// Where the provenance of a `.npy` or b-file lives: beside it, its name and `.json`.
+pub(crate) fn sidecar_path(table: &Path) -> PathBuf {
+    let mut name = table.as_os_str().to_owned();
+    name.push(".json");
+    PathBuf::from(name)
+}
+
+/// The provenance a table file carries, with its checksum: from a CSV file's comment lines
+/// (plain or gzip-compressed), or from the sidecar of any other file.
+///
+/// # Errors
+/// An unreadable file, a file with no provenance, or a record that does not read.
+pub(crate) fn read(path: &str) -> Result<Provenance> {
+    if path.ends_with(".csv") || path.ends_with(".csv.gz") {
+        return read_csv(path);
+    }
+    let sidecar = sidecar_path(Path::new(path));
+    let text = match std::fs::read_to_string(&sidecar) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => bail!(
+            "{path} carries no provenance: there is no {} beside it (`grundy compute` writes \
+             one with every .npy and b-file it writes to a file)",
+            sidecar.display()
+        ),
+        Err(err) => return Err(err).with_context(|| format!("cannot read {}", sidecar.display())),
+    };
+    let record = Provenance::from_json(&text)
+        .with_context(|| format!("cannot read the provenance in {}", sidecar.display()))?;
+    if record.values_sha256.is_empty() {
+        bail!("the provenance in {} has no values_sha256", sidecar.display());
+    }
+    Ok(record)
+}
+
+fn read_csv(path: &str) -> Result<Provenance> {
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
+    let file = std::io::BufReader::new(file);
+    let reader: Box<dyn BufRead> = if path.ends_with(".gz") {
+        Box::new(std::io::BufReader::new(flate2::bufread::MultiGzDecoder::new(file)))
+    } else {
+        Box::new(file)
+    };
+    let mut record: Option<Provenance> = None;
+    let mut checksum: Option<String> = None;
+    let mut after_mark = false;
+    // Every line is read (the checksum is the last), but only comment lines are kept.
+    for (number, line) in reader.split(b'\n').enumerate() {
+        let line = line.with_context(|| format!("cannot read {path}"))?;
+        if line.first() != Some(&b'#') {
+            after_mark = false;
+            continue;
+        }
+        let line = String::from_utf8_lossy(&line);
+        let line = line.trim_end_matches('\r');
+        if line == CSV_MARK {
+            after_mark = true;
+        } else if after_mark {
+            let json = line.strip_prefix("# ").unwrap_or(line);
+            let read = Provenance::from_json(json).with_context(|| {
+                format!("cannot read the provenance on line {} of {path}", number + 1)
+            })?;
+            record = Some(read);
+            after_mark = false;
+        } else if let Some(sum) = line.strip_prefix(CSV_CHECKSUM) {
+            checksum = Some(sum.trim().to_string());
+        }
+    }
+    let Some(mut record) = record else {
+        bail!(
+            "{path} carries no provenance: write it with `grundy compute ... --provenance` (CSV \
+             has none by default)"
+        );
+    };
+    match checksum {
+        Some(sum) => record.values_sha256 = sum,
+        None => bail!(
+            "{path} has a provenance header but no last `{}` line: the file was cut short",
+            CSV_CHECKSUM.trim_end()
+        ),
+    }
+    Ok(record)
+}
