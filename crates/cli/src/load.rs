@@ -222,12 +222,13 @@ impl Analysis {
 }
 
 /// Whether `source` names a table file rather than a game: a CSV table (plain or
-/// gzip-compressed), a b-file (`.b`, as `compute --format bfile` writes it; plain or gzipped) or
-/// a numpy array (`.npy`).
+/// gzip-compressed), a b-file (`.b`, as `compute --format bfile` writes it; plain or gzipped), a
+/// numpy array (`.npy`) or a Parquet table (`.parquet`, as `compute --format parquet` writes it).
 pub(crate) fn is_table_file(source: &str) -> bool {
     source.ends_with(".csv")
         || source.ends_with(".csv.gz")
         || source.ends_with(".npy")
+        || source.ends_with(".parquet")
         || is_bfile(source)
 }
 
@@ -265,6 +266,14 @@ fn load_table(
             let table = read_npy_table(file, most)
                 .with_context(|| format!("cannot read numpy array {source}"))?;
             return Ok(Table::without_game(table, CellKind::Values, source));
+        }
+        if source.ends_with(".parquet") {
+            // The values read as u32 before they are narrowed, and what the analysis holds.
+            let most = read_budget() / (4 + 1 + analysis.bytes_per_cell());
+            let file = file.into_inner();
+            let read = grundy_parquet::read_parquet(file, most)
+                .with_context(|| format!("cannot read Parquet table {source}"))?;
+            return Ok(Table::without_game(read.table, read.cells, source));
         }
         if is_bfile(source) {
             // Values and what the analysis holds per value, within the memory available.

@@ -75,13 +75,25 @@ pub(crate) fn sidecar_path(table: &Path) -> PathBuf {
 }
 
 /// The provenance a table file carries, with its checksum: from a CSV file's comment lines
-/// (plain or gzip-compressed), or from the sidecar of any other file.
+/// (plain or gzip-compressed), a Parquet file's metadata, or the sidecar of any other file.
 ///
 /// # Errors
 /// An unreadable file, a file with no provenance, or a record that does not read.
 pub(crate) fn read(path: &str) -> Result<Provenance> {
     if path.ends_with(".csv") || path.ends_with(".csv.gz") {
         return read_csv(path);
+    }
+    if path.ends_with(".parquet") {
+        let file = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
+        let record = grundy_parquet::read_provenance(file)
+            .with_context(|| format!("cannot read Parquet table {path}"))?;
+        return record.ok_or_else(|| {
+            anyhow::anyhow!(
+                "{path} carries no provenance: its metadata has no `{}` (grundy writes it unless \
+                 --no-provenance)",
+                grundy_parquet::PROVENANCE_KEY
+            )
+        });
     }
     let sidecar = sidecar_path(Path::new(path));
     let text = match std::fs::read_to_string(&sidecar) {

@@ -97,6 +97,26 @@ fn big_tables_are_downsampled_and_heap_games_are_sequences() {
 }
 
 #[test]
+fn svg_pictures_have_their_text_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, file, text) in [
+        (&["wythoff", "--size", "99x99"][..], "w.svg", "wythoff 99×99"),
+        (&["kayles", "--size", "300"][..], "k.svg", "kayles up to n=300"),
+        (&["kiki", "--size", "20x20", "--outcome"][..], "o.svg", "P (value 0)"),
+        (&["knight-retreat", "--size", "63x63"][..], "l.svg", "generalized values"),
+    ] {
+        let out = dir.path().join(file);
+        grundy().arg("plot").args(args).arg("--out").arg(&out).arg("-q").assert().success();
+        let svg = fs::read_to_string(&out).unwrap();
+        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"), "{file}");
+        assert!(svg.contains(text), "{file}: {text}");
+        // A heatmap's cells are one embedded image; a sequence is shapes.
+        let images = svg.matches("data:image/png;base64,").count();
+        assert_eq!(images, usize::from(file != "k.svg"), "{file}");
+    }
+}
+
+#[test]
 fn what_cannot_be_drawn_is_refused_without_a_file() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("x.png");
@@ -107,7 +127,7 @@ fn what_cannot_be_drawn_is_refused_without_a_file() {
             vec!["kayles", "--size", "40", "--outcome", "--out", out],
             "already shows its P-positions",
         ),
-        (vec!["kiki", "--size", "4x4", "--out", "x.jpg"], "must be a .png file"),
+        (vec!["kiki", "--size", "4x4", "--out", "x.jpg"], "must be a .png or .svg file"),
         (vec!["kiki", "--out", out], "--size is needed"),
         (vec!["kiki", "--size", "4x4", "--max-side", "3", "--out", out], "--max-side"),
     ] {

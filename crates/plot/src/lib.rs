@@ -1,5 +1,8 @@
-//! Pictures of Grundy tables, as PNG images in memory (the caller writes them).
+//! Pictures of Grundy tables, as PNG or SVG images in memory (the caller writes them).
 //!
+//! - The two formats hold the same picture. In SVG the title, labels and legend are text and
+//!   shapes, and the heatmap itself (one pixel a cell or block) is embedded as the same PNG
+//!   image, drawn without smoothing, so a picture of a million cells stays a small file.
 //! - A 2-D table is a heatmap: the first axis runs up, the second to the right, each labelled
 //!   with its name and coordinates. Values above zero take the perceptual viridis colour map;
 //!   value 0 (a P-position) is red, which viridis never is. A colour bar explains the values.
@@ -123,26 +126,56 @@ fn drawing<E: std::error::Error>(err: E) -> PlotError {
     PlotError { kind: PlotErrorKind::Drawing { message: err.to_string() } }
 }
 
+/// The file format of a picture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImageFormat {
+    /// A PNG image.
+    Png,
+    /// An SVG document: text as text, the heatmap as an embedded PNG.
+    Svg,
+}
+
+impl ImageFormat {
+    /// The format a file name's extension asks for (`.png` or `.svg`, any case).
+    pub fn of_extension(extension: &str) -> Option<ImageFormat> {
+        match extension.to_ascii_lowercase().as_str() {
+            "png" => Some(ImageFormat::Png),
+            "svg" => Some(ImageFormat::Svg),
+            _ => None,
+        }
+    }
+}
+
 /// Draws `table` (holding values, or only outcomes) as a PNG image, titled with its name.
+///
+/// # Errors
+/// As [`plot`].
+pub fn plot_png(described: &Table, options: &PlotOptions) -> Result<Vec<u8>, PlotError> {
+    plot(described, options, ImageFormat::Png)
+}
+
+/// Draws `table` (holding values, or only outcomes) as an image of `format`, titled with its
+/// name.
 ///
 /// # Errors
 /// A 3-D table, an outcome mask asked of a heap game, a table of outcomes plotted as values, or a
 /// failure of the drawing library.
-pub fn plot_png(described: &Table, options: &PlotOptions) -> Result<Vec<u8>, PlotError> {
+pub fn plot(
+    described: &Table,
+    options: &PlotOptions,
+    format: ImageFormat,
+) -> Result<Vec<u8>, PlotError> {
     let (table, kind) = (described.data(), described.kind());
     let style = Style { max_side: options.max_side, title: described.name(), draws: None };
     register_font();
     let outcome = options.outcome || kind == CellKind::Outcomes;
-    let (width, height, pixels) = match table.shape().lens().len() {
-        1 if options.outcome => return Err(PlotError { kind: PlotErrorKind::MaskOfSequence }),
-        1 if kind == CellKind::Outcomes => {
-            return Err(PlotError { kind: PlotErrorKind::OutcomeSequence })
-        }
-        1 => sequence(table, &style)?,
-        2 => heatmap(table, outcome, &style)?,
-        dims => return Err(PlotError { kind: PlotErrorKind::Axes { dims } }),
-    };
-    encode(width, height, &pixels)
+    match table.shape().lens().len() {
+        1 if options.outcome => Err(PlotError { kind: PlotErrorKind::MaskOfSequence }),
+        1 if kind == CellKind::Outcomes => Err(PlotError { kind: PlotErrorKind::OutcomeSequence }),
+        1 => sequence(table, &style, format),
+        2 => heatmap(table, outcome, &style, format),
+        dims => Err(PlotError { kind: PlotErrorKind::Axes { dims } }),
+    }
 }
 
 /// Draws a loopy game's board as a PNG image: `labels` holds each position's generalized value
@@ -161,6 +194,23 @@ pub fn plot_loopy_png(
     draws: &[bool],
     options: &PlotOptions,
 ) -> Result<Vec<u8>, PlotError> {
+    plot_loopy(name, labels, draws, options, ImageFormat::Png)
+}
+
+/// [`plot_loopy_png`] in either format.
+///
+/// # Errors
+/// As [`plot_loopy_png`].
+///
+/// # Panics
+/// As [`plot_loopy_png`].
+pub fn plot_loopy(
+    name: &str,
+    labels: &GrundyTable,
+    draws: &[bool],
+    options: &PlotOptions,
+    format: ImageFormat,
+) -> Result<Vec<u8>, PlotError> {
     assert_eq!(draws.len(), labels.cells().len(), "one flag per cell");
     let dims = labels.shape().lens().len();
     if dims != 2 {
@@ -168,8 +218,7 @@ pub fn plot_loopy_png(
     }
     register_font();
     let style = Style { max_side: options.max_side, title: name, draws: Some(draws) };
-    let (width, height, pixels) = heatmap(labels, options.outcome, &style)?;
-    encode(width, height, &pixels)
+    heatmap(labels, options.outcome, &style, format)
 }
 
 fn register_font() {
@@ -279,10 +328,20 @@ fn blend(from: RGBColor, to: RGBColor, share: f32) -> RGBColor {
     RGBColor(mix(from.0, to.0), mix(from.1, to.1), mix(from.2, to.2))
 }
 
-/// An RGB picture: width, height and pixels, rows first.
-type Picture = (u32, u32, Vec<u8>);
+/// A heatmap's cells as an RGB image placed on the picture: its top left pixel, its size and its
+/// pixels, rows first.
+struct Cells {
+    at: (i32, i32),
+    size: (u32, u32),
+    pixels: Vec<u8>,
+}
 
-fn heatmap(table: &GrundyTable, outcome: bool, style: &Style<'_>) -> Result<Picture, PlotError> {
+fn heatmap(
+    table: &GrundyTable,
+    outcome: bool,
+    style: &Style<'_>,
+    format: ImageFormat,
+) -> Result<Vec<u8>, PlotError> {
     let blocks = blocks(table, style.max_side, style.draws);
     // The largest finite value (a loopy game's ∞ is not one).
     let max = match style.draws {
@@ -301,9 +360,56 @@ fn heatmap(table: &GrundyTable, outcome: bool, style: &Style<'_>) -> Result<Pict
     // Draw once to learn what the labels and title take, then at the size that makes the
     // plotting area exactly `area`, so every block gets the same number of pixels.
     let first = (area.0 + 100 + LEGEND, area.1 + 110);
-    let (_, drawn) = draw_heatmap(table, &blocks, max, outcome, style, first)?;
+    let drawn = {
+        let mut pixels = vec![255u8; first.0 as usize * first.1 as usize * 3];
+        let root = BitMapBackend::with_buffer(&mut pixels, first).into_drawing_area();
+        draw_heatmap(&root, table, &blocks, max, outcome, style)?.size
+    };
     let size = (first.0 + area.0 - drawn.0, first.1 + area.1 - drawn.1);
-    Ok(draw_heatmap(table, &blocks, max, outcome, style, size)?.0)
+    match format {
+        ImageFormat::Png => {
+            let mut pixels = vec![255u8; size.0 as usize * size.1 as usize * 3];
+            {
+                let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
+                let cells = draw_heatmap(&root, table, &blocks, max, outcome, style)?;
+                let element = BitMapElement::<_, RGBPixel>::with_owned_buffer(
+                    cells.at,
+                    cells.size,
+                    cells.pixels,
+                )
+                .expect("the buffer matches its size");
+                root.draw(&element).map_err(drawing)?;
+                root.present().map_err(drawing)?;
+            }
+            encode(size.0, size.1, &pixels)
+        }
+        ImageFormat::Svg => {
+            let mut svg = String::new();
+            let cells = {
+                let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+                let cells = draw_heatmap(&root, table, &blocks, max, outcome, style)?;
+                root.present().map_err(drawing)?;
+                cells
+            };
+            let png = encode(cells.size.0, cells.size.1, &cells.pixels)?;
+            Ok(embed_image(svg, cells.at, cells.size, &png).into_bytes())
+        }
+    }
+}
+
+/// `svg` with `png` drawn at `at`, `size` pixels, unsmoothed, as the last element.
+fn embed_image(mut svg: String, at: (i32, i32), size: (u32, u32), png: &[u8]) -> String {
+    use base64::Engine as _;
+    let data = base64::engine::general_purpose::STANDARD.encode(png);
+    let image = format!(
+        "<image x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" \
+         style=\"image-rendering:pixelated;image-rendering:crisp-edges\" \
+         href=\"data:image/png;base64,{data}\"/>\n",
+        at.0, at.1, size.0, size.1
+    );
+    let end = svg.rfind("</svg>").expect("an SVG document ends with </svg>");
+    svg.insert_str(end, &image);
+    svg
 }
 
 /// The legend's width in pixels.
@@ -311,85 +417,77 @@ const LEGEND: u32 = 130;
 /// The shortest side of a heatmap's plotting area, in pixels.
 const MIN_SIDE: usize = 240;
 
-/// Draws the heatmap on a picture of `(width, height)`; returns the picture and the size of its
-/// plotting area.
-fn draw_heatmap(
+/// Draws the heatmap's title, axes and legend on `root`; returns its cells as an image for the
+/// plotting area, which the caller puts there (pixels in a PNG, an embedded image in an SVG).
+fn draw_heatmap<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
     table: &GrundyTable,
     blocks: &Blocks,
     max: u32,
     outcome: bool,
     style: &Style<'_>,
-    (width, height): (u32, u32),
-) -> Result<(Picture, (u32, u32)), PlotError> {
+) -> Result<Cells, PlotError>
+where
+    DB::ErrorType: 'static,
+{
     let axes = table.shape().axes();
     let lens = table.shape().lens();
-    let mut pixels = vec![255u8; width as usize * height as usize * 3];
-    let plotting_area;
-    {
-        let root = BitMapBackend::with_buffer(&mut pixels, (width, height)).into_drawing_area();
-        let (main, legend) = root.split_horizontally(width - LEGEND);
-        let title = heatmap_title(table, blocks, outcome, style);
-        let (x_min, y_min) = (axes[1].min as f64, axes[0].min as f64);
-        let x_range = x_min - 0.5..x_min + lens[1] as f64 - 0.5;
-        let y_range = y_min - 0.5..y_min + lens[0] as f64 - 0.5;
-        let mut chart = ChartBuilder::on(&main)
-            .caption(title.trim(), (FONT, 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(56)
-            .build_cartesian_2d(x_range, y_range)
-            .map_err(drawing)?;
-        let whole = |v: &f64| if v.fract() == 0.0 { format!("{v:.0}") } else { String::new() };
-        chart
-            .configure_mesh()
-            .disable_mesh()
-            .x_labels(lens[1].min(10))
-            .y_labels(lens[0].min(10))
-            .x_label_formatter(&whole)
-            .y_label_formatter(&whole)
-            .x_desc(axes[1].name.as_str())
-            .y_desc(axes[0].name.as_str())
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 15))
-            .draw()
-            .map_err(drawing)?;
-        // Fill the plotting area pixel by pixel: the first axis runs up.
-        let area = chart.plotting_area();
-        let (w, h) = area.dim_in_pixel();
-        plotting_area = (w, h);
-        let (base_x, base_y) = area.get_base_pixel();
-        let colours: Vec<RGBColor> = (0..blocks.min.len())
-            .map(|b| {
-                if outcome {
-                    pnd_shade(blocks.zero_share[b], blocks.draw_share[b])
-                } else {
-                    value_colour(blocks.min[b], max)
-                }
-            })
-            .collect();
-        let mut image = vec![0u8; w as usize * h as usize * 3];
-        for y in 0..h as usize {
-            let block_row = blocks.rows - 1 - (y * blocks.rows / h as usize);
-            for x in 0..w as usize {
-                let block_col = x * blocks.cols / w as usize;
-                let c = colours[block_row * blocks.cols + block_col];
-                let at = (y * w as usize + x) * 3;
-                image[at..at + 3].copy_from_slice(&[c.0, c.1, c.2]);
+    let (width, _) = root.dim_in_pixel();
+    let (main, legend) = root.split_horizontally(width - LEGEND);
+    let title = heatmap_title(table, blocks, outcome, style);
+    let (x_min, y_min) = (axes[1].min as f64, axes[0].min as f64);
+    let x_range = x_min - 0.5..x_min + lens[1] as f64 - 0.5;
+    let y_range = y_min - 0.5..y_min + lens[0] as f64 - 0.5;
+    let mut chart = ChartBuilder::on(&main)
+        .caption(title.trim(), (FONT, 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .build_cartesian_2d(x_range, y_range)
+        .map_err(drawing)?;
+    let whole = |v: &f64| if v.fract() == 0.0 { format!("{v:.0}") } else { String::new() };
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_labels(lens[1].min(10))
+        .y_labels(lens[0].min(10))
+        .x_label_formatter(&whole)
+        .y_label_formatter(&whole)
+        .x_desc(axes[1].name.as_str())
+        .y_desc(axes[0].name.as_str())
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 15))
+        .draw()
+        .map_err(drawing)?;
+    // The plotting area pixel by pixel: the first axis runs up.
+    let area = chart.plotting_area();
+    let (w, h) = area.dim_in_pixel();
+    let colours: Vec<RGBColor> = (0..blocks.min.len())
+        .map(|b| {
+            if outcome {
+                pnd_shade(blocks.zero_share[b], blocks.draw_share[b])
+            } else {
+                value_colour(blocks.min[b], max)
             }
+        })
+        .collect();
+    let mut pixels = vec![0u8; w as usize * h as usize * 3];
+    for y in 0..h as usize {
+        let block_row = blocks.rows - 1 - (y * blocks.rows / h as usize);
+        for x in 0..w as usize {
+            let block_col = x * blocks.cols / w as usize;
+            let c = colours[block_row * blocks.cols + block_col];
+            let at = (y * w as usize + x) * 3;
+            pixels[at..at + 3].copy_from_slice(&[c.0, c.1, c.2]);
         }
-        let element =
-            BitMapElement::<_, RGBPixel>::with_owned_buffer((base_x, base_y), (w, h), image)
-                .expect("the buffer matches its size");
-        root.draw(&element).map_err(drawing)?;
-        let loopy = style.draws.is_some();
-        if outcome {
-            outcome_legend(&legend, loopy)?;
-        } else {
-            value_legend(&legend, max, loopy)?;
-        }
-        root.present().map_err(drawing)?;
     }
-    Ok(((width, height, pixels), plotting_area))
+    let loopy = style.draws.is_some();
+    if outcome {
+        outcome_legend(&legend, loopy)?;
+    } else {
+        value_legend(&legend, max, loopy)?;
+    }
+    Ok(Cells { at: area.get_base_pixel(), size: (w, h), pixels })
 }
 
 /// The title of a heatmap: the name, the size as `--size` states it (the largest coordinates,
@@ -420,11 +518,14 @@ fn heatmap_title(table: &GrundyTable, blocks: &Blocks, outcome: bool, style: &St
 }
 
 /// A colour bar from 1 to `max`, with a box for 0 beneath it (and one for ∞ in a loopy game).
-fn value_legend(
-    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+fn value_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
     max: u32,
     loopy: bool,
-) -> Result<(), PlotError> {
+) -> Result<(), PlotError>
+where
+    DB::ErrorType: 'static,
+{
     let (_, height) = area.dim_in_pixel();
     let (top, left, bar_w) = (50i32, 16i32, 22i32);
     let bar_h = (height as i32 - 160).max(40);
@@ -468,10 +569,13 @@ fn value_legend(
 }
 
 /// Two boxes: P in red, N dark; and a third, draws in amber, for a loopy game.
-fn outcome_legend(
-    area: &DrawingArea<BitMapBackend<'_>, Shift>,
+fn outcome_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
     loopy: bool,
-) -> Result<(), PlotError> {
+) -> Result<(), PlotError>
+where
+    DB::ErrorType: 'static,
+{
     let label = (FONT, 13).into_font();
     let boxes = [(ZERO, "P (value 0)"), (N_POSITION, "N"), (DRAW, "D (draw)")];
     let shown = if loopy { 3 } else { 2 };
@@ -485,44 +589,72 @@ fn outcome_legend(
 }
 
 /// A heap game's values against n, P-positions in red.
-fn sequence(table: &GrundyTable, style: &Style<'_>) -> Result<Picture, PlotError> {
+fn sequence(
+    table: &GrundyTable,
+    style: &Style<'_>,
+    format: ImageFormat,
+) -> Result<Vec<u8>, PlotError> {
+    let size = (900u32, 480u32);
+    match format {
+        ImageFormat::Png => {
+            let mut pixels = vec![255u8; size.0 as usize * size.1 as usize * 3];
+            {
+                let root = BitMapBackend::with_buffer(&mut pixels, size).into_drawing_area();
+                draw_sequence(&root, table, style)?;
+            }
+            encode(size.0, size.1, &pixels)
+        }
+        ImageFormat::Svg => {
+            let mut svg = String::new();
+            {
+                let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+                draw_sequence(&root, table, style)?;
+            }
+            Ok(svg.into_bytes())
+        }
+    }
+}
+
+fn draw_sequence<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    table: &GrundyTable,
+    style: &Style<'_>,
+) -> Result<(), PlotError>
+where
+    DB::ErrorType: 'static,
+{
     let axis = &table.shape().axes()[0];
     let cells = table.cells();
     let max = table.stats().max;
-    let (width, height) = (900u32, 480u32);
-    let mut pixels = vec![255u8; width as usize * height as usize * 3];
-    {
-        let root = BitMapBackend::with_buffer(&mut pixels, (width, height)).into_drawing_area();
-        let n_min = axis.min;
-        let n_max = axis.min + cells.len() as i64 - 1;
-        let title = format!("{} up to {}={n_max}", style.title, axis.name);
-        let mut chart = ChartBuilder::on(&root)
-            .caption(title.trim(), (FONT, 18))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(56)
-            .build_cartesian_2d(n_min..n_max + 1, 0u32..max + 1)
-            .map_err(drawing)?;
-        chart
-            .configure_mesh()
-            .light_line_style(WHITE)
-            .x_desc(axis.name.as_str())
-            .y_desc("value")
-            .label_style((FONT, 13))
-            .axis_desc_style((FONT, 15))
-            .draw()
-            .map_err(drawing)?;
-        let radius = if cells.len() > 2000 { 1 } else { 2 };
-        let points = (0..cells.len()).map(|k| (n_min + k as i64, cells.get(k).value()));
-        chart
-            .draw_series(points.map(|(n, v)| {
-                let colour = if v == 0 { ZERO } else { RGBColor(40, 60, 140) };
-                Circle::new((n, v), radius, colour.filled())
-            }))
-            .map_err(drawing)?;
-        root.present().map_err(drawing)?;
-    }
-    Ok((width, height, pixels))
+    let n_min = axis.min;
+    let n_max = axis.min + cells.len() as i64 - 1;
+    let title = format!("{} up to {}={n_max}", style.title, axis.name);
+    let mut chart = ChartBuilder::on(root)
+        .caption(title.trim(), (FONT, 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .build_cartesian_2d(n_min..n_max + 1, 0u32..max + 1)
+        .map_err(drawing)?;
+    chart
+        .configure_mesh()
+        .light_line_style(WHITE)
+        .x_desc(axis.name.as_str())
+        .y_desc("value")
+        .label_style((FONT, 13))
+        .axis_desc_style((FONT, 15))
+        .draw()
+        .map_err(drawing)?;
+    let radius = if cells.len() > 2000 { 1 } else { 2 };
+    let points = (0..cells.len()).map(|k| (n_min + k as i64, cells.get(k).value()));
+    chart
+        .draw_series(points.map(|(n, v)| {
+            let colour = if v == 0 { ZERO } else { RGBColor(40, 60, 140) };
+            Circle::new((n, v), radius, colour.filled())
+        }))
+        .map_err(drawing)?;
+    root.present().map_err(drawing)?;
+    Ok(())
 }
 
 #[cfg(test)]
@@ -622,5 +754,57 @@ mod tests {
         let b = blocks(&sparse, 100, None);
         assert_eq!(b.factor, 2);
         assert!(b.zero_share.iter().all(|&s| p_shade(s) != N_POSITION));
+    }
+
+    /// Width, height and RGB pixels of a PNG.
+    fn decode(png: &[u8]) -> (u32, u32, Vec<u8>) {
+        let mut reader = png::Decoder::new(std::io::Cursor::new(png)).read_info().unwrap();
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut pixels).unwrap();
+        assert_eq!(info.color_type, png::ColorType::Rgb);
+        (info.width, info.height, pixels)
+    }
+
+    /// The number in `attribute="…"` of the first `<image` element.
+    fn image_attribute(svg: &str, attribute: &str) -> i64 {
+        let image = &svg[svg.find("<image").unwrap()..];
+        let from = image.find(&format!(" {attribute}=\"")).unwrap() + attribute.len() + 3;
+        image[from..from + image[from..].find('"').unwrap()].parse().unwrap()
+    }
+
+    #[test]
+    fn an_svg_holds_the_png_cells_and_its_text_as_text() {
+        use base64::Engine as _;
+        for outcome in [false, true] {
+            let nim = table(30, 40, |i, j| (i ^ j) as u32);
+            let described = Table::without_game(nim, CellKind::Values, "nim");
+            let options = PlotOptions { outcome, ..PlotOptions::default() };
+            let (width, _, png) = decode(&plot(&described, &options, ImageFormat::Png).unwrap());
+            let svg = plot(&described, &options, ImageFormat::Svg).unwrap();
+            let svg = String::from_utf8(svg).unwrap();
+            assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+            assert!(svg.contains("nim 29×39"), "the title is text");
+            assert!(svg.contains(if outcome { "P (value 0)" } else { "0 (P)" }), "the legend too");
+            assert_eq!(svg.matches("<image").count(), 1);
+            // The embedded image is the PNG's plotting area, pixel for pixel.
+            let data = &svg[svg.find("base64,").unwrap() + 7..];
+            let data = &data[..data.find('"').unwrap()];
+            let cells = base64::engine::general_purpose::STANDARD.decode(data).unwrap();
+            let (w, h, cells) = decode(&cells);
+            let (x, y) = (image_attribute(&svg, "x") as usize, image_attribute(&svg, "y") as usize);
+            assert_eq!(
+                (image_attribute(&svg, "width"), image_attribute(&svg, "height")),
+                (w.into(), h.into())
+            );
+            for row in 0..h as usize {
+                let from = ((y + row) * width as usize + x) * 3;
+                let line = &png[from..from + 3 * w as usize];
+                assert_eq!(
+                    line,
+                    &cells[row * 3 * w as usize..(row + 1) * 3 * w as usize],
+                    "row {row}"
+                );
+            }
+        }
     }
 }

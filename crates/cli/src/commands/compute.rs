@@ -60,8 +60,10 @@ fn run_here(config: &Config) -> Result<ExitCode> {
         return misere::heaps(config, destination);
     }
     let fill = config.request(None).prepare().map_err(|err| config.refusal(err))?;
-    let destination =
-        Destination::open(config.out.as_deref(), config.overwrite, Special::WriteThrough)?;
+    // Parquet seeks nowhere, but its writer needs a file of its own to send to.
+    let special =
+        if config.format == Format::Parquet { Special::Refuse } else { Special::WriteThrough };
+    let destination = Destination::open(config.out.as_deref(), config.overwrite, special)?;
     let watch_bytes = match &fill {
         PreparedFill::Table(fill) if !config.search_all => PeriodWatch::bytes(&config.game, fill),
         _ => 0,
@@ -245,6 +247,14 @@ fn write_table(
             destination.write_with(|out| write_bfile(table, &mut StopOnSignal(out)))?;
             write_sidecar(config, table, record)
         }
+        Format::Parquet => {
+            let provenance = (config.provenance == ProvenanceTo::Metadata).then(record);
+            destination.write_file_with(|file| {
+                let out = std::io::BufWriter::with_capacity(1 << 16, StopOnSignal(file));
+                grundy_parquet::write_parquet(table, config.cells, provenance, out)
+                    .map_err(parquet_to_io)
+            })
+        }
         Format::Rare => {
             let records = grundy_compute::sparse_records(&config.game, &config.shape, table)
                 .expect("--format rare is refused for games without records");
@@ -274,6 +284,10 @@ fn write_sidecar(
     let sidecar = provenance::sidecar_path(out);
     Destination::open(Some(&sidecar), config.overwrite, Special::Refuse)?
         .write_with(|out| writeln!(out, "{json}"))
+}
+
+fn parquet_to_io(err: grundy_parquet::ParquetError) -> std::io::Error {
+    err.into_io()
 }
 
 /// `--format rare`: `heap,value` for each rare heap of a heap game's table, in heap order.
@@ -374,6 +388,30 @@ fn streamed(config: &Config, fill: &BandFill, destination: Destination) -> Resul
         }
         // Only 2-D games stream, and bfile and rare are for heap games.
         Format::Npy | Format::Bfile | Format::Rare => unreachable!("refused before streaming"),
+        Format::Parquet => {
+            let lens = shape.lens();
+            // The value column's type comes before the first row: the widest the values may need.
+            let width = fill.planned_width();
+            let provenance = (config.provenance == ProvenanceTo::Metadata).then(|| {
+                let engine = format!("{} (streamed)", grundy_compute::Engine::Tiles);
+                provenance::record(game, max, config.cells, &engine)
+            });
+            destination.write_file_with(|file| {
+                let out = std::io::BufWriter::with_capacity(1 << 16, StopOnSignal(file));
+                let mut rows = grundy_parquet::ParquetRows::new(
+                    shape.axes(),
+                    &lens,
+                    config.cells,
+                    width,
+                    provenance,
+                    out,
+                )
+                .map_err(parquet_to_io)?;
+                let mut sink = |row: &[u32]| rows.write_row(row).map_err(parquet_to_io);
+                fill.run(&SoloLink, None, &bar, &mut sink, &mut NoCuts)?;
+                rows.finish().map_err(parquet_to_io)
+            })?
+        }
         Format::Grid | Format::Long => {
             let layout =
                 if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };

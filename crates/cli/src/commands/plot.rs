@@ -4,22 +4,23 @@ use crate::progress::Bar;
 use anyhow::{bail, Result};
 use grundy_compute::Threads;
 use grundy_core::{Game, GrundyTable, LoopyOutcome, TableShape};
-use grundy_plot::{plot_loopy_png, plot_png, PlotErrorKind, PlotOptions};
+use grundy_plot::{plot, plot_loopy, ImageFormat, PlotErrorKind, PlotOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Draw a table as a PNG picture: a heatmap of the values (0 in red, the rest in the viridis
-/// colour map) with labelled axes and a colour bar, or the P/N mask with --outcome; a heap game
-/// as its sequence against n. A loopy game's board shows ∞ in light grey, and its mask draws
-/// in amber beside P and N.
+/// Draw a table as a PNG or SVG picture: a heatmap of the values (0 in red, the rest in the
+/// viridis colour map) with labelled axes and a colour bar, or the P/N mask with --outcome; a
+/// heap game as its sequence against n. A loopy game's board shows ∞ in light grey, and its mask
+/// draws in amber beside P and N.
 ///
 /// Examples: `grundy plot wythoff --size 300x300 --out wythoff.png`,
-/// `grundy plot kiki.csv --outcome --out kiki-p.png`.
+/// `grundy plot kiki.csv --outcome --out kiki-p.svg`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]
     pub(crate) table: TableArgs,
-    /// The PNG file to write (atomically).
+    /// The picture to write (atomically): `.png`, or `.svg` for the same picture with its text
+    /// as text (for papers), the heatmap's cells an embedded image.
     #[arg(long)]
     out: PathBuf,
     /// Replace an existing picture even if it is read-only.
@@ -37,20 +38,21 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
-    if args.out.extension().is_none_or(|ext| !ext.eq_ignore_ascii_case("png")) {
-        bail!("--out {} must be a .png file", args.out.display());
-    }
+    let extension = args.out.extension().map(|ext| ext.to_string_lossy());
+    let Some(format) = extension.and_then(|ext| ImageFormat::of_extension(&ext)) else {
+        bail!("--out {} must be a .png or .svg file", args.out.display());
+    };
     let overwrite = if args.force { Overwrite::Force } else { Overwrite::IfWritable };
     let destination = Destination::open(Some(&args.out), overwrite, Special::WriteThrough)?;
     let threads = args.table.threads.pool()?;
     let bar = Bar::waiting(args.table.quiet);
     let png = threads.install(|| -> Result<_> {
         if let Some((game, shape)) = args.table.loopy_board()? {
-            return plot_loopy(&args, &game, &shape, &threads, &bar);
+            return plot_loopy_board(&args, format, &game, &shape, &threads, &bar);
         }
         let loaded = args.table.load(&threads, &bar, Analysis::Plot)?;
         let options = PlotOptions { outcome: args.outcome, max_side: args.max_side as usize };
-        plot_png(&loaded, &options).map_err(|err| match err.kind() {
+        plot(&loaded, &options, format).map_err(|err| match err.kind() {
             PlotErrorKind::Axes { .. } => {
                 anyhow::anyhow!("{err} (take a 2-D slice with --slice AXIS=COORD)")
             }
@@ -67,8 +69,9 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 
 /// A loopy game's board: its generalized values (∞ grey) or, with `--outcome`, P, N and draws
 /// in three colours.
-fn plot_loopy(
+fn plot_loopy_board(
     args: &Args,
+    format: ImageFormat,
     game: &Game,
     shape: &TableShape,
     threads: &Threads,
@@ -88,5 +91,5 @@ fn plot_loopy(
     let labels = GrundyTable::from_vec(shape.clone(), loopy.labels().to_vec());
     let draws: Vec<bool> = loopy.outcomes().into_iter().map(|o| o == LoopyOutcome::D).collect();
     let options = PlotOptions { outcome: args.outcome, max_side: args.max_side as usize };
-    Ok(plot_loopy_png(game.name(), &labels, &draws, &options)?)
+    Ok(plot_loopy(game.name(), &labels, &draws, &options, format)?)
 }

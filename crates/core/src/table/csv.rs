@@ -332,7 +332,7 @@ pub fn read_csv_within<R: Read>(
     let input =
         LineBound { inner: io::Cursor::new(FIRST_LINE).chain(input), line: 0, max: max_line };
     let mut reader =
-        // `#` lines are comments: a provenance header (`grundy compute --provenance`).
+        // `#` lines are comments: a table's provenance header, say.
         ::csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)

@@ -27,7 +27,7 @@ pub struct Provenance {
     pub spec: String,
     /// [`fingerprint`] of `spec`: two files with one fingerprint come from the same rules.
     pub fingerprint: String,
-    /// The table's largest coordinates, as `--size` gave them.
+    /// The table's largest coordinates, one per axis.
     pub size: Vec<i64>,
     /// What the cells hold: `values` or `outcomes` (P as 0, N as 1).
     pub cells: String,

@@ -43,7 +43,10 @@ pub(crate) struct Args {
     /// array with the cells' integer type (uint8/16/32); `bfile`: an OEIS b-file, `n value` per
     /// line (heap games); `summary`: a JSON object with cells, sum, max, p_positions and seconds;
     /// `rare`: CSV `heap,value` of a take-and-break game's rare heaps (those the summary's
-    /// `rare_mask` and `rare_class` make rare, from heap 1 on), to compare with published lists.
+    /// `rare_mask` and `rare_class` make rare, from heap 1 on), to compare with published lists;
+    /// `parquet`: a Parquet file (needs --out FILE), one column per axis and `g` (or `outcome`
+    /// with --outcome), the narrowest integer types, zstd, row groups of 2^20 rows (so --stream
+    /// writes it in bounded memory), its provenance in the file's metadata.
     /// The default is `grid`, and `long` for 3-D games.
     #[arg(long, value_enum)]
     format: Option<Format>,
@@ -116,6 +119,7 @@ pub(super) enum Format {
     Bfile,
     Summary,
     Rare,
+    Parquet,
 }
 
 impl Format {
@@ -160,6 +164,8 @@ pub(super) enum ProvenanceTo {
     CsvComments,
     /// FILE.json beside the output file.
     Sidecar,
+    /// The Parquet file's key-value metadata.
+    Metadata,
 }
 
 /// How the table is held while it is computed.
@@ -200,11 +206,26 @@ impl Config {
             None if game.dims() == 3 => Format::Long,
             None => Format::Grid,
         };
-        if args.outcome && !matches!(format, Format::Grid | Format::Long) {
+        if args.outcome && !matches!(format, Format::Grid | Format::Long | Format::Parquet) {
             bail!(
-                "--outcome applies to the grid and long formats, not to --format {}",
+                "--outcome applies to the grid, long and parquet formats, not to --format {}",
                 format.name()
             );
+        }
+        if format == Format::Parquet && (game.is_loopy() || (args.misere && game.dims() == 1)) {
+            bail!(
+                "--format parquet writes tables of values; {}'s table is {} (use csv or npy)",
+                game.name(),
+                if game.is_loopy() {
+                    "a loopy game's, with ∞ and draws"
+                } else {
+                    "a misère heap game's, with genus columns"
+                }
+            );
+        }
+        if format == Format::Parquet && args.out.as_deref().is_none_or(|out| out == Path::new("-"))
+        {
+            bail!("--format parquet writes a file (Parquet's footer is written last): give --out FILE");
         }
         if format == Format::Bfile && game.dims() != 1 {
             bail!(
@@ -249,6 +270,7 @@ impl Config {
             // exact search over sums: neither is a table of values to check (yet).
             _ if game.is_loopy() || (args.misere && game.dims() == 1) => ProvenanceTo::Nowhere,
             Format::Npy | Format::Bfile if to_file && !args.no_provenance => ProvenanceTo::Sidecar,
+            Format::Parquet if !args.no_provenance => ProvenanceTo::Metadata,
             Format::Npy | Format::Bfile if args.provenance => bail!(
                 "--provenance with --format {} writes FILE.json beside the table: give --out FILE",
                 format.name()

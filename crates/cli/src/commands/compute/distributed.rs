@@ -163,6 +163,10 @@ fn write(
                 rows.finish()
             })?;
         }
+        Format::Parquet => bail!(
+            "--format parquet is written by one process for now; under mpirun write grid, long \
+             or npy"
+        ),
         Format::Npy => {
             // The cells' type is the narrowest that holds the largest value, known only at the
             // end: the rows wait in an unnamed file (4 bytes a cell, beside the output).

@@ -198,6 +198,6 @@ fn write(
             destination.write_with(|out| write_json_line(&mut StopOnSignal(out), &summary))
         }
         // Rare: a loopy game's moves are not removals, so the config refused it.
-        Format::Bfile | Format::Rare => unreachable!("refused before the fill"),
+        Format::Bfile | Format::Rare | Format::Parquet => unreachable!("refused before the fill"),
     }
 }

@@ -59,7 +59,7 @@ pub(super) fn heaps(config: &Config, destination: Destination) -> Result<ExitCod
         Format::Bfile => {
             destination.write_with(|out| write_bfile(&table, &mut StopOnSignal(out)))?
         }
-        Format::Rare => unreachable!("--format rare is refused with --misere"),
+        Format::Rare | Format::Parquet => unreachable!("refused with --misere on a heap game"),
         Format::Summary => {
             let stats = grundy_core::with_cells!(table.cells(), |cells| TableStats::of(cells));
             let mut summary = Summary::new(&config.game, &config.max, stats, seconds);

@@ -1,0 +1,543 @@
+//! Grundy tables as Parquet files, the columnar format pandas, polars, DuckDB and Spark read.
+//!
+//! A table is a long table: one column per axis, named after it, holding the coordinates, and a
+//! last column `g` with the values (or `outcome`, `P` or `N`, for an outcome table), one row per
+//! cell in row-major order. Coordinates take the narrowest signed integer type that holds them,
+//! values the table's own unsigned cell type (uint8, uint16 or uint32), so a reader gets the
+//! same dtypes as from the `.npy`. Pages are zstd-compressed; rows go out in row groups of
+//! [`ROW_GROUP_ROWS`], so [`ParquetRows`] writes a table row by row, while it is computed, in
+//! memory bounded by one group. The table's [`Provenance`] is the file's key-value metadata
+//! under [`PROVENANCE_KEY`], its checksum taken as the rows go by and written in the footer.
+//!
+//! No paths: the caller brings the writer or the reader (a file, or bytes in memory).
+
+use grundy_core::game::Axis;
+use grundy_core::{
+    CellKind, CellWidth, Coord, GrundyTable, Nimber, Provenance, TableShape, ValuesDigest,
+};
+use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::column::reader::ColumnReader;
+use parquet::column::writer::ColumnWriter;
+use parquet::data_type::ByteArray;
+use parquet::file::metadata::KeyValue;
+use parquet::file::properties::WriterProperties;
+use parquet::file::reader::{ChunkReader, FileReader, SerializedFileReader};
+use parquet::file::writer::SerializedFileWriter;
+use parquet::schema::parser::parse_message_type;
+use parquet::schema::types::ColumnPath;
+use std::io::Write;
+use std::sync::Arc;
+
+/// The key of the provenance record (JSON) in a file's key-value metadata.
+pub const PROVENANCE_KEY: &str = "grundy.provenance";
+
+/// Rows per row group: a million cells hold a few MB of buffered columns, and each group is a
+/// unit a reader can skip or read in parallel.
+pub const ROW_GROUP_ROWS: usize = 1 << 20;
+
+/// What went wrong writing or reading a Parquet table.
+#[derive(Debug, thiserror::Error)]
+pub enum ParquetError {
+    /// The Parquet library failed (I/O included).
+    #[error("{0}")]
+    Parquet(#[from] parquet::errors::ParquetError),
+    /// The file is Parquet, but not a table as grundy writes it.
+    #[error("{0}")]
+    NotATable(String),
+    /// The table has more cells than the reader may hold.
+    #[error("the table has {cells} cells; at most {most} fit in the memory available")]
+    TooLarge {
+        /// Its cells.
+        cells: u64,
+        /// The most the caller allows.
+        most: u64,
+    },
+    /// Its provenance record does not read.
+    #[error("its provenance: {0}")]
+    Provenance(#[from] grundy_core::ProvenanceError),
+}
+
+impl ParquetError {
+    /// The I/O error this is when a write or read failed (so that a caller's own error, such as
+    /// a stop on a signal, comes back as it went in), or one that names the failure.
+    pub fn into_io(self) -> std::io::Error {
+        match self {
+            ParquetError::Parquet(parquet::errors::ParquetError::External(inner)) => {
+                match inner.downcast::<std::io::Error>() {
+                    Ok(io) => *io,
+                    Err(other) => std::io::Error::other(other),
+                }
+            }
+            other => std::io::Error::other(other),
+        }
+    }
+}
+
+fn not_a_table(message: impl Into<String>) -> ParquetError {
+    ParquetError::NotATable(message.into())
+}
+
+/// A Parquet table written a row at a time (the values along the last axis, in row-major
+/// order), in row groups of [`ROW_GROUP_ROWS`]; [`write_parquet`] writes a whole table through
+/// it.
+pub struct ParquetRows<W: Write + Send> {
+    writer: SerializedFileWriter<W>,
+    mins: Vec<Coord>,
+    lens: Vec<usize>,
+    cells: CellKind,
+    /// The indices of the next cell on every axis.
+    next: Vec<usize>,
+    /// The buffered group: each axis's coordinates, then the values.
+    coordinates: Vec<Vec<Coord>>,
+    values: Vec<u32>,
+    digest: ValuesDigest,
+    provenance: Option<Provenance>,
+}
+
+/// The Parquet type of a column of integers from `low` to `high`: the narrowest that holds them.
+fn integer_type(low: i128, high: i128, signed: bool) -> (&'static str, u8) {
+    let fits = |bits: u32| {
+        if signed {
+            low >= -(1i128 << (bits - 1)) && high < 1i128 << (bits - 1)
+        } else {
+            low >= 0 && high < 1i128 << bits
+        }
+    };
+    match [8, 16, 32].into_iter().find(|&bits| fits(bits)) {
+        Some(bits) => ("int32", bits as u8),
+        None => ("int64", 64),
+    }
+}
+
+impl<W: Write + Send> ParquetRows<W> {
+    /// Starts a table with `axes` and `lens` whose cells hold `cells`, its values at most
+    /// `width` wide, written to `out`; `provenance`, when given, goes in the footer with the
+    /// values' checksum.
+    ///
+    /// # Errors
+    /// The Parquet library's, such as a failed write.
+    pub fn new(
+        axes: &[Axis],
+        lens: &[usize],
+        cells: CellKind,
+        width: CellWidth,
+        provenance: Option<Provenance>,
+        out: W,
+    ) -> Result<ParquetRows<W>, ParquetError> {
+        let mut fields = Vec::new();
+        for (axis, &len) in axes.iter().zip(lens) {
+            let (low, high) = (axis.min as i128, axis.min as i128 + len.max(1) as i128 - 1);
+            let (physical, bits) = integer_type(low, high, true);
+            fields.push(format!("required {physical} {} (INTEGER({bits},true));", axis.name));
+        }
+        fields.push(match cells {
+            CellKind::Values => {
+                let bits = 8 * width.bytes();
+                format!("required int32 g (INTEGER({bits},false));")
+            }
+            CellKind::Outcomes => "required binary outcome (STRING);".to_string(),
+        });
+        let schema = parse_message_type(&format!("message grundy {{ {} }}", fields.join(" ")))?;
+        let mut properties = WriterProperties::builder()
+            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+            .set_created_by(format!("grundy {}", env!("CARGO_PKG_VERSION")))
+            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS));
+        // Coordinates count up by one or stay: their differences are a few bits a page (as a
+        // dictionary, the last axis of Wythoff 16384² was 382 MB of its 899).
+        for axis in axes {
+            let path = ColumnPath::from(axis.name.as_str());
+            properties = properties
+                .set_column_dictionary_enabled(path.clone(), false)
+                .set_column_encoding(path, Encoding::DELTA_BINARY_PACKED);
+        }
+        let properties = properties.build();
+        let writer = SerializedFileWriter::new(out, Arc::new(schema), Arc::new(properties))?;
+        Ok(ParquetRows {
+            writer,
+            mins: axes.iter().map(|axis| axis.min).collect(),
+            lens: lens.to_vec(),
+            cells,
+            next: vec![0; lens.len()],
+            coordinates: vec![Vec::new(); lens.len()],
+            values: Vec::new(),
+            digest: ValuesDigest::new(),
+            provenance,
+        })
+    }
+
+    /// Writes the next row: the values along the last axis (a heap game's table is one row,
+    /// which may be written in pieces).
+    ///
+    /// # Errors
+    /// The Parquet library's, such as a failed write.
+    pub fn write_row(&mut self, values: &[u32]) -> Result<(), ParquetError> {
+        let last = self.lens.len() - 1;
+        for &value in values {
+            for (d, coordinates) in self.coordinates.iter_mut().enumerate() {
+                coordinates.push(self.mins[d] + self.next[d] as Coord);
+            }
+            self.values.push(value);
+            // The next cell in row-major order.
+            for d in (0..=last).rev() {
+                self.next[d] += 1;
+                if self.next[d] < self.lens[d] || d == 0 {
+                    break;
+                }
+                self.next[d] = 0;
+            }
+            if self.values.len() == ROW_GROUP_ROWS {
+                self.flush()?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the buffered rows as one row group.
+    fn flush(&mut self) -> Result<(), ParquetError> {
+        if self.values.is_empty() {
+            return Ok(());
+        }
+        self.digest.feed(self.values.iter().copied(), self.cells);
+        let mut group = self.writer.next_row_group()?;
+        let mut column = 0;
+        while let Some(mut writer) = group.next_column()? {
+            match (writer.untyped(), self.coordinates.get(column)) {
+                (ColumnWriter::Int32ColumnWriter(w), Some(coords)) => {
+                    let coords: Vec<i32> = coords.iter().map(|&c| c as i32).collect();
+                    w.write_batch(&coords, None, None)?;
+                }
+                (ColumnWriter::Int64ColumnWriter(w), Some(coords)) => {
+                    w.write_batch(coords, None, None)?;
+                }
+                (ColumnWriter::Int32ColumnWriter(w), None) => {
+                    // Unsigned values are stored in INT32's bits (the Parquet specification).
+                    let values: Vec<i32> = self.values.iter().map(|&v| v as i32).collect();
+                    w.write_batch(&values, None, None)?;
+                }
+                (ColumnWriter::ByteArrayColumnWriter(w), None) => {
+                    let outcomes: Vec<ByteArray> = self
+                        .values
+                        .iter()
+                        .map(|&v| ByteArray::from(if v == 0 { "P" } else { "N" }))
+                        .collect();
+                    w.write_batch(&outcomes, None, None)?;
+                }
+                _ => unreachable!("the schema has these columns"),
+            }
+            writer.close()?;
+            column += 1;
+        }
+        group.close()?;
+        for coordinates in &mut self.coordinates {
+            coordinates.clear();
+        }
+        self.values.clear();
+        Ok(())
+    }
+
+    /// Writes the last row group and the footer, with the provenance and its checksum.
+    ///
+    /// # Errors
+    /// The Parquet library's, such as a failed write.
+    pub fn finish(mut self) -> Result<(), ParquetError> {
+        self.flush()?;
+        if let Some(mut provenance) = self.provenance.take() {
+            provenance.values_sha256 = self.digest.finish();
+            let record = KeyValue::new(PROVENANCE_KEY.to_string(), provenance.to_json());
+            self.writer.append_key_value_metadata(record);
+        }
+        self.writer.close()?;
+        Ok(())
+    }
+}
+
+/// Writes `table` (its cells holding `cells`) to `out` as Parquet, with `provenance`.
+///
+/// # Errors
+/// The Parquet library's, such as a failed write.
+pub fn write_parquet<W: Write + Send>(
+    table: &GrundyTable,
+    cells: CellKind,
+    provenance: Option<Provenance>,
+    out: W,
+) -> Result<(), ParquetError> {
+    let shape = table.shape();
+    let lens = shape.lens();
+    let width = table.width();
+    let mut rows = ParquetRows::new(shape.axes(), &lens, cells, width, provenance, out)?;
+    let row = lens.last().copied().unwrap_or(0).max(1);
+    let values = table.cells();
+    let mut buffer = Vec::with_capacity(row);
+    for start in (0..values.len()).step_by(row) {
+        buffer.clear();
+        buffer.extend((start..(start + row).min(values.len())).map(|k| values.get(k).value()));
+        rows.write_row(&buffer)?;
+    }
+    rows.finish()
+}
+
+/// The provenance in a Parquet file's metadata, if it has one.
+///
+/// # Errors
+/// A file that is not Parquet, or a record that does not read.
+pub fn read_provenance<R: ChunkReader + 'static>(
+    input: R,
+) -> Result<Option<Provenance>, ParquetError> {
+    let reader = SerializedFileReader::new(input)?;
+    provenance_of(&reader)
+}
+
+fn provenance_of<R: ChunkReader + 'static>(
+    reader: &SerializedFileReader<R>,
+) -> Result<Option<Provenance>, ParquetError> {
+    let metadata = reader.metadata().file_metadata().key_value_metadata();
+    let record = metadata.and_then(|pairs| pairs.iter().find(|kv| kv.key == PROVENANCE_KEY));
+    match record.and_then(|kv| kv.value.as_deref()) {
+        Some(json) => Ok(Some(Provenance::from_json(json)?)),
+        None => Ok(None),
+    }
+}
+
+/// A table read from a Parquet file written by [`write_parquet`] or [`ParquetRows`]: its
+/// values, what they hold, and its provenance.
+pub struct ReadTable {
+    /// The table (axes named after the coordinate columns, starting at their first row).
+    pub table: GrundyTable,
+    /// Values, or outcomes (`P` as 0, `N` as 1).
+    pub cells: CellKind,
+    /// The provenance in the file's metadata.
+    pub provenance: Option<Provenance>,
+}
+
+/// Reads a table of at most `most_cells` cells from a Parquet file laid out as
+/// [`write_parquet`] writes it: 1 to 3 integer coordinate columns and a last column `g`
+/// (integers) or `outcome` (`P`/`N`), every cell of a box once, in row-major order.
+///
+/// # Errors
+/// A file that is not Parquet or not such a table, or a table of more than `most_cells` cells
+/// (refused from the metadata, before anything is read).
+pub fn read_parquet<R: ChunkReader + 'static>(
+    input: R,
+    most_cells: u64,
+) -> Result<ReadTable, ParquetError> {
+    let reader = SerializedFileReader::new(input)?;
+    let provenance = provenance_of(&reader)?;
+    let schema = reader.metadata().file_metadata().schema_descr();
+    let columns = schema.num_columns();
+    if !(2..=4).contains(&columns) {
+        return Err(not_a_table(format!(
+            "a table has one to three coordinate columns and a value column; this file has \
+             {columns} columns"
+        )));
+    }
+    let dims = columns - 1;
+    let names: Vec<String> = (0..columns).map(|c| schema.column(c).name().to_string()).collect();
+    let cells = match names[dims].as_str() {
+        "g" => CellKind::Values,
+        "outcome" => CellKind::Outcomes,
+        other => {
+            return Err(not_a_table(format!(
+                "the last column is `{other}`; a table's is `g` (values) or `outcome` (P/N)"
+            )))
+        }
+    };
+    let rows = reader.metadata().file_metadata().num_rows().max(0) as u64;
+    if rows > most_cells {
+        return Err(ParquetError::TooLarge { cells: rows, most: most_cells });
+    }
+    if rows == 0 {
+        return Err(not_a_table("the table has no rows"));
+    }
+    let mut coordinates: Vec<Vec<Coord>> = vec![Vec::new(); dims];
+    let mut values: Vec<Nimber> = Vec::with_capacity(rows as usize);
+    for g in 0..reader.num_row_groups() {
+        let group = reader.get_row_group(g)?;
+        let group_rows = group.metadata().num_rows().max(0) as usize;
+        for (column, name) in names.iter().enumerate() {
+            // Columns other writers make optional (pandas, pyarrow) have definition levels;
+            // a table has no missing cell.
+            let optional = schema.column(column).max_def_level() > 0;
+            let mut levels: Vec<i16> = Vec::new();
+            let read = match group.get_column_reader(column)? {
+                ColumnReader::Int32ColumnReader(mut r) => {
+                    let mut read: Vec<i32> = Vec::with_capacity(group_rows);
+                    r.read_records(group_rows, optional.then_some(&mut levels), None, &mut read)?;
+                    if column < dims {
+                        coordinates[column].extend(read.iter().map(|&c| Coord::from(c)));
+                    } else if cells == CellKind::Values {
+                        values.extend(read.iter().map(|&v| Nimber(v as u32)));
+                    } else {
+                        return Err(not_a_table("the column `outcome` holds numbers, not P/N"));
+                    }
+                    read.len()
+                }
+                ColumnReader::Int64ColumnReader(mut r) if column < dims => {
+                    let mut read: Vec<i64> = Vec::with_capacity(group_rows);
+                    r.read_records(group_rows, optional.then_some(&mut levels), None, &mut read)?;
+                    let count = read.len();
+                    coordinates[column].extend(read);
+                    count
+                }
+                ColumnReader::ByteArrayColumnReader(mut r) if cells == CellKind::Outcomes => {
+                    let mut read: Vec<ByteArray> = Vec::with_capacity(group_rows);
+                    r.read_records(group_rows, optional.then_some(&mut levels), None, &mut read)?;
+                    for outcome in &read {
+                        values.push(match outcome.data() {
+                            b"P" => Nimber(0),
+                            b"N" => Nimber(1),
+                            other => {
+                                return Err(not_a_table(format!(
+                                    "an outcome is P or N, not `{}`",
+                                    String::from_utf8_lossy(other)
+                                )))
+                            }
+                        });
+                    }
+                    read.len()
+                }
+                _ => {
+                    return Err(not_a_table(format!(
+                        "column `{name}` has a type a table does not have (coordinates and values \
+                         are integers, outcomes text)"
+                    )))
+                }
+            };
+            if read != group_rows {
+                return Err(not_a_table(format!(
+                    "column `{name}` has missing cells in row group {} (a table has none)",
+                    g + 1
+                )));
+            }
+        }
+        if coordinates.iter().any(|c| c.len() != values.len()) {
+            return Err(not_a_table("the columns have different numbers of rows"));
+        }
+    }
+    if values.len() as u64 != rows {
+        return Err(not_a_table("the row groups hold fewer rows than the file says"));
+    }
+    let shape = box_of(&names[..dims], &coordinates)?;
+    Ok(ReadTable { table: GrundyTable::from_nimbers(shape, &values), cells, provenance })
+}
+
+/// The box the coordinates fill, once each in row-major order, as a table shape.
+fn box_of(names: &[String], coordinates: &[Vec<Coord>]) -> Result<TableShape, ParquetError> {
+    let dims = names.len();
+    let count = coordinates[0].len();
+    let min: Vec<Coord> = coordinates.iter().map(|c| c[0]).collect();
+    let max: Vec<Coord> = coordinates.iter().map(|c| c[count - 1]).collect();
+    let mut expected = min.clone();
+    for row in 0..count {
+        let found: Vec<Coord> = coordinates.iter().map(|c| c[row]).collect();
+        if found != expected {
+            return Err(not_a_table(format!(
+                "row {}: expected the cell {expected:?} (every cell of the box once, in row-major \
+                 order), found {found:?}",
+                row + 1
+            )));
+        }
+        for d in (0..dims).rev() {
+            expected[d] += 1;
+            if expected[d] <= max[d] || d == 0 {
+                break;
+            }
+            expected[d] = min[d];
+        }
+    }
+    let cells: u128 = (0..dims).map(|d| (max[d] - min[d] + 1).max(0) as u128).product();
+    if cells != count as u128 {
+        return Err(not_a_table("the table ends before its last cell"));
+    }
+    let axes = names.iter().zip(&min).map(|(name, &m)| Axis::new(name, m)).collect();
+    Ok(TableShape::from_axes(axes, max))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use grundy_core::game::lookup;
+
+    /// A table of `game`'s shape holding made-up values up to `top` (the layout is what is
+    /// tested, not the game).
+    fn table(game: &str, max: &[i64], top: u32) -> GrundyTable {
+        let game = lookup(game).unwrap();
+        let shape = TableShape::new(&game, max, "t").unwrap();
+        let cells = shape.cells() as u32;
+        let values: Vec<Nimber> =
+            (0..cells).map(|k| Nimber(k.wrapping_mul(2_654_435_761) % (top + 1))).collect();
+        GrundyTable::from_nimbers(shape, &values)
+    }
+
+    fn round_trip(table: &GrundyTable, cells: CellKind) -> ReadTable {
+        let mut bytes = Vec::new();
+        write_parquet(table, cells, None, &mut bytes).unwrap();
+        read_parquet(bytes::Bytes::from(bytes), u64::MAX).unwrap()
+    }
+
+    #[test]
+    fn tables_read_back_as_they_were_written() {
+        for (game, max, top) in [
+            ("kiki", &[13i64, 7][..], 3),
+            ("wythoff", &[40, 30][..], 300),
+            ("kayles", &[500][..], 70_000),
+            ("cutting-cuboid", &[5, 4, 6][..], 9),
+        ] {
+            let t = table(game, max, top);
+            let read = round_trip(&t, CellKind::Values);
+            assert!(read.table == t, "{game}");
+            assert_eq!(read.table.shape().axes(), t.shape().axes(), "{game}");
+            assert_eq!(read.cells, CellKind::Values);
+        }
+        let t = table("kiki", &[9, 9], 3);
+        let read = round_trip(&t, CellKind::Outcomes);
+        assert_eq!(read.cells, CellKind::Outcomes);
+        for k in 0..t.cells().len() {
+            let (read, written) = (read.table.cells().get(k), t.cells().get(k));
+            assert_eq!(read.value(), u32::from(written.value() != 0));
+        }
+    }
+
+    #[test]
+    fn a_table_of_several_row_groups_with_its_provenance() {
+        let t = table("wythoff", &[1099, 999], 2000);
+        let mut bytes = Vec::new();
+        let record = Provenance::from_json(
+            r#"{"provenance":1,"game":"wythoff","spec":"","fingerprint":"","size":[1099,999],"cells":"values","grundy_version":"0","git_revision":"x","command":[],"created":"","engine":"tiles"}"#,
+        )
+        .unwrap();
+        write_parquet(&t, CellKind::Values, Some(record), &mut bytes).unwrap();
+        let bytes = bytes::Bytes::from(bytes);
+        let groups = SerializedFileReader::new(bytes.clone()).unwrap().num_row_groups();
+        assert_eq!(groups, 2, "1 100 000 rows in groups of {ROW_GROUP_ROWS}");
+        let read = read_parquet(bytes.clone(), u64::MAX).unwrap();
+        assert!(read.table == t);
+        let provenance = read.provenance.unwrap();
+        assert_eq!(provenance.values_sha256, ValuesDigest::of_table(&t, CellKind::Values));
+        assert_eq!(read_provenance(bytes.clone()).unwrap().unwrap(), provenance);
+        let refused = read_parquet(bytes, 1_000_000).err().unwrap();
+        assert!(matches!(refused, ParquetError::TooLarge { cells: 1_100_000, most: 1_000_000 }));
+    }
+
+    #[test]
+    fn what_is_not_a_table_is_refused() {
+        let kiki = lookup("kiki").unwrap();
+        let shape = TableShape::new(&kiki, &[3, 4], "t").unwrap();
+        // Thirteen cells for a box of twelve: the last wraps onto a fourth row.
+        let mut bytes = Vec::new();
+        let mut rows = ParquetRows::new(
+            shape.axes(),
+            &shape.lens(),
+            CellKind::Values,
+            CellWidth::U8,
+            None,
+            &mut bytes,
+        )
+        .unwrap();
+        rows.write_row(&[0; 13]).unwrap();
+        rows.finish().unwrap();
+        let err = read_parquet(bytes::Bytes::from(bytes), u64::MAX).err().unwrap();
+        assert!(err.to_string().contains("row-major"), "{err}");
+        let err = read_parquet(bytes::Bytes::from_static(b"not parquet"), u64::MAX).err().unwrap();
+        assert!(matches!(err, ParquetError::Parquet(_)), "{err}");
+    }
+}
