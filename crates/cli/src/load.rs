@@ -268,10 +268,9 @@ fn load_table(
             return Ok(Table::without_game(table, CellKind::Values, source));
         }
         if source.ends_with(".parquet") {
-            // The values read as u32 before they are narrowed, and what the analysis holds.
-            let most = read_budget() / (4 + 1 + analysis.bytes_per_cell());
+            // The reader counts what it holds a cell; the analysis holds more.
             let file = file.into_inner();
-            let read = grundy_parquet::read_parquet(file, most)
+            let read = grundy_parquet::read_parquet(file, read_budget(), analysis.bytes_per_cell())
                 .with_context(|| format!("cannot read Parquet table {source}"))?;
             return Ok(Table::without_game(read.table, read.cells, source));
         }

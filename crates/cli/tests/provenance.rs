@@ -252,6 +252,12 @@ fn parquet_tables_read_back_in_every_command() {
         .assert()
         .success();
     fails_in(d, &["show", "bare.parquet"], "carries no provenance");
+    // What does not fit is refused from the footer, before the rows are read.
+    run_in(
+        d,
+        &["compute", "kiki", "--size", "999x999", "--format", "parquet", "--out", "big.parquet"],
+    );
+    fails_in(d, &["patterns", "big.parquet", "--max-memory", "10M"], "fit in the memory available");
     // A file cut short has lost its footer (a changed value is the Python tests': pyarrow
     // rewrites a value and keeps the metadata).
     let path = d.join("k.parquet");

@@ -45,12 +45,18 @@ pub enum ParquetError {
     #[error("{0}")]
     NotATable(String),
     /// The table has more cells than the reader may hold.
-    #[error("the table has {cells} cells; at most {most} fit in the memory available")]
+    #[error(
+        "the table has {cells} cells; reading it holds {per_cell} bytes a cell, so at most {most} \
+         fit in the memory available"
+    )]
     TooLarge {
         /// Its cells.
         cells: u64,
-        /// The most the caller allows.
+        /// The most that fit.
         most: u64,
+        /// The bytes a cell takes while it is read (coordinates, value, the table's cell, and
+        /// what the caller holds besides).
+        per_cell: u64,
     },
     /// Its provenance record does not read.
     #[error("its provenance: {0}")]
@@ -309,16 +315,18 @@ pub struct ReadTable {
     pub provenance: Option<Provenance>,
 }
 
-/// Reads a table of at most `most_cells` cells from a Parquet file laid out as
-/// [`write_parquet`] writes it: 1 to 3 integer coordinate columns and a last column `g`
-/// (integers) or `outcome` (`P`/`N`), every cell of a box once, in row-major order.
+/// Reads a table from a Parquet file laid out as [`write_parquet`] writes it: 1 to 3 integer
+/// coordinate columns and a last column `g` (integers) or `outcome` (`P`/`N`), every cell of a
+/// box once, in row-major order; within `max_bytes`, counting [`read_bytes_per_cell`] and the
+/// caller's `extra_per_cell`.
 ///
 /// # Errors
-/// A file that is not Parquet or not such a table, or a table of more than `most_cells` cells
+/// A file that is not Parquet or not such a table, or a table too large for `max_bytes`
 /// (refused from the metadata, before anything is read).
 pub fn read_parquet<R: ChunkReader + 'static>(
     input: R,
-    most_cells: u64,
+    max_bytes: u64,
+    extra_per_cell: u64,
 ) -> Result<ReadTable, ParquetError> {
     let reader = SerializedFileReader::new(input)?;
     let provenance = provenance_of(&reader)?;
@@ -342,8 +350,10 @@ pub fn read_parquet<R: ChunkReader + 'static>(
         }
     };
     let rows = reader.metadata().file_metadata().num_rows().max(0) as u64;
-    if rows > most_cells {
-        return Err(ParquetError::TooLarge { cells: rows, most: most_cells });
+    let per_cell = read_bytes_per_cell(dims) + extra_per_cell;
+    let most = max_bytes / per_cell.max(1);
+    if rows > most {
+        return Err(ParquetError::TooLarge { cells: rows, most, per_cell });
     }
     if rows == 0 {
         return Err(not_a_table("the table has no rows"));
@@ -420,6 +430,12 @@ pub fn read_parquet<R: ChunkReader + 'static>(
     Ok(ReadTable { table: GrundyTable::from_nimbers(shape, &values), cells, provenance })
 }
 
+/// The bytes a cell of a table of `dims` axes takes while [`read_parquet`] reads it: its
+/// coordinates (8 bytes an axis), its value (4) and the table's cell (at most 4).
+pub fn read_bytes_per_cell(dims: usize) -> u64 {
+    8 * dims as u64 + 4 + 4
+}
+
 /// The box the coordinates fill, once each in row-major order, as a table shape.
 fn box_of(names: &[String], coordinates: &[Vec<Coord>]) -> Result<TableShape, ParquetError> {
     let dims = names.len();
@@ -471,7 +487,7 @@ mod tests {
     fn round_trip(table: &GrundyTable, cells: CellKind) -> ReadTable {
         let mut bytes = Vec::new();
         write_parquet(table, cells, None, &mut bytes).unwrap();
-        read_parquet(bytes::Bytes::from(bytes), u64::MAX).unwrap()
+        read_parquet(bytes::Bytes::from(bytes), u64::MAX, 0).unwrap()
     }
 
     #[test]
@@ -509,13 +525,17 @@ mod tests {
         let bytes = bytes::Bytes::from(bytes);
         let groups = SerializedFileReader::new(bytes.clone()).unwrap().num_row_groups();
         assert_eq!(groups, 2, "1 100 000 rows in groups of {ROW_GROUP_ROWS}");
-        let read = read_parquet(bytes.clone(), u64::MAX).unwrap();
+        let read = read_parquet(bytes.clone(), u64::MAX, 0).unwrap();
         assert!(read.table == t);
         let provenance = read.provenance.unwrap();
         assert_eq!(provenance.values_sha256, ValuesDigest::of_table(&t, CellKind::Values));
         assert_eq!(read_provenance(bytes.clone()).unwrap().unwrap(), provenance);
-        let refused = read_parquet(bytes, 1_000_000).err().unwrap();
-        assert!(matches!(refused, ParquetError::TooLarge { cells: 1_100_000, most: 1_000_000 }));
+        // 24 bytes a cell of a 2-D table while it is read, 2 more for the caller.
+        let refused = read_parquet(bytes, 26_000_000, 2).err().unwrap();
+        assert!(matches!(
+            refused,
+            ParquetError::TooLarge { cells: 1_100_000, most: 1_000_000, per_cell: 26 }
+        ));
     }
 
     #[test]
@@ -535,9 +555,10 @@ mod tests {
         .unwrap();
         rows.write_row(&[0; 13]).unwrap();
         rows.finish().unwrap();
-        let err = read_parquet(bytes::Bytes::from(bytes), u64::MAX).err().unwrap();
+        let err = read_parquet(bytes::Bytes::from(bytes), u64::MAX, 0).err().unwrap();
         assert!(err.to_string().contains("row-major"), "{err}");
-        let err = read_parquet(bytes::Bytes::from_static(b"not parquet"), u64::MAX).err().unwrap();
+        let err =
+            read_parquet(bytes::Bytes::from_static(b"not parquet"), u64::MAX, 0).err().unwrap();
         assert!(matches!(err, ParquetError::Parquet(_)), "{err}");
     }
 }

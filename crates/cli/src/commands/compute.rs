@@ -27,6 +27,7 @@ use grundy_core::table::CsvRows;
 use grundy_core::{
     write_bfile, write_csv, write_npy, CsvLayout, GrundyTable, TableStats, ValuesDigest,
 };
+use grundy_parquet::ParquetError;
 use grundy_patterns::answered::{Answered, PeriodWatch};
 use rayon::prelude::*;
 use saves::{resumed, Saves};
@@ -252,7 +253,7 @@ fn write_table(
             destination.write_file_with(|file| {
                 let out = std::io::BufWriter::with_capacity(1 << 16, StopOnSignal(file));
                 grundy_parquet::write_parquet(table, config.cells, provenance, out)
-                    .map_err(parquet_to_io)
+                    .map_err(ParquetError::into_io)
             })
         }
         Format::Rare => {
@@ -284,10 +285,6 @@ fn write_sidecar(
     let sidecar = provenance::sidecar_path(out);
     Destination::open(Some(&sidecar), config.overwrite, Special::Refuse)?
         .write_with(|out| writeln!(out, "{json}"))
-}
-
-fn parquet_to_io(err: grundy_parquet::ParquetError) -> std::io::Error {
-    err.into_io()
 }
 
 /// `--format rare`: `heap,value` for each rare heap of a heap game's table, in heap order.
@@ -373,6 +370,8 @@ fn streamed(config: &Config, fill: &BandFill, destination: Destination) -> Resul
     let (game, shape, max) = (&config.game, &config.shape, &config.max);
     let bar = Bar::new(shape.cells() as u64, config.quiet);
     let start = Instant::now();
+    // What a streamed table's provenance names as its engine.
+    let engine = format!("{} (streamed)", grundy_compute::Engine::Tiles);
     match config.format {
         Format::Summary => {
             let lower_half = fill.lower_rows();
@@ -392,10 +391,8 @@ fn streamed(config: &Config, fill: &BandFill, destination: Destination) -> Resul
             let lens = shape.lens();
             // The value column's type comes before the first row: the widest the values may need.
             let width = fill.planned_width();
-            let provenance = (config.provenance == ProvenanceTo::Metadata).then(|| {
-                let engine = format!("{} (streamed)", grundy_compute::Engine::Tiles);
-                provenance::record(game, max, config.cells, &engine)
-            });
+            let provenance = (config.provenance == ProvenanceTo::Metadata)
+                .then(|| provenance::record(game, max, config.cells, &engine));
             destination.write_file_with(|file| {
                 let out = std::io::BufWriter::with_capacity(1 << 16, StopOnSignal(file));
                 let mut rows = grundy_parquet::ParquetRows::new(
@@ -406,10 +403,10 @@ fn streamed(config: &Config, fill: &BandFill, destination: Destination) -> Resul
                     provenance,
                     out,
                 )
-                .map_err(parquet_to_io)?;
-                let mut sink = |row: &[u32]| rows.write_row(row).map_err(parquet_to_io);
+                .map_err(ParquetError::into_io)?;
+                let mut sink = |row: &[u32]| rows.write_row(row).map_err(ParquetError::into_io);
                 fill.run(&SoloLink, None, &bar, &mut sink, &mut NoCuts)?;
-                rows.finish().map_err(parquet_to_io)
+                rows.finish().map_err(ParquetError::into_io)
             })?
         }
         Format::Grid | Format::Long => {
@@ -419,7 +416,6 @@ fn streamed(config: &Config, fill: &BandFill, destination: Destination) -> Resul
             let comments = config.provenance == ProvenanceTo::CsvComments;
             destination.write_with(|out| {
                 if comments {
-                    let engine = format!("{} (streamed)", grundy_compute::Engine::Tiles);
                     let record = provenance::record(game, max, config.cells, &engine);
                     provenance::write_csv_header(out, &record)?;
                 }
