@@ -3,6 +3,7 @@
 
 mod check;
 mod compute;
+mod dataset;
 mod games;
 mod identify;
 mod misere_sums;
@@ -42,6 +43,9 @@ pub(crate) enum Command {
     Identify(identify::Args),
     /// Survey a family of games: every member's period, proved where possible, and classes.
     Survey(survey::Args),
+    /// Build a collection of tables, pictures and surveys from a recipe: checksums, a manifest
+    /// and a dataset card.
+    Dataset(dataset::Args),
 }
 
 impl Command {
@@ -55,6 +59,7 @@ impl Command {
             Command::Plot(args) => args.table.memory.max_memory,
             Command::Check(args) => args.table.memory.max_memory,
             Command::Survey(args) => args.memory.max_memory,
+            Command::Dataset(args) => args.memory.max_memory,
             Command::Identify(args) => args.memory.max_memory,
             Command::View(args) => args.table.memory.max_memory,
             Command::Games(_) | Command::Show(_) => None,
@@ -73,6 +78,7 @@ pub(crate) fn run(command: Command) -> Result<ExitCode> {
         Command::Games(args) => games::run(args),
         Command::Show(args) => show::run(args),
         Command::Survey(args) => survey::run(args),
+        Command::Dataset(args) => dataset::run(args),
         Command::Identify(args) => identify::run(args),
         Command::View(args) => view::run(args),
     }

@@ -20,6 +20,11 @@ impl ThreadsArg {
     pub(crate) fn pool(self) -> Result<Threads> {
         Ok(Threads::new(self.threads)?)
     }
+
+    /// The option as words for another `grundy` command run by this one (none when not given).
+    pub(crate) fn words(self) -> Vec<String> {
+        self.threads.map_or_else(Vec::new, |n| vec!["--threads".into(), n.get().to_string()])
+    }
 }
 
 /// A number of threads as clap reads it: its range in clap's words, the count the library's.

@@ -179,6 +179,12 @@ pub fn set_budget(bytes: u64, set_by: &'static str) {
     *BUDGET.lock().unwrap_or_else(|e| e.into_inner()) = Some((bytes.max(1), set_by));
 }
 
+/// The budget [`set_budget`] set, in bytes, if one is set: what a command hands on to the
+/// commands it runs.
+pub fn budget() -> Option<u64> {
+    BUDGET.lock().unwrap_or_else(|e| e.into_inner()).map(|(bytes, _)| bytes)
+}
+
 /// The environment variable that sets a memory budget, as `--max-memory` does.
 pub const BUDGET_VARIABLE: &str = "GRUNDY_MAX_MEMORY";
 

@@ -111,3 +111,105 @@ def test_a_value_changed_in_a_parquet_table_is_a_checksum_mismatch(tmp_path):
     done = cli("show", str(parquet), check=False)
     assert done.returncode != 0
     assert "its values do not match its provenance" in done.stderr
+
+
+CARD_RECIPE = """
+title = "Every way to load a table"
+
+[[table]]
+file = "kiki.csv"
+about = "grid"
+game = "kiki"
+size = "12x10"
+
+[[table]]
+file = "kiki-long.csv.gz"
+about = "long, gzip"
+game = "kiki"
+size = "12x10"
+format = "long"
+
+[[table]]
+file = "kayles.csv"
+about = "a heap game's CSV"
+game = "kayles"
+size = 40
+
+[[table]]
+file = "wythoff.npy"
+about = "numpy"
+game = "wythoff"
+size = "20x20"
+
+[[table]]
+file = "kayles.b"
+about = "b-file"
+game = "kayles"
+size = 40
+
+[[table]]
+file = "cutting.parquet"
+about = "Parquet"
+game = "cutting"
+size = "9x12"
+
+[[table]]
+file = "cutting.json"
+about = "summary"
+game = "cutting"
+size = "9x12"
+
+[[table]]
+file = "kayles-rare.csv"
+about = "rare heaps"
+game = "kayles"
+size = 200
+format = "rare"
+
+[[plot]]
+file = "kiki.png"
+about = "picture"
+game = "kiki"
+size = "12x10"
+
+[[survey]]
+file = "octal.csv"
+about = "survey"
+families = ["octal:0.?"]
+options = ["--no-seconds"]
+
+[[survey]]
+file = "octal.json"
+about = "survey as JSON"
+families = ["octal:0.?"]
+format = "json"
+
+[[survey]]
+file = "index.jsonl.gz"
+about = "an index"
+families = ["octal:0.?"]
+size = 100
+format = "index"
+"""
+
+
+def test_every_example_on_a_dataset_card_runs_in_its_folder(tmp_path, monkeypatch):
+    """The card's Python examples are what a new user pastes first: each must run as written,
+    in the collection's folder, and load the file it names."""
+    (tmp_path / "recipe.toml").write_text(CARD_RECIPE)
+    out = tmp_path / "out"
+    cli("dataset", str(tmp_path / "recipe.toml"), "--out", str(out), "--quiet")
+    card = (out / "README.md").read_text()
+    examples = [block.split("```")[0] for block in card.split("```python\n")[1:]]
+    assert len(examples) == 10, card
+    monkeypatch.chdir(out)
+    for example in examples:
+        scope = {}
+        *lines, last = example.strip().splitlines()
+        exec("\n".join(lines), scope)
+        # The last line is an expression showing what was loaded: it must evaluate.
+        shown = eval(last.split("  #")[0], scope)
+        assert shown is not None, example
+    # The grid example reads the cell it says it reads: kiki's (3, 5) is a P-position (both odd).
+    grid = pd.read_csv(out / "kiki.csv", index_col=0)
+    assert grid.loc[3, "5"] == 0 and grid.loc[3, "4"] != 0

@@ -47,7 +47,8 @@ pub(crate) struct Args {
     /// `parquet`: a Parquet file (needs --out FILE), one column per axis and `g` (or `outcome`
     /// with --outcome), the narrowest integer types, zstd, row groups of 2^20 rows (so --stream
     /// writes it in bounded memory), its provenance in the file's metadata.
-    /// The default is `grid`, and `long` for 3-D games.
+    /// The default is the format --out's extension names (`.npy`, `.parquet`, `.b`, `.json`),
+    /// else `grid`, and `long` for 3-D games.
     #[arg(long, value_enum)]
     format: Option<Format>,
     /// Write P (value 0, the player to move loses) or N instead of the values (grid and long).
@@ -123,6 +124,18 @@ pub(super) enum Format {
 }
 
 impl Format {
+    /// The format a file's extension names, when `--format` is not given: `.npy`, `.parquet`,
+    /// `.b` (an OEIS b-file) and `.json` (the summary); any other file is CSV.
+    fn of_extension(out: &Path) -> Option<Format> {
+        match out.extension()?.to_str()? {
+            "npy" => Some(Format::Npy),
+            "parquet" => Some(Format::Parquet),
+            "b" => Some(Format::Bfile),
+            "json" => Some(Format::Summary),
+            _ => None,
+        }
+    }
+
     /// The name the user gave, as clap spells it.
     pub(super) fn name(self) -> String {
         self.to_possible_value().expect("no format is skipped").get_name().to_string()
@@ -203,8 +216,12 @@ impl Config {
                 "a 3-D table has no grid format; use --format long (the default for 3-D games)"
             ),
             Some(format) => format,
-            None if game.dims() == 3 => Format::Long,
-            None => Format::Grid,
+            None => match args.out.as_deref().and_then(Format::of_extension) {
+                // A .npy, .parquet, .b or .json file gets that format.
+                Some(format) => format,
+                None if game.dims() == 3 => Format::Long,
+                None => Format::Grid,
+            },
         };
         if args.outcome && !matches!(format, Format::Grid | Format::Long | Format::Parquet) {
             bail!(
