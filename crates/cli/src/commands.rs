@@ -29,7 +29,7 @@ pub(crate) enum Command {
     Moves(moves::Args),
     /// Find the laws behind a table: periods, outcome rules, rows, columns and diagonals.
     Patterns(patterns::Args),
-    /// Draw a table as a PNG heatmap (values or P/N mask) or a heap game's sequence.
+    /// Draw a table as a PNG, SVG or PDF picture: a heatmap (values or P/N mask) or a heap game's sequence.
     Plot(plot::Args),
     /// Test a closed-form conjecture against a table: agreement, counterexamples, a proof.
     Check(check::Args),

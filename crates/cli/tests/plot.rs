@@ -116,6 +116,31 @@ fn svg_pictures_have_their_text_as_text() {
     }
 }
 
+/// PDF pictures: their text extracts as text (with poppler's `pdftotext`, which `.ci/run`
+/// installs; without it only the file's structure is checked), for a heatmap, a sequence, a P/N
+/// mask and a loopy board.
+#[test]
+fn pdf_pictures_have_their_text_as_text() {
+    let dir = tempfile::tempdir().unwrap();
+    let pdftotext = std::process::Command::new("pdftotext").arg("-v").output().is_ok();
+    for (args, file, text) in [
+        (&["wythoff", "--size", "99x99"][..], "w.pdf", "wythoff 99×99"),
+        (&["kayles", "--size", "300"][..], "k.pdf", "kayles up to n=300"),
+        (&["kiki", "--size", "20x20", "--outcome"][..], "o.pdf", "P (value 0)"),
+        (&["knight-retreat", "--size", "63x63"][..], "l.pdf", "generalized values"),
+    ] {
+        let out = dir.path().join(file);
+        grundy().arg("plot").args(args).arg("--out").arg(&out).arg("-q").assert().success();
+        let pdf = fs::read(&out).unwrap();
+        assert!(pdf.starts_with(b"%PDF-") && pdf.trim_ascii_end().ends_with(b"%%EOF"), "{file}");
+        if pdftotext {
+            let extracted = std::process::Command::new("pdftotext").arg(&out).arg("-").output();
+            let extracted = String::from_utf8(extracted.unwrap().stdout).unwrap();
+            assert!(extracted.contains(text), "{file}: {text} not in {extracted}");
+        }
+    }
+}
+
 #[test]
 fn what_cannot_be_drawn_is_refused_without_a_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -127,7 +152,7 @@ fn what_cannot_be_drawn_is_refused_without_a_file() {
             vec!["kayles", "--size", "40", "--outcome", "--out", out],
             "already shows its P-positions",
         ),
-        (vec!["kiki", "--size", "4x4", "--out", "x.jpg"], "must be a .png or .svg file"),
+        (vec!["kiki", "--size", "4x4", "--out", "x.jpg"], "must be a .png, .svg or .pdf file"),
         (vec!["kiki", "--out", out], "--size is needed"),
         (vec!["kiki", "--size", "4x4", "--max-side", "3", "--out", out], "--max-side"),
     ] {

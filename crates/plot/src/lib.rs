@@ -1,8 +1,9 @@
-//! Pictures of Grundy tables, as PNG or SVG images in memory (the caller writes them).
+//! Pictures of Grundy tables, as PNG, SVG or PDF images in memory (the caller writes them).
 //!
-//! - The two formats hold the same picture. In SVG the title, labels and legend are text and
+//! - The formats hold the same picture. In SVG the title, labels and legend are text and
 //!   shapes, and the heatmap itself (one pixel a cell or block) is embedded as the same PNG
-//!   image, drawn without smoothing, so a picture of a million cells stays a small file.
+//!   image, drawn without smoothing, so a picture of a million cells stays a small file. A PDF
+//!   is that SVG converted (`pdf.rs`), its text still text.
 //! - A 2-D table is a heatmap: the first axis runs up, the second to the right, each labelled
 //!   with its name and coordinates. Values above zero take the perceptual viridis colour map;
 //!   value 0 (a P-position) is red, which viridis never is. A colour bar explains the values.
@@ -27,6 +28,8 @@ use plotters::prelude::*;
 use plotters::style::colors::colormaps::ViridisRGB;
 use std::fmt;
 use std::sync::Once;
+
+mod pdf;
 
 /// The colour of value 0, the P-positions: a red that the viridis map never reaches.
 pub const ZERO: RGBColor = RGBColor(220, 30, 50);
@@ -133,14 +136,17 @@ pub enum ImageFormat {
     Png,
     /// An SVG document: text as text, the heatmap as an embedded PNG.
     Svg,
+    /// A PDF document: the SVG's picture, its text as text in the embedded font.
+    Pdf,
 }
 
 impl ImageFormat {
-    /// The format a file name's extension asks for (`.png` or `.svg`, any case).
+    /// The format a file name's extension asks for (`.png`, `.svg` or `.pdf`, any case).
     pub fn of_extension(extension: &str) -> Option<ImageFormat> {
         match extension.to_ascii_lowercase().as_str() {
             "png" => Some(ImageFormat::Png),
             "svg" => Some(ImageFormat::Svg),
+            "pdf" => Some(ImageFormat::Pdf),
             _ => None,
         }
     }
@@ -165,6 +171,9 @@ pub fn plot(
     options: &PlotOptions,
     format: ImageFormat,
 ) -> Result<Vec<u8>, PlotError> {
+    if format == ImageFormat::Pdf {
+        return pdf::from_svg(&plot(described, options, ImageFormat::Svg)?);
+    }
     let (table, kind) = (described.data(), described.kind());
     let style = Style { max_side: options.max_side, title: described.name(), draws: None };
     register_font();
@@ -211,6 +220,9 @@ pub fn plot_loopy(
     options: &PlotOptions,
     format: ImageFormat,
 ) -> Result<Vec<u8>, PlotError> {
+    if format == ImageFormat::Pdf {
+        return pdf::from_svg(&plot_loopy(name, labels, draws, options, ImageFormat::Svg)?);
+    }
     assert_eq!(draws.len(), labels.cells().len(), "one flag per cell");
     let dims = labels.shape().lens().len();
     if dims != 2 {
@@ -383,7 +395,8 @@ fn heatmap(
             }
             encode(size.0, size.1, &pixels)
         }
-        ImageFormat::Svg => {
+        // A PDF is drawn as an SVG, then converted (`plot`).
+        ImageFormat::Svg | ImageFormat::Pdf => {
             let mut svg = String::new();
             let cells = {
                 let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
@@ -604,7 +617,8 @@ fn sequence(
             }
             encode(size.0, size.1, &pixels)
         }
-        ImageFormat::Svg => {
+        // A PDF is drawn as an SVG, then converted (`plot`).
+        ImageFormat::Svg | ImageFormat::Pdf => {
             let mut svg = String::new();
             {
                 let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
@@ -754,6 +768,23 @@ mod tests {
         let b = blocks(&sparse, 100, None);
         assert_eq!(b.factor, 2);
         assert!(b.zero_share.iter().all(|&s| p_shade(s) != N_POSITION));
+    }
+
+    #[test]
+    fn a_pdf_embeds_its_font_and_one_image_and_is_the_same_each_time() {
+        for outcome in [false, true] {
+            let nim = table(30, 40, |i, j| (i ^ j) as u32);
+            let described = Table::without_game(nim, CellKind::Values, "nim");
+            let options = PlotOptions { outcome, ..PlotOptions::default() };
+            let pdf = plot(&described, &options, ImageFormat::Pdf).unwrap();
+            assert!(pdf.starts_with(b"%PDF-"));
+            let text = String::from_utf8_lossy(&pdf);
+            // Text as text: a subset of the embedded font, mapped back to Unicode.
+            assert!(text.contains("/FontFile2") && text.contains("DejaVuSans"), "no font");
+            assert!(text.contains("/ToUnicode"), "text that cannot be extracted");
+            assert_eq!(text.matches("/Subtype /Image").count(), 1, "one image: the heatmap");
+            assert!(pdf == plot(&described, &options, ImageFormat::Pdf).unwrap());
+        }
     }
 
     /// Width, height and RGB pixels of a PNG.

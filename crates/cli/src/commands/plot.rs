@@ -8,7 +8,7 @@ use grundy_plot::{plot, plot_loopy, ImageFormat, PlotErrorKind, PlotOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Draw a table as a PNG or SVG picture: a heatmap of the values (0 in red, the rest in the
+/// Draw a table as a PNG, SVG or PDF picture: a heatmap of the values (0 in red, the rest in the
 /// viridis colour map) with labelled axes and a colour bar, or the P/N mask with --outcome; a
 /// heap game as its sequence against n. A loopy game's board shows ∞ in light grey, and its mask
 /// draws in amber beside P and N.
@@ -19,8 +19,8 @@ use std::process::ExitCode;
 pub(crate) struct Args {
     #[command(flatten)]
     pub(crate) table: TableArgs,
-    /// The picture to write (atomically): `.png`, or `.svg` for the same picture with its text
-    /// as text (for papers), the heatmap's cells an embedded image.
+    /// The picture to write (atomically): `.png`, or `.svg` or `.pdf` for the same picture with
+    /// its text as text (for papers), the heatmap's cells an embedded image.
     #[arg(long)]
     out: PathBuf,
     /// Replace an existing picture even if it is read-only.
@@ -40,7 +40,7 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let extension = args.out.extension().map(|ext| ext.to_string_lossy());
     let Some(format) = extension.and_then(|ext| ImageFormat::of_extension(&ext)) else {
-        bail!("--out {} must be a .png or .svg file", args.out.display());
+        bail!("--out {} must be a .png, .svg or .pdf file", args.out.display());
     };
     let overwrite = if args.force { Overwrite::Force } else { Overwrite::IfWritable };
     let destination = Destination::open(Some(&args.out), overwrite, Special::WriteThrough)?;
