@@ -305,3 +305,56 @@ fn bad_recipes_are_one_line_errors_and_write_nothing() {
         .code(2)
         .stderr(predicate::str::contains("--out file is not a folder"));
 }
+
+/// SIGTERM (or Ctrl-C) during a long entry stops the build within moments: the command making
+/// it stops and leaves nothing behind, the files made before it are recorded, and the next run
+/// goes on from there.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_build_keeps_what_it_made() {
+    use std::io::{BufRead, BufReader};
+    let dir = tempfile::tempdir().unwrap();
+    let recipe = |slow: &str| {
+        format!(
+            "title = \"t\"\n\
+             [[table]]\nfile = \"kiki.csv\"\nabout = \"a\"\ngame = \"kiki\"\nsize = \"9x9\"\n\
+             [[table]]\nfile = \"slow.json\"\nabout = \"b\"\ngame = \"wythoff\"\nsize = \"{slow}\"\n\
+             options = [\"--stream\"]\n"
+        )
+    };
+    fs::write(dir.path().join("recipe.toml"), recipe("40000x40000")).unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("grundy"))
+        .current_dir(dir.path())
+        .args(["dataset", "recipe.toml", "--out", "out"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        seen.push(line.clone());
+        if line.contains("making slow.json") {
+            break;
+        }
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let started = std::time::Instant::now();
+    // SAFETY: kill(2) on our own child.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert!(started.elapsed().as_secs() < 20, "it took {:?} to stop", started.elapsed());
+    seen.extend(lines.map(Result::unwrap));
+    assert_eq!(status.code(), Some(130), "{seen:?}");
+    assert!(seen.last().unwrap().contains("interrupted while making slow.json"), "{seen:?}");
+    let out = dir.path().join("out");
+    let left: Vec<String> = fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let mut left = left;
+    left.sort();
+    assert_eq!(left, ["kiki.csv", "manifest.json"], "nothing half-made is left");
+    fs::write(dir.path().join("recipe.toml"), recipe("20x20")).unwrap();
+    assert_eq!(made(&build(dir.path(), &[])), ["slow.json"]);
+}

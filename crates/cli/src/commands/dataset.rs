@@ -15,7 +15,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use manifest::{Built, GameRecord, Manifest, Summed, MANIFEST_VERSION};
 use recipe::{Entry, Kind, Recipe, CARD, CHECKSUMS, MANIFEST};
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode, ExitStatus, Stdio};
 use std::time::Instant;
 
 /// Build a collection of tables, pictures and surveys from a recipe (TOML), with its checksums,
@@ -117,12 +117,27 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         }
         say(format!("{counter} making {}: {shown}", entry.file));
         let start = Instant::now();
-        match build.make(entry, wanted, before) {
-            Ok(built) => manifest.files.push(built),
-            Err(err) => {
-                // What is built stays, and the manifest says so: the next run goes on from here.
-                build.write(MANIFEST, &manifest.to_json())?;
-                return Err(err);
+        let outcome = build.make(entry, wanted, before);
+        if !matches!(outcome, Ok(Made::File(_))) {
+            // What is made stays, and the manifest says so (with the last build's records of
+            // the entries not reached, which the next run checks again): it goes on from here.
+            let later = &recipe.entries[k + 1..];
+            let kept = previous
+                .iter()
+                .flat_map(|p| &p.files)
+                .filter(|b| later.iter().any(|e| e.file == b.file));
+            manifest.files.extend(kept.cloned());
+            build.write(MANIFEST, &manifest.to_json())?;
+        }
+        match outcome? {
+            Made::File(built) => manifest.files.push(*built),
+            Made::Interrupted => {
+                eprintln!(
+                    "grundy: interrupted while making {}; the {made} files made before it are \
+                     recorded in {MANIFEST}: run the same command to go on",
+                    entry.file
+                );
+                return Ok(ExitCode::from(crate::signals::EXIT_INTERRUPTED));
             }
         }
         made += 1;
@@ -229,7 +244,7 @@ impl Build<'_> {
     }
 
     /// Makes an entry's file by running its command, and records it.
-    fn make(&self, entry: &Entry, wanted: Wanted, before: Option<&Built>) -> Result<Built> {
+    fn make(&self, entry: &Entry, wanted: Wanted, before: Option<&Built>) -> Result<Made> {
         let target = self.out.join(&entry.file);
         if let Some(folder) = target.parent() {
             std::fs::create_dir_all(folder)
@@ -257,9 +272,12 @@ impl Build<'_> {
             command.env(grundy_compute::memory::BUDGET_VARIABLE, bytes.to_string());
         }
         let shown = card::shell_line(wanted.command.as_deref().unwrap_or_default());
-        let ran = command.output().with_context(|| format!("cannot run {shown}"))?;
-        if !ran.status.success() {
-            let stderr = String::from_utf8_lossy(&ran.stderr);
+        let Some((status, stderr)) =
+            run_interruptibly(command).with_context(|| format!("cannot run {shown}"))?
+        else {
+            return Ok(Made::Interrupted);
+        };
+        if !status.success() {
             let why = stderr
                 .lines()
                 .rev()
@@ -278,7 +296,7 @@ impl Build<'_> {
             }
             _ => None,
         };
-        Ok(built(entry, wanted, summed, sidecar))
+        Ok(Made::File(Box::new(built(entry, wanted, summed, sidecar))))
     }
 
     /// Writes one of the collection's own files, atomically.
@@ -287,6 +305,55 @@ impl Build<'_> {
         let destination = Destination::open(Some(&path), Overwrite::IfWritable, Special::Refuse)?;
         destination.write_with(|out| out.write_all(text.as_bytes()))
     }
+}
+
+/// What running an entry's command came to, when it did not fail.
+enum Made {
+    File(Box<Built>),
+    /// Ctrl-C or SIGTERM stopped it (the command itself cleans up after itself).
+    Interrupted,
+}
+
+/// Runs `command` to its end, its standard error read meanwhile: its status and standard error,
+/// or `None` when a signal stopped the build. Signals are deferred while it runs: Ctrl-C reaches
+/// the command too (one process group) and it stops cleanly; a SIGTERM to this process alone is
+/// handed on to it. Either way this process then records what is made before it stops.
+fn run_interruptibly(mut command: Command) -> std::io::Result<Option<(ExitStatus, String)>> {
+    // Deferred before the command starts: a signal cannot come between, and leave it running.
+    crate::signals::defer();
+    let mut child = match command.spawn() {
+        Ok(child) => child,
+        Err(err) => {
+            crate::signals::undefer();
+            return Err(err);
+        }
+    };
+    let mut stderr = child.stderr.take().expect("standard error is piped");
+    let reading = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = std::io::Read::read_to_string(&mut stderr, &mut text);
+        text
+    });
+    let mut handed_on = false;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if crate::signals::interrupted() && !handed_on {
+            handed_on = true;
+            #[cfg(unix)]
+            if let Ok(pid) = libc::pid_t::try_from(child.id()) {
+                // SAFETY: kill(2) with a child's pid, not yet reaped, only sends it a signal.
+                unsafe { libc::kill(pid, libc::SIGTERM) };
+            }
+            #[cfg(not(unix))]
+            let _ = child.kill();
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let interrupted = crate::signals::undefer();
+    let text = reading.join().unwrap_or_default();
+    Ok((!interrupted).then_some((status, text)))
 }
 
 fn built(entry: &Entry, wanted: Wanted, summed: Summed, sidecar: Option<Summed>) -> Built {
