@@ -318,7 +318,10 @@ const CASES: &[(&[&str], &str)] = &[
         "cannot write /proc/grundy.csv",
     ),
     (&["compute", "kiki", "--size", "5x5", "--out", "."], "is a directory"),
-    (&["plot", "kiki", "--size", "5x5", "--out", "existing.csv"], "must be a .png or .svg file"),
+    (
+        &["plot", "kiki", "--size", "5x5", "--out", "existing.csv"],
+        "must be a .png, .svg or .pdf file",
+    ),
     (&["plot", "cutting-cuboid", "--size", "4x4x4", "--out", "existing.png"], "has 3 axes"),
     (
         &[
