@@ -31,7 +31,7 @@ use grundy_patterns::misere;
 use grundy_patterns::positions::{values_of, Position, ValuesError};
 use grundy_patterns::search::{ProofSearch, SearchError};
 use grundy_patterns::{analysis_bytes, analyze, Report, ReportJson};
-use grundy_plot::{plot_png, PlotOptions};
+use grundy_plot::{plot, ImageFormat, PlotOptions};
 use numpy::{IntoPyArray, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
@@ -769,9 +769,10 @@ fn check_of(
     })
 }
 
-/// The PNG picture `grundy plot` draws of a table.
+/// The picture `grundy plot` draws of a table, in the format a file extension names (`png`,
+/// `svg` or `pdf`).
 #[pyfunction]
-#[pyo3(signature = (array, axes, name, game=None, spec=None, outcome=false, max_side=1000))]
+#[pyo3(signature = (array, axes, name, game=None, spec=None, outcome=false, max_side=1000, extension="png"))]
 #[allow(clippy::too_many_arguments)]
 fn plot_of<'py>(
     py: Python<'py>,
@@ -782,17 +783,22 @@ fn plot_of<'py>(
     spec: Option<&str>,
     outcome: bool,
     max_side: usize,
+    extension: &str,
 ) -> PyResult<Bound<'py, PyBytes>> {
     guard(py, || {
         if !(16..=8192).contains(&max_side) {
             let message = format!("max_side must be from 16 to 8192, not {max_side}");
             return Err(error(py, Class::Input, message));
         }
+        let Some(format) = ImageFormat::of_extension(extension) else {
+            let message = format!("a picture is a .png, .svg or .pdf file, not .{extension}");
+            return Err(error(py, Class::Input, message));
+        };
         let table = described(py, &array, axes, name, game, spec, 0)?;
         let options = PlotOptions { outcome, max_side };
-        let png = watched(py, 0, None, |_| plot_png(&table, &options))?
+        let picture = watched(py, 0, None, |_| plot(&table, &options, format))?
             .map_err(|err| error(py, Class::Input, err))?;
-        Ok(PyBytes::new(py, &png))
+        Ok(PyBytes::new(py, &picture))
     })
 }
 

@@ -177,6 +177,17 @@ def test_plot_writes_the_cli_picture(tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.startswith(".grundy-")]
 
 
+@pytest.mark.parametrize("extension", ["svg", "pdf"])
+def test_plot_writes_the_cli_vector_picture(tmp_path, extension):
+    ours = tmp_path / f"ours.{extension}"
+    assert grundy.plot("kiki", (40, 30), outcome=True, out=ours) == str(ours)
+    theirs = tmp_path / f"theirs.{extension}"
+    cli("plot", "kiki", "--size", "40x30", "--outcome", "--out", str(theirs))
+    assert ours.read_bytes() == theirs.read_bytes()
+    with pytest.raises(grundy.InputError, match="must be a .png, .svg or .pdf file"):
+        grundy.plot("kiki", (4, 4), out=tmp_path / "x.jpg")
+
+
 def test_plot_returns_a_figure():
     pytest.importorskip("matplotlib")
     import matplotlib

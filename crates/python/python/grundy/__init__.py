@@ -875,21 +875,25 @@ def plot(
     misere: bool = False,
 ) -> Any:
     """The picture ``grundy plot`` draws of a table: a heatmap of the values (0 in red), or the
-    P/N mask with ``outcome=True``; a heap game as its sequence. With ``out`` the PNG is
-    written there (atomically) and the path returned; without, a matplotlib ``Figure`` is
-    returned (matplotlib is needed then: ``pip install matplotlib``)."""
+    P/N mask with ``outcome=True``; a heap game as its sequence. With ``out`` the picture is
+    written there (atomically) and the path returned: a ``.png``, or a ``.svg`` or ``.pdf`` with
+    its text as text, for papers. Without, a matplotlib ``Figure`` is returned (matplotlib is
+    needed then: ``pip install matplotlib``)."""
     max_side = _int(max_side, "max_side", 16, 8192)
-    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), False, misere)
-    png = _grundy.plot_of(array, named_axes, name, g and g._ref, g and g._spec, outcome, max_side)
+    extension = "png"
     if out is not None:
         path = os.fspath(out)
-        if not path.lower().endswith(".png"):
-            raise InputError(f"out={path} must be a .png file")
+        extension = os.path.splitext(path)[1].lower().lstrip(".")
+        if extension not in ("png", "svg", "pdf"):
+            raise InputError(f"out={path} must be a .png, .svg or .pdf file")
+    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), False, misere)
+    picture = _grundy.plot_of(array, named_axes, name, g and g._ref, g and g._spec, outcome, max_side, extension)
+    if out is not None:
         directory = os.path.dirname(os.path.abspath(path))
-        fd, temporary = tempfile.mkstemp(prefix=".grundy-", suffix=".png", dir=directory)
+        fd, temporary = tempfile.mkstemp(prefix=".grundy-", suffix="." + extension, dir=directory)
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(png)
+                f.write(picture)
             os.replace(temporary, path)
         except BaseException:
             os.unlink(temporary)
@@ -900,7 +904,7 @@ def plot(
         import matplotlib.pyplot as plt
     except ImportError:
         raise GrundyError("plot needs matplotlib for a figure (pip install matplotlib), or out= for a PNG file") from None
-    image = mpimg.imread(io.BytesIO(png), format="png")
+    image = mpimg.imread(io.BytesIO(picture), format="png")
     height, width = image.shape[:2]
     figure = plt.figure(figsize=(width / 100, height / 100), dpi=100)
     axis = figure.add_axes((0, 0, 1, 1))

@@ -82,6 +82,7 @@ def plot_of(
     spec: Optional[str] = None,
     outcome: bool = False,
     max_side: int = 1000,
+    extension: str = "png",
 ) -> bytes: ...
 def check_copy(lens: Sequence[int], cell_bytes: int) -> None: ...
 
