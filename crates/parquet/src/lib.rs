@@ -329,8 +329,8 @@ pub struct ReadTable {
 
 /// Reads a table from a Parquet file laid out as [`write_parquet`] writes it: 1 to 3 integer
 /// coordinate columns and a last column `g` (integers) or `outcome` (`P`/`N`), every cell of a
-/// box once, in row-major order; within `max_bytes`, counting [`read_bytes_per_cell`] and the
-/// caller's `extra_per_cell`.
+/// box once, in row-major order; within `max_bytes`, counting [`READ_BYTES_PER_CELL`] and the
+/// caller's `extra_per_cell` a cell, and the largest row group's coordinates.
 ///
 /// # Errors
 /// A file that is not Parquet or not such a table, or a table too large for `max_bytes`
@@ -362,122 +362,170 @@ pub fn read_parquet<R: ChunkReader + 'static>(
         }
     };
     let rows = reader.metadata().file_metadata().num_rows().max(0) as u64;
-    let per_cell = read_bytes_per_cell(dims) + extra_per_cell;
-    let most = max_bytes / per_cell.max(1);
-    if rows > most {
-        return Err(ParquetError::TooLarge { cells: rows, most, per_cell });
-    }
     if rows == 0 {
         return Err(not_a_table("the table has no rows"));
     }
+    // Coordinates are held one row group at a time (checked, then dropped), values for the
+    // whole table.
+    let groups = reader.num_row_groups();
+    let largest_group =
+        (0..groups).map(|g| reader.metadata().row_group(g).num_rows().max(0) as u64).max();
+    let group_bytes = largest_group.unwrap_or(0) * 8 * dims as u64;
+    let per_cell = READ_BYTES_PER_CELL + extra_per_cell;
+    let most = max_bytes.saturating_sub(group_bytes) / per_cell.max(1);
+    if rows > most {
+        return Err(ParquetError::TooLarge { cells: rows, most, per_cell });
+    }
+    // The box runs from the first row's cell to the last row's: the last is read first.
     let mut coordinates: Vec<Vec<Coord>> = vec![Vec::new(); dims];
+    let mut values: Vec<Nimber> = Vec::new();
+    read_group(&reader, groups - 1, &names, cells, &mut coordinates, &mut values)?;
+    let max: Vec<Coord> =
+        coordinates.iter().map(|c| *c.last().expect("a group has rows")).collect();
     let mut values: Vec<Nimber> = Vec::with_capacity(rows as usize);
-    for g in 0..reader.num_row_groups() {
-        let group = reader.get_row_group(g)?;
-        let group_rows = group.metadata().num_rows().max(0) as usize;
-        for (column, name) in names.iter().enumerate() {
-            // Columns other writers make optional (pandas, pyarrow) have definition levels;
-            // a table has no missing cell.
-            let optional = schema.column(column).max_def_level() > 0;
-            let mut levels: Vec<i16> = Vec::new();
-            let read = match group.get_column_reader(column)? {
-                ColumnReader::Int32ColumnReader(mut r) => {
-                    let mut read: Vec<i32> = Vec::with_capacity(group_rows);
-                    r.read_records(group_rows, optional.then_some(&mut levels), None, &mut read)?;
-                    if column < dims {
-                        coordinates[column].extend(read.iter().map(|&c| Coord::from(c)));
-                    } else if cells == CellKind::Values {
-                        values.extend(read.iter().map(|&v| Nimber(v as u32)));
-                    } else {
-                        return Err(not_a_table("the column `outcome` holds numbers, not P/N"));
-                    }
-                    read.len()
-                }
-                ColumnReader::Int64ColumnReader(mut r) if column < dims => {
-                    let mut read: Vec<i64> = Vec::with_capacity(group_rows);
-                    r.read_records(group_rows, optional.then_some(&mut levels), None, &mut read)?;
-                    let count = read.len();
-                    coordinates[column].extend(read);
-                    count
-                }
-                ColumnReader::ByteArrayColumnReader(mut r) if cells == CellKind::Outcomes => {
-                    let mut read: Vec<ByteArray> = Vec::with_capacity(group_rows);
-                    r.read_records(group_rows, optional.then_some(&mut levels), None, &mut read)?;
-                    for outcome in &read {
-                        values.push(match outcome.data() {
-                            b"P" => Nimber(0),
-                            b"N" => Nimber(1),
-                            other => {
-                                return Err(not_a_table(format!(
-                                    "an outcome is P or N, not `{}`",
-                                    String::from_utf8_lossy(other)
-                                )))
-                            }
-                        });
-                    }
-                    read.len()
-                }
-                _ => {
-                    return Err(not_a_table(format!(
-                        "column `{name}` has a type a table does not have (coordinates and values \
-                         are integers, outcomes text)"
-                    )))
-                }
-            };
-            if read != group_rows {
-                return Err(not_a_table(format!(
-                    "column `{name}` has missing cells in row group {} (a table has none)",
-                    g + 1
-                )));
-            }
+    let mut order: Option<RowMajor> = None;
+    for g in 0..groups {
+        for axis in &mut coordinates {
+            axis.clear();
         }
-        if coordinates.iter().any(|c| c.len() != values.len()) {
-            return Err(not_a_table("the columns have different numbers of rows"));
-        }
+        read_group(&reader, g, &names, cells, &mut coordinates, &mut values)?;
+        let order = order.get_or_insert_with(|| {
+            let min: Vec<Coord> =
+                coordinates.iter().map(|c| c.first().copied().unwrap_or(0)).collect();
+            RowMajor { expected: min.clone(), min, max: max.clone(), seen: 0 }
+        });
+        order.check(&coordinates)?;
     }
     if values.len() as u64 != rows {
         return Err(not_a_table("the row groups hold fewer rows than the file says"));
     }
-    let shape = box_of(&names[..dims], &coordinates)?;
+    let order = order.expect("a table has a row group");
+    let cells_in_box: u128 =
+        (0..dims).map(|d| (order.max[d] - order.min[d] + 1).max(0) as u128).product();
+    if cells_in_box != order.seen as u128 {
+        return Err(not_a_table("the table ends before its last cell"));
+    }
+    let axes = names[..dims].iter().zip(&order.min).map(|(name, &m)| Axis::new(name, m)).collect();
+    let shape = TableShape::from_axes(axes, order.max);
     Ok(ReadTable { table: GrundyTable::from_nimbers(shape, &values), cells, provenance })
 }
 
-/// The bytes a cell of a table of `dims` axes takes while [`read_parquet`] reads it: its
-/// coordinates (8 bytes an axis), its value (4) and the table's cell (at most 4).
-pub fn read_bytes_per_cell(dims: usize) -> u64 {
-    8 * dims as u64 + 4 + 4
-}
-
-/// The box the coordinates fill, once each in row-major order, as a table shape.
-fn box_of(names: &[String], coordinates: &[Vec<Coord>]) -> Result<TableShape, ParquetError> {
-    let dims = names.len();
-    let count = coordinates[0].len();
-    let min: Vec<Coord> = coordinates.iter().map(|c| c[0]).collect();
-    let max: Vec<Coord> = coordinates.iter().map(|c| c[count - 1]).collect();
-    let mut expected = min.clone();
-    for row in 0..count {
-        let found: Vec<Coord> = coordinates.iter().map(|c| c[row]).collect();
-        if found != expected {
+/// Reads row group `g`: its coordinates into `coordinates` (one `Vec` an axis), its values
+/// appended to `values`.
+fn read_group<R: ChunkReader + 'static>(
+    reader: &SerializedFileReader<R>,
+    g: usize,
+    names: &[String],
+    cells: CellKind,
+    coordinates: &mut [Vec<Coord>],
+    values: &mut Vec<Nimber>,
+) -> Result<(), ParquetError> {
+    let dims = coordinates.len();
+    let schema = reader.metadata().file_metadata().schema_descr();
+    let group = reader.get_row_group(g)?;
+    let group_rows = group.metadata().num_rows().max(0) as usize;
+    let values_before = values.len();
+    for (column, name) in names.iter().enumerate() {
+        // Columns other writers make optional (pandas, pyarrow) have definition levels; a
+        // table has no missing cell.
+        let optional = schema.column(column).max_def_level() > 0;
+        let mut levels: Vec<i16> = Vec::new();
+        let read = match group.get_column_reader(column)? {
+            ColumnReader::Int32ColumnReader(mut r) => {
+                let mut read: Vec<i32> = Vec::with_capacity(group_rows);
+                r.read_records(group_rows, optional.then_some(&mut levels), None, &mut read)?;
+                if column < dims {
+                    coordinates[column].extend(read.iter().map(|&c| Coord::from(c)));
+                } else if cells == CellKind::Values {
+                    values.extend(read.iter().map(|&v| Nimber(v as u32)));
+                } else {
+                    return Err(not_a_table("the column `outcome` holds numbers, not P/N"));
+                }
+                read.len()
+            }
+            ColumnReader::Int64ColumnReader(mut r) if column < dims => {
+                let mut read: Vec<i64> = Vec::with_capacity(group_rows);
+                r.read_records(group_rows, optional.then_some(&mut levels), None, &mut read)?;
+                let count = read.len();
+                coordinates[column].extend(read);
+                count
+            }
+            ColumnReader::ByteArrayColumnReader(mut r) if cells == CellKind::Outcomes => {
+                let mut read: Vec<ByteArray> = Vec::with_capacity(group_rows);
+                r.read_records(group_rows, optional.then_some(&mut levels), None, &mut read)?;
+                for outcome in &read {
+                    values.push(match outcome.data() {
+                        b"P" => Nimber(0),
+                        b"N" => Nimber(1),
+                        other => {
+                            return Err(not_a_table(format!(
+                                "an outcome is P or N, not `{}`",
+                                String::from_utf8_lossy(other)
+                            )))
+                        }
+                    });
+                }
+                read.len()
+            }
+            _ => {
+                return Err(not_a_table(format!(
+                    "column `{name}` has a type a table does not have (coordinates and values \
+                     are integers, outcomes text)"
+                )))
+            }
+        };
+        if read != group_rows {
             return Err(not_a_table(format!(
-                "row {}: expected the cell {expected:?} (every cell of the box once, in row-major \
-                 order), found {found:?}",
-                row + 1
+                "column `{name}` has missing cells in row group {} (a table has none)",
+                g + 1
             )));
         }
-        for d in (0..dims).rev() {
-            expected[d] += 1;
-            if expected[d] <= max[d] || d == 0 {
-                break;
+    }
+    if coordinates.iter().any(|c| c.len() != values.len() - values_before) {
+        return Err(not_a_table("the columns have different numbers of rows"));
+    }
+    Ok(())
+}
+
+/// The bytes a cell takes while [`read_parquet`] reads it: its value (4) and the table's cell
+/// (at most 4). Coordinates are held one row group at a time besides, 8 bytes an axis a row.
+pub const READ_BYTES_PER_CELL: u64 = 8;
+
+/// The check that rows come as every cell of the box from `min` to `max` once, in row-major
+/// order, a row group at a time.
+struct RowMajor {
+    min: Vec<Coord>,
+    max: Vec<Coord>,
+    /// The cell the next row must hold.
+    expected: Vec<Coord>,
+    /// Rows checked so far.
+    seen: u64,
+}
+
+impl RowMajor {
+    fn check(&mut self, coordinates: &[Vec<Coord>]) -> Result<(), ParquetError> {
+        let dims = coordinates.len();
+        for row in 0..coordinates[0].len() {
+            if (0..dims).any(|d| coordinates[d][row] != self.expected[d]) {
+                let found: Vec<Coord> = coordinates.iter().map(|c| c[row]).collect();
+                return Err(not_a_table(format!(
+                    "row {}: expected the cell {:?} (every cell of the box once, in row-major \
+                     order), found {found:?}",
+                    self.seen + 1,
+                    self.expected
+                )));
             }
-            expected[d] = min[d];
+            self.seen += 1;
+            for d in (0..dims).rev() {
+                self.expected[d] += 1;
+                if self.expected[d] <= self.max[d] || d == 0 {
+                    break;
+                }
+                self.expected[d] = self.min[d];
+            }
         }
+        Ok(())
     }
-    let cells: u128 = (0..dims).map(|d| (max[d] - min[d] + 1).max(0) as u128).product();
-    if cells != count as u128 {
-        return Err(not_a_table("the table ends before its last cell"));
-    }
-    let axes = names.iter().zip(&min).map(|(name, &m)| Axis::new(name, m)).collect();
-    Ok(TableShape::from_axes(axes, max))
 }
 
 #[cfg(test)]
@@ -542,12 +590,15 @@ mod tests {
         let provenance = read.provenance.unwrap();
         assert_eq!(provenance.values_sha256, ValuesDigest::of_table(&t, CellKind::Values));
         assert_eq!(read_provenance(bytes.clone()).unwrap().unwrap(), provenance);
-        // 24 bytes a cell of a 2-D table while it is read, 2 more for the caller.
-        let refused = read_parquet(bytes, 26_000_000, 2).err().unwrap();
+        // 8 bytes a cell while it is read, 2 more for the caller, and the largest group's
+        // coordinates (2^20 rows, two axes, 8 bytes each) besides.
+        let group = (ROW_GROUP_ROWS * 2 * 8) as u64;
+        let refused = read_parquet(bytes.clone(), group + 10_000_000, 2).err().unwrap();
         assert!(matches!(
             refused,
-            ParquetError::TooLarge { cells: 1_100_000, most: 1_000_000, per_cell: 26 }
+            ParquetError::TooLarge { cells: 1_100_000, most: 1_000_000, per_cell: 10 }
         ));
+        assert!(read_parquet(bytes, group + 11_000_000, 2).is_ok());
     }
 
     /// Rows handed over in pieces of any length (a streamed heap game's table comes in tiles)
