@@ -13,9 +13,9 @@
 
 use grundy_core::game::Axis;
 use grundy_core::{
-    CellKind, CellWidth, Coord, GrundyTable, Nimber, Provenance, TableShape, ValuesDigest,
+    CellKind, CellVec, CellWidth, Coord, GrundyTable, Provenance, TableShape, ValuesDigest,
 };
-use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::basic::{Compression, Encoding, LogicalType, ZstdLevel};
 use parquet::column::reader::ColumnReader;
 use parquet::column::writer::ColumnWriter;
 use parquet::data_type::ByteArray;
@@ -378,11 +378,20 @@ pub fn read_parquet<R: ChunkReader + 'static>(
     }
     // The box runs from the first row's cell to the last row's: the last is read first.
     let mut coordinates: Vec<Vec<Coord>> = vec![Vec::new(); dims];
-    let mut values: Vec<Nimber> = Vec::new();
+    // The values go straight into cells of the width the column declares (grundy's files and
+    // pandas' unsigned columns say it), or of 32 bits, narrowed at the end.
+    let width = match schema.column(dims).logical_type_ref() {
+        _ if cells == CellKind::Outcomes => CellWidth::U8,
+        Some(LogicalType::Integer(int)) if !int.is_signed && int.bit_width == 8 => CellWidth::U8,
+        Some(LogicalType::Integer(int)) if !int.is_signed && int.bit_width == 16 => CellWidth::U16,
+        _ => CellWidth::U32,
+    };
+    let mut values = CellVec::with_width(width);
     read_group(&reader, groups - 1, &names, cells, &mut coordinates, &mut values)?;
     let max: Vec<Coord> =
         coordinates.iter().map(|c| *c.last().expect("a group has rows")).collect();
-    let mut values: Vec<Nimber> = Vec::with_capacity(rows as usize);
+    let mut values = CellVec::with_width(width);
+    values.reserve(rows as usize);
     let mut order: Option<RowMajor> = None;
     for g in 0..groups {
         for axis in &mut coordinates {
@@ -407,7 +416,24 @@ pub fn read_parquet<R: ChunkReader + 'static>(
     }
     let axes = names[..dims].iter().zip(&order.min).map(|(name, &m)| Axis::new(name, m)).collect();
     let shape = TableShape::from_axes(axes, order.max);
-    Ok(ReadTable { table: GrundyTable::from_nimbers(shape, &values), cells, provenance })
+    let table = match values {
+        CellVec::U8(cells) => GrundyTable::from_vec(shape, cells),
+        CellVec::U16(cells) => GrundyTable::from_vec(shape, cells),
+        CellVec::U32(cells) => narrowed(shape, cells),
+    };
+    Ok(ReadTable { table, cells, provenance })
+}
+
+/// A table of 32-bit `cells` in the narrowest width that holds them.
+fn narrowed(shape: TableShape, cells: Vec<u32>) -> GrundyTable {
+    let max = cells.iter().copied().max().unwrap_or(0);
+    match CellWidth::for_max(max.into()) {
+        CellWidth::U8 => GrundyTable::from_vec(shape, cells.into_iter().map(|v| v as u8).collect()),
+        CellWidth::U16 => {
+            GrundyTable::from_vec(shape, cells.into_iter().map(|v| v as u16).collect())
+        }
+        CellWidth::U32 => GrundyTable::from_vec(shape, cells),
+    }
 }
 
 /// Reads row group `g`: its coordinates into `coordinates` (one `Vec` an axis), its values
@@ -418,7 +444,7 @@ fn read_group<R: ChunkReader + 'static>(
     names: &[String],
     cells: CellKind,
     coordinates: &mut [Vec<Coord>],
-    values: &mut Vec<Nimber>,
+    values: &mut CellVec,
 ) -> Result<(), ParquetError> {
     let dims = coordinates.len();
     let schema = reader.metadata().file_metadata().schema_descr();
@@ -437,7 +463,8 @@ fn read_group<R: ChunkReader + 'static>(
                 if column < dims {
                     coordinates[column].extend(read.iter().map(|&c| Coord::from(c)));
                 } else if cells == CellKind::Values {
-                    values.extend(read.iter().map(|&v| Nimber(v as u32)));
+                    // Unsigned values are stored in INT32's bits (the Parquet specification).
+                    append(values, read.iter().map(|&v| v as u32))?;
                 } else {
                     return Err(not_a_table("the column `outcome` holds numbers, not P/N"));
                 }
@@ -453,10 +480,11 @@ fn read_group<R: ChunkReader + 'static>(
             ColumnReader::ByteArrayColumnReader(mut r) if cells == CellKind::Outcomes => {
                 let mut read: Vec<ByteArray> = Vec::with_capacity(group_rows);
                 r.read_records(group_rows, optional.then_some(&mut levels), None, &mut read)?;
+                let mut outcomes = Vec::with_capacity(read.len());
                 for outcome in &read {
-                    values.push(match outcome.data() {
-                        b"P" => Nimber(0),
-                        b"N" => Nimber(1),
+                    outcomes.push(match outcome.data() {
+                        b"P" => 0,
+                        b"N" => 1,
                         other => {
                             return Err(not_a_table(format!(
                                 "an outcome is P or N, not `{}`",
@@ -465,6 +493,7 @@ fn read_group<R: ChunkReader + 'static>(
                         }
                     });
                 }
+                append(values, outcomes.into_iter())?;
                 read.len()
             }
             _ => {
@@ -487,9 +516,30 @@ fn read_group<R: ChunkReader + 'static>(
     Ok(())
 }
 
-/// The bytes a cell takes while [`read_parquet`] reads it: its value (4) and the table's cell
-/// (at most 4). Coordinates are held one row group at a time besides, 8 bytes an axis a row.
-pub const READ_BYTES_PER_CELL: u64 = 8;
+/// Appends `read` to `values`, which must hold them in its width (the column's declared one).
+fn append(
+    values: &mut CellVec,
+    read: impl Iterator<Item = u32> + Clone,
+) -> Result<(), ParquetError> {
+    let max = read.clone().max().unwrap_or(0);
+    if CellWidth::for_max(max.into()) > values.width() {
+        return Err(not_a_table(format!(
+            "the value {max} is wider than the column's declared {} bits",
+            8 * values.width().bytes()
+        )));
+    }
+    match values {
+        CellVec::U8(cells) => cells.extend(read.map(|v| v as u8)),
+        CellVec::U16(cells) => cells.extend(read.map(|v| v as u16)),
+        CellVec::U32(cells) => cells.extend(read),
+    }
+    Ok(())
+}
+
+/// The bytes a cell takes while [`read_parquet`] reads it, at most: its cell in the column's
+/// declared width (4 for 32 bits), and when 32-bit cells are narrowed at the end, the narrower
+/// copy (2). Coordinates are held one row group at a time besides, 8 bytes an axis a row.
+pub const READ_BYTES_PER_CELL: u64 = 6;
 
 /// The check that rows come as every cell of the box from `min` to `max` once, in row-major
 /// order, a row group at a time.
@@ -532,6 +582,7 @@ impl RowMajor {
 mod tests {
     use super::*;
     use grundy_core::game::lookup;
+    use grundy_core::Nimber;
 
     /// A table of `game`'s shape holding made-up values up to `top` (the layout is what is
     /// tested, not the game).
@@ -590,15 +641,15 @@ mod tests {
         let provenance = read.provenance.unwrap();
         assert_eq!(provenance.values_sha256, ValuesDigest::of_table(&t, CellKind::Values));
         assert_eq!(read_provenance(bytes.clone()).unwrap().unwrap(), provenance);
-        // 8 bytes a cell while it is read, 2 more for the caller, and the largest group's
+        // 6 bytes a cell while it is read, 2 more for the caller, and the largest group's
         // coordinates (2^20 rows, two axes, 8 bytes each) besides.
         let group = (ROW_GROUP_ROWS * 2 * 8) as u64;
-        let refused = read_parquet(bytes.clone(), group + 10_000_000, 2).err().unwrap();
+        let refused = read_parquet(bytes.clone(), group + 8_000_000, 2).err().unwrap();
         assert!(matches!(
             refused,
-            ParquetError::TooLarge { cells: 1_100_000, most: 1_000_000, per_cell: 10 }
+            ParquetError::TooLarge { cells: 1_100_000, most: 1_000_000, per_cell: 8 }
         ));
-        assert!(read_parquet(bytes, group + 11_000_000, 2).is_ok());
+        assert!(read_parquet(bytes, group + 8_800_000, 2).is_ok());
     }
 
     /// Rows handed over in pieces of any length (a streamed heap game's table comes in tiles)
@@ -633,6 +684,28 @@ mod tests {
                 assert!(bytes == whole, "{game} in pieces of {piece}");
             }
         }
+    }
+
+    /// A value wider than its column's declared type (a file made by hand) is refused, not cut.
+    #[test]
+    fn a_value_wider_than_its_column_is_refused() {
+        let kiki = lookup("kiki").unwrap();
+        let shape = TableShape::new(&kiki, &[2, 2], "t").unwrap();
+        let mut bytes = Vec::new();
+        let mut rows = ParquetRows::new(
+            shape.axes(),
+            &shape.lens(),
+            CellKind::Values,
+            CellWidth::U8,
+            None,
+            &mut bytes,
+        )
+        .unwrap();
+        rows.write_row(&[1, 2]).unwrap();
+        rows.write_row(&[300, 0]).unwrap();
+        rows.finish().unwrap();
+        let refused = read_parquet(bytes::Bytes::from(bytes), u64::MAX, 0).err().unwrap();
+        assert_eq!(refused.to_string(), "the value 300 is wider than the column's declared 8 bits");
     }
 
     #[test]

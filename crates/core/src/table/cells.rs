@@ -249,6 +249,15 @@ impl CellVec {
         self.len() == 0
     }
 
+    /// Room for `additional` more cells without reallocating.
+    pub fn reserve(&mut self, additional: usize) {
+        match self {
+            CellVec::U8(cells) => cells.reserve_exact(additional),
+            CellVec::U16(cells) => cells.reserve_exact(additional),
+            CellVec::U32(cells) => cells.reserve_exact(additional),
+        }
+    }
+
     /// `len` cells: cut, or grown with zeros.
     pub fn resize(&mut self, len: usize) {
         match self {
