@@ -302,6 +302,54 @@ fn tables_read_from_csv_stay_within_the_budget() {
     println!("{}", report.join("\n"));
 }
 
+/// Parquet tables read back (`plot`, `patterns`) stay within the budget: the reader counts its
+/// cells in their width and one row group's coordinates, and checks the rows a group at a time.
+/// The file is Wythoff's table (16-bit values), written by grundy, of the largest side the
+/// budget accepts. As [`commands_stay_within_what_they_announce`], a CI step of its own.
+#[test]
+#[ignore = "slow: run with --release -- --ignored (a CI step of its own)"]
+fn tables_read_from_parquet_stay_within_the_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("table.parquet");
+    let path = path.to_str().unwrap();
+    let write = |n: u64| {
+        let size = format!("{}x{}", n - 1, n - 1);
+        let status = Command::new(env!("CARGO_BIN_EXE_grundy"))
+            .args(["compute", "wythoff", "--size", &size, "--stream", "--quiet", "--out", path])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    let picture = dir.path().join("table.png");
+    let picture = picture.to_str().unwrap();
+    let commands: &[&[&str]] = &[&["plot", path, "--out", picture], &["patterns", path]];
+    let mut report = Vec::new();
+    for &args in commands {
+        let (mut low, mut high) = (64u64, 16384u64);
+        while high - low > low / 50 + 1 {
+            let mid = (low + high) / 2;
+            write(mid);
+            if peak_of(args, None).0 {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        write(low);
+        let group = Limited::new(BUDGET + BUDGET / 10);
+        let (ok, stderr, peak) = peak_of(args, group.as_ref());
+        let confined = if group.is_some() { "in a group limited to it" } else { "no group" };
+        assert!(ok, "{args:?} {low}² ({confined}): {stderr}");
+        report.push(format!("{:?} {low}²: peak {peak} of {BUDGET} ({confined})", args[0]));
+        assert!(
+            peak <= BUDGET + BUDGET / 10,
+            "{args:?} {low}²: peak {peak} bytes, budget {BUDGET}\n{}",
+            report.join("\n")
+        );
+    }
+    println!("{}", report.join("\n"));
+}
+
 /// The misère search remembers at most three quarters of the budget, counted per entry: a
 /// question that needs more is refused, and the peak stays within the budget on the way.
 #[test]

@@ -329,8 +329,9 @@ pub struct ReadTable {
 
 /// Reads a table from a Parquet file laid out as [`write_parquet`] writes it: 1 to 3 integer
 /// coordinate columns and a last column `g` (integers) or `outcome` (`P`/`N`), every cell of a
-/// box once, in row-major order; within `max_bytes`, counting [`READ_BYTES_PER_CELL`] and the
-/// caller's `extra_per_cell` a cell, and the largest row group's coordinates.
+/// box once, in row-major order; within `max_bytes`, counting [`read_bytes_per_cell`] of its
+/// value column's width and the caller's `extra_per_cell` a cell, and the largest row group's
+/// coordinates.
 ///
 /// # Errors
 /// A file that is not Parquet or not such a table, or a table too large for `max_bytes`
@@ -371,13 +372,6 @@ pub fn read_parquet<R: ChunkReader + 'static>(
     let largest_group =
         (0..groups).map(|g| reader.metadata().row_group(g).num_rows().max(0) as u64).max();
     let group_bytes = largest_group.unwrap_or(0) * 8 * dims as u64;
-    let per_cell = READ_BYTES_PER_CELL + extra_per_cell;
-    let most = max_bytes.saturating_sub(group_bytes) / per_cell.max(1);
-    if rows > most {
-        return Err(ParquetError::TooLarge { cells: rows, most, per_cell });
-    }
-    // The box runs from the first row's cell to the last row's: the last is read first.
-    let mut coordinates: Vec<Vec<Coord>> = vec![Vec::new(); dims];
     // The values go straight into cells of the width the column declares (grundy's files and
     // pandas' unsigned columns say it), or of 32 bits, narrowed at the end.
     let width = match schema.column(dims).logical_type_ref() {
@@ -386,6 +380,13 @@ pub fn read_parquet<R: ChunkReader + 'static>(
         Some(LogicalType::Integer(int)) if !int.is_signed && int.bit_width == 16 => CellWidth::U16,
         _ => CellWidth::U32,
     };
+    let per_cell = read_bytes_per_cell(width) + extra_per_cell;
+    let most = max_bytes.saturating_sub(group_bytes) / per_cell.max(1);
+    if rows > most {
+        return Err(ParquetError::TooLarge { cells: rows, most, per_cell });
+    }
+    // The box runs from the first row's cell to the last row's: the last is read first.
+    let mut coordinates: Vec<Vec<Coord>> = vec![Vec::new(); dims];
     let mut values = CellVec::with_width(width);
     read_group(&reader, groups - 1, &names, cells, &mut coordinates, &mut values)?;
     let max: Vec<Coord> =
@@ -536,9 +537,18 @@ fn append(
     Ok(())
 }
 
-/// The bytes a cell takes while [`read_parquet`] reads it, at most: its cell in the column's
-/// declared width (4 for 32 bits), and when 32-bit cells are narrowed at the end, the narrower
-/// copy (2). Coordinates are held one row group at a time besides, 8 bytes an axis a row.
+/// The bytes a cell takes while [`read_parquet`] reads it, when its value column is `width`
+/// wide: its cell, and for 32-bit cells, narrowed at the end, the narrower copy besides (2).
+/// Coordinates are held one row group at a time, 8 bytes an axis a row. At most
+/// [`READ_BYTES_PER_CELL`].
+pub fn read_bytes_per_cell(width: CellWidth) -> u64 {
+    match width {
+        CellWidth::U32 => 4 + 2,
+        narrow => narrow.bytes() as u64,
+    }
+}
+
+/// The most bytes a cell takes while [`read_parquet`] reads it, whatever its width.
 pub const READ_BYTES_PER_CELL: u64 = 6;
 
 /// The check that rows come as every cell of the box from `min` to `max` once, in row-major
@@ -641,15 +651,15 @@ mod tests {
         let provenance = read.provenance.unwrap();
         assert_eq!(provenance.values_sha256, ValuesDigest::of_table(&t, CellKind::Values));
         assert_eq!(read_provenance(bytes.clone()).unwrap().unwrap(), provenance);
-        // 6 bytes a cell while it is read, 2 more for the caller, and the largest group's
-        // coordinates (2^20 rows, two axes, 8 bytes each) besides.
+        // 2 bytes a cell (values up to 2000: uint16) while it is read, 2 more for the caller,
+        // and the largest group's coordinates (2^20 rows, two axes, 8 bytes each) besides.
         let group = (ROW_GROUP_ROWS * 2 * 8) as u64;
-        let refused = read_parquet(bytes.clone(), group + 8_000_000, 2).err().unwrap();
+        let refused = read_parquet(bytes.clone(), group + 4_000_000, 2).err().unwrap();
         assert!(matches!(
             refused,
-            ParquetError::TooLarge { cells: 1_100_000, most: 1_000_000, per_cell: 8 }
+            ParquetError::TooLarge { cells: 1_100_000, most: 1_000_000, per_cell: 4 }
         ));
-        assert!(read_parquet(bytes, group + 8_800_000, 2).is_ok());
+        assert!(read_parquet(bytes, group + 4_400_000, 2).is_ok());
     }
 
     /// Rows handed over in pieces of any length (a streamed heap game's table comes in tiles)
