@@ -696,46 +696,35 @@ mod tests {
         }
     }
 
-    /// A value wider than its column's declared type (a file made by hand) is refused, not cut.
+    /// A kiki table of `max` whose rows are `rows` as given, declared one byte wide: files
+    /// made by hand, which need not be tables.
+    fn by_hand(max: &[i64], rows: &[&[u32]]) -> bytes::Bytes {
+        let kiki = lookup("kiki").unwrap();
+        let shape = TableShape::new(&kiki, max, "t").unwrap();
+        let mut bytes = Vec::new();
+        let (axes, lens) = (shape.axes(), shape.lens());
+        let mut writer =
+            ParquetRows::new(axes, &lens, CellKind::Values, CellWidth::U8, None, &mut bytes)
+                .unwrap();
+        for row in rows {
+            writer.write_row(row).unwrap();
+        }
+        writer.finish().unwrap();
+        bytes::Bytes::from(bytes)
+    }
+
+    /// A value wider than its column's declared type is refused, not cut.
     #[test]
     fn a_value_wider_than_its_column_is_refused() {
-        let kiki = lookup("kiki").unwrap();
-        let shape = TableShape::new(&kiki, &[2, 2], "t").unwrap();
-        let mut bytes = Vec::new();
-        let mut rows = ParquetRows::new(
-            shape.axes(),
-            &shape.lens(),
-            CellKind::Values,
-            CellWidth::U8,
-            None,
-            &mut bytes,
-        )
-        .unwrap();
-        rows.write_row(&[1, 2]).unwrap();
-        rows.write_row(&[300, 0]).unwrap();
-        rows.finish().unwrap();
-        let refused = read_parquet(bytes::Bytes::from(bytes), u64::MAX, 0).err().unwrap();
+        let bytes = by_hand(&[2, 2], &[&[1, 2], &[300, 0]]);
+        let refused = read_parquet(bytes, u64::MAX, 0).err().unwrap();
         assert_eq!(refused.to_string(), "the value 300 is wider than the column's declared 8 bits");
     }
 
     #[test]
     fn what_is_not_a_table_is_refused() {
-        let kiki = lookup("kiki").unwrap();
-        let shape = TableShape::new(&kiki, &[3, 4], "t").unwrap();
         // Thirteen cells for a box of twelve: the last wraps onto a fourth row.
-        let mut bytes = Vec::new();
-        let mut rows = ParquetRows::new(
-            shape.axes(),
-            &shape.lens(),
-            CellKind::Values,
-            CellWidth::U8,
-            None,
-            &mut bytes,
-        )
-        .unwrap();
-        rows.write_row(&[0; 13]).unwrap();
-        rows.finish().unwrap();
-        let err = read_parquet(bytes::Bytes::from(bytes), u64::MAX, 0).err().unwrap();
+        let err = read_parquet(by_hand(&[3, 4], &[&[0; 13]]), u64::MAX, 0).err().unwrap();
         assert!(err.to_string().contains("row-major"), "{err}");
         let err =
             read_parquet(bytes::Bytes::from_static(b"not parquet"), u64::MAX, 0).err().unwrap();
