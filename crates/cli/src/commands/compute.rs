@@ -17,8 +17,8 @@ use crate::progress::Bar;
 use crate::provenance;
 use crate::signals::{self, StopOnSignal};
 use anyhow::{bail, Context, Result};
-pub(crate) use config::Args;
-use config::{CheckpointConfig, Config, Format, ProvenanceTo};
+pub(crate) use config::{Args, Format};
+use config::{CheckpointConfig, Config, ProvenanceTo};
 use grundy_compute::bands::{BandFill, NoCuts, SoloLink};
 use grundy_compute::{
     streaming_rows, Control, PreparedFill, RowStream, SparseRecords, TableFill, WaveMark,

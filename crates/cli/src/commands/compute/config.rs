@@ -113,7 +113,7 @@ fn engine() -> impl TypedValueParser<Value = Engine> {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(super) enum Format {
+pub(crate) enum Format {
     Grid,
     Long,
     Npy,
@@ -126,7 +126,7 @@ pub(super) enum Format {
 impl Format {
     /// The format a file's extension names, when `--format` is not given: `.npy`, `.parquet`,
     /// `.b` (an OEIS b-file) and `.json` (the summary); any other file is CSV.
-    fn of_extension(out: &Path) -> Option<Format> {
+    pub(crate) fn of_extension(out: &Path) -> Option<Format> {
         match out.extension()?.to_str()? {
             "npy" => Some(Format::Npy),
             "parquet" => Some(Format::Parquet),
@@ -137,7 +137,7 @@ impl Format {
     }
 
     /// The name the user gave, as clap spells it.
-    pub(super) fn name(self) -> String {
+    pub(crate) fn name(self) -> String {
         self.to_possible_value().expect("no format is skipped").get_name().to_string()
     }
 }

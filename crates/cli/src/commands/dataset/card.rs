@@ -5,6 +5,7 @@
 
 use super::manifest::{Built, Manifest};
 use super::recipe::{Entry, Kind, Recipe, CHECKSUMS, MANIFEST};
+use crate::commands::compute::Format;
 use std::fmt::Write;
 
 /// `SHA256SUMS`: each file, and each provenance sidecar, in the recipe's order.
@@ -67,13 +68,9 @@ impl Way {
             Kind::Table => entry.format.as_deref(),
         };
         // No format: the one the file's extension names, as `grundy compute` chooses it.
-        let extension =
-            [(".npy", "npy"), (".b", "bfile"), (".parquet", "parquet"), (".json", "summary")]
-                .into_iter()
-                .find(|(suffix, _)| entry.file.ends_with(suffix))
-                .map(|(_, format)| format);
+        let extension = Format::of_extension(std::path::Path::new(&entry.file)).map(Format::name);
         let dims = built.game.as_ref().map_or(2, |game| game.axes.len());
-        Some(match table.or(extension) {
+        Some(match table.or(extension.as_deref()) {
             Some("npy") => Way::Npy,
             Some("bfile") => Way::Bfile,
             Some("parquet") => Way::Parquet,
