@@ -333,21 +333,33 @@ fn a_signal_clears_the_progress_bar() {
         .stderr(stderr)
         .spawn()
         .unwrap();
-    // The bar shows after a second of work; the run takes several.
+    // The bar shows after a second of work; the run takes several. The signal goes once the bar
+    // is on the terminal, however slowly a loaded machine starts the run.
+    let (chunks, received) = std::sync::mpsc::channel();
     let reader = std::thread::spawn(move || {
-        let mut seen = Vec::new();
         let mut buffer = [0u8; 4096];
         // Ends with an error (EIO) once the run, the last holder of the terminal, has ended.
         while let Ok(n @ 1..) = terminal.read(&mut buffer) {
-            seen.extend_from_slice(&buffer[..n]);
+            if chunks.send(buffer[..n].to_vec()).is_err() {
+                break;
+            }
         }
-        String::from_utf8_lossy(&seen).into_owned()
     });
-    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let mut seen = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !String::from_utf8_lossy(&seen).contains("cells/s") {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match received.recv_timeout(left) {
+            Ok(chunk) => seen.extend(chunk),
+            Err(_) => break,
+        }
+    }
     // SAFETY: sends a signal to the child.
     unsafe { libc::kill(run.id() as i32, libc::SIGINT) };
     assert_eq!(run.wait().unwrap().code(), Some(130));
-    let seen = reader.join().unwrap();
+    seen.extend(received.iter().flatten());
+    reader.join().unwrap();
+    let seen = String::from_utf8_lossy(&seen).into_owned();
     assert!(seen.contains("cells/s"), "the bar was not drawn: {seen:?}");
     let last_line = seen.rsplit(['\r', '\n']).next().unwrap();
     assert!(
