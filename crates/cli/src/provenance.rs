@@ -12,6 +12,23 @@ const CSV_MARK: &str = "# grundy provenance (check it with `grundy show FILE`)";
 /// The start of a CSV file's last line: the values' checksum, known once every row is written.
 const CSV_CHECKSUM: &str = "# grundy values_sha256: ";
 
+/// A command as a shell line: words with characters a shell would read (`?` in `octal:0.??`,
+/// spaces) in single quotes.
+pub(crate) fn shell_line(words: &[String]) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=,@+%^".contains(c);
+    let quoted: Vec<String> = words
+        .iter()
+        .map(|word| {
+            if !word.is_empty() && word.chars().all(plain) {
+                word.clone()
+            } else {
+                format!("'{}'", word.replace('\'', r"'\''"))
+            }
+        })
+        .collect();
+    quoted.join(" ")
+}
+
 /// The record of a table of `game` up to `max`, holding `cells`, computed by `engine`, by this
 /// program and command, now; its checksum is left for the writer.
 pub(crate) fn record(game: &Game, max: &[i64], cells: CellKind, engine: &str) -> Provenance {
@@ -160,4 +177,17 @@ fn read_csv(path: &str) -> Result<Provenance> {
         ),
     }
     Ok(record)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_lines_quote_what_a_shell_would_read() {
+        let words: Vec<String> = ["grundy", "survey", "octal:0.??", "it's", "", "--size", "20x20"]
+            .map(String::from)
+            .into();
+        assert_eq!(shell_line(&words), r"grundy survey 'octal:0.??' 'it'\''s' '' --size 20x20");
+    }
 }

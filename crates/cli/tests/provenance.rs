@@ -36,6 +36,13 @@ fn values_sha256(dir: &Path, file: &str) -> String {
 fn a_csv_with_provenance_reads_as_before_and_shows_where_it_came_from() {
     let dir = tempfile::tempdir().unwrap();
     run_in(dir.path(), &["compute", "kiki", "--size", "3x4", "--provenance", "--out", "k.csv"]);
+    // The command is shown as a shell would read it back: a word with a space in quotes.
+    run_in(dir.path(), &["compute", "kiki", "--size", "3x4", "--provenance", "--out", "k 2.csv"]);
+    grundy().current_dir(dir.path()).args(["show", "k 2.csv"]).assert().success().stdout(
+        predicate::str::contains(
+            "command: grundy compute kiki --size 3x4 --provenance --out 'k 2.csv'",
+        ),
+    );
     let text = fs::read_to_string(dir.path().join("k.csv")).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines[0].starts_with("# grundy provenance"));

@@ -110,7 +110,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             manifest.files.push(before.expect("checked above").clone());
             continue;
         }
-        let shown = card::shell_line(wanted.command.as_deref().unwrap_or_default());
+        let shown = crate::provenance::shell_line(wanted.command.as_deref().unwrap_or_default());
         if args.dry_run {
             say(format!("{counter} would make {}: {shown}", entry.file));
             continue;
@@ -271,7 +271,7 @@ impl Build<'_> {
         if let Some(bytes) = self.budget {
             command.env(grundy_compute::memory::BUDGET_VARIABLE, bytes.to_string());
         }
-        let shown = card::shell_line(wanted.command.as_deref().unwrap_or_default());
+        let shown = crate::provenance::shell_line(wanted.command.as_deref().unwrap_or_default());
         let Some((status, stderr)) =
             run_interruptibly(command).with_context(|| format!("cannot run {shown}"))?
         else {

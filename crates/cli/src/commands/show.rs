@@ -75,7 +75,7 @@ fn write_record(out: &mut dyn Write, path: &str, record: &Provenance) -> std::io
         record.grundy_version, record.git_revision, record.created
     )?;
     writeln!(out, "  engine: {}", record.engine)?;
-    writeln!(out, "  command: {}", record.command.join(" "))?;
+    writeln!(out, "  command: {}", crate::provenance::shell_line(&record.command))?;
     writeln!(out, "  rules (fingerprint {}):", record.fingerprint)?;
     for line in record.spec.lines() {
         writeln!(out, "{}", format!("    {line}").trim_end())?;

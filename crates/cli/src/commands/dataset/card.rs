@@ -6,6 +6,7 @@
 use super::manifest::{Built, Manifest};
 use super::recipe::{Entry, Kind, Recipe, CHECKSUMS, MANIFEST};
 use crate::commands::compute::Format;
+use crate::provenance::shell_line;
 use std::fmt::Write;
 
 /// `SHA256SUMS`: each file, and each provenance sidecar, in the recipe's order.
@@ -18,23 +19,6 @@ pub(crate) fn checksums(manifest: &Manifest) -> String {
         }
     }
     text
-}
-
-/// A command as a shell line: words with characters a shell would read (`?` in `octal:0.??`,
-/// spaces) in single quotes.
-pub(crate) fn shell_line(words: &[String]) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_-./:=,@+%^".contains(c);
-    let quoted: Vec<String> = words
-        .iter()
-        .map(|word| {
-            if !word.is_empty() && word.chars().all(plain) {
-                word.clone()
-            } else {
-                format!("'{}'", word.replace('\'', r"'\''"))
-            }
-        })
-        .collect();
-    quoted.join(" ")
 }
 
 /// How a file is loaded; files of one way share one example in the card.
@@ -302,14 +286,6 @@ fn sentence(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shell_lines_quote_what_a_shell_would_read() {
-        let words: Vec<String> = ["grundy", "survey", "octal:0.??", "it's", "", "--size", "20x20"]
-            .map(String::from)
-            .into();
-        assert_eq!(shell_line(&words), r"grundy survey 'octal:0.??' 'it'\''s' '' --size 20x20");
-    }
 
     #[test]
     fn sentences_end_once() {
