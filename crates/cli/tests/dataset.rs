@@ -266,6 +266,32 @@ fn a_failing_entry_stops_the_build_and_the_next_one_goes_on() {
     );
 }
 
+/// Two builds of one folder at once would race on its manifest: the second fails at once, in one
+/// line naming the folder, and writes nothing.
+#[cfg(unix)]
+#[test]
+fn a_folder_being_built_is_refused_to_a_second_build() {
+    use std::os::fd::AsRawFd;
+    let dir = setup();
+    let folder = fs::File::open(dir.path().join("out")).unwrap();
+    // SAFETY: flock on a descriptor this test owns, as a running build holds it.
+    assert_eq!(unsafe { libc::flock(folder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) }, 0);
+    let failed = grundy()
+        .current_dir(dir.path())
+        .args(["dataset", "recipe.toml", "--out", "out"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("out is being built by another `grundy dataset` run"));
+    assert_eq!(failed.get_output().stderr.iter().filter(|&&b| b == b'\n').count(), 1);
+    assert!(!dir.path().join("out/manifest.json").exists());
+    assert!(!dir.path().join("out/kiki-12.csv").exists());
+    // A dry run writes nothing, so it needs no lock.
+    build(dir.path(), &["--dry-run"]);
+    drop(folder);
+    build(dir.path(), &[]);
+    assert!(dir.path().join("out/manifest.json").exists());
+}
+
 #[test]
 fn bad_recipes_are_one_line_errors_and_write_nothing() {
     let dir = tempfile::tempdir().unwrap();

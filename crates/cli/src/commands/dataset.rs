@@ -66,7 +66,6 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     // the commands run there, and so do this command's reads of the games they name.
     std::env::set_current_dir(recipe_dir)
         .with_context(|| format!("cannot enter {}", recipe_dir.display()))?;
-    let previous = if args.force { None } else { Manifest::previous(&out) };
     let say = |line: String| {
         if !args.quiet {
             eprintln!("{line}");
@@ -78,10 +77,15 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         passed: args.threads.words(),
         budget: grundy_compute::memory::budget(),
     };
-    if !args.dry_run {
+    // Held until this build ends: two builds of one folder at once would race on its manifest.
+    let _folder_lock = if args.dry_run {
+        None
+    } else {
         std::fs::create_dir_all(&out)
             .with_context(|| format!("cannot make the folder {}", args.out.display()))?;
-    }
+        hold_folder(&out, &args.out)?
+    };
+    let previous = if args.force { None } else { Manifest::previous(&out) };
     let mut manifest = Manifest {
         grundy_dataset: MANIFEST_VERSION,
         title: recipe.title.clone(),
@@ -312,6 +316,33 @@ enum Made {
     File(Box<Built>),
     /// Ctrl-C or SIGTERM stopped it (the command itself cleans up after itself).
     Interrupted,
+}
+
+/// Takes the folder's own `flock` for this build, so that a second `grundy dataset` into it
+/// fails at once instead of racing on the manifest. Locking the folder, not a file in it, adds
+/// nothing to the collection; the lock ends with the process, however it ends.
+#[cfg(unix)]
+fn hold_folder(folder: &Path, shown: &Path) -> Result<Option<std::fs::File>> {
+    use std::os::fd::AsRawFd;
+    let handle = std::fs::File::open(folder)
+        .with_context(|| format!("cannot open the folder {}", shown.display()))?;
+    // SAFETY: flock on a descriptor this function owns.
+    if unsafe { libc::flock(handle.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        let error = std::io::Error::last_os_error();
+        // A file system without locks (some network ones) builds unguarded, as before.
+        if error.raw_os_error() == Some(libc::EWOULDBLOCK) {
+            bail!(
+                "{} is being built by another `grundy dataset` run; wait for it to end",
+                shown.display()
+            );
+        }
+    }
+    Ok(Some(handle))
+}
+
+#[cfg(not(unix))]
+fn hold_folder(_folder: &Path, _shown: &Path) -> Result<Option<std::fs::File>> {
+    Ok(None)
 }
 
 /// Runs `command` to its end, its standard error read meanwhile: its status and standard error,
