@@ -385,26 +385,38 @@ pub fn read_parquet<R: ChunkReader + 'static>(
     if rows > most {
         return Err(ParquetError::TooLarge { cells: rows, most, per_cell });
     }
-    // The box runs from the first row's cell to the last row's: the last is read first.
+    // The box runs from the first row's cell to the last row's: the last group is read first.
+    // A table of one group (up to 2^20 rows) is then read whole; a larger one is read again in
+    // order, its last group twice (one group's work more, at most half the table's).
     let mut coordinates: Vec<Vec<Coord>> = vec![Vec::new(); dims];
     let mut values = CellVec::with_width(width);
+    if groups == 1 {
+        values.reserve(rows as usize);
+    }
     read_group(&reader, groups - 1, &names, cells, &mut coordinates, &mut values)?;
     let max: Vec<Coord> =
         coordinates.iter().map(|c| *c.last().expect("a group has rows")).collect();
-    let mut values = CellVec::with_width(width);
-    values.reserve(rows as usize);
     let mut order: Option<RowMajor> = None;
-    for g in 0..groups {
-        for axis in &mut coordinates {
-            axis.clear();
-        }
-        read_group(&reader, g, &names, cells, &mut coordinates, &mut values)?;
+    let mut check_order = |coordinates: &[Vec<Coord>]| {
         let order = order.get_or_insert_with(|| {
             let min: Vec<Coord> =
                 coordinates.iter().map(|c| c.first().copied().unwrap_or(0)).collect();
             RowMajor { expected: min.clone(), min, max: max.clone(), seen: 0 }
         });
-        order.check(&coordinates)?;
+        order.check(coordinates)
+    };
+    if groups == 1 {
+        check_order(&coordinates)?;
+    } else {
+        values = CellVec::with_width(width);
+        values.reserve(rows as usize);
+        for g in 0..groups {
+            for axis in &mut coordinates {
+                axis.clear();
+            }
+            read_group(&reader, g, &names, cells, &mut coordinates, &mut values)?;
+            check_order(&coordinates)?;
+        }
     }
     if values.len() as u64 != rows {
         return Err(not_a_table("the row groups hold fewer rows than the file says"));
