@@ -151,29 +151,37 @@ impl TableArgs {
 /// The 2-D slice that `spec` (`AXIS=COORD`) names of a 3-D table. The slice is no game of its
 /// own, so no theorem is applied to it.
 pub(crate) fn sliced(table: Table, spec: &str) -> Result<Table> {
-    let axes = table.data().axes();
+    let (axis, at) = slice_of(spec, table.name(), table.data().shape())?;
+    Ok(table.slice(axis, at).expect("slice_of checked the coordinate"))
+}
+
+/// The axis and coordinate that `spec` (`AXIS=COORD`) names in a 3-D table of `shape` called
+/// `name`: checked before the table is computed (`view` refuses a bad slice at once, as `plot`
+/// does).
+pub(crate) fn slice_of(spec: &str, name: &str, shape: &TableShape) -> Result<(usize, i64)> {
+    let axes = shape.axes();
     let names = || axes.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
-    let Some((name, coord)) = spec.split_once('=') else {
+    let Some((axis_name, coord)) = spec.split_once('=') else {
         bail!("malformed --slice `{spec}`: write AXIS=COORD, e.g. {}=5", axes[0].name)
     };
-    let (name, coord) = (name.trim(), coord.trim());
+    let (axis_name, coord) = (axis_name.trim(), coord.trim());
     if axes.len() != 3 {
         bail!(
-            "--slice takes a 2-D slice of a 3-D table, but {} has {}",
-            table.name(),
+            "--slice takes a 2-D slice of a 3-D table, but {name} has {}",
             grundy_core::counted(axes.len(), "axis", "axes")
         );
     }
-    let Some(axis) = axes.iter().position(|a| a.name == name) else {
-        bail!("--slice `{spec}`: {} has no axis `{name}` (its axes: {})", table.name(), names())
+    let Some(axis) = axes.iter().position(|a| a.name == axis_name) else {
+        bail!("--slice `{spec}`: {name} has no axis `{axis_name}` (its axes: {})", names())
     };
     let Ok(at) = coord.parse::<i64>() else {
         bail!("--slice `{spec}`: `{coord}` is not a whole number")
     };
-    let (min, max) = (axes[axis].min, table.data().shape().max()[axis]);
-    table.slice(axis, at).ok_or_else(|| {
-        anyhow::anyhow!("--slice `{spec}`: {name} runs from {min} to {max} in this table")
-    })
+    let (min, max) = (axes[axis].min, shape.max()[axis]);
+    if !(min..=max).contains(&at) {
+        bail!("--slice `{spec}`: {axis_name} runs from {min} to {max} in this table");
+    }
+    Ok((axis, at))
 }
 
 /// What a command holds besides the table while it works on it, measured with `/usr/bin/time`

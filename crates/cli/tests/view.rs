@@ -357,16 +357,35 @@ fn readme_picture() {
     std::fs::write(out, png).unwrap();
 }
 
-/// A GET over a plain socket: the status line and the body.
-fn http_get(url: &str, path: &str) -> (String, String) {
+/// The address (`127.0.0.1:P`) and the token of the page's URL.
+fn address_and_token(url: &str) -> (&str, &str) {
+    let rest = url.trim_start_matches("http://");
+    let (address, query) = rest.split_once("/?token=").unwrap_or_else(|| panic!("no token: {url}"));
+    (address, query)
+}
+
+/// A request over a plain socket, as the page sends it (Host, token): the status line and the
+/// body.
+fn http(url: &str, method: &str, path: &str, body: &str) -> (String, String) {
     use std::io::{Read, Write};
-    let address = url.trim_start_matches("http://").trim_end_matches('/');
+    let (address, token) = address_and_token(url);
     let mut stream = std::net::TcpStream::connect(address).unwrap();
-    write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n").unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nX-Grundy-Token: {token}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = Vec::new();
+    stream.read_to_end(&mut answer).unwrap();
+    let answer = String::from_utf8_lossy(&answer);
     let (head, body) = answer.split_once("\r\n\r\n").unwrap();
     (head.lines().next().unwrap().to_string(), body.to_string())
+}
+
+fn http_get(url: &str, path: &str) -> (String, String) {
+    http(url, "GET", path, "")
 }
 
 /// A table written as `.npy` is viewed (and analysed) as a table of its own: axes i, j from 0,
@@ -389,4 +408,106 @@ fn a_numpy_table_is_served_without_moves() {
     // The other commands read it too.
     let report = stdout_of(&["patterns", npy, "--json"]);
     assert!(report.contains(r#""axes":["i","j"]"#), "{report}");
+}
+
+/// The address `grundy view` prints carries a token; a request without it, or naming another
+/// host, is refused (issue 50).
+#[test]
+fn the_printed_address_carries_the_token_the_server_needs() {
+    use std::io::{Read, Write};
+    let served = Served::start(&["wythoff", "--size", "30x30", "--port", "0"]);
+    wait_until_ready(&served.url);
+    let (address, token) = address_and_token(&served.url);
+    assert_eq!(token.len(), 32, "{}", served.url);
+    let raw = |request: String| {
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer.lines().next().unwrap_or("").to_string()
+    };
+    let no_token =
+        raw(format!("GET /api/info HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"));
+    assert!(no_token.starts_with("HTTP/1.1 403"), "{no_token}");
+    let rebound = raw(format!(
+        "GET /api/info HTTP/1.1\r\nHost: attacker.example\r\nX-Grundy-Token: {token}\r\nConnection: close\r\n\r\n"
+    ));
+    assert!(rebound.starts_with("HTTP/1.1 421"), "{rebound}");
+    assert_eq!(served.interrupt(), Some(130));
+}
+
+/// Waits until the view's table is ready (`/api/info` says so).
+fn wait_until_ready(url: &str) {
+    let start = Instant::now();
+    while !http_get(url, "/api/info").1.contains(r#""status":"ready""#) {
+        assert!(start.elapsed() < Duration::from_secs(60), "the table never became ready");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Whatever the clients do (half a request held open, heavy claims abandoned, one under way),
+/// the view answers tiles within a second and Ctrl-C ends it within two (issue 50: Ctrl-C
+/// waited more than 242 s).
+#[test]
+fn ctrl_c_ends_the_view_within_two_seconds_whatever_the_clients_do() {
+    use std::io::Write;
+    let served =
+        Served::start(&["wythoff", "--size", "1999x1999", "--port", "0", "--threads", "2"]);
+    wait_until_ready(&served.url);
+    let (address, token) = address_and_token(&served.url);
+    let tile_within_a_second = |when: &str| {
+        let start = Instant::now();
+        let (status, _) = http_get(&served.url, "/api/tile?level=0&row=0&col=0");
+        assert_eq!(status, "HTTP/1.1 200 OK", "{when}");
+        assert!(start.elapsed() < Duration::from_secs(1), "{when}: {:?}", start.elapsed());
+    };
+    let mut half = std::net::TcpStream::connect(address).unwrap();
+    write!(half, "GET /api/info HTTP/1.1\r\nHost: {address}\r\nX-Gr").unwrap();
+    tile_within_a_second("half a request held");
+    // A claim of some 960 operations at each of 4 million cells: half a minute of a core.
+    let mut claim = String::from("(a");
+    for k in 0..120 {
+        claim.push_str(&format!(" + b * {k} - a % 7"));
+    }
+    claim.push_str(") % 2 == 0");
+    let body = serde_json::json!({ "claim": claim }).to_string();
+    let send = || {
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        write!(
+            stream,
+            "POST /api/check HTTP/1.1\r\nHost: {address}\r\nX-Grundy-Token: {token}\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        stream
+    };
+    for _ in 0..6 {
+        drop(send());
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    tile_within_a_second("six heavy claims abandoned");
+    let under_way = send();
+    std::thread::sleep(Duration::from_millis(300));
+    tile_within_a_second("a heavy claim under way");
+    let start = Instant::now();
+    assert_eq!(served.interrupt(), Some(130));
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(2), "Ctrl-C took {took:?}");
+    drop((half, under_way));
+}
+
+/// A slice that the table does not have is refused at once, as `plot` refuses it, not served as
+/// a failed page (issue 50).
+#[test]
+fn a_slice_outside_the_table_is_refused_before_serving() {
+    let output = grundy()
+        .args(["view", "cutting-cuboid", "--size", "6x6x6", "--slice", "z=99", "--port", "0"])
+        .timeout(Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty(), "it served: {}", String::from_utf8_lossy(&output.stdout));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("--slice `z=99`: z runs from 2 to 6"), "{stderr}");
 }

@@ -5,6 +5,7 @@ use crate::certificate::{prove_periodic, reach, Certificate, PeriodicClaim};
 use crate::error::{Error, ErrorKind};
 use crate::expr::{lcm, EvalError, Expr, ExprError, Type};
 use crate::proof::Proof;
+use grundy_compute::{NoProgress, Progress};
 use grundy_core::{
     Axis, Cell, CellKind, Coord, Game, GrundyTable, LoopyOutcome, Table, TableShape,
 };
@@ -147,6 +148,12 @@ impl Conjecture {
     pub fn kind(&self) -> ClaimKind {
         self.kind
     }
+
+    /// The operations one evaluation of the claim does ([`Expr::size`]): a check costs this
+    /// times the cells.
+    pub fn size(&self) -> usize {
+        self.expr.size()
+    }
 }
 
 /// What the claim says at a counterexample.
@@ -228,6 +235,18 @@ pub fn check(
     period: Option<&[u64]>,
     show: usize,
 ) -> Result<CheckReport, Error> {
+    check_with(described, conjecture, period, show, &NoProgress)
+}
+
+/// [`check`], telling `progress` of each row checked and stopping with
+/// [`ErrorKind::Cancelled`] as soon as it asks (a view's client that went away).
+pub fn check_with(
+    described: &Table,
+    conjecture: &Conjecture,
+    period: Option<&[u64]>,
+    show: usize,
+    progress: &dyn Progress,
+) -> Result<CheckReport, Error> {
     let (table, kind, game, name) =
         (described.data(), described.kind(), described.game(), described.name());
     if kind == CellKind::Outcomes && conjecture.kind != ClaimKind::PSet {
@@ -237,7 +256,7 @@ pub fn check(
         return Err(Error::new(ErrorKind::NoDraws { table: name.to_string() }));
     }
     let rows = grundy_core::with_cells!(table.cells(), |values| check_rows(
-        table, values, conjecture, show
+        table, values, conjecture, show, progress
     ))?;
     let disagreements = rows.iter().map(|(count, _)| count).sum();
     let counterexamples = rows.into_iter().flat_map(|(_, found)| found).take(show).collect();
@@ -449,6 +468,7 @@ fn check_rows<C: Cell>(
     values: &[C],
     conjecture: &Conjecture,
     show: usize,
+    progress: &dyn Progress,
 ) -> Result<Vec<(u64, Vec<Counterexample>)>, Error> {
     let lens = table.shape().lens();
     let row_len = *lens.last().unwrap();
@@ -456,7 +476,19 @@ fn check_rows<C: Cell>(
         .par_chunks(row_len)
         .enumerate()
         .map(|(row, cells)| {
-            check_row(conjecture, table.axes(), &lens, row, cells.iter().map(|&c| c.into()), show)
+            if progress.cancelled() {
+                return Err(Error::new(ErrorKind::Cancelled));
+            }
+            let checked = check_row(
+                conjecture,
+                table.axes(),
+                &lens,
+                row,
+                cells.iter().map(|&c| c.into()),
+                show,
+            );
+            progress.advance(row_len as u64);
+            checked
         })
         .collect();
     rows.into_iter().collect()

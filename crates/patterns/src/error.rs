@@ -29,6 +29,8 @@ pub enum ErrorKind {
         /// The table's name.
         table: String,
     },
+    /// The caller asked the work to stop.
+    Cancelled,
     /// The expression cannot be evaluated at `position`.
     Eval {
         /// The cell's coordinates.
@@ -64,6 +66,7 @@ impl fmt::Display for Error {
                 f,
                 "{table} holds only outcomes (P/N); a claim about values needs a table of values"
             ),
+            ErrorKind::Cancelled => f.write_str("stopped before the end"),
             ErrorKind::Eval { position, error } => {
                 let at: Vec<String> = position.iter().map(Coord::to_string).collect();
                 write!(f, "the expression cannot be evaluated at ({}): {error}", at.join(", "))

@@ -209,6 +209,20 @@ impl Expr {
         &self.text
     }
 
+    /// The number of operations an evaluation does: the expression's nodes (constants,
+    /// variables, operators and calls). What a check of it costs is this times the cells.
+    pub fn size(&self) -> usize {
+        fn nodes(node: &Node) -> usize {
+            match node {
+                Node::Const(_) | Node::Var(_) => 1,
+                Node::Neg(inner) | Node::Not(inner) => 1 + nodes(inner),
+                Node::Bin(_, left, right, _) => 1 + nodes(left) + nodes(right),
+                Node::Call(_, args, _) => 1 + args.iter().map(nodes).sum::<usize>(),
+            }
+        }
+        nodes(&self.root)
+    }
+
     /// Whether the variable at `index` (in the order given to [`Expr::parse`]) occurs.
     pub fn uses(&self, index: usize) -> bool {
         self.used[index]

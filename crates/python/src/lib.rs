@@ -806,6 +806,7 @@ fn plot_of<'py>(
 #[pyclass(module = "grundy._grundy")]
 struct ViewServer {
     url: String,
+    token: String,
     stop: std::sync::Arc<AtomicBool>,
     serving: Option<std::thread::JoinHandle<Result<(), grundy_view::ServeError>>>,
 }
@@ -818,13 +819,20 @@ impl ViewServer {
         self.url.clone()
     }
 
+    /// The token every request needs.
+    #[getter]
+    fn token(&self) -> String {
+        self.token.clone()
+    }
+
     /// Whether the server still serves.
     #[getter]
     fn running(&self) -> bool {
         self.serving.as_ref().is_some_and(|s| !s.is_finished())
     }
 
-    /// Stops the server (the requests under way finish first); stopping twice does nothing.
+    /// Stops the server within about a second (the work under way is cancelled); stopping
+    /// twice does nothing.
     fn stop(&mut self, py: Python<'_>) -> PyResult<()> {
         self.stop.store(true, Ordering::SeqCst);
         let Some(serving) = self.serving.take() else { return Ok(()) };
@@ -867,13 +875,13 @@ fn view_start(
         let threads = threads_of(py, threads)?;
         let table = described(py, &array, axes, name, game, spec, grundy_view::view_bytes(&lens))?;
         let server = grundy_view::Server::bind(port).map_err(|err| error(py, Class::Input, err))?;
-        let url = server.url();
+        let (url, token) = (server.url(), server.token().to_string());
         let state = py.detach(|| grundy_view::ViewState::of_table(table, threads));
         let stop = std::sync::Arc::new(AtomicBool::new(false));
         let stopping = stop.clone();
         let serving =
             std::thread::spawn(move || server.run(state, move || stopping.load(Ordering::SeqCst)));
-        Ok(ViewServer { url, stop, serving: Some(serving) })
+        Ok(ViewServer { url, token, stop, serving: Some(serving) })
     })
 }
 

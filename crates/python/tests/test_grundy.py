@@ -464,15 +464,22 @@ def test_a_sum_of_many_components_of_one_game_is_answered_at_once():
 # ---- view (issue 29) -------------------------------------------------------------------------
 
 
-def _get(url: str) -> "tuple[int, bytes]":
+def _get(url: str, headers: "dict[str, str] | None" = None) -> "tuple[int, bytes]":
     import urllib.error
     import urllib.request
 
     try:
-        with urllib.request.urlopen(url, timeout=10) as response:
+        request = urllib.request.Request(url, headers=headers or {})
+        with urllib.request.urlopen(request, timeout=10) as response:
             return response.status, response.read()
     except urllib.error.HTTPError as err:
         return err.code, err.read()
+
+
+def _api(page: "grundy.View", path: str) -> "tuple[int, bytes]":
+    """An API request as the page sends it: the token in its header."""
+    base = page.url.split("?")[0]
+    return _get(base + path, {"X-Grundy-Token": page.token})
 
 
 def test_view_serves_a_computed_table_with_its_moves():
@@ -481,20 +488,27 @@ def test_view_serves_a_computed_table_with_its_moves():
     table = grundy.compute("wythoff", [40, 40])
     with grundy.view(table) as page:
         assert page.url.startswith("http://127.0.0.1:")
+        assert page.url.endswith("/?token=" + page.token) and len(page.token) == 32
         assert page.running
         assert f'src="{page.url}"' in page._repr_html_()
-        status, body = _get(page.url + "api/cell?pos=3,5")
+        status, body = _api(page, "api/cell?pos=3,5")
         assert status == 200 and json.loads(body)["value"] == 0
-        status, body = _get(page.url + "api/moves?pos=5,8")
+        status, body = _api(page, "api/moves?pos=5,8")
         moves = json.loads(body)
         winning = sorted(
             tuple(o["to"][0]) for g in moves["components"][0]["groups"] for o in g["options"] if o["winning"]
         )
         assert winning == [(4, 7), (5, 3)]
-        status, body = _get(page.url + "api/cell?pos=41,0")
+        status, body = _api(page, "api/cell?pos=41,0")
         assert status == 400 and "outside the table" in json.loads(body)["error"]
         status, body = _get(page.url)
         assert status == 200 and b"view.js" in body
+        # Without the token, or from a page that made its own name point here: refused
+        # (issue 50).
+        status, body = _get(page.url.split("?")[0] + "api/cell?pos=3,5")
+        assert status == 403 and "token" in json.loads(body)["error"]
+        status, _ = _get(page.url.split("?")[0] + "api/info", {"Host": "attacker.example", "X-Grundy-Token": page.token})
+        assert status == 421
     assert not page.running
     page.stop()  # twice: nothing
 
@@ -505,9 +519,9 @@ def test_view_of_a_plain_array_has_values_but_no_moves():
     values = np.arange(12, dtype=np.uint8).reshape(3, 4)
     page = grundy.view(values, axes=["x", "y"], mins=[1, 1])
     try:
-        status, body = _get(page.url + "api/cell?pos=2,3")
+        status, body = _api(page, "api/cell?pos=2,3")
         assert status == 200 and json.loads(body)["value"] == 6
-        status, body = _get(page.url + "api/moves?pos=2,3")
+        status, body = _api(page, "api/moves?pos=2,3")
         assert status == 409
     finally:
         page.stop()

@@ -4,6 +4,12 @@
 
 const TILE = 256;
 const $ = (id) => document.getElementById(id);
+// The token the server printed in the page's address: every API call needs it (as a header for
+// fetches, in the address for images and downloads).
+const TOKEN = new URLSearchParams(location.search).get("token") || "";
+function withToken(path) {
+  return path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(TOKEN);
+}
 
 // Everything the page knows; exposed as window.grundyView for tests and the curious.
 const view = {
@@ -61,7 +67,9 @@ function cellsPerTile(level) {
 }
 
 async function api(path, options) {
-  const response = await fetch(path, options);
+  const request = Object.assign({}, options);
+  request.headers = Object.assign({ "X-Grundy-Token": TOKEN }, request.headers);
+  const response = await fetch(path, request);
   if (!response.ok) {
     let message = response.status + " " + response.statusText;
     try {
@@ -168,7 +176,7 @@ function fitBoard() {
 }
 
 function tileUrl(level, row, col) {
-  return "api/tile?level=" + level + "&row=" + row + "&col=" + col + "&colours=" + view.colours;
+  return withToken("api/tile?level=" + level + "&row=" + row + "&col=" + col + "&colours=" + view.colours);
 }
 
 function tile(level, row, col) {
@@ -444,7 +452,7 @@ function render() {
 }
 
 function updateLegend() {
-  $("legend").src = "api/legend?colours=" + view.colours;
+  $("legend").src = withToken("api/legend?colours=" + view.colours);
   $("legend-text").textContent =
     view.colours === "values"
       ? "0 (red: P-positions) to " + view.info.max + " (yellow)"
@@ -778,7 +786,7 @@ function updateRegionLink() {
     link.removeAttribute("href");
     return;
   }
-  link.href = "api/region.csv?from=" + region.from.join(",") + "&to=" + region.to.join(",");
+  link.href = withToken("api/region.csv?from=" + region.from.join(",") + "&to=" + region.to.join(","));
   $("region-text").textContent = positionText(region.from) + " to " + positionText(region.to) + " (" + region.cells + " cells" +
     (region.cells > MAX_REGION_CELLS ? ": too many for one download, zoom in" : "") + ")";
   scheduleClaimInView();

@@ -1,16 +1,19 @@
 //! The routes: the page, and a JSON and PNG API over the table, every request validated.
 
+use crate::access::{admit, Access};
 use crate::assets;
-use crate::state::{holds_values, Phase, Ready, ViewState};
-use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, Query, State};
+use crate::server::BODY_TIMEOUT;
+use crate::state::{holds_values, Client, Phase, Ready, ViewState};
+use axum::body::{Body, Bytes};
+use axum::extract::{Query, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use grundy_core::{CellKind, Coord, CsvLayout, GrundyTable, Nimber, TableShape};
-use grundy_patterns::conjecture::{check, ClaimKind, Conjecture};
+use grundy_patterns::conjecture::{check_with, ClaimKind, Conjecture};
 use grundy_patterns::moves::{moves_in_table, MovesError};
+use grundy_patterns::ErrorKind;
 use grundy_plot::tiles::{TileColours, Tiles, MAX_LEVEL, TILE_PIXELS};
 use serde::Deserialize;
 use serde_json::json;
@@ -23,9 +26,10 @@ const MAX_BODY: usize = 16 << 10;
 const MAX_CLAIM: usize = 4096;
 /// Counterexamples sent back at most.
 const MAX_COUNTEREXAMPLES: usize = 2000;
-/// The most work a claim may ask for: cells of the table times bytes of the claim (a claim is
-/// evaluated at every cell: 16384² cells and a 128-byte claim take seconds, not hours).
-const MAX_CLAIM_WORK: u128 = 1 << 35;
+/// The most work a claim may ask for: cells of the table times the operations of the claim
+/// ([`Conjecture::size`]; an operation takes about 10 ns, so this is about 40 s of one core, and
+/// the check stops as soon as its client goes away).
+const MAX_CLAIM_WORK: u128 = 1 << 32;
 /// The most cells of a region downloaded as CSV.
 const MAX_REGION_CELLS: u64 = 1 << 22;
 /// The most buckets of a sequence request.
@@ -33,8 +37,9 @@ const MAX_POINTS: u64 = 8192;
 /// The most query parameters of a request.
 const MAX_PARAMETERS: usize = 8;
 
-/// The server's routes over `state`.
-pub fn router(state: Arc<ViewState>) -> Router {
+/// The server's routes over `state`, each request admitted by `access` first (Host, Origin,
+/// token: see [`crate::access`]).
+pub fn router(state: Arc<ViewState>, access: Access) -> Router {
     Router::new()
         .route("/", get(|| async { assets::page() }))
         .route("/view.js", get(|| async { assets::script() }))
@@ -49,8 +54,8 @@ pub fn router(state: Arc<ViewState>) -> Router {
         .route("/api/sequence", get(sequence))
         .route("/api/region.csv", get(region))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page or API route") })
-        .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(Arc::new(access), admit))
 }
 
 /// A refused request: its status and a one-line message, sent as `{"error": "..."}`.
@@ -61,7 +66,7 @@ pub(crate) struct ApiError {
 }
 
 impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError { status, message: message.into() }
     }
 
@@ -118,7 +123,7 @@ fn only(params: &HashMap<String, String>, known: &[&str]) -> ApiResult<()> {
 }
 
 /// `text` cut to 40 characters, control characters escaped: safe to echo in a message.
-fn printable(text: &str) -> String {
+pub(crate) fn printable(text: &str) -> String {
     let cut: String = text.chars().take(40).collect();
     let escaped = cut.escape_debug().to_string();
     if text.chars().count() > 40 {
@@ -186,6 +191,24 @@ async fn blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(work).await.map_err(|err| {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the work failed: {err}"))
     })?
+}
+
+/// A request's body: at most [`MAX_BODY`] bytes, sent within [`BODY_TIMEOUT`].
+async fn read_body(body: Body) -> ApiResult<Bytes> {
+    let too_long = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("the body is longer than {MAX_BODY} bytes"),
+        )
+    };
+    match tokio::time::timeout(BODY_TIMEOUT, axum::body::to_bytes(body, MAX_BODY)).await {
+        Ok(Ok(bytes)) => Ok(bytes),
+        Ok(Err(_)) => Err(too_long()),
+        Err(_) => Err(ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!("the body was not sent within {} s", BODY_TIMEOUT.as_secs()),
+        )),
+    }
 }
 
 async fn info(State(state): State<Arc<ViewState>>) -> Response {
@@ -342,8 +365,9 @@ struct CheckBody {
     to: Option<Vec<Coord>>,
 }
 
-async fn check_claim(State(state): State<Arc<ViewState>>, body: Bytes) -> ApiResult<Response> {
+async fn check_claim(State(state): State<Arc<ViewState>>, body: Body) -> ApiResult<Response> {
     let ready = ready(&state)?;
+    let body = read_body(body).await?;
     let body: CheckBody = serde_json::from_slice(&body).map_err(|err| {
         ApiError::bad(format!(
             "the body must be JSON {{\"claim\": \"...\", \"kind\": \"p-set\"}}: {err}"
@@ -365,17 +389,6 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Bytes) -> ApiRes
         }
         _ => return Err(ApiError::bad("`from` and `to` go together: a box of the table")),
     };
-    let cells = region.as_ref().map_or(ready.table.data().len() as u128, |r| u128::from(r.cells));
-    if cells * body.claim.len() as u128 > MAX_CLAIM_WORK {
-        return Err(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            format!(
-                "a claim of {} bytes is too long to evaluate at each of this table's {cells} \
-                 cells here; shorten it, or run `grundy check` on the command line",
-                body.claim.len()
-            ),
-        ));
-    }
     let kind = match body.kind.as_deref() {
         None | Some("p-set") => ClaimKind::PSet,
         Some("values") => ClaimKind::Values,
@@ -387,10 +400,26 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Bytes) -> ApiRes
             )))
         }
     };
+    let names: Vec<&str> = ready.table.data().axes().iter().map(|a| a.name.as_str()).collect();
+    let conjecture = Conjecture::parse(kind, &body.claim, &names)
+        .map_err(|err| ApiError::bad(format!("bad expression: {err}")))?;
+    let cells = region.as_ref().map_or(ready.table.data().len() as u128, |r| u128::from(r.cells));
+    let work = cells * conjecture.size() as u128;
+    if work > MAX_CLAIM_WORK {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the claim does {} operations at each of {cells} cells: {work} in all, more than \
+                 the view evaluates at once ({MAX_CLAIM_WORK}); check the part in view, shorten \
+                 the claim, or run `grundy check` on the command line",
+                conjecture.size()
+            ),
+        ));
+    }
+    // One of a few heavy requests at once; the check stops when its client goes away.
+    let _turn = state.heavy_turn().await;
+    let (client, _watch) = Client::watch(&state);
     blocking(move || {
-        let names: Vec<&str> = ready.table.data().axes().iter().map(|a| a.name.as_str()).collect();
-        let conjecture = Conjecture::parse(kind, &body.claim, &names)
-            .map_err(|err| ApiError::bad(format!("bad expression: {err}")))?;
         let checked = match &region {
             // A box is a table without rules: checked, never proved.
             Some(region) => &grundy_core::Table::without_game(
@@ -402,8 +431,13 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Bytes) -> ApiRes
         };
         let report = ready
             .threads
-            .install(|| check(checked, &conjecture, None, MAX_COUNTEREXAMPLES))
-            .map_err(|err| ApiError::bad(err.to_string()))?;
+            .install(|| check_with(checked, &conjecture, None, MAX_COUNTEREXAMPLES, &client))
+            .map_err(|err| match err.kind() {
+                ErrorKind::Cancelled => {
+                    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the check was stopped")
+                }
+                _ => ApiError::bad(err.to_string()),
+            })?;
         Ok(axum::Json(report).into_response())
     })
     .await
@@ -411,6 +445,7 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Bytes) -> ApiRes
 
 async fn patterns(State(state): State<Arc<ViewState>>) -> ApiResult<Response> {
     let ready = ready(&state)?;
+    let _turn = state.heavy_turn().await;
     let json = blocking(move || {
         let made = ready.patterns.get_or_init(|| {
             let report = ready

@@ -3,8 +3,12 @@
 use grundy_compute::{Progress, Threads};
 use grundy_core::{CellKind, Table};
 use grundy_plot::tiles::{tiles_bytes, Tiles};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock, RwLock};
+
+/// Heavy requests (a claim's check, the analysis) that run at once; more wait their turn, and a
+/// client that goes away while waiting costs nothing.
+pub(crate) const HEAVY_AT_ONCE: usize = 2;
 
 /// The bytes a view holds besides a table of `lens` cells per axis: the tiles' pyramid and, for
 /// the patterns overlay, what `grundy patterns` holds ([`grundy_patterns::analysis_bytes`]).
@@ -26,6 +30,10 @@ pub struct ViewState {
     total: AtomicU64,
     /// What the title says while the table is computed.
     name: String,
+    /// Set when the server stops: the work under way ends at its next look.
+    stopping: AtomicBool,
+    /// Turns for heavy requests ([`HEAVY_AT_ONCE`]).
+    heavy: tokio::sync::Semaphore,
 }
 
 pub(crate) enum Phase {
@@ -55,6 +63,8 @@ impl ViewState {
             done: AtomicU64::new(0),
             total: AtomicU64::new(cells),
             name: name.to_string(),
+            stopping: AtomicBool::new(false),
+            heavy: tokio::sync::Semaphore::new(HEAVY_AT_ONCE),
         })
     }
 
@@ -81,6 +91,16 @@ impl ViewState {
     /// The fill failed: the page says why.
     pub fn failed(&self, why: String) {
         *self.phase.write().unwrap_or_else(|e| e.into_inner()) = Phase::Failed(why);
+    }
+
+    /// Tells the work under way to stop: the server is stopping.
+    pub(crate) fn stop_work(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+    }
+
+    /// A turn to run heavy work, waited for.
+    pub(crate) async fn heavy_turn(&self) -> tokio::sync::SemaphorePermit<'_> {
+        self.heavy.acquire().await.expect("the semaphore is never closed")
     }
 
     pub(crate) fn threads(&self) -> &Threads {
@@ -123,4 +143,38 @@ impl<P: Progress> Progress for ViewProgress<'_, P> {
 /// Whether a table of `kind` holds values (not only P/N).
 pub(crate) fn holds_values(kind: CellKind) -> bool {
     kind == CellKind::Values
+}
+
+/// The client of a request, as far as the work it asked for can tell: the work stops when the
+/// client went away (its request's future dropped: see [`Client::watch`]) or the server stops.
+#[derive(Clone)]
+pub(crate) struct Client {
+    gone: Arc<AtomicBool>,
+    state: Arc<ViewState>,
+}
+
+/// Marks its [`Client`] gone when dropped: held by the request's future, which hyper drops when
+/// the connection closes before the answer is sent.
+pub(crate) struct Watch(Arc<AtomicBool>);
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+impl Client {
+    /// The client of a request to `state`, and the watch its future holds.
+    pub(crate) fn watch(state: &Arc<ViewState>) -> (Client, Watch) {
+        let gone = Arc::new(AtomicBool::new(false));
+        (Client { gone: gone.clone(), state: state.clone() }, Watch(gone))
+    }
+}
+
+impl Progress for Client {
+    fn advance(&self, _cells: u64) {}
+
+    fn cancelled(&self) -> bool {
+        self.gone.load(Ordering::Relaxed) || self.state.stopping.load(Ordering::Relaxed)
+    }
 }

@@ -5,7 +5,7 @@ use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use grundy_compute::{FillRequest, NoProgress, Threads};
 use grundy_core::{lookup, CellKind, Table, TableShape};
-use grundy_view::{router, Server, ViewState};
+use grundy_view::{router, Access, Server, ViewState};
 use http_body_util::BodyExt;
 use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,9 +23,21 @@ fn state_of(name: &str, size: &[i64]) -> Arc<ViewState> {
     ViewState::of_table(table_of(name, size), Threads::current())
 }
 
-/// The status, content type and body of a request to the router.
-async fn send(state: &Arc<ViewState>, request: Request<Body>) -> (StatusCode, String, Vec<u8>) {
-    let response = router(state.clone()).oneshot(request).await.unwrap();
+/// The port and token the requests below are admitted with (the router is called directly).
+const PORT: u16 = 8080;
+const TOKEN: &str = "0123456789abcdef";
+
+/// The status, content type and body of a request to the router; the request names the server
+/// as its Host and carries the token unless it says otherwise.
+async fn send(state: &Arc<ViewState>, mut request: Request<Body>) -> (StatusCode, String, Vec<u8>) {
+    let headers = request.headers_mut();
+    if !headers.contains_key("host") {
+        headers.insert("host", format!("127.0.0.1:{PORT}").parse().unwrap());
+    }
+    if !headers.contains_key("x-grundy-token") {
+        headers.insert("x-grundy-token", TOKEN.parse().unwrap());
+    }
+    let response = router(state.clone(), Access::new(PORT, TOKEN)).oneshot(request).await.unwrap();
     let status = response.status();
     let kind = response
         .headers()
@@ -221,8 +233,11 @@ async fn bad_requests_get_a_4xx_and_a_message() {
         let error = json(&answer)["error"].as_str().unwrap().to_string();
         assert!(error.contains(message), "{}: {error}", &body[..body.len().min(60)]);
     }
-    // A body past the limit, and a GET of a POST route: the framework's own 4xx.
-    assert_eq!(post(&board, "/api/check", huge).await.0, StatusCode::PAYLOAD_TOO_LARGE);
+    // A body past the limit: a JSON message too (issue 50); a GET of a POST route: the
+    // framework's own 4xx.
+    let (status, answer) = post(&board, "/api/check", huge).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(json(&answer)["error"].as_str().unwrap().contains("longer than 16384 bytes"));
     assert_eq!(get(&board, "/api/check").await.0, StatusCode::METHOD_NOT_ALLOWED);
     // Still serving.
     let cell = json(&get(&board, "/api/cell?pos=3,5").await.2);
@@ -256,16 +271,21 @@ fn the_server_keeps_serving_and_stops_when_asked() {
     let server = Server::bind(None).unwrap();
     let url = server.url();
     assert!(url.starts_with("http://127.0.0.1:"), "{url}");
-    let address = url.trim_start_matches("http://").trim_end_matches('/').to_string();
+    assert!(url.ends_with(&format!("/?token={}", server.token())), "{url}");
+    let (address, token) = (server.address(), server.token().to_string());
     let stop = Arc::new(AtomicBool::new(false));
     let stopping = stop.clone();
     let state = state_of("wythoff", &[64, 64]);
     let serving =
         std::thread::spawn(move || server.run(state, move || stopping.load(Ordering::SeqCst)));
     let request = |path: &str| -> String {
-        let mut stream = std::net::TcpStream::connect(&address).unwrap();
-        write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
-            .unwrap();
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        write!(
+            stream,
+            "GET {path} HTTP/1.1\r\nHost: {address}\r\nX-Grundy-Token: {token}\r\n\
+             Connection: close\r\n\r\n"
+        )
+        .unwrap();
         let mut answer = String::new();
         stream.read_to_string(&mut answer).unwrap();
         answer

@@ -1,4 +1,4 @@
-use crate::load::{is_table_file, load_game, prepare_fill, sliced, Analysis, TableArgs};
+use crate::load::{is_table_file, load_game, prepare_fill, slice_of, sliced, Analysis, TableArgs};
 use crate::progress::Bar;
 use crate::signals;
 use anyhow::{bail, Context, Result};
@@ -18,8 +18,10 @@ use std::sync::Arc;
 /// PNG. A heap game is shown as its sequence, with its period marked. A table file (`.csv`,
 /// `.csv.gz`, `.npy`, `.b`) is shown as it is (without moves: a file does not carry its rules).
 ///
-/// The server listens on 127.0.0.1 only. Over SSH, forward its port:
-/// `ssh -L 8080:127.0.0.1:8080 HOST` and run `grundy view … --port 8080` there. Ctrl-C stops it.
+/// The server listens on 127.0.0.1 only, and answers only requests that carry the token in the
+/// address it prints (`?token=…`): another web page open in the browser cannot read the table.
+/// Over SSH, forward its port: `ssh -L 8080:127.0.0.1:8080 HOST`, run `grundy view … --port 8080`
+/// there, and open the printed address here. Ctrl-C stops it.
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -63,12 +65,9 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             last.min
         );
     }
-    if table_args.slice.is_some() && shape.lens().len() != 3 {
-        bail!(
-            "--slice takes a 2-D slice of a 3-D table, but {} has {} axes",
-            game.name(),
-            shape.lens().len()
-        );
+    // A slice that does not exist is refused now, not on the page once the table is computed.
+    if let Some(spec) = &table_args.slice {
+        slice_of(spec, game.name(), &shape)?;
     }
     let fill = prepare_fill(&game, &shape, &threads, Analysis::View)?;
     let server = Server::bind(args.port)?;

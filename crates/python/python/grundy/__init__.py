@@ -23,6 +23,7 @@ Tables (:class:`Table`) are numpy arrays: ``table[i, j]`` holds the value at coo
 
 from __future__ import annotations
 
+import html
 import io
 import os
 import sys
@@ -928,8 +929,16 @@ class View:
 
     @property
     def url(self) -> str:
-        """The page's address (127.0.0.1 only; over SSH, forward the port)."""
+        """The page's address with its token (127.0.0.1 only; over SSH, forward the port). The
+        server answers only requests that carry the token: another web page cannot read the
+        table."""
         return str(self._server.url)
+
+    @property
+    def token(self) -> str:
+        """The token every request needs: in the address (``?token=``) or in the header
+        ``X-Grundy-Token``."""
+        return str(self._server.token)
 
     @property
     def running(self) -> bool:
@@ -937,7 +946,8 @@ class View:
         return bool(self._server.running)
 
     def stop(self) -> None:
-        """Stops the server; stopping twice does nothing."""
+        """Stops the server within about a second (work under way is cancelled); stopping
+        twice does nothing."""
         self._server.stop()
 
     def __enter__(self) -> "View":
@@ -952,7 +962,7 @@ class View:
 
     def _repr_html_(self) -> str:
         return (
-            f'<iframe src="{self.url}" width="100%" height="{self.height}" '
+            f'<iframe src="{html.escape(self.url)}" width="100%" height="{self.height}" '
             'style="border: 1px solid #ccc" title="grundy view"></iframe>'
         )
 
