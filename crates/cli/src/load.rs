@@ -36,20 +36,21 @@ use grundy_core::SPEC_LIMIT_BYTES as MAX_SPEC_BYTES;
 
 /// The text of the spec file at `path`, at most [`MAX_SPEC_BYTES`] of it.
 pub(crate) fn read_spec(path: &Path, name: &str) -> Result<String> {
+    read_text_within(path, &format!("spec file {name}"), MAX_SPEC_BYTES, "a spec is a few lines")
+}
+
+/// The text of the small file at `path` (a spec, a provenance sidecar, a recipe), refused past
+/// `limit` bytes, a whole number of MiB (`why` says why such a file is small): `/dev/zero` or a huge file ends in one line of
+/// error, not in all the memory.
+pub(crate) fn read_text_within(path: &Path, what: &str, limit: u64, why: &str) -> Result<String> {
     use std::io::Read;
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot read spec file {name}"))?;
+    let file = std::fs::File::open(path).with_context(|| format!("cannot read {what}"))?;
     let mut bytes = Vec::new();
-    file.take(MAX_SPEC_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read spec file {name}"))?;
-    if bytes.len() as u64 > MAX_SPEC_BYTES {
-        bail!(
-            "spec file {name} is larger than {} MiB; a spec is a few lines",
-            MAX_SPEC_BYTES >> 20
-        );
+    file.take(limit + 1).read_to_end(&mut bytes).with_context(|| format!("cannot read {what}"))?;
+    if bytes.len() as u64 > limit {
+        bail!("{what} is larger than {} MiB; {why}", limit >> 20);
     }
-    String::from_utf8(bytes).with_context(|| format!("spec file {name} is not UTF-8 text"))
+    String::from_utf8(bytes).with_context(|| format!("{what} is not UTF-8 text"))
 }
 
 /// `name` as the path of a spec file, if it is one.

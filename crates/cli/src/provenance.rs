@@ -1,8 +1,10 @@
 //! Provenance on disk: the record (`grundy_core::Provenance`) made for a run, written as a CSV
 //! comment header and last line or as a sidecar `FILE.json`, and found again for `grundy show`.
 
+use crate::load::read_text_within;
 use anyhow::{bail, Context, Result};
-use grundy_core::table::PROVENANCE_VERSION;
+use grundy_compute::memory::read_budget;
+use grundy_core::table::{read_line_within, skip_line_within, Line, PROVENANCE_VERSION};
 use grundy_core::{CellKind, Game, Provenance};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -11,6 +13,9 @@ use std::path::{Path, PathBuf};
 const CSV_MARK: &str = "# grundy provenance (check it with `grundy show FILE`)";
 /// The start of a CSV file's last line: the values' checksum, known once every row is written.
 const CSV_CHECKSUM: &str = "# grundy values_sha256: ";
+/// The largest provenance record read: a spec (at most [`grundy_core::SPEC_LIMIT_BYTES`]) and a
+/// command line; a sidecar that is `/dev/zero` is refused at this.
+const MAX_RECORD_BYTES: u64 = grundy_core::SPEC_LIMIT_BYTES + (16 << 20);
 
 /// A command as a shell line: words with characters a shell would read (`?` in `octal:0.??`,
 /// spaces) in single quotes.
@@ -46,7 +51,9 @@ pub(crate) fn record(game: &Game, max: &[i64], cells: CellKind, engine: &str) ->
         created: created(),
         engine: engine.to_string(),
         values_sha256: String::new(),
+        record_sha256: String::new(),
     }
+    .sealed()
 }
 
 /// The command line, the program named by its file name (not the path it was run from).
@@ -113,15 +120,20 @@ pub(crate) fn read(path: &str) -> Result<Provenance> {
         });
     }
     let sidecar = sidecar_path(Path::new(path));
-    let text = match std::fs::read_to_string(&sidecar) {
-        Ok(text) => text,
-        Err(err) if err.kind() == std::io::ErrorKind::NotFound => bail!(
+    if !sidecar.exists() {
+        bail!(
             "{path} carries no provenance: there is no {} beside it (`grundy compute` writes \
              one with every .npy and b-file it writes to a file)",
             sidecar.display()
-        ),
-        Err(err) => return Err(err).with_context(|| format!("cannot read {}", sidecar.display())),
-    };
+        );
+    }
+    let what = sidecar.display().to_string();
+    let text = read_text_within(
+        &sidecar,
+        &what,
+        MAX_RECORD_BYTES,
+        "a provenance record is a page of JSON",
+    )?;
     let record = Provenance::from_json(&text)
         .with_context(|| format!("cannot read the provenance in {}", sidecar.display()))?;
     if record.values_sha256.is_empty() {
@@ -133,7 +145,7 @@ pub(crate) fn read(path: &str) -> Result<Provenance> {
 fn read_csv(path: &str) -> Result<Provenance> {
     let file = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
     let file = std::io::BufReader::new(file);
-    let reader: Box<dyn BufRead> = if path.ends_with(".gz") {
+    let mut reader: Box<dyn BufRead> = if path.ends_with(".gz") {
         Box::new(std::io::BufReader::new(flate2::bufread::MultiGzDecoder::new(file)))
     } else {
         Box::new(file)
@@ -141,21 +153,40 @@ fn read_csv(path: &str) -> Result<Provenance> {
     let mut record: Option<Provenance> = None;
     let mut checksum: Option<String> = None;
     let mut after_mark = false;
-    // Every line is read (the checksum is the last), but only comment lines are kept.
-    for (number, line) in reader.split(b'\n').enumerate() {
-        let line = line.with_context(|| format!("cannot read {path}"))?;
+    // Every line is read (the checksum is the last), but only comment lines are kept, each at
+    // most a record long; a line of cells is skipped as long as a table's line may be (a
+    // tenth of the memory, as `read_csv_within` allows), so an endless line ends in an error.
+    let cell_line = read_budget() / 10;
+    let mut line = Vec::new();
+    let mut number = 0u64;
+    loop {
+        let read = read_line_within(&mut reader, &mut line, MAX_RECORD_BYTES as usize)
+            .with_context(|| format!("cannot read {path}"))?;
+        number += 1;
+        let Some(read) = read else { break };
         if line.first() != Some(&b'#') {
             after_mark = false;
+            if read == Line::Longer
+                && !skip_line_within(&mut reader, cell_line)
+                    .with_context(|| format!("cannot read {path}"))?
+            {
+                bail!("line {number} of {path} is longer than a table's line can be: not a table");
+            }
             continue;
         }
+        if read == Line::Longer {
+            bail!(
+                "line {number} of {path} is a comment longer than {} MiB: not grundy's provenance",
+                MAX_RECORD_BYTES >> 20
+            );
+        }
         let line = String::from_utf8_lossy(&line);
-        let line = line.trim_end_matches('\r');
         if line == CSV_MARK {
             after_mark = true;
         } else if after_mark {
-            let json = line.strip_prefix("# ").unwrap_or(line);
+            let json = line.strip_prefix("# ").unwrap_or(&line);
             let read = Provenance::from_json(json).with_context(|| {
-                format!("cannot read the provenance on line {} of {path}", number + 1)
+                format!("cannot read the provenance on line {number} of {path}")
             })?;
             record = Some(read);
             after_mark = false;

@@ -304,6 +304,15 @@ fn bad_recipes_are_one_line_errors_and_write_nothing() {
             "inside the output folder",
         ),
         (kept, "k.txt: the kept file is not in"),
+        // Issue 50: names that would break `sha256sum -c SHA256SUMS` or a terminal.
+        (
+            "title = \"t\"\n[[table]]\nfile = \"a\\nb.csv\"\nabout = \"a\"\ngame = \"nim\"\nsize = \"3x3\"\n",
+            "holds the control character '\\n'",
+        ),
+        (
+            "title = \"t\"\n[[table]]\nfile = \"\\u001b[31mred.csv\"\nabout = \"a\"\ngame = \"nim\"\nsize = \"3x3\"\n",
+            "holds the control character '\\u{1b}'",
+        ),
     ] {
         fs::write(dir.path().join("recipe.toml"), recipe).unwrap();
         let failed = grundy()
@@ -383,4 +392,32 @@ fn an_interrupted_build_keeps_what_it_made() {
     assert_eq!(left, ["kiki.csv", "manifest.json"], "nothing half-made is left");
     fs::write(dir.path().join("recipe.toml"), recipe("20x20")).unwrap();
     assert_eq!(made(&build(dir.path(), &[])), ["slow.json"]);
+}
+
+/// A link planted in a collection's folder is refused, not written through, wherever it is:
+/// at an entry's file, on the way to it, at its sidecar or at one of the build's own files
+/// (issue 50).
+#[cfg(unix)]
+#[test]
+fn a_rebuild_writes_through_no_link_planted_in_the_folder() {
+    let dir = setup();
+    build(dir.path(), &[]);
+    let out = dir.path().join("out");
+    let victim = dir.path().join("victim.txt");
+    for planted in ["kiki-12.csv", "tables", "tables/wythoff-20.npy.json", "SHA256SUMS"] {
+        fs::write(&victim, "precious\n").unwrap();
+        let at = out.join(planted);
+        let moved = dir.path().join("moved");
+        fs::rename(&at, &moved).unwrap();
+        std::os::unix::fs::symlink(&victim, &at).unwrap();
+        grundy()
+            .current_dir(dir.path())
+            .args(["dataset", "recipe.toml", "--out", "out", "--force"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("is a symbolic link"));
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "precious\n", "{planted}");
+        fs::remove_file(&at).unwrap();
+        fs::rename(&moved, &at).unwrap();
+    }
 }

@@ -317,3 +317,22 @@ fn an_index_of_your_own_is_built_by_a_survey_and_searched() {
     let csv = common::stdout_of(&["survey", "octal:0.?", "octal:0.?", "kayles", "--size", "50"]);
     assert_eq!(csv.lines().count(), 1 + 7 + 1, "{csv}");
 }
+
+/// An index file of one endless line is refused in bounded memory, in one line (issue 50:
+/// `--index /dev/zero` was killed at 512 MiB; a 300 MB one-line file peaked at 299 MB).
+#[cfg(unix)]
+#[test]
+fn an_index_of_one_endless_line_is_refused_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    // 64 MiB of zero bytes and no newline (a sparse file: this process holds none of it).
+    let long = dir.path().join("long.jsonl");
+    std::fs::File::create(&long).unwrap().set_len(64 << 20).unwrap();
+    for index in ["/dev/zero", long.to_str().unwrap()] {
+        let (ok, stderr, peak) =
+            common::peak_of(&["identify", "kayles", "--size", "100", "--index", index, "--quiet"]);
+        assert!(!ok, "{index}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("longer than 4 MiB: not an index"), "{index}: {stderr}");
+        assert!(peak < 48 << 20, "{index}: peak {} MiB", peak >> 20);
+    }
+}

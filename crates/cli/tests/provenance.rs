@@ -54,7 +54,7 @@ fn a_csv_with_provenance_reads_as_before_and_shows_where_it_came_from() {
         .assert()
         .success()
         .stdout(predicate::str::contains("k.csv: kiki up to 3x4, values"))
-        .stdout(predicate::str::contains("checked: the file's values match"))
+        .stdout(predicate::str::contains("checked: what the cells hold, the values' checksum"))
         .stdout(predicate::str::contains("offsets = [[-1, 0], [0, -1], [-1, -1]]"))
         .stdout(predicate::str::contains("command: grundy compute kiki --size 3x4 --provenance"));
     let record = show_json(dir.path(), "k.csv");
@@ -176,7 +176,12 @@ fn sidecars_are_on_by_default_and_dates_follow_source_date_epoch() {
         fs::read_to_string(d.join("b.csv")).unwrap(),
     );
     assert!(a.contains("\"created\":\"2023-11-14T22:13:20Z\""), "{a}");
-    assert_eq!(a.replace("a.csv", ""), b.replace("b.csv", ""));
+    // The two differ in the file name on the command line, and so in the record's checksum.
+    let unsealed = |text: &str| {
+        let at = text.find("\"record_sha256\":\"").unwrap() + 17;
+        format!("{}{}", &text[..at], &text[at + 7 + 64..])
+    };
+    assert_eq!(unsealed(&a).replace("a.csv", ""), unsealed(&b).replace("b.csv", ""));
 }
 
 #[test]
@@ -307,4 +312,163 @@ fn parquet_refusals_say_why() {
     assert!(fs::read_dir(dir.path()).unwrap().next().is_none(), "nothing written");
     fs::write(dir.path().join("t.parquet"), b"PAR1 not really").unwrap();
     fails_in(dir.path(), &["patterns", "t.parquet"], "cannot read Parquet table t.parquet");
+}
+
+/// `show` checks every field the file can show, not only the values' checksum (issue 50): with
+/// the values untouched, each edit below is caught and named.
+#[test]
+fn every_field_a_file_can_show_is_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run_in(d, &["compute", "kiki", "--size", "30x30", "--provenance", "--out", "k.csv"]);
+    run_in(d, &["compute", "kiki", "--size", "30x30", "--format", "npy", "--out", "k.npy"]);
+    run_in(d, &["compute", "kiki", "--size", "40x40", "--format", "parquet", "--out", "k.parquet"]);
+    let csv = fs::read_to_string(d.join("k.csv")).unwrap();
+    let sidecar = fs::read_to_string(d.join("k.npy.json")).unwrap();
+    let fingerprint = show_json(d, "k.csv")["fingerprint"].as_str().unwrap().to_string();
+    let spec = show_json(d, "k.csv")["spec"].as_str().unwrap().to_string();
+    // Kiki's rules without the diagonal step: another game under the same name.
+    let other_spec = spec.replace("[[-1, 0], [0, -1], [-1, -1]]", "[[-1, 0], [0, -1]]");
+    assert_ne!(other_spec, spec);
+    let json = |text: &str| serde_json::to_string(text).unwrap();
+    let edits: Vec<(&str, String, &str)> = vec![
+        (
+            "size",
+            csv.replace(r#""size":[30,30]"#, r#""size":[99,99]"#),
+            "up to 99x99, but the file holds n 1..=30, m 1..=30",
+        ),
+        (
+            "cells",
+            csv.replace(r#""cells":"values""#, r#""cells":"outcomes""#),
+            "holds values (up to 3), but its provenance says outcomes",
+        ),
+        (
+            "fingerprint",
+            csv.replace(&fingerprint, "sha256:0123456789abcdef"),
+            "but the record says sha256:0123456789abcdef",
+        ),
+        (
+            "rules",
+            csv.replace(&json(&spec), &json(&other_spec)),
+            "the rules or the fingerprint changed",
+        ),
+        (
+            "rules and fingerprint",
+            csv.replace(&json(&spec), &json(&other_spec))
+                .replace(&fingerprint, &grundy_core::table::fingerprint(&other_spec)),
+            "its values are not those of its rules",
+        ),
+        (
+            "command",
+            csv.replace(r#""compute","kiki""#, r#""compute","kikI""#),
+            "its provenance record changed after grundy wrote it",
+        ),
+        (
+            "game",
+            csv.replace(r#""game":"kiki""#, r#""game":"wythoff""#),
+            "names the game `wythoff`, but its rules are kiki's",
+        ),
+    ];
+    for (what, text, message) in &edits {
+        assert_ne!(text, &csv, "{what}: the edit changed nothing");
+        fs::write(d.join("edited.csv"), text).unwrap();
+        fails_in(d, &["show", "edited.csv"], message);
+    }
+    // A sidecar whose size disagrees with its array.
+    fs::write(d.join("k.npy.json"), sidecar.replace("\n    30,\n    30\n", "\n    30,\n    31\n"))
+        .unwrap();
+    assert_ne!(fs::read_to_string(d.join("k.npy.json")).unwrap(), sidecar);
+    fails_in(d, &["show", "k.npy"], "up to 30x31, but the file holds");
+    // A flipped byte in the Parquet file's provenance (in its command line).
+    let mut bytes = fs::read(d.join("k.parquet")).unwrap();
+    let at = bytes.windows(9).position(|w| w == b"\"command\"").unwrap() + 14;
+    bytes[at] ^= 1;
+    fs::write(d.join("flipped.parquet"), bytes).unwrap();
+    fails_in(d, &["show", "flipped.parquet"], "changed after grundy wrote it");
+    // Untouched, each says what it checked and what it could not.
+    let shown = stdout_of(&["show", d.join("k.parquet").to_str().unwrap()]);
+    assert!(shown.contains("checked: what the cells hold, the values' checksum, the rules' fingerprint, the size, the values against the rules (computed again), the record's own checksum"), "{shown}");
+    assert!(shown.contains("not checked: that the command, the date, the program and the engine are what the record says"), "{shown}");
+}
+
+/// Control characters in a file's provenance (here from the file name on the command line) or
+/// in a Parquet column's name never reach the terminal raw (issue 50).
+#[test]
+fn control_characters_in_files_are_escaped_or_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let name = "t\u{1b}]0;owned\u{7}\u{1b}[2J\r.csv";
+    run_in(d, &["compute", "kiki", "--size", "3x3", "--provenance", "--out", name]);
+    let shown = grundy().current_dir(d).args(["show", name]).assert().success();
+    let out = String::from_utf8_lossy(&shown.get_output().stdout).into_owned();
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}') && !out.contains('\r'), "{out:?}");
+    assert!(out.contains(r"\u{1b}]0;owned"), "{out}");
+
+    // A Parquet table whose coordinate column is named `\x1b[31mn`.
+    let axes = [grundy_core::Axis::new("\u{1b}[31mn", 0), grundy_core::Axis::new("m", 0)];
+    let mut bytes = Vec::new();
+    let mut rows = grundy_parquet::ParquetRows::new(
+        &axes,
+        &[2, 2],
+        grundy_core::CellKind::Values,
+        grundy_core::CellWidth::U8,
+        None,
+        &mut bytes,
+    )
+    .unwrap();
+    rows.write_row(&[0, 1]).unwrap();
+    rows.write_row(&[1, 0]).unwrap();
+    rows.finish().unwrap();
+    fs::write(d.join("red.parquet"), bytes).unwrap();
+    let refused = grundy().current_dir(d).args(["patterns", "red.parquet"]).assert().failure();
+    let output = refused.get_output();
+    let (out, err) =
+        (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(!out.contains('\u{1b}') && !err.contains('\u{1b}'), "{out:?} {err:?}");
+    assert!(err.contains("is not an axis name"), "{err}");
+}
+
+/// Reads that follow a link to an endless file are bounded (issue 50: `show` of a sidecar that
+/// is `/dev/zero` was killed for memory at 2 GiB).
+#[test]
+fn a_sidecar_that_never_ends_is_refused_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    run_in(d, &["compute", "kiki", "--size", "5x5", "--format", "npy", "--out", "z.npy"]);
+    fs::remove_file(d.join("z.npy.json")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", d.join("z.npy.json")).unwrap();
+    grundy()
+        .current_dir(d)
+        .args(["--max-memory", "256M", "show", "z.npy"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("z.npy.json is larger than 32 MiB"));
+    // A CSV file of one endless line.
+    std::os::unix::fs::symlink("/dev/zero", d.join("zero.csv")).unwrap();
+    grundy()
+        .current_dir(d)
+        .args(["--max-memory", "256M", "show", "zero.csv"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("longer than a table's line can be"));
+}
+
+/// A link where a sidecar goes is refused before anything is computed, as FILE.partial and
+/// FILE.lock are (issue 50: the sidecar was written through it).
+#[cfg(unix)]
+#[test]
+fn a_link_at_the_sidecar_is_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    fs::write(d.join("victim.txt"), "precious\n").unwrap();
+    std::os::unix::fs::symlink("victim.txt", d.join("s.npy.json")).unwrap();
+    fails_in(
+        d,
+        &["compute", "kiki", "--size", "5x5", "--out", "s.npy"],
+        "s.npy.json is a symbolic link",
+    );
+    assert_eq!(fs::read_to_string(d.join("victim.txt")).unwrap(), "precious\n");
+    assert!(!d.join("s.npy").exists(), "the table was written without its sidecar");
 }

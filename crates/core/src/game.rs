@@ -58,6 +58,14 @@ impl Axis {
     pub fn bounded(name: &str, min: Coord, max: Coord) -> Axis {
         Axis { name: name.to_string(), min, max: Some(max) }
     }
+
+    /// Whether `text` can name an axis: an identifier (`n`, `w`, `x_1`) of ASCII letters, digits
+    /// and `_`, not starting with a digit. The one rule for spec files, CSV headers and Parquet
+    /// columns: a name is written into expressions, headers and terminal lines as it is.
+    pub fn is_name(text: &str) -> bool {
+        text.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    }
 }
 
 /// One kind of move, stated as data.
@@ -140,9 +148,7 @@ impl Game {
         }
         for (i, axis) in axes.iter().enumerate() {
             let valid =
-                axis.name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-                    && axis.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                    && !axes[..i].iter().any(|other| other.name == axis.name);
+                Axis::is_name(&axis.name) && !axes[..i].iter().any(|other| other.name == axis.name);
             if !valid {
                 return Err(ModelError::AxisName(axis.name.clone()));
             }

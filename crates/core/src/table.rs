@@ -4,6 +4,7 @@ mod bfile;
 mod cells;
 mod csv;
 mod described;
+mod lines;
 mod npy;
 mod provenance;
 mod repeating;
@@ -15,6 +16,7 @@ pub use self::csv::{
     CsvReadError, CsvRows,
 };
 pub use self::described::Table;
+pub use self::lines::{read_line_within, skip_line_within, Line};
 pub use self::npy::{
     read_npy, read_npy_table, write_npy, write_npy_header, NpyError, NpyErrorKind,
 };

@@ -353,12 +353,20 @@ pub fn read_parquet<R: ChunkReader + 'static>(
     }
     let dims = columns - 1;
     let names: Vec<String> = (0..columns).map(|c| schema.column(c).name().to_string()).collect();
+    // Coordinate columns name axes, which go into expressions, headers and terminal lines.
+    if let Some(bad) = names[..dims].iter().find(|name| !Axis::is_name(name)) {
+        return Err(not_a_table(format!(
+            "column `{}` is not an axis name (axis names are identifiers such as `n` or `w`)",
+            bad.escape_debug()
+        )));
+    }
     let cells = match names[dims].as_str() {
         "g" => CellKind::Values,
         "outcome" => CellKind::Outcomes,
         other => {
             return Err(not_a_table(format!(
-                "the last column is `{other}`; a table's is `g` (values) or `outcome` (P/N)"
+                "the last column is `{}`; a table's is `g` (values) or `outcome` (P/N)",
+                other.escape_debug()
             )))
         }
     };

@@ -283,6 +283,8 @@ fn write_sidecar(
     record.values_sha256 = ValuesDigest::of_table(table, config.cells);
     let json = record.to_json_pretty();
     let sidecar = provenance::sidecar_path(out);
+    // No link followed: checked when the run started, and again now.
+    crate::derived::exists(&sidecar)?;
     Destination::open(Some(&sidecar), config.overwrite, Special::Refuse)?
         .write_with(|out| writeln!(out, "{json}"))
 }

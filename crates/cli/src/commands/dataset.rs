@@ -247,9 +247,21 @@ impl Build<'_> {
         Ok(built(entry, wanted, summed, None))
     }
 
+    /// Where `file` goes in the folder, refusing a symbolic link on the way there or at it:
+    /// a collection's files are grundy's own, and a link planted in the folder would make a
+    /// rebuild write through it, wherever it points (issue 50).
+    fn own_path(&self, file: &str) -> Result<PathBuf> {
+        let mut path = self.out.to_path_buf();
+        for word in file.split('/') {
+            path.push(word);
+            crate::derived::exists(&path)?;
+        }
+        Ok(path)
+    }
+
     /// Makes an entry's file by running its command, and records it.
     fn make(&self, entry: &Entry, wanted: Wanted, before: Option<&Built>) -> Result<Made> {
-        let target = self.out.join(&entry.file);
+        let target = self.own_path(&entry.file)?;
         if let Some(folder) = target.parent() {
             std::fs::create_dir_all(folder)
                 .with_context(|| format!("cannot make the folder {}", folder.display()))?;
@@ -257,6 +269,7 @@ impl Build<'_> {
         // A .npy or b-file's command may write its provenance beside it. The last build's
         // sidecar goes first, so that one found afterwards is this command's.
         let sidecar = crate::provenance::sidecar_path(&target);
+        crate::derived::exists(&sidecar)?;
         if before.is_some_and(|b| b.sidecar.is_some()) {
             let _ = std::fs::remove_file(&sidecar);
         }
@@ -305,7 +318,7 @@ impl Build<'_> {
 
     /// Writes one of the collection's own files, atomically.
     fn write(&self, name: &str, text: &str) -> Result<()> {
-        let path = self.out.join(name);
+        let path = self.own_path(name)?;
         let destination = Destination::open(Some(&path), Overwrite::IfWritable, Special::Refuse)?;
         destination.write_with(|out| out.write_all(text.as_bytes()))
     }

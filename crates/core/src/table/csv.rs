@@ -349,12 +349,10 @@ pub fn read_csv_within<R: Read>(
     let mut cells = CellReader::default();
     let name = |text: &str, line: u64| -> Result<String, CsvReadError> {
         let text = text.trim();
-        let valid = text.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-            && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-        if valid {
+        if crate::Axis::is_name(text) {
             Ok(text.to_string())
         } else {
-            Err(at(line, format!("`{text}` is not an axis name")))
+            Err(at(line, format!("`{}` is not an axis name", text.escape_debug())))
         }
     };
     let (axes, max, values) = if header.get(0).is_some_and(|h| h.contains('\\')) {

@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::fmt::Write as _;
 
-/// The version of the provenance record's fields; a reader refuses a newer one.
-pub const PROVENANCE_VERSION: u32 = 1;
+/// The version of the provenance record's fields; a reader refuses a newer one. Version 2 added
+/// [`Provenance::record_sha256`].
+pub const PROVENANCE_VERSION: u32 = 2;
 
 /// Where a table came from. Every field is plain text or numbers, so that the record reads the
 /// same as JSON in a sidecar, a CSV header or a Parquet file's metadata.
@@ -45,6 +46,10 @@ pub struct Provenance {
     /// carries it on its last line instead (a streamed table's is known only at its end).
     #[serde(default)]
     pub values_sha256: String,
+    /// The record's own checksum ([`Provenance::own_digest`]): a changed byte anywhere in the
+    /// other fields shows. Empty in a record of version 1.
+    #[serde(default)]
+    pub record_sha256: String,
 }
 
 /// Why a provenance record could not be read.
@@ -84,6 +89,39 @@ impl Provenance {
             return Err(ProvenanceError::Newer { found: record.provenance });
         }
         Ok(record)
+    }
+
+    /// SHA-256 over the record's fields but its two checksums (`values_sha256`, known only
+    /// once the values are written, and `record_sha256` itself), as one line of JSON: `sha256:`
+    /// and 64 hex digits.
+    pub fn own_digest(&self) -> String {
+        let fields = Provenance {
+            values_sha256: String::new(),
+            record_sha256: String::new(),
+            ..self.clone()
+        };
+        format!("sha256:{}", hex(&Sha256::digest(fields.to_json().as_bytes())))
+    }
+
+    /// The record with its own checksum set ([`Provenance::own_digest`]).
+    pub fn sealed(self) -> Provenance {
+        Provenance { record_sha256: self.own_digest(), ..self }
+    }
+
+    /// Whether [`Provenance::record_sha256`] is the record's own checksum; `None` for a record
+    /// that carries none (version 1).
+    pub fn seal_holds(&self) -> Option<bool> {
+        (!self.record_sha256.is_empty()).then(|| self.record_sha256 == self.own_digest())
+    }
+
+    /// What the cells hold, as the record says it; `None` for a word other than `values` and
+    /// `outcomes`.
+    pub fn cell_kind(&self) -> Option<CellKind> {
+        match self.cells.as_str() {
+            "values" => Some(CellKind::Values),
+            "outcomes" => Some(CellKind::Outcomes),
+            _ => None,
+        }
     }
 
     /// The name of what the cells hold, as the record says it.
@@ -182,7 +220,9 @@ mod tests {
             created: "2026-12-03T00:00:00Z".into(),
             engine: "tiles".into(),
             values_sha256: String::new(),
+            record_sha256: String::new(),
         }
+        .sealed()
     }
 
     #[test]
@@ -191,9 +231,28 @@ mod tests {
         assert_eq!(Provenance::from_json(&record.to_json()).unwrap(), record);
         assert_eq!(Provenance::from_json(&record.to_json_pretty()).unwrap(), record);
         assert!(!record.to_json().contains('\n'), "one line, for a CSV comment");
-        let newer = record.to_json().replace("\"provenance\":1", "\"provenance\":9");
+        let newer = record.to_json().replace("\"provenance\":2", "\"provenance\":9");
         assert!(matches!(Provenance::from_json(&newer), Err(ProvenanceError::Newer { found: 9 })));
         assert!(Provenance::from_json("{").is_err());
+    }
+
+    #[test]
+    fn a_record_holds_its_own_checksum() {
+        let record = record();
+        assert_eq!(record.seal_holds(), Some(true));
+        // Any field changed, by a byte: the seal breaks. The values' checksum is not sealed
+        // (a CSV file's comes after the record).
+        let mut changed = record.clone();
+        changed.command[1] = "compuTe".into();
+        assert_eq!(changed.seal_holds(), Some(false));
+        let mut changed = record.clone();
+        changed.size[0] = 30;
+        assert_eq!(changed.seal_holds(), Some(false));
+        let mut summed = record.clone();
+        summed.values_sha256 = "sha256:00".into();
+        assert_eq!(summed.seal_holds(), Some(true));
+        let old = Provenance { record_sha256: String::new(), provenance: 1, ..record };
+        assert_eq!(Provenance::from_json(&old.to_json()).unwrap().seal_holds(), None);
     }
 
     #[test]

@@ -5,6 +5,7 @@ use super::lines::{line_of, Line};
 use super::sequence::{Compare, Law, Sequence};
 use super::windows::Windows;
 use crate::survey::Equivalence;
+use grundy_core::table::{read_line_within, Line as TextLine};
 use grundy_core::{Coord, GrundyTable, TableShape};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -15,8 +16,11 @@ use std::io::{BufRead, Read, Write};
 /// The version of the index file's format, in its first line.
 pub const INDEX_FORMAT: u32 = 1;
 
-/// The most bytes an index file may hold once inflated.
-const MOST_INDEX_BYTES: u64 = 1 << 30;
+/// The most bytes an index file may hold once inflated (the built-in one: 4 MB).
+const MOST_INDEX_BYTES: u64 = 1 << 28;
+/// The longest line of an index (the built-in one's: 18 kB): a file of one endless line is
+/// refused at this, not held whole.
+const MOST_LINE_BYTES: usize = 4 << 20;
 
 /// One class: a sequence and every known game whose values are it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -210,11 +214,27 @@ impl Index {
             input.fill_buf().map_err(|err| bad(0, err.to_string()))?.starts_with(&[0x1f, 0x8b]);
         let text: Box<dyn Read> =
             if gzipped { Box::new(flate2::read::GzDecoder::new(input)) } else { Box::new(input) };
-        let mut lines = std::io::BufReader::new(text.take(MOST_INDEX_BYTES + 1)).lines();
-        let first = lines
-            .next()
-            .ok_or_else(|| bad(0, "it is empty".into()))?
-            .map_err(|err| bad(0, err.to_string()))?;
+        let mut text = std::io::BufReader::new(text.take(MOST_INDEX_BYTES + 1));
+        let mut lines = Vec::new();
+        let mut line = Vec::new();
+        while let Some(read) = read_line_within(&mut text, &mut line, MOST_LINE_BYTES)
+            .map_err(|err| bad(lines.len() + 1, err.to_string()))?
+        {
+            let number = lines.len() + 1;
+            if read == TextLine::Longer {
+                let what = format!("it is longer than {} MiB: not an index", MOST_LINE_BYTES >> 20);
+                return Err(bad(number, what));
+            }
+            let text = String::from_utf8(std::mem::take(&mut line))
+                .map_err(|_| bad(number, "it is not UTF-8 text".into()))?;
+            lines.push(text);
+        }
+        if text.get_ref().limit() == 0 {
+            let what = format!("the index is larger than {} MiB", MOST_INDEX_BYTES >> 20);
+            return Err(bad(0, what));
+        }
+        let mut lines = lines.into_iter();
+        let first = lines.next().ok_or_else(|| bad(0, "it is empty".into()))?;
         let header: Header =
             serde_json::from_str(&first).map_err(|err| bad(1, format!("no header: {err}")))?;
         if header.grundy_index != INDEX_FORMAT {
@@ -223,9 +243,7 @@ impl Index {
             return Err(bad(1, what));
         }
         // Lines read in order, parsed and checked in parallel (most of reading the index).
-        let lines = lines
-            .map(|line| line.map_err(|err| bad(0, err.to_string())))
-            .collect::<Result<Vec<String>, IndexError>>()?;
+        let lines: Vec<String> = lines.collect();
         let entries = lines
             .par_iter()
             .enumerate()

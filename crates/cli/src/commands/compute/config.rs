@@ -314,6 +314,11 @@ impl Config {
         if args.stream && format == Format::Npy {
             bail!("--format npy cannot be streamed; use grid or long with --stream");
         }
+        // A link where the sidecar goes was not made by grundy: refused before anything is
+        // computed or written (issue 50: it was written through).
+        if let (ProvenanceTo::Sidecar, Some(out)) = (provenance, args.out.as_deref()) {
+            crate::derived::exists(&crate::provenance::sidecar_path(out))?;
+        }
         Ok(Config {
             game,
             max,

@@ -3,6 +3,7 @@
 //! as a file made elsewhere that the collection lists (`[[kept]]`). Checked whole before anything
 //! is built, each error naming the entry.
 
+use crate::load::read_text_within;
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -157,16 +158,10 @@ pub(crate) struct Recipe {
 impl Recipe {
     /// Reads and checks the recipe at `path`.
     pub(crate) fn read(path: &Path) -> Result<Recipe> {
-        use std::io::Read;
         let shown = path.display();
-        let file = std::fs::File::open(path).with_context(|| format!("cannot read {shown}"))?;
-        let mut text = String::new();
-        file.take(MAX_RECIPE_BYTES + 1)
-            .read_to_string(&mut text)
-            .with_context(|| format!("cannot read {shown} (a recipe is UTF-8 TOML)"))?;
-        if text.len() as u64 > MAX_RECIPE_BYTES {
-            bail!("{shown} is larger than 1 MiB; a recipe is a few pages of TOML");
-        }
+        let what = shown.to_string();
+        let text =
+            read_text_within(path, &what, MAX_RECIPE_BYTES, "a recipe is a few pages of TOML")?;
         Recipe::parse(&text).with_context(|| format!("recipe {shown}"))
     }
 
@@ -307,6 +302,15 @@ fn check_path(file: &str) -> Result<()> {
         || !path.components().all(|c| matches!(c, Component::Normal(_)))
     {
         bail!("file must be a relative path inside the output folder, `/`-separated, without `.` or `..`");
+    }
+    // `sha256sum -c SHA256SUMS` reads a line a file: a newline in a name breaks it, and an
+    // ESC in a name would reach every terminal that lists the folder.
+    if let Some(c) = file.chars().find(|c| c.is_control()) {
+        bail!(
+            "file `{}` holds the control character {c:?}: names in a collection are listed one \
+             a line in SHA256SUMS and printed on terminals",
+            file.escape_debug()
+        );
     }
     if [CARD, CHECKSUMS, MANIFEST].contains(&file) {
         bail!("{file} is the build's own (the dataset card, the checksums and the manifest)");
