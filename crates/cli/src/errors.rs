@@ -7,7 +7,21 @@ pub(crate) const EXIT_ERROR: u8 = 2;
 /// Prints `err` as the one error line every failure gets (also an MPI rank's, before it ends
 /// the job): its chain on one line, made safe for a terminal.
 pub(crate) fn print_error(err: &anyhow::Error) {
-    eprintln!("grundy: error: {}", printable(&one_line(&format!("{err:#}"))));
+    eprintln!("grundy: error: {}", printable(&one_line(&chain(err))));
+}
+
+/// `err` and its causes joined by `: `, as `{err:#}` writes them, but a cause that its error's
+/// message already says is said once (issue 50: "Address already in use (os error 98): Address
+/// already in use (os error 98)": many library errors name their cause in their own words).
+pub(crate) fn chain(err: &anyhow::Error) -> String {
+    let mut said: Vec<String> = Vec::new();
+    for cause in err.chain() {
+        let text = cause.to_string();
+        if !said.iter().any(|before| before.contains(&text)) {
+            said.push(text);
+        }
+    }
+    said.join(": ")
 }
 
 /// `message` made safe for a terminal: control characters escaped (a name from a spec file
@@ -57,4 +71,36 @@ pub(crate) fn one_line(message: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug)]
+    struct SaysItsCause(std::io::Error);
+
+    impl std::fmt::Display for SaysItsCause {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "cannot listen on 127.0.0.1:80: {}", self.0)
+        }
+    }
+
+    impl std::error::Error for SaysItsCause {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn a_cause_is_said_once() {
+        let io = || std::io::Error::from(std::io::ErrorKind::AddrInUse);
+        let err = anyhow::Error::new(SaysItsCause(io())).context("the view stopped");
+        let text = chain(&err);
+        assert_eq!(text.matches(&io().to_string()).count(), 1, "{text}");
+        assert!(text.starts_with("the view stopped: cannot listen on 127.0.0.1:80: "), "{text}");
+        // Causes that add something are all kept.
+        let err = anyhow::Error::new(io()).context("cannot bind").context("the view stopped");
+        assert_eq!(chain(&err), format!("the view stopped: cannot bind: {}", io()));
+    }
 }

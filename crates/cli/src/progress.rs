@@ -72,6 +72,17 @@ impl Bar {
         *self.start.lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
     }
 
+    /// Prints `line` on standard error above the bar (a note about the work, which `--quiet`
+    /// does not hide: it says something of the result).
+    pub(crate) fn note(&self, line: &str) {
+        let line = crate::errors::printable(line);
+        if self.shown.load(Ordering::Relaxed) {
+            self.bar.suspend(|| eprintln!("{line}"));
+        } else {
+            eprintln!("{line}");
+        }
+    }
+
     pub(crate) fn finish(&self) {
         if self.shown.swap(false, Ordering::Relaxed) {
             self.bar.finish_and_clear();

@@ -526,7 +526,7 @@ fn a_partial_file_is_read_within_bounds() {
     let out = dir.path().join("s.csv");
     let partial = dir.path().join("s.csv.partial");
     let family = Family::parse("octal:0.?").unwrap();
-    let extent = Extent { size: 50, until_proved: None, seconds: None };
+    let extent = Extent { size: 50, until_proved: None, seconds: None, search_seconds: None };
     // A true row of 0.1, its 51 values replaced by 32 MiB of zeros, deflated to 32 KiB; then by
     // a gigabyte, deflated to a megabyte: a line longer than any row of this survey.
     let row = partial_line(&survey_member(&family.members[0], extent).unwrap()).unwrap();

@@ -49,6 +49,7 @@ const FIXTURES: &[(&str, &str)] = &[
          [[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = \"5..=2\"\n",
     ),
     ("garbage.ckpt", "this is not a checkpoint\n"),
+    ("bad.parquet", "PAR1 this is not really parquet PAR1"),
     ("gaps.b", "0 0\n2 1\n"),
     (
         "escape.toml",
@@ -225,6 +226,9 @@ const CASES: &[(&[&str], &str)] = &[
         &["view", "wythoff", "--size", "100000x100000", "--max-memory", "1G"],
         "but only 1.0 GiB (1073741824 bytes) is available",
     ),
+    // Issue 50: a Parquet refusal says its cause once.
+    (&["patterns", "bad.parquet"], "cannot read Parquet table bad.parquet"),
+    (&["show", "bad.parquet"], "cannot read Parquet table bad.parquet"),
     (&["identify"], "standard input holds no values"),
     (&["identify", "nope"], "unknown game"),
     (&["identify", "cutting", "--row", "2"], "--size is needed to compute cutting"),
@@ -495,6 +499,15 @@ fn special_fixtures(dir: &Path) {
     fs::write(dir.join("wide.csv"), format!("n\\m,{}\n1,{row}\n", columns.join(","))).unwrap();
 }
 
+/// A part of an error line (between `: `) said again later in it: a cause that its error's
+/// message had already named (issue 50).
+fn said_twice(line: &str) -> Option<String> {
+    let parts: Vec<&str> = line.trim_end().split(": ").collect();
+    parts.iter().enumerate().find_map(|(k, part)| {
+        (part.len() >= 12 && parts[k + 1..].contains(part)).then(|| part.to_string())
+    })
+}
+
 #[test]
 fn every_bad_input_is_one_line_exit_code_2_and_leaves_files_alone() {
     assert!(CASES.len() >= 40, "the matrix covers at least 40 cases");
@@ -520,6 +533,9 @@ fn every_bad_input_is_one_line_exit_code_2_and_leaves_files_alone() {
         }
         if stderr.contains("panicked") || stderr.contains("RUST_BACKTRACE") {
             problems.push("a panic".to_string());
+        }
+        if let Some(twice) = said_twice(&stderr) {
+            problems.push(format!("a cause said twice: {twice:?}"));
         }
         if !output.stdout.is_empty() {
             problems.push("output on standard output".to_string());

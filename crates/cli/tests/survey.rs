@@ -293,3 +293,38 @@ fn member_seconds_bound_each_search_and_rows_say_how_far_they_went() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8(out.stderr).unwrap().contains("--member-seconds"));
 }
+
+/// `survey --misere` bounds each member's exact search by `--search-seconds`: a member cut there
+/// has a row covering the heaps it reached and a note saying so, and the survey ends in about
+/// that time (issue 50: it ran past 120 s without a word).
+#[test]
+fn a_misere_survey_bounds_each_search_and_says_where_it_stopped() {
+    let start = Instant::now();
+    let output = grundy()
+        .args(["survey", "octal:0.?", "--size", "400", "--misere", "--search-seconds", "1"])
+        .args(["--format", "json", "--threads", "2"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(start.elapsed() < Duration::from_secs(60), "{:?}", start.elapsed());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("each for at most 1 s (--search-seconds)"), "{stderr}");
+    let rows: Vec<Value> = serde_json::from_slice(&output.stdout).unwrap();
+    let rows = by_game(&rows);
+    // 0.4 and 0.6 take far more than a second for 400 heaps (their sums grow fast).
+    for cut in ["octal:0.4", "octal:0.6"] {
+        let values = rows[cut]["values"].as_u64().unwrap();
+        assert!(values < 401, "{cut}: {values}");
+        let note = format!("note: {cut}: its search stopped after heap {}:", values - 1);
+        assert!(stderr.contains(&note), "{note}: {stderr}");
+        assert!(stderr.contains(&format!("its row covers its first {values} values")), "{stderr}");
+    }
+    // Every other member either reached heap 400 or says where it stopped.
+    for (game, row) in &rows {
+        let values = row["values"].as_u64().unwrap();
+        assert!(
+            values == 401 || stderr.contains(&format!("note: {game}: its search stopped")),
+            "{game}"
+        );
+    }
+}

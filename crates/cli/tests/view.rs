@@ -511,3 +511,18 @@ fn a_slice_outside_the_table_is_refused_before_serving() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("--slice `z=99`: z runs from 2 to 6"), "{stderr}");
 }
+
+/// A port in use is one error line that says its cause once (issue 50: "Address already in use
+/// (os error 98): Address already in use (os error 98)").
+#[test]
+fn a_port_in_use_is_said_once() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let output =
+        grundy().args(["view", "wythoff", "--size", "9x9", "--port", &port]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert_eq!(stderr.matches("Address already in use").count(), 1, "{stderr}");
+    assert!(stderr.contains(&format!("cannot listen on 127.0.0.1:{port}")), "{stderr}");
+}

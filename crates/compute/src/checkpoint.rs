@@ -42,8 +42,8 @@ use crate::retrograde::Labelling;
 use crate::store::RingStore;
 use crate::stream::RowStream;
 use grundy_core::{
-    read_npy, to_spec, write_npy, CellWidth, Coord, Game, GrundyTable, Nimber, NpyError, PrefixSet,
-    TableShape,
+    parse_spec, read_npy, to_spec, write_npy, CellWidth, Coord, Game, GrundyTable, Nimber,
+    NpyError, Play, PrefixSet, TableShape,
 };
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -145,6 +145,9 @@ pub enum CheckpointErrorKind {
         expected_game: String,
         /// The run's size.
         expected_size: Vec<Coord>,
+        /// How its rules differ from the run's, when the names and sizes agree (the play
+        /// convention, or other rules under the same name).
+        rules: Option<String>,
     },
     /// It was saved with other tiles or another number of tile-waves than the run's plan.
     OtherPlan {
@@ -226,7 +229,10 @@ impl fmt::Display for CheckpointError {
                  start over"
             ),
             K::Header { message } => write!(f, "its header: {message}"),
-            K::OtherRun { game, size, expected_game, expected_size } => write!(
+            K::OtherRun { rules: Some(rules), .. } => {
+                write!(f, "{rules}; use another checkpoint file, or delete this one to start over")
+            }
+            K::OtherRun { game, size, expected_game, expected_size, rules: None } => write!(
                 f,
                 "it belongs to {game} up to {}, not to {expected_game} up to {}; use another \
                  checkpoint file, or delete this one to start over",
@@ -275,6 +281,22 @@ impl CheckpointOf {
     /// The run of `game` up to `size` (the largest coordinates).
     pub fn new(game: &Game, size: &[Coord]) -> CheckpointOf {
         CheckpointOf { game: game.name().to_string(), spec: to_spec(game), size: size.to_vec() }
+    }
+
+    /// How a checkpoint of this run's game and size, saved with the rules `spec`, differs from
+    /// this run: its play convention, or its rules.
+    fn rules_differ(&self, spec: &str) -> String {
+        let play = |spec: &str| parse_spec(spec, "a checkpoint").map(|game| game.play());
+        let said = |play: Play| if play == Play::Misere { "misère" } else { "normal" };
+        let what = format!("{} up to {}", self.game, size_text(&self.size));
+        match (play(spec), play(&self.spec)) {
+            (Ok(saved), Ok(run)) if saved != run => format!(
+                "it was saved by a run of {what} under {} play, and this run is under {} play",
+                said(saved),
+                said(run)
+            ),
+            _ => format!("it was saved by a run of {what} with other rules under the same name"),
+        }
     }
 
     /// Writes `table`, final in the tile-waves `mark` counts as done, to `out`. The checksum
@@ -601,11 +623,14 @@ impl CheckpointOf {
         input.seek(SeekFrom::Start(fixed.len() as u64))?;
         let header = read_header(input)?;
         if header.game != self.game || header.spec != self.spec || header.size != self.size {
+            let rules = (header.game == self.game && header.size == self.size)
+                .then(|| self.rules_differ(&header.spec));
             return refuse(K::OtherRun {
                 game: header.game,
                 size: header.size,
                 expected_game: self.game.clone(),
                 expected_size: self.size.clone(),
+                rules,
             });
         }
         let saved = match (&header.stream, &header.labels) {
@@ -711,6 +736,17 @@ mod tests {
         let nim = CheckpointOf::new(&lookup("nim").unwrap(), &[300, 300]);
         let err = nim.read(Cursor::new(&bytes), &shape, &plan).unwrap_err();
         assert!(err.to_string().starts_with("it belongs to wythoff up to 300x300"), "{err}");
+        // The same game and size under the other play convention: the difference is named
+        // (issue 50: "belongs to wythoff up to 5000x5000, not to wythoff up to 5000x5000").
+        let misere = CheckpointOf::new(&game.clone().with_play(Play::Misere), &[300, 300]);
+        let err = misere.read(Cursor::new(&bytes), &shape, &plan).unwrap_err();
+        assert!(
+            err.to_string().starts_with(
+                "it was saved by a run of wythoff up to 300x300 under normal play, and this run is \
+                 under misère play"
+            ),
+            "{err}"
+        );
         let stream = RowStream::new(&game, &shape).unwrap();
         let err = of.read_stream(Cursor::new(&bytes), &stream).unwrap_err();
         assert!(

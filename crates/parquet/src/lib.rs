@@ -39,8 +39,14 @@ pub const ROW_GROUP_ROWS: usize = 1 << 20;
 #[derive(Debug, thiserror::Error)]
 pub enum ParquetError {
     /// The Parquet library failed (I/O included).
-    #[error("{0}")]
-    Parquet(#[from] parquet::errors::ParquetError),
+    #[error(transparent)]
+    Parquet(parquet::errors::ParquetError),
+    /// The file's pages are compressed with a codec this build does not read (LZO).
+    #[error(
+        "its pages are compressed with {0}, which grundy does not read; write the file with \
+         zstd, snappy, gzip, lz4 or brotli, or uncompressed (pyarrow: compression=\"zstd\")"
+    )]
+    Codec(String),
     /// The file is Parquet, but not a table as grundy writes it.
     #[error("{0}")]
     NotATable(String),
@@ -75,6 +81,25 @@ impl ParquetError {
                 }
             }
             other => std::io::Error::other(other),
+        }
+    }
+}
+
+impl From<parquet::errors::ParquetError> for ParquetError {
+    fn from(err: parquet::errors::ParquetError) -> ParquetError {
+        // The library says so in words meant for its own developers ("Disabled feature at
+        // compile time", "NYI"); a codec that cannot be read is the user's to change.
+        let text = err.to_string();
+        let codec = text
+            .split_once("Disabled feature at compile time: ")
+            .map(|(_, codec)| codec)
+            .or_else(|| {
+                let (_, rest) = text.split_once("The codec type ")?;
+                rest.split_once(" is not supported").map(|(codec, _)| codec)
+            });
+        match codec {
+            Some(codec) => ParquetError::Codec(codec.trim().to_string()),
+            None => ParquetError::Parquet(err),
         }
     }
 }
@@ -130,6 +155,21 @@ impl<W: Write + Send> ParquetRows<W> {
         provenance: Option<Provenance>,
         out: W,
     ) -> Result<ParquetRows<W>, ParquetError> {
+        let zstd = Compression::ZSTD(ZstdLevel::try_new(3)?);
+        ParquetRows::compressed(axes, lens, cells, width, provenance, out, zstd)
+    }
+
+    /// [`ParquetRows::new`] with the pages compressed by `compression` (files as other writers
+    /// make them, for the tests of reading).
+    fn compressed(
+        axes: &[Axis],
+        lens: &[usize],
+        cells: CellKind,
+        width: CellWidth,
+        provenance: Option<Provenance>,
+        out: W,
+        compression: Compression,
+    ) -> Result<ParquetRows<W>, ParquetError> {
         let mut fields = Vec::new();
         for (axis, &len) in axes.iter().zip(lens) {
             let (low, high) = (axis.min as i128, axis.min as i128 + len.max(1) as i128 - 1);
@@ -145,7 +185,7 @@ impl<W: Write + Send> ParquetRows<W> {
         });
         let schema = parse_message_type(&format!("message grundy {{ {} }}", fields.join(" ")))?;
         let mut properties = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(ZstdLevel::try_new(3)?))
+            .set_compression(compression)
             .set_created_by(format!("grundy {}", env!("CARGO_PKG_VERSION")))
             .set_max_row_group_row_count(Some(ROW_GROUP_ROWS));
         // Coordinates count up by one or stay: their differences are a few bits a page (as a
@@ -731,6 +771,46 @@ mod tests {
         }
         writer.finish().unwrap();
         bytes::Bytes::from(bytes)
+    }
+
+    /// Files whose pages other writers compressed (pyarrow's brotli, snappy, gzip, lz4) read
+    /// back (issue 50: brotli was "Disabled feature at compile time").
+    #[test]
+    fn every_codec_other_writers_use_reads_back() {
+        use parquet::basic::{BrotliLevel, GzipLevel};
+        let t = table("wythoff", &[30, 20], 60);
+        for compression in [
+            Compression::BROTLI(BrotliLevel::default()),
+            Compression::SNAPPY,
+            Compression::GZIP(GzipLevel::default()),
+            Compression::LZ4_RAW,
+            Compression::UNCOMPRESSED,
+        ] {
+            let shape = t.shape();
+            let mut bytes = Vec::new();
+            let mut rows = ParquetRows::compressed(
+                shape.axes(),
+                &shape.lens(),
+                CellKind::Values,
+                t.width(),
+                None,
+                &mut bytes,
+                compression,
+            )
+            .unwrap();
+            let values = t.cells().to_u32_vec();
+            for row in values.chunks(21) {
+                rows.write_row(row).unwrap();
+            }
+            rows.finish().unwrap();
+            let read = read_parquet(bytes::Bytes::from(bytes), u64::MAX, 0).unwrap();
+            assert!(read.table == t, "{compression:?}");
+        }
+        // A codec no build reads is refused in words a user can act on.
+        let lzo = ParquetError::from(parquet::errors::ParquetError::NYI(
+            "The codec type LZO is not supported yet".into(),
+        ));
+        assert!(lzo.to_string().starts_with("its pages are compressed with LZO"), "{lzo}");
     }
 
     /// A value wider than its column's declared type is refused, not cut.

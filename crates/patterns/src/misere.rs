@@ -805,7 +805,9 @@ pub struct HeapGenus {
 /// (a "cell") and may cancel between heaps.
 ///
 /// # Errors
-/// [`MisereError::TooManyPositions`]; [`MisereError::Cancelled`].
+/// [`MisereError::TooManyPositions`] and [`MisereError::TooLong`] when the search reaches its
+/// limits before `last` ([`genera_within`] keeps the heaps found by then);
+/// [`MisereError::Cancelled`].
 ///
 /// # Panics
 /// If `game` is not a heap game.
@@ -815,6 +817,38 @@ pub fn genus_table(
     limits: &SearchLimits,
     progress: &dyn Progress,
 ) -> Result<Vec<HeapGenus>, MisereError> {
+    let genera = genera_within(game, last, limits, progress)?;
+    match genera.cut {
+        Some(cut) => Err(cut),
+        None => Ok(genera.rows),
+    }
+}
+
+/// The genera a search found within its limits: every heap from the first to `last`, or to
+/// where the search reached its limits.
+#[derive(Debug)]
+pub struct Genera {
+    /// The heaps found, in order.
+    pub rows: Vec<HeapGenus>,
+    /// Why the search stopped before the last heap asked for: its time or memory limit
+    /// ([`MisereError::TooLong`], [`MisereError::TooManyPositions`]); `None` when it got there.
+    pub cut: Option<MisereError>,
+}
+
+/// [`genus_table`], keeping the heaps found when the search reaches its time or memory limit
+/// (a survey's member, which says how far it got).
+///
+/// # Errors
+/// [`MisereError::Cancelled`], and the errors of a position outside the search's range.
+///
+/// # Panics
+/// If `game` is not a heap game.
+pub fn genera_within(
+    game: &Game,
+    last: Coord,
+    limits: &SearchLimits,
+    progress: &dyn Progress,
+) -> Result<Genera, MisereError> {
     assert_eq!(game.dims(), 1, "a heap game");
     let first = game.axes()[0].min;
     let game = game.clone();
@@ -825,13 +859,21 @@ pub fn genus_table(
             if progress.cancelled() {
                 return Err(MisereError::Cancelled);
             }
-            let c = search.component(0, &[heap])?;
-            let standing = search.standing(c)?;
-            let genus = search.genus(c)?;
-            rows.push(HeapGenus { heap, genus, standing });
+            let found = search.component(0, &[heap]).and_then(|c| {
+                let standing = search.standing(c)?;
+                let genus = search.genus(c)?;
+                Ok(HeapGenus { heap, genus, standing })
+            });
+            match found {
+                Ok(row) => rows.push(row),
+                Err(cut @ (MisereError::TooLong { .. } | MisereError::TooManyPositions { .. })) => {
+                    return Ok(Genera { rows, cut: Some(cut) })
+                }
+                Err(err) => return Err(err),
+            }
             progress.advance(1);
         }
-        Ok(rows)
+        Ok(Genera { rows, cut: None })
     })
 }
 

@@ -38,14 +38,17 @@ mod tests {
     #[test]
     fn packed_values_round_trip_in_every_width() {
         for values in [vec![], vec![0, 1, 2, 255], vec![3, 300, 65535], vec![7, 70000, u32::MAX]] {
-            let computed = Computed { row: empty_row(), values: values.clone() };
+            let computed = Computed { row: empty_row(), values: values.clone(), note: None };
             let line = serde_json::to_string(&computed).unwrap();
             let back: Computed = serde_json::from_str(&line).unwrap();
             assert_eq!(back.values, values);
         }
         // A periodic million values pack into a few kilobytes.
-        let periodic =
-            Computed { row: empty_row(), values: (0..1_000_000u32).map(|n| n % 12).collect() };
+        let periodic = Computed {
+            row: empty_row(),
+            values: (0..1_000_000u32).map(|n| n % 12).collect(),
+            note: None,
+        };
         assert!(serde_json::to_string(&periodic).unwrap().len() < 20_000);
     }
 
@@ -62,8 +65,10 @@ mod tests {
     /// plus the lcm of the periods; boards never share a heap game's class.
     #[test]
     fn members_are_classified_by_their_values_and_proved_only_past_the_periods() {
-        let extent = |size| Extent { size, until_proved: None, seconds: None };
-        let proved = Extent { size: 100, until_proved: Some(1 << 14), seconds: None };
+        let extent =
+            |size| Extent { size, until_proved: None, seconds: None, search_seconds: None };
+        let proved =
+            Extent { size: 100, until_proved: Some(1 << 14), seconds: None, search_seconds: None };
         let computed: Vec<Computed> = [
             (member("octal:0.07"), proved),
             // Dawson's Kayles is 0.07 stated as a spec of its own.

@@ -7,6 +7,7 @@ use anyhow::{bail, Context, Result};
 use grundy_compute::{memory, Progress, Threads};
 use grundy_core::Coord;
 use grundy_patterns::identify::Index;
+use grundy_patterns::misere::table_by_search;
 use grundy_patterns::survey::{
     classify, partial_header, partial_line, read_partial, survey_member, write_rows, Computed,
     Extent, Family, RowsFormat, Timing,
@@ -59,6 +60,12 @@ pub(crate) struct Args {
     #[arg(long, value_name = "SECONDS", conflicts_with = "until_proved",
           value_parser = clap::value_parser!(u64).range(1..))]
     member_seconds: Option<u64>,
+    /// The most seconds each misère heap game's exact search over sums may take (with
+    /// --misere, for heap games whose moves leave sums): the member's row then covers the heaps
+    /// searched by then (its `values` column says how many), and a note says so.
+    #[arg(long, value_name = "SECONDS", default_value_t = grundy_patterns::misere::SearchLimits::DEFAULT_SECONDS,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    search_seconds: u64,
     /// Write to this file (atomically) instead of standard output; the rows done so far are kept
     /// beside it in FILE.partial until the survey completes.
     #[arg(long)]
@@ -118,6 +125,10 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         size: args.size,
         until_proved: args.until_proved.then_some(args.limit),
         seconds: args.member_seconds,
+        // Recorded only when given, so that partial files of earlier surveys read back.
+        search_seconds: (args.search_seconds
+            != grundy_patterns::misere::SearchLimits::DEFAULT_SECONDS)
+            .then_some(args.search_seconds),
     };
     // The command's one pool: members run on it in parallel, each member's fill inside.
     let threads = args.threads.pool()?;
@@ -133,7 +144,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
                 .map_err(anyhow::Error::from)
                 .and_then(|computed| Ok(serde_json::to_vec(&computed)?))
                 // The chain on one line: rank 0 prints it as its own error line.
-                .map_err(|err| format!("{err:#}"))
+                .map_err(|err| crate::errors::chain(&err))
         };
         return match cluster.share(&[], work, |_, _| {}) {
             // Rank 0 says why.
@@ -210,6 +221,14 @@ fn gather(
         .collect();
     let bar = Bar::counting(family.members.len() as u64, args.quiet, "members");
     bar.advance(done.len() as u64);
+    let searched = todo.iter().filter(|&&i| table_by_search(&family.members[i])).count();
+    if searched > 0 && !args.quiet {
+        bar.note(&format!(
+            "note: {searched} misère heap games are computed by the exact search over sums, each \
+             for at most {} s (--search-seconds), then its row covers the heaps it reached",
+            args.search_seconds
+        ));
+    }
     let log = match &partial {
         Some(path) => {
             let cannot = || format!("cannot write {}", path.display());
@@ -224,6 +243,12 @@ fn gather(
     };
     let keep = |computed: &Computed| -> Result<()> {
         reserve(computed)?;
+        if let Some(note) = &computed.note {
+            bar.note(&format!(
+                "note: {}: {note}; its row covers its first {} values",
+                computed.row.game, computed.row.values
+            ));
+        }
         if let Some(log) = &log {
             let line = partial_line(computed)?;
             let mut file = log.lock().expect("no writer panics holding it");

@@ -116,8 +116,9 @@ pub(super) fn with_stream_hint(
     if too_large && grundy_compute::streaming_rows(game, shape).is_ok() {
         let size: Vec<String> = shape.max().iter().map(|c| c.to_string()).collect();
         return anyhow::anyhow!(
-            "{err:#}; `grundy compute {} --size {} --stream` computes the table row by row in \
+            "{}; `grundy compute {} --size {} --stream` computes the table row by row in \
              little memory",
+            crate::errors::chain(&err),
             game.name(),
             size.join("x")
         );

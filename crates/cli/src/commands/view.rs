@@ -92,7 +92,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
                     match slice {
                         Some(spec) => match sliced(table, &spec) {
                             Ok(table) => computing.ready(table),
-                            Err(err) => computing.failed(format!("{err:#}")),
+                            Err(err) => computing.failed(crate::errors::chain(&err)),
                         },
                         None => computing.ready(table),
                     }

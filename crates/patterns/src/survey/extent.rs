@@ -15,6 +15,11 @@ pub struct Extent {
     /// file's settings when not given, so older partial files read back.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seconds: Option<u64>,
+    /// The most seconds a misère heap game's exact search may take
+    /// ([`crate::misere::SearchLimits`]; its default when absent): the member's row covers
+    /// the heaps searched by then, and its [`crate::survey::Computed::note`] says so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_seconds: Option<u64>,
 }
 
 impl Extent {

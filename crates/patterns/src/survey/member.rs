@@ -65,6 +65,7 @@ impl std::error::Error for MemberError {}
 /// Computes and analyses one member on the current rayon pool.
 pub fn survey_member(game: &Game, extent: Extent) -> Result<Computed, MemberError> {
     let started = Instant::now();
+    let mut note = None;
     let fail =
         |kind: MemberErrorKind| MemberError { game: game.name().to_string(), kind: Box::new(kind) };
     let theorem = extent
@@ -89,11 +90,28 @@ pub fn survey_member(game: &Game, extent: Extent) -> Result<Computed, MemberErro
             let shape = TableShape::new(game, &max, &text.join("x"))
                 .map_err(|e| fail(MemberErrorKind::Size(e)))?;
             let table = if crate::misere::table_by_search(game) {
-                let limits = crate::misere::SearchLimits::available(
-                    crate::misere::SearchLimits::DEFAULT_SECONDS,
-                );
-                crate::misere::misere_heap_table(game, &shape, &limits, &NoProgress)
-                    .map_err(|e| fail(MemberErrorKind::Misere(e)))?
+                let seconds =
+                    extent.search_seconds.unwrap_or(crate::misere::SearchLimits::DEFAULT_SECONDS);
+                let limits = crate::misere::SearchLimits::available(seconds);
+                let genera =
+                    crate::misere::genera_within(game, shape.max()[0], &limits, &NoProgress)
+                        .map_err(|e| fail(MemberErrorKind::Misere(e)))?;
+                let Some(last) = genera.rows.last().map(|row| row.heap) else {
+                    let cut = genera.cut.expect("no heap found: the search was cut at the first");
+                    return Err(fail(MemberErrorKind::Misere(cut)));
+                };
+                if let Some(cut) = &genera.cut {
+                    note = Some(format!("its search stopped after heap {last}: {cut}"));
+                }
+                let values: Vec<grundy_core::Nimber> = genera
+                    .rows
+                    .iter()
+                    .map(|row| grundy_core::Nimber(row.genus.misere[0]))
+                    .collect();
+                let mut max = shape.max().to_vec();
+                max[0] = last;
+                let searched = TableShape::from_axes(shape.axes().to_vec(), max);
+                grundy_core::GrundyTable::from_nimbers(searched, &values)
             } else {
                 let extra = analysis_bytes(&shape.lens()).max(watch_bytes(game, &shape));
                 let fill = FillRequest::new(game, &shape)
@@ -146,7 +164,7 @@ pub fn survey_member(game: &Game, extent: Extent) -> Result<Computed, MemberErro
         }
     }
     row.seconds = started.elapsed().as_secs_f64();
-    Ok(Computed { row, values: table.cells().to_u32_vec() })
+    Ok(Computed { row, values: table.cells().to_u32_vec(), note })
 }
 
 /// The rows of `computed` (in member order) with their classes: members whose values agree on

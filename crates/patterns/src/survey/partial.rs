@@ -18,6 +18,10 @@ pub struct Computed {
     /// The values, row-major (serialised packed: see [`packed`]).
     #[serde(with = "packed")]
     pub values: Vec<u32>,
+    /// What the front end should tell of this member besides its row: why its search stopped
+    /// before the extent asked for (a misère search at its limits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Values as a survey's partial file keeps them: `W:` then, in base64, the values as
@@ -126,6 +130,9 @@ impl Settings {
         if let Some(limit) = self.extent.until_proved {
             text += &format!(", until proved (limit {limit})");
         }
+        if let Some(seconds) = self.extent.search_seconds {
+            text += &format!(", misère searches of {seconds} s at most");
+        }
         text
     }
 }
@@ -233,6 +240,8 @@ impl std::error::Error for PartialError {}
 struct PackedRow {
     row: Row,
     values: String,
+    #[serde(default)]
+    note: Option<String>,
 }
 
 /// The members an interrupted survey of `family`, computed as far as `extent`, computed, by
@@ -291,7 +300,7 @@ pub fn read_partial(
         let parsed = parsed.and_then(|packed| match members.get(packed.row.game.as_str()) {
             Some(game) => {
                 let values = packed::unpack(&packed.values, extent.most_values(game))?;
-                Ok(Ok(Computed { row: packed.row, values }))
+                Ok(Ok(Computed { row: packed.row, values, note: packed.note }))
             }
             None => Ok(Err(packed.row.game)),
         });
