@@ -24,6 +24,12 @@
 //! positions it would make rare; the mask is reviewed as the heap sizes double and whenever the
 //! rare positions have doubled since the last review.
 //!
+//! # Periodic tails
+//! While the values known so far end in a periodic tail (`tail.rs`), a heap reads the pairs of
+//! two heaps in it by residue, a period at a time, and needs neither the rare list nor the
+//! verifying scans: a game whose values are periodic but not sparse (Dawson's Kayles: a third of
+//! its heaps rare under every mask) is searched in linear time too.
+//!
 //! # Two workers
 //! Heap n reads the heaps just below it only through a few options: takes of a few stones, and
 //! splits with a small piece. So a heap is computed in two steps: [`SparseState::begin`] with
@@ -34,6 +40,8 @@
 //! histogram, and the values are identical to one worker's, heap for heap. They pipeline only
 //! while heaps are expensive (see [`PIPELINE_COST`]): on cheap ones the hand-over between cores
 //! costs more than a heap.
+
+mod tail;
 
 use crate::executor::{Executor, Store};
 use crate::plan::Unit;
@@ -418,16 +426,29 @@ struct SparseState {
     /// The heap at which the mask is reviewed next, and the rare positions at the last review.
     next_review: usize,
     rare_at_review: usize,
+    /// The known values' periodic tail, while they have one.
+    tail: Option<tail::Tail>,
+    /// The heap at which a tail is looked for next, while there is none.
+    next_tail_review: usize,
 }
 
 /// The first review of the mask: before it, every position is rare (the plain method).
 const FIRST_REVIEW: usize = 512;
 
+/// A periodic tail that starts this far out or nearer is always worth reading through.
+const TAIL_START: usize = 4096;
+
 impl SparseState {
     fn new(moves: &HeapMoves) -> SparseState {
         let parities: Vec<u32> = moves.breaks.iter().map(|b| (b.k % 2) as u32).collect();
         let odd_masks = parities.iter().all(|&q| q == parities[0]).then_some(parities[0]);
-        SparseState { next_review: FIRST_REVIEW, limit: 1, odd_masks, ..SparseState::default() }
+        SparseState {
+            next_review: FIRST_REVIEW,
+            next_tail_review: FIRST_REVIEW,
+            limit: 1,
+            odd_masks,
+            ..SparseState::default()
+        }
     }
 
     /// Brings the state up to the heaps of `known`, all final: records the ones it has not seen.
@@ -448,19 +469,11 @@ impl SparseState {
         let value = |x: usize| -> u32 { known[x].into() };
         let options = &mut heap.options;
         options.reset(self.limit);
-        for take in &moves.takes {
-            if take.k > n {
-                break;
-            }
-            let rest = n - take.k;
-            if rest == 0 {
-                if take.to_nothing {
-                    options.add(0);
-                }
-            } else if take.to_heap && rest < known.len() {
-                options.add(value(rest));
-            }
+        if let Some(tail) = &self.tail {
+            self.begin_in_tail(tail, moves, known, n, heap);
+            return;
         }
+        self.add_takes(moves, known, n, options);
         let mut through_rare = 0;
         for b in &moves.breaks {
             let Some(s) = n.checked_sub(b.k) else { continue };
@@ -506,7 +519,83 @@ impl SparseState {
         heap.verify(moves, known);
     }
 
-    /// Records that heap `n` has `value`: the histogram, the rare list, the mask's review.
+    /// [`SparseState::begin`] while the known values end in `tail`: the takes, the pairs with a
+    /// piece outside the tail one by one, and the tail's pairs by residue. Every option that
+    /// reads only known heaps is then in, so nothing is left to verify (the heap's mask is 0).
+    fn begin_in_tail<C: Cell>(
+        &self,
+        tail: &tail::Tail,
+        moves: &HeapMoves,
+        known: &[C],
+        n: usize,
+        heap: &mut HeapInProgress,
+    ) {
+        let value = |x: usize| -> u32 { known[x].into() };
+        let options = &mut heap.options;
+        self.add_takes(moves, known, n, options);
+        let mut read = 0u64;
+        for b in &moves.breaks {
+            let Some(s) = n.checked_sub(b.k) else { continue };
+            if s < 2 * b.min_piece {
+                continue;
+            }
+            let last = if b.unequal && s % 2 == 0 { s / 2 - 1 } else { s / 2 };
+            let low = b.min_piece.max(first_known_pair(s, known.len()));
+            let mut pairs = |from: usize, to: usize| {
+                for a in from..=to {
+                    options.add(value(a) ^ value(s - a));
+                }
+                read += (to + 1).saturating_sub(from) as u64;
+            };
+            match tail.covered(s, low, last) {
+                Some((first, to)) => {
+                    if first > low {
+                        pairs(low, first - 1);
+                    }
+                    if last > to {
+                        pairs(to + 1, last);
+                    }
+                    tail.options(s, |option| options.add(option));
+                }
+                None if low <= last => pairs(low, last),
+                None => {}
+            }
+        }
+        heap.cursors.clear();
+        heap.cursors.extend(moves.breaks.iter().map(|_| usize::MAX));
+        heap.n = n;
+        heap.cost = read;
+        heap.known = known.len();
+        heap.mask = 0;
+        heap.candidate = heap.options.mex_from(0);
+    }
+
+    /// Adds the options of heap `n`'s takes that read known heaps (or leave nothing).
+    #[inline]
+    fn add_takes<C: Cell>(
+        &self,
+        moves: &HeapMoves,
+        known: &[C],
+        n: usize,
+        options: &mut OptionSet,
+    ) {
+        for take in &moves.takes {
+            if take.k > n {
+                break;
+            }
+            let rest = n - take.k;
+            if rest == 0 {
+                if take.to_nothing {
+                    options.add(0);
+                }
+            } else if take.to_heap && rest < known.len() {
+                options.add(known[rest].into());
+            }
+        }
+    }
+
+    /// Records that heap `n` has `value`: the histogram, the rare list, the mask's review, and
+    /// the periodic tail (kept while each heap repeats it, looked for again after it breaks).
     fn record<C: Cell>(&mut self, v: &[C], n: usize, value: u32) {
         let extended = ((value as usize) << 1) | (n & 1);
         if extended >= self.histogram.len() {
@@ -523,6 +612,22 @@ impl SparseState {
         if self.filled >= self.next_review || self.rare.len() > 2 * self.rare_at_review + 256 {
             self.review_mask(v);
         }
+        if self.tail.as_ref().is_some_and(|tail| !tail.holds(v, n, value)) {
+            self.tail = None;
+            self.next_tail_review = self.filled + self.filled / 4 + FIRST_REVIEW;
+        }
+        if self.tail.is_none() && self.filled >= self.next_tail_review {
+            self.tail = self.worth_it(tail::Tail::find(&v[..self.filled], self.limit));
+            if self.tail.is_none() {
+                self.next_tail_review = 2 * self.filled;
+            }
+        }
+    }
+
+    /// `tail`, if reading heaps through it is cheaper than the rare list: a heap reads the
+    /// pairs before the tail's start one by one, the rare list one pair per rare heap.
+    fn worth_it(&self, tail: Option<tail::Tail>) -> Option<tail::Tail> {
+        tail.filter(|tail| tail.start() <= (2 * self.rare.len()).max(TAIL_START))
     }
 
     /// Chooses the mask that makes the fewest positions rare so far, and rebuilds the rare list
@@ -566,6 +671,10 @@ impl SparseState {
         }
         state.rebuild_rare(v);
         state.rare_at_review = state.rare.len();
+        if filled >= FIRST_REVIEW {
+            state.tail = state.worth_it(tail::Tail::find(&v[..filled], state.limit));
+            state.next_tail_review = 2 * filled;
+        }
         state
     }
 }
@@ -1081,6 +1190,30 @@ mod tests {
             alone.fill_wave(&moves, &[unit], Executor::Sequential);
             assert!(values == alone.into_table(), "{name} to {n}");
             assert!(second > 0, "{name}: the second worker finished no heap");
+        }
+    }
+
+    /// The pairs read to fill heaps 0..=n of `name` with one worker (its cost counter: pairs
+    /// read, the rare list's counted twice). The values are the tiles' (`tests/sparse.rs`).
+    fn cost_alone(name: &str, n: usize) -> u64 {
+        let game = lookup(name).unwrap();
+        let shape = TableShape::new(&game, &[n as i64], "test").unwrap();
+        let moves = HeapMoves::new(&game, &shape).unwrap();
+        let mut store = SparseStore::new(&moves, &shape);
+        let unit = Unit { lo: [0, 0, 0], hi: [n + 1, 1, 1], lower_only: false };
+        store.fill_wave(&moves, &[unit], Executor::Sequential);
+        store.workers[0].cost
+    }
+
+    // Issue 50: `compute dawsons-kayles --search-all` was quadratic (a third of its heaps are
+    // rare under every mask), and Kayles' scans read a whole break when the candidate came from
+    // the other. Through their periodic tails both read a bounded number of pairs a heap:
+    // four times the heaps, about four times the pairs (it was sixteen).
+    #[test]
+    fn periodic_games_are_searched_in_linear_time() {
+        for name in ["dawsons-kayles", "kayles", "octal:0.51"] {
+            let (small, large) = (cost_alone(name, 1 << 13), cost_alone(name, 1 << 15));
+            assert!(large < 5 * small, "{name}: {small} pairs to 2^13, {large} to 2^15");
         }
     }
 
