@@ -105,7 +105,8 @@ struct StreamHeader {
 /// Why a checkpoint was refused.
 #[derive(Debug)]
 pub struct CheckpointError {
-    kind: CheckpointErrorKind,
+    // Boxed: a refusal is rare, and the Ok side is what callers carry.
+    kind: Box<CheckpointErrorKind>,
 }
 
 /// What is wrong with a checkpoint.
@@ -194,7 +195,7 @@ pub enum CheckpointErrorKind {
 
 impl CheckpointError {
     fn new(kind: CheckpointErrorKind) -> CheckpointError {
-        CheckpointError { kind }
+        CheckpointError { kind: Box::new(kind) }
     }
 
     /// What is wrong.
@@ -216,7 +217,7 @@ fn size_text(size: &[Coord]) -> String {
 impl fmt::Display for CheckpointError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use CheckpointErrorKind as K;
-        match &self.kind {
+        match &*self.kind {
             K::Io(err) => write!(f, "cannot read it: {err}"),
             K::NotCheckpoint => f.write_str("it is not a grundy checkpoint"),
             K::TooShort => f.write_str("it is too short"),
