@@ -192,7 +192,7 @@ pub(crate) fn slice_of(spec: &str, name: &str, shape: &TableShape) -> Result<(us
 pub(crate) enum Analysis {
     /// `value`, `check`: nothing.
     None,
-    /// `plot`: the image and its rows (kiki 8000²: 0.35 bytes per cell).
+    /// `plot`: the image and its rows ([`grundy_plot::PLOT_BYTES_PER_CELL`]).
     Plot,
     /// `patterns`: [`grundy_patterns::analysis_bytes`].
     Patterns,
@@ -205,7 +205,7 @@ impl Analysis {
     fn bytes_per_cell(self) -> u64 {
         match self {
             Analysis::None => 0,
-            Analysis::Plot => 1,
+            Analysis::Plot => grundy_plot::PLOT_BYTES_PER_CELL,
             Analysis::Patterns => grundy_patterns::ANALYSIS_BYTES_PER_CELL,
             // The summaries take 8 bytes per 64 cells: rounded up to one a cell.
             Analysis::View => grundy_patterns::ANALYSIS_BYTES_PER_CELL + 1,

@@ -39,7 +39,7 @@ pub use game::{
     OctalCode, OptionGroup, Pairs, Rule, StepSet, StepSetError, COORD_LIMIT, DESCENT_WEIGHT_LIMIT,
     SPEC_LIMIT_BYTES,
 };
-pub use loopy::{LoopyOutcome, LoopyValue};
+pub use loopy::{LoopyOutcome, LoopyValue, INFINITE_G};
 pub use mex::{mex, mex_of_union, MexSet, PrefixSet};
 pub use nimber::Nimber;
 pub use play::Play;

@@ -17,6 +17,12 @@
 
 use std::fmt;
 
+/// The number that stands for ∞ wherever a value is written as an integer: a CSV or Parquet
+/// table's `g` (so that the column stays an integer column in pandas and polars, where `inf`
+/// made it float) and `g` in a holds claim. The ∞ value itself goes beside it, written as its
+/// `Display` writes it everywhere: `inf(0,3)`.
+pub const INFINITE_G: i64 = -1;
+
 /// A position's generalized Sprague–Grundy value.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum LoopyValue {
@@ -52,6 +58,23 @@ impl LoopyValue {
     /// Whether the value is finite.
     pub fn is_finite(&self) -> bool {
         matches!(self, LoopyValue::Finite(_))
+    }
+
+    /// The value as an integer: a finite value itself, ∞ as [`INFINITE_G`].
+    pub fn g(&self) -> i64 {
+        match self {
+            LoopyValue::Finite(v) => i64::from(*v),
+            LoopyValue::Infinite(_) => INFINITE_G,
+        }
+    }
+
+    /// The set K of an ∞ value as it is written inside `inf(…)`: its values in order, separated
+    /// by commas (`0,3`); empty for a finite value and for ∞ with K empty.
+    pub fn k_text(&self) -> String {
+        match self {
+            LoopyValue::Finite(_) => String::new(),
+            LoopyValue::Infinite(k) => k.iter().map(u32::to_string).collect::<Vec<_>>().join(","),
+        }
     }
 
     /// The position's outcome on its own.
@@ -95,10 +118,7 @@ impl fmt::Display for LoopyValue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             LoopyValue::Finite(v) => write!(f, "{v}"),
-            LoopyValue::Infinite(k) => {
-                let k: Vec<String> = k.iter().map(u32::to_string).collect();
-                write!(f, "inf({})", k.join(","))
-            }
+            LoopyValue::Infinite(_) => write!(f, "inf({})", self.k_text()),
         }
     }
 }

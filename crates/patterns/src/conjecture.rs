@@ -272,8 +272,9 @@ pub fn check_with(
     ))
 }
 
-/// The value `g` stands for at an ∞ position of a loopy game in a holds claim.
-pub const INFINITE_G: i64 = -1;
+/// The value `g` stands for at an ∞ position of a loopy game in a holds claim: the one number
+/// for ∞ of every output ([`grundy_core::INFINITE_G`]).
+pub use grundy_core::INFINITE_G;
 
 /// Checks `conjecture` on every position of a loopy game's board: `labels` holds
 /// each position's generalized value in row-major order (finite, or `u32::MAX` for ∞) and

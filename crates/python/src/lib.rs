@@ -218,6 +218,7 @@ fn fill_table(
     threads: &Threads,
     engine: Engine,
     progress: Option<&Py<PyAny>>,
+    held: Holds,
 ) -> PyResult<GrundyTable> {
     check_budget_variable(py)?;
     let shape = TableShape::new(game, size, &size_text(size))
@@ -236,13 +237,46 @@ fn fill_table(
     // What the fill holds: the numpy array takes the table over without a copy; a heap game's
     // watch for a proved period, while it looks.
     let watch_bytes = grundy_patterns::answered::watch_bytes(game, &shape);
-    let fill = request.table(watch_bytes).map_err(|err| request_error(py, err))?;
+    let extra = held.bytes(&shape.lens()).max(watch_bytes);
+    let fill = request.table(extra).map_err(|err| request_error(py, err))?;
     // A heap game whose period a theorem proves is searched only as far as the proof, as the
     // CLI's `compute` does.
     watched(py, total, progress, |watch| {
         grundy_patterns::answered::fill_answered(game, &fill, watch)
     })?
     .map_err(|err| fill_error(py, err))
+}
+
+/// What a caller of `compute` holds besides the table (`_compute`'s `holds`), counted in the
+/// fill's memory check so that nothing is allocated for a table the caller cannot then use.
+#[derive(Clone, Copy)]
+enum Holds {
+    Nothing,
+    Plot,
+    Patterns,
+    View,
+}
+
+impl Holds {
+    fn parse(py: Python<'_>, holds: Option<&str>) -> PyResult<Holds> {
+        match holds {
+            None => Ok(Holds::Nothing),
+            Some("plot") => Ok(Holds::Plot),
+            Some("patterns") => Ok(Holds::Patterns),
+            Some("view") => Ok(Holds::View),
+            Some(other) => Err(error(py, Class::Input, format!("no such use of a table: {other}"))),
+        }
+    }
+
+    /// The bytes held besides a table of `lens` cells per axis.
+    fn bytes(self, lens: &[usize]) -> u128 {
+        match self {
+            Holds::Nothing => 0,
+            Holds::Plot => grundy_plot::plot_bytes(lens),
+            Holds::Patterns => grundy_patterns::analysis_bytes(lens),
+            Holds::View => grundy_view::view_bytes(lens),
+        }
+    }
 }
 
 /// A misère search's refusal as the Python exception of its kind.
@@ -352,7 +386,8 @@ fn describe(py: Python<'_>, game: &str, spec: Option<&str>) -> PyResult<Describe
 /// The table of a game as a numpy array of its own cell type (uint8, uint16 or uint32), which
 /// takes over the table's memory: no copy.
 #[pyfunction]
-#[pyo3(signature = (game, spec, size, threads=None, engine=None, progress=None))]
+#[pyo3(signature = (game, spec, size, threads=None, engine=None, progress=None, holds=None))]
+#[allow(clippy::too_many_arguments)]
 fn compute(
     py: Python<'_>,
     game: &str,
@@ -361,12 +396,14 @@ fn compute(
     threads: Option<usize>,
     engine: Option<&str>,
     progress: Option<Py<PyAny>>,
+    holds: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
     guard(py, || {
         let loaded = load_game(py, game, spec)?;
         let engine = parse_engine(py, engine)?;
         let threads = threads_of(py, threads)?;
-        let table = fill_table(py, &loaded, &size, &threads, engine, progress.as_ref())?;
+        let held = Holds::parse(py, holds)?;
+        let table = fill_table(py, &loaded, &size, &threads, engine, progress.as_ref(), held)?;
         Ok(match table.into_array() {
             CellArray::U8(a) => a.into_pyarray(py).into_any().unbind(),
             CellArray::U16(a) => a.into_pyarray(py).into_any().unbind(),
@@ -408,7 +445,7 @@ fn values_at(
         let threads = threads_of(py, threads)?;
         let mut fill = |shape: &TableShape| {
             let size = shape.max().to_vec();
-            fill_table(py, &loaded, &size, &threads, Engine::Auto, None)
+            fill_table(py, &loaded, &size, &threads, Engine::Auto, None, Holds::Nothing)
         };
         match values_of(&loaded, &positions, &mut fill) {
             Ok(answered) => Ok(answered.values),
@@ -794,7 +831,8 @@ fn plot_of<'py>(
             let message = format!("a picture is a .png, .svg or .pdf file, not .{extension}");
             return Err(error(py, Class::Input, message));
         };
-        let table = described(py, &array, axes, name, game, spec, 0)?;
+        let lens = array.lens();
+        let table = described(py, &array, axes, name, game, spec, Holds::Plot.bytes(&lens))?;
         let options = PlotOptions { outcome, max_side };
         let picture = watched(py, 0, None, |_| plot(&table, &options, format))?
             .map_err(|err| error(py, Class::Input, err))?;

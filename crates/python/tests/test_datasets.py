@@ -213,3 +213,22 @@ def test_every_example_on_a_dataset_card_runs_in_its_folder(tmp_path, monkeypatc
     # The grid example reads the cell it says it reads: kiki's (3, 5) is a P-position (both odd).
     grid = pd.read_csv(out / "kiki.csv", index_col=0)
     assert grid.loc[3, "5"] == 0 and grid.loc[3, "4"] != 0
+
+
+def test_a_loopy_long_csv_has_integer_values_in_pandas_and_polars(tmp_path):
+    # Issue 50: `inf` in a loopy table's g column made it float64 in pandas. ∞ is -1 (as
+    # `check --holds` reads g there) and the ∞ value, `inf(K)` as `value` writes it, is a
+    # string column beside it.
+    csv = tmp_path / "knight.csv"
+    cli("compute", "knight-retreat", "--size", "63x63", "--format", "long", "--out", str(csv), "--quiet")
+    frame = pd.read_csv(csv)
+    assert frame["g"].dtype == np.int64
+    infinite = frame[frame["g"] == -1]
+    assert len(infinite) > 0 and infinite["infinite"].str.match(r"^inf\([0-9,]*\)$").all()
+    assert frame.loc[frame["g"] >= 0, "infinite"].isna().all()
+    table = pl.read_csv(csv)
+    assert table.schema["g"] == pl.Int64 and table.schema["infinite"] == pl.String
+    # The same K as `grundy value` gives.
+    row = infinite.iloc[0]
+    shown = cli("value", "knight-retreat", f"{row['n']}x{row['m']}").stdout
+    assert row["infinite"] in shown, shown

@@ -6,6 +6,7 @@ The CLI binary is $GRUNDY_CLI, or the workspace's target/release/grundy, or targ
 """
 
 import json
+import os
 import pickle
 import signal
 import subprocess
@@ -408,6 +409,27 @@ def test_check_and_plot_keep_the_memory_budget(monkeypatch):
         grundy.check(table, p_set="n % 2 == 1 && m % 2 == 1")
     with pytest.raises(grundy.TableTooLarge):
         grundy.plot(table.astype(np.uint64), out="never.png")
+
+
+@pytest.mark.parametrize("call", ["plot", "patterns", "view"])
+def test_a_game_too_large_with_what_the_call_holds_is_refused_before_it_is_computed(call):
+    # kiki 4000x4000: 16 MB of cells, which fit in 24M alone but not with what a picture, an
+    # analysis or the view holds besides (issue 50: plot refused only once the table was made,
+    # 40 MB later). A fresh process, so that its peak is this call's.
+    script = f"""
+import resource, grundy
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+try:
+    grundy.{call}("kiki", (4000, 4000))
+    print("computed")
+except grundy.TableTooLarge:
+    print("refused", resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+"""
+    env = {**os.environ, "GRUNDY_MAX_MEMORY": "24M"}
+    run = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120)
+    words = run.stdout.split()
+    assert words[:1] == ["refused"], run.stdout + run.stderr
+    assert int(words[1]) < 8 << 10, f"the peak rose by {int(words[1]) >> 10} MiB before the refusal"
 
 
 def test_a_spec_file_larger_than_the_limit_is_refused(tmp_path):

@@ -42,10 +42,11 @@ pub fn write_csv<W: Write>(
 }
 
 /// Writes a loopy game's table of generalized Sprague–Grundy values as CSV: a finite value as
-/// its number and ∞ as `inf`; with [`CellKind::Outcomes`], `P`, `N` or `D` (a draw). The long
-/// layout of values adds a column `k`: an ∞ position's set K, its values separated by spaces
-/// (empty for a finite value, and for ∞ with K empty). `value_at` gives the value at each
-/// row-major index.
+/// its number and ∞ as [`crate::INFINITE_G`] (−1), so that pandas and polars read an integer
+/// column; with [`CellKind::Outcomes`], `P`, `N` or `D` (a draw). The long layout of values
+/// adds a column `infinite`: an ∞ position's value as `value` and `moves` write it, `inf(0,3)`
+/// with its set K (a string in every reader), empty for a finite value. `value_at` gives the
+/// value at each row-major index.
 ///
 /// # Errors
 /// An I/O error, or `InvalidInput` for the grid layout of a 3-D table.
@@ -69,8 +70,7 @@ pub fn write_loopy_csv<W: Write>(
     let text = |value: &crate::LoopyValue| -> String {
         match (cells, value) {
             (CellKind::Outcomes, value) => value.outcome().letter().to_string(),
-            (CellKind::Values, crate::LoopyValue::Finite(v)) => v.to_string(),
-            (CellKind::Values, crate::LoopyValue::Infinite(_)) => "inf".to_string(),
+            (CellKind::Values, value) => value.g().to_string(),
         }
     };
     let row_len = *lens.last().expect("tables have axes");
@@ -84,7 +84,7 @@ pub fn write_loopy_csv<W: Write>(
             writer.write_record(&header).map_err(into_io)?;
         }
         CsvLayout::Long => {
-            let k = (cells == CellKind::Values).then_some("k");
+            let k = (cells == CellKind::Values).then_some("infinite");
             let header = axes.iter().map(|a| a.name.as_str()).chain(["g"]).chain(k);
             writer.write_record(header).map_err(into_io)?;
         }
@@ -106,14 +106,10 @@ pub fn write_loopy_csv<W: Write>(
                         .collect();
                     record.push((axes[last].min + j as i64).to_string());
                     record.push(text(&value));
-                    match (cells, &value) {
-                        (CellKind::Outcomes, _) => {}
-                        (CellKind::Values, crate::LoopyValue::Infinite(k)) => {
-                            record.push(k.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
-                        }
-                        (CellKind::Values, crate::LoopyValue::Finite(_)) => {
-                            record.push(String::new())
-                        }
+                    if cells == CellKind::Values {
+                        let infinite =
+                            if value.is_finite() { String::new() } else { value.to_string() };
+                        record.push(infinite);
                     }
                     writer.write_record(&record).map_err(into_io)?;
                 }

@@ -361,6 +361,21 @@ def compute(
     Raises :class:`InputError` for an unknown game or an impossible size, and
     :class:`TableTooLarge` when the table would not fit in memory (nothing is allocated).
     """
+    return _compute(game, size, threads, engine, progress, misere, None)
+
+
+def _compute(
+    game: GameLike,
+    size: Union[int, Sequence[int]],
+    threads: Optional[int],
+    engine: Optional[str],
+    progress: ProgressArg,
+    misere: bool,
+    holds: Optional[str],
+) -> Table:
+    """:func:`compute`, whose memory check counts what the caller holds besides the table:
+    ``holds`` is ``"plot"``, ``"patterns"`` or ``"view"`` (checked before anything is
+    allocated), or ``None``."""
     g = _game(game, misere)
     coords = _size(g, size)
     threads = _threads(threads)
@@ -371,7 +386,7 @@ def compute(
         cells *= max(c - m + 1, 0)
     callback, close = _progress(progress, cells, g.name)
     try:
-        values = _grundy.compute(g._ref, g._spec, coords, threads, engine, callback)
+        values = _grundy.compute(g._ref, g._spec, coords, threads, engine, callback, holds)
     finally:
         close()
     return _table(values, g, g.axes, g.mins)
@@ -624,8 +639,11 @@ def _described(
     threads: Optional[int],
     progress: ProgressArg,
     misere: bool = False,
+    holds: Optional[str] = None,
 ) -> Tuple[np.ndarray, List[Tuple[str, int]], str, Optional[Game]]:
-    """(uint32 C-order values, axes as (name, min), name, game) of a game or an array."""
+    """(uint32 C-order values, axes as (name, min), name, game) of a game or an array; a game's
+    table is checked against the memory with what ``holds`` (see :func:`_compute`) takes
+    besides it."""
     if isinstance(source, np.ndarray) and misere:
         raise InputError("misere is for games; an array is a table already")
     if isinstance(source, np.ndarray):
@@ -665,7 +683,7 @@ def _described(
         return values, list(zip(names, starts)), name, game
     if size is None:
         raise InputError("size is needed to compute a game's table")
-    table = compute(source, size, threads=threads, progress=progress, misere=misere)
+    table = _compute(source, size, threads, None, progress, misere, holds)
     values = np.asarray(table).view(np.ndarray)
     g = table.game
     assert g is not None and table.axes is not None and table.mins is not None
@@ -709,7 +727,9 @@ def patterns(
         finally:
             close()
     else:
-        values, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress, misere)
+        values, named_axes, name, g = _described(
+            source, size, axes, mins, _threads(threads), progress, misere, "patterns"
+        )
         text = _grundy.patterns_of(values, named_axes, name, g and g._ref, g and g._spec)
     fields = json.loads(text)
     return SequenceReport(fields) if "sequence" in fields else BoardReport(fields)
@@ -887,7 +907,7 @@ def plot(
         extension = os.path.splitext(path)[1].lower().lstrip(".")
         if extension not in ("png", "svg", "pdf"):
             raise InputError(f"out={path} must be a .png, .svg or .pdf file")
-    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), False, misere)
+    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), False, misere, "plot")
     picture = _grundy.plot_of(array, named_axes, name, g and g._ref, g and g._spec, outcome, max_side, extension)
     if out is not None:
         directory = os.path.dirname(os.path.abspath(path))
@@ -987,6 +1007,6 @@ def view(
     if port is not None:
         port = _int(port, "port", 0, 65535)
     height = _int(height, "height", 100, 10000)
-    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress, misere)
+    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress, misere, "view")
     server = _grundy.view_start(array, named_axes, name, g and g._ref, g and g._spec, port, _threads(threads))
     return View(server, height)
