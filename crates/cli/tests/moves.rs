@@ -149,3 +149,72 @@ fn a_huge_heap_is_told_by_kinds() {
     }
     assert!(report["laws"][0]["argument"].as_str().unwrap().starts_with("Octal Periodicity"));
 }
+
+/// The key paths of a JSON value: `components.groups.options.sum` and so on (arrays look
+/// through to their elements).
+fn key_paths(value: &Value, prefix: &str, into: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                let path = if prefix.is_empty() { key.clone() } else { format!("{prefix}.{key}") };
+                into.insert(path.clone());
+                key_paths(inner, &path, into);
+            }
+        }
+        Value::Array(items) if !items.iter().all(Value::is_array) => {
+            for item in items {
+                key_paths(item, prefix, into);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `moves --json` has one schema for every play convention (issue 50: misère play gave a flat
+/// `moves` list, with `sum` meaning the misère value): normal play, a loopy sum and misère play
+/// nest their options the same way, each component says its place, and misère play adds only
+/// what it knows besides (the method, the sums remembered, each component's normal value and
+/// tameness).
+#[test]
+fn every_play_convention_has_one_json_schema() {
+    let paths = |args: &[&str]| {
+        let mut found = BTreeSet::new();
+        key_paths(&moves_json(args), "", &mut found);
+        found
+    };
+    let normal = paths(&["kayles", "5", "+", "subtraction:1,2", "2"]);
+    let misere = paths(&["kayles", "5", "+", "subtraction:1,2", "2", "--misere"]);
+    let loopy = paths(&["knight-retreat", "4x7", "+", "subtraction:1,2", "2"]);
+    let common: BTreeSet<String> = [
+        "play",
+        "value",
+        "outcome",
+        "components",
+        "components.component",
+        "components.game",
+        "components.position",
+        "components.value",
+        "components.option_values",
+        "components.groups",
+        "components.groups.rule",
+        "components.groups.kind",
+        "components.groups.count",
+        "components.groups.options",
+        "components.groups.options.to",
+        "components.groups.options.value",
+        "components.groups.options.sum",
+        "components.groups.options.outcome",
+        "components.groups.options.winning",
+    ]
+    .map(String::from)
+    .into();
+    assert_eq!(normal, common);
+    assert_eq!(loopy, common);
+    let misere_only: BTreeSet<&str> = misere.difference(&common).map(String::as_str).collect();
+    let expected: BTreeSet<&str> =
+        ["method", "sums_remembered", "components.normal", "components.tameness"].into();
+    assert_eq!(misere_only, expected);
+    assert!(common.is_subset(&misere));
+    assert_eq!(moves_json(&["kayles", "5", "--misere"])["play"], "misere");
+    assert_eq!(moves_json(&["kayles", "5"])["play"], "normal");
+}

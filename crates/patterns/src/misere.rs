@@ -30,6 +30,7 @@
 //! to 40 7 s and to 50 54 s (one core). The misère quotient ([`crate::quotient`]) answers
 //! outcomes of sums of one game's heaps much further, where it stays small.
 
+use crate::moves::{ComponentMoves, MoveGroup, MoveTo, Moves, SearchNote};
 use grundy_compute::{memory, Progress};
 use grundy_core::{mex, Coord, Game, Nimber};
 use std::collections::HashMap;
@@ -589,22 +590,8 @@ pub struct ComponentReport {
     pub tameness: &'static str,
 }
 
-/// A move of a misère sum: the component moved and the positions it leaves there.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct MoveReport {
-    /// The component moved (counted from 0, in the order given).
-    pub component: usize,
-    /// The positions it leaves in that component's place (none: it is gone).
-    pub to: Vec<Vec<Coord>>,
-    /// The misère value of the sum after the move.
-    pub sum: u32,
-    /// Whether the move wins: it leaves a misère P-position.
-    pub winning: bool,
-}
-
-/// A sum under misère play: its components, its misère value and outcome, how it was found,
-/// and (when asked) every move with the value it leaves. The JSON of `value --misere` and
-/// `moves --misere`.
+/// A sum under misère play: its components, its misère value and outcome, and how it was
+/// found. The JSON of `value --misere` (its moves are [`misere_moves_of`]'s).
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct SumReport {
     /// The games' names joined by ` + `.
@@ -621,21 +608,13 @@ pub struct SumReport {
     pub method: &'static str,
     /// Sums the search remembered.
     pub sums_remembered: usize,
-    /// Every move, winning ones first (only when asked).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub moves: Option<Vec<MoveReport>>,
 }
 
-/// The misère value and outcome of the sum of `terms` (and every move's, with `moves`), by a
-/// [`MisereSearch`] within `limits`.
+/// The misère value and outcome of the sum of `terms`, by a [`MisereSearch`] within `limits`.
 ///
 /// # Errors
 /// A position beyond the search's reach, or [`MisereError::TooManyPositions`].
-pub fn misere_sum(
-    terms: &[SumTerm<'_>],
-    moves: bool,
-    limits: &SearchLimits,
-) -> Result<SumReport, MisereError> {
+pub fn misere_sum(terms: &[SumTerm<'_>], limits: &SearchLimits) -> Result<SumReport, MisereError> {
     let games: Vec<Game> = terms.iter().map(|t| t.game.clone()).collect();
     with_deep_stack(move || {
         let mut search = MisereSearch::new(games, limits);
@@ -645,7 +624,7 @@ pub fn misere_sum(
             for pos in &term.positions {
                 let c = search.component(t, pos)?;
                 let standing = search.standing(c)?;
-                components.push((c, t));
+                components.push(c);
                 reports.push(ComponentReport {
                     game: term.game.name().to_string(),
                     position: pos.clone(),
@@ -655,28 +634,8 @@ pub fn misere_sum(
                 });
             }
         }
-        let all: Vec<Component> = components.iter().map(|&(c, _)| c).collect();
-        let value = search.value_of(&all)?;
-        let method = if search.all_tame(&all)? { "tame rule" } else { "exact search" };
-        let moves = if moves {
-            let mut listed = Vec::new();
-            for (i, &(_, t)) in components.iter().enumerate() {
-                let game = &terms[t].game;
-                for option in game.options(&reports[i].position) {
-                    let mut after: Vec<Component> = all.clone();
-                    after.remove(i);
-                    for piece in &option {
-                        after.push(search.component(t, piece)?);
-                    }
-                    let sum = search.value_of(&after)?;
-                    listed.push(MoveReport { component: i, to: option, sum, winning: sum == 0 });
-                }
-            }
-            listed.sort_by_key(|m| !m.winning);
-            Some(listed)
-        } else {
-            None
-        };
+        let value = search.value_of(&components)?;
+        let method = if search.all_tame(&components)? { "tame rule" } else { "exact search" };
         let names: Vec<&str> = terms.iter().map(|t| t.game.name()).collect();
         Ok(SumReport {
             game: names.join(" + "),
@@ -686,7 +645,82 @@ pub fn misere_sum(
             outcome: if value == 0 { "P" } else { "N" },
             method,
             sums_remembered: search.remembered(),
-            moves,
+        })
+    })
+}
+
+/// Every move of the sum of `terms` under misère play, in the shape of every other listing
+/// ([`Moves`]): each option with its own misère value (a split's, of the pieces it leaves as one
+/// sum) and the misère value of the whole sum after it, all from one [`MisereSearch`] within
+/// `limits`. Each option is listed on its own: two options of one misère value can leave sums
+/// of different values.
+///
+/// # Errors
+/// A position beyond the search's reach, a group of more than [`crate::moves::EXAMINED`]
+/// options ([`MisereError::TooFar`]), or the search's limits.
+pub fn misere_moves_of(
+    terms: &[SumTerm<'_>],
+    limits: &SearchLimits,
+) -> Result<Moves<u32>, MisereError> {
+    let games: Vec<Game> = terms.iter().map(|t| t.game.clone()).collect();
+    with_deep_stack(move || {
+        let mut search = MisereSearch::new(games, limits);
+        let mut placed = Vec::new();
+        for (t, term) in terms.iter().enumerate() {
+            for pos in &term.positions {
+                placed.push((t, pos.clone(), search.component(t, pos)?));
+            }
+        }
+        let all: Vec<Component> = placed.iter().map(|&(_, _, c)| c).collect();
+        let value = search.value_of(&all)?;
+        let note = SearchNote {
+            method: if search.all_tame(&all)? { "tame rule" } else { "exact search" },
+            sums_remembered: 0,
+        };
+        let mut components = Vec::new();
+        for (i, (t, pos, c)) in placed.iter().enumerate() {
+            let game = terms[*t].game;
+            let standing = search.standing(*c)?;
+            let mut groups = Vec::new();
+            for group in game.option_groups(pos) {
+                if group.len() > crate::moves::EXAMINED {
+                    return Err(MisereError::TooFar(pos.clone()));
+                }
+                let mut options = Vec::new();
+                for to in group.options() {
+                    let pieces: Vec<Component> =
+                        to.iter().map(|p| search.component(*t, p)).collect::<Result<_, _>>()?;
+                    let mut after: Vec<Component> = all.clone();
+                    after.remove(i);
+                    after.extend(&pieces);
+                    let value = search.value_of(&pieces)?;
+                    let sum = search.value_of(&after)?;
+                    options.push(MoveTo { to, value, sum });
+                }
+                groups.push(MoveGroup {
+                    rule: group.rule + 1,
+                    kind: crate::moves::describe(game, &group),
+                    count: group.len(),
+                    options,
+                    classes: Vec::new(),
+                });
+            }
+            components.push(ComponentMoves {
+                game: game.name().to_string(),
+                position: pos.clone(),
+                value: standing.misere,
+                groups,
+                misere: Some((standing.normal, tameness(&standing))),
+            });
+        }
+        let search = SearchNote { sums_remembered: search.remembered(), ..note };
+        Ok(Moves {
+            play: grundy_core::Play::Misere,
+            components,
+            value,
+            laws: Vec::new(),
+            strips: Vec::new(),
+            search: Some(search),
         })
     })
 }

@@ -17,7 +17,7 @@
 use crate::positions::{answers_of, Answer, Law, Position, Strip, ValuesError};
 use grundy_compute::retrograde::{board_for, LoopyTable};
 use grundy_core::{Coord, Game, GameOption, GroupShape, GrundyTable, MoveKind, OptionGroup, Pairs};
-use grundy_core::{LoopyOutcome, LoopyValue, MexSet, Nimber, TableShape};
+use grundy_core::{LoopyOutcome, LoopyValue, MexSet, Nimber, Play, TableShape};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -74,17 +74,32 @@ impl SumValue for LoopyValue {
     }
 }
 
-/// The moves of a sum of positions.
+/// The moves of a sum of positions, under one play convention: every listing (normal play,
+/// loopy sums, misère sums) has this shape, and [`Moves::report`] its one JSON schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Moves<V = u32> {
+    /// The play convention the values are of.
+    pub play: Play,
     /// One entry per position of the sum, in the order given.
     pub components: Vec<ComponentMoves<V>>,
-    /// The value of the sum (XOR of the components' values; Smith's rule with a loopy one).
+    /// The value of the sum (XOR of the components' values; Smith's rule with a loopy one; the
+    /// exact search's under misère play).
     pub value: V,
     /// The proved periods used.
     pub laws: Vec<Law>,
     /// The repeating strips used.
     pub strips: Vec<Strip>,
+    /// Under misère play: how the sum's value was found.
+    pub search: Option<SearchNote>,
+}
+
+/// How a misère sum's value was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchNote {
+    /// `tame rule` (every component tame) or `exact search`.
+    pub method: &'static str,
+    /// The sums the search remembered.
+    pub sums_remembered: usize,
 }
 
 /// The moves of one position of the sum.
@@ -98,6 +113,8 @@ pub struct ComponentMoves<V = u32> {
     pub value: V,
     /// Its options, group by group.
     pub groups: Vec<MoveGroup<V>>,
+    /// Under misère play: its normal-play value and tameness (`tame`, `restive`, `wild`).
+    pub misere: Option<(u32, &'static str)>,
 }
 
 /// A group of options: one rule, direction or number of stones taken.
@@ -122,9 +139,12 @@ pub struct MoveTo<V = u32> {
     pub to: GameOption,
     /// The option's value.
     pub value: V,
+    /// The value of the whole sum after the move.
+    pub sum: V,
 }
 
-/// The options of a group that share a value.
+/// The options of a group that share a value (and so, in a game whose sums' values come from
+/// their parts', the sum's value after them).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValueClass<V = u32> {
     /// The value.
@@ -133,6 +153,8 @@ pub struct ValueClass<V = u32> {
     pub count: u128,
     /// The first of them.
     pub first: GameOption,
+    /// The value of the whole sum after any of them.
+    pub sum: V,
 }
 
 /// Why the moves cannot be given.
@@ -175,11 +197,32 @@ pub struct Term<'g, 'p> {
 }
 
 impl<V: SumValue> Moves<V> {
-    /// The value of the whole sum after a move of component `index` to an option of value
-    /// `value`.
-    pub fn sum_after(&self, index: usize, value: &V) -> V {
-        let rest = self.components.iter().enumerate().filter(|&(i, _)| i != index);
-        V::sum(rest.map(|(_, c)| c.value.clone()).chain([value.clone()]))
+    /// The moves of a sum whose value is the sum of its components' values ([`SumValue::sum`]:
+    /// normal play, and Smith's rule with a loopy component): each option's `sum` is set from
+    /// the others' values.
+    fn of_parts(
+        components: Vec<ComponentMoves<V>>,
+        laws: Vec<Law>,
+        strips: Vec<Strip>,
+    ) -> Moves<V> {
+        let values: Vec<V> = components.iter().map(|c| c.value.clone()).collect();
+        let value = V::sum(values.iter().cloned());
+        let mut components = components;
+        for (index, component) in components.iter_mut().enumerate() {
+            let after = |option: &V| {
+                let rest = values.iter().enumerate().filter(|&(i, _)| i != index);
+                V::sum(rest.map(|(_, v)| v.clone()).chain([option.clone()]))
+            };
+            for group in &mut component.groups {
+                for option in &mut group.options {
+                    option.sum = after(&option.value);
+                }
+                for class in &mut group.classes {
+                    class.sum = after(&class.value);
+                }
+            }
+        }
+        Moves { play: Play::Normal, components, value, laws, strips, search: None }
     }
 }
 
@@ -216,6 +259,8 @@ impl ComponentMoves {
 /// number, or `"inf(0,2)"` for ∞ with K = {0, 2} (a loopy component's).
 #[derive(Serialize)]
 pub struct MovesReport<'a> {
+    /// The play convention: `normal` or `misere`.
+    pub play: &'static str,
     /// The sum's value.
     pub value: serde_json::Value,
     /// `P` (the player to move loses), `N` (wins) or `D` (a draw: play goes on forever).
@@ -228,19 +273,34 @@ pub struct MovesReport<'a> {
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     /// The repeating strips used.
     pub strips: &'a [Strip],
+    /// Under misère play: `tame rule` or `exact search`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub method: Option<&'static str>,
+    /// Under misère play: the sums the search remembered.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sums_remembered: Option<usize>,
 }
 
 /// One position of a [`MovesReport`].
 #[derive(Serialize)]
 pub struct ComponentReport<'a> {
+    /// Its place in the sum, from 0 (the order given).
+    pub component: usize,
     /// The game's name.
     pub game: &'a str,
     /// The position.
     pub position: &'a [Coord],
     /// Its value.
     pub value: serde_json::Value,
-    /// The distinct values of its options, ascending (their mex is `value` in a game that ends).
+    /// The distinct values of its options, ascending (their mex is `value` in a game that ends,
+    /// under misère play too when it has options; 1 when it has none).
     pub option_values: Vec<serde_json::Value>,
+    /// Under misère play: its normal-play value.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub normal: Option<u32>,
+    /// Under misère play: `tame`, `restive` or `wild`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tameness: Option<&'static str>,
     /// Its options, group by group.
     pub groups: Vec<GroupReport<'a>>,
 }
@@ -282,26 +342,24 @@ pub struct MoveReport<'a> {
 }
 
 impl<V: SumValue> Moves<V> {
-    /// The report of these moves (serialise it for JSON).
+    /// The report of these moves (serialise it for JSON): one schema for every play convention.
     pub fn report(&self) -> MovesReport<'_> {
-        let moves = self;
-        let components = moves
+        let entry = |to, value: &V, count, sum: &V| {
+            let outcome = sum.outcome();
+            MoveReport {
+                to,
+                value: value.json(),
+                count,
+                sum: sum.json(),
+                outcome: outcome.letter(),
+                winning: outcome == LoopyOutcome::P,
+            }
+        };
+        let components = self
             .components
             .iter()
             .enumerate()
             .map(|(i, c)| {
-                let entry = |to, value: &V, count| {
-                    let sum = moves.sum_after(i, value);
-                    let outcome = sum.outcome();
-                    MoveReport {
-                        to,
-                        value: value.json(),
-                        count,
-                        sum: sum.json(),
-                        outcome: outcome.letter(),
-                        winning: outcome == LoopyOutcome::P,
-                    }
-                };
                 let groups = c
                     .groups
                     .iter()
@@ -309,29 +367,39 @@ impl<V: SumValue> Moves<V> {
                         rule: g.rule,
                         kind: &g.kind,
                         count: g.count,
-                        options: g.options.iter().map(|o| entry(&o.to, &o.value, None)).collect(),
+                        options: g
+                            .options
+                            .iter()
+                            .map(|o| entry(&o.to, &o.value, None, &o.sum))
+                            .collect(),
                         classes: g
                             .classes
                             .iter()
-                            .map(|k| entry(&k.first, &k.value, Some(k.count)))
+                            .map(|k| entry(&k.first, &k.value, Some(k.count), &k.sum))
                             .collect(),
                     })
                     .collect();
                 ComponentReport {
+                    component: i,
                     game: &c.game,
                     position: &c.position,
                     value: c.value.json(),
                     option_values: c.option_values().iter().map(SumValue::json).collect(),
+                    normal: c.misere.map(|(normal, _)| normal),
+                    tameness: c.misere.map(|(_, tameness)| tameness),
                     groups,
                 }
             })
             .collect();
         MovesReport {
-            value: moves.value.json(),
-            outcome: moves.value.outcome().letter(),
+            play: self.play.name(),
+            value: self.value.json(),
+            outcome: self.value.outcome().letter(),
             components,
-            laws: &moves.laws,
-            strips: &moves.strips,
+            laws: &self.laws,
+            strips: &self.strips,
+            method: self.search.map(|s| s.method),
+            sums_remembered: self.search.map(|s| s.sums_remembered),
         }
     }
 }
@@ -345,8 +413,7 @@ pub fn moves_of<E>(
     for term in terms {
         components.extend(term_moves(term, fill, &mut laws, &mut strips)?);
     }
-    let value = u32::sum(components.iter().map(|c| c.value));
-    Ok(Moves { components, value, laws, strips })
+    Ok(Moves::of_parts(components, laws, strips))
 }
 
 /// The moves of a sum with loopy components: each loopy game's board ([`board_for`]) from
@@ -372,8 +439,7 @@ pub fn loopy_moves_of<E>(
             components.push(component_moves(term.game, position, &table)?);
         }
     }
-    let value = LoopyValue::sum(components.iter().map(|c| &c.value));
-    Ok(Moves { components, value, laws, strips })
+    Ok(Moves::of_parts(components, laws, strips))
 }
 
 /// The moves of each position of `term`, a game that ends, from the answers of its positions
@@ -463,7 +529,7 @@ pub fn moves_in_table<E>(
 ) -> Result<Moves, MovesError<E>> {
     assert_eq!(table.axes(), game.axes(), "a table of the game");
     let component = component_moves(game, position, table)?;
-    Ok(Moves { value: component.value, components: vec![component], laws: vec![], strips: vec![] })
+    Ok(Moves::of_parts(vec![component], vec![], vec![]))
 }
 
 fn component_moves<V: SumValue, E>(
@@ -479,7 +545,10 @@ fn component_moves<V: SumValue, E>(
             let kind = describe(game, group);
             let count = group.len();
             if count <= LISTED {
-                let options = group.options().map(|to| MoveTo { value: value_of(&to), to });
+                let options = group.options().map(|to| {
+                    let value = value_of(&to);
+                    MoveTo { sum: value.clone(), value, to }
+                });
                 return Ok(MoveGroup {
                     rule: group.rule + 1,
                     kind,
@@ -518,6 +587,7 @@ fn component_moves<V: SumValue, E>(
         position: position.to_vec(),
         value: answer.value(position),
         groups,
+        misere: None,
     })
 }
 
@@ -541,10 +611,13 @@ impl<V: Ord> Classes<V> {
         }
     }
 
-    fn into_vec(self) -> Vec<ValueClass<V>> {
+    fn into_vec(self) -> Vec<ValueClass<V>>
+    where
+        V: Clone,
+    {
         self.0
             .into_iter()
-            .map(|(value, (count, first))| ValueClass { value, count, first })
+            .map(|(value, (count, first))| ValueClass { sum: value.clone(), value, count, first })
             .collect()
     }
 }
@@ -600,7 +673,7 @@ fn periodic_pair_classes<V: Ord>(
 }
 
 /// A group's move in words: `take 1, leave 2 heaps`, `slide by (-1, -1)`, `cut along w`.
-fn describe(game: &Game, group: &OptionGroup) -> String {
+pub(crate) fn describe(game: &Game, group: &OptionGroup) -> String {
     let rule = game.rules()[group.rule].kind();
     match &group.kind {
         MoveKind::Step => rule.to_string(),
@@ -734,7 +807,7 @@ mod tests {
         for (i, component) in answered.components.iter().enumerate() {
             for group in &component.groups {
                 for option in &group.options {
-                    if answered.sum_after(i, &option.value) == 0 {
+                    if option.sum == 0 {
                         winning.push((i, option.to.clone()));
                     }
                 }

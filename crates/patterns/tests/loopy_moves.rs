@@ -188,7 +188,7 @@ fn every_move_of_a_loopy_sum_leaves_the_outcome_the_sum_graph_gives() {
                     let v = components[g].index[to];
                     listed.push(v);
                     let after = state - at * stride[j] + v * stride[j];
-                    let outcome = moves.sum_after(j, &option.value).outcome();
+                    let outcome = option.sum.outcome();
                     assert_eq!(outcome, outcomes[after], "{what}: move {j} to {to:?}");
                 }
             }

@@ -313,7 +313,7 @@ fn misere_sum(
         let limits = misere::SearchLimits::available(
             seconds.unwrap_or(misere::SearchLimits::DEFAULT_SECONDS),
         );
-        let report = watched(py, 0, None, |_| misere::misere_sum(&sum, false, &limits))?
+        let report = watched(py, 0, None, |_| misere::misere_sum(&sum, &limits))?
             .map_err(|err| misere_error(py, err))?;
         serde_json::to_string(&report).map_err(|err| error(py, Class::Grundy, err))
     })

@@ -3,13 +3,20 @@
 
 use crate::output::write_json_line;
 use anyhow::Result;
-use grundy_patterns::misere::{misere_sum, SearchLimits, SumReport, SumTerm};
+use grundy_patterns::misere::{misere_moves_of, misere_sum, SearchLimits, SumReport, SumTerm};
+use grundy_patterns::moves::Moves;
 use std::io::Write;
 use std::process::ExitCode;
 
-/// The sum's report, with every move when `moves`, within `seconds`.
-pub(super) fn report(terms: &[SumTerm<'_>], moves: bool, seconds: u64) -> Result<SumReport> {
-    Ok(misere_sum(terms, moves, &SearchLimits::available(seconds))?)
+/// The sum's report, within `seconds`.
+pub(super) fn report(terms: &[SumTerm<'_>], seconds: u64) -> Result<SumReport> {
+    Ok(misere_sum(terms, &SearchLimits::available(seconds))?)
+}
+
+/// Every move of the sum under misère play, within `seconds` (`moves` prints them as it prints
+/// every other convention's).
+pub(super) fn moves(terms: &[SumTerm<'_>], seconds: u64) -> Result<Moves> {
+    Ok(misere_moves_of(terms, &SearchLimits::available(seconds))?)
 }
 
 fn component_texts(report: &SumReport, several_games: bool) -> Vec<String> {
@@ -53,34 +60,4 @@ fn print_outcome(out: &mut impl Write, report: &SumReport) -> Result<()> {
     };
     writeln!(out, "outcome: {} under misère play ({meaning})", report.outcome)?;
     Ok(())
-}
-
-/// Prints `moves --misere`'s answer: every move with the misère value of the sum it leaves,
-/// winning ones first (40 unless `all`).
-pub(super) fn print_moves(report: &SumReport, json: bool, all: bool) -> Result<ExitCode> {
-    let mut out = crate::output::stdout()?;
-    if json {
-        write_json_line(&mut out, report)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let several = report.game.contains(" + ");
-    let texts = component_texts(report, several);
-    let moves = report.moves.as_deref().unwrap_or_default();
-    writeln!(out, "misère value {} ({} moves)", report.value, moves.len())?;
-    const SHOWN: usize = 40;
-    for (k, m) in moves.iter().enumerate() {
-        if !all && k == SHOWN {
-            writeln!(out, "… {} more (--all lists them)", moves.len() - SHOWN)?;
-            break;
-        }
-        let to: Vec<String> =
-            m.to.iter()
-                .map(|p| p.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("x"))
-                .collect();
-        let to = if to.is_empty() { "nothing".to_string() } else { to.join(" + ") };
-        let mark = if m.winning { "  winning" } else { "" };
-        writeln!(out, "{} -> {to}: sum misère {}{mark}", texts[m.component], m.sum)?;
-    }
-    print_outcome(&mut out, report)?;
-    Ok(ExitCode::SUCCESS)
 }

@@ -41,13 +41,6 @@ const SHOWN: usize = 40;
 pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let terms = parse_terms(&args.sum.terms)?;
     refuse_loopy_misere(&terms, args.sum.misere)?;
-    if misere_sum(&terms, args.sum.misere)? {
-        let report = super::misere_sums::report(&sum_terms(&terms), true, args.sum.search_seconds)?;
-        return super::misere_sums::print_moves(&report, args.json, args.all);
-    }
-    let threads = args.sum.threads.pool()?;
-    let bar = Bar::waiting(args.json);
-    let loopy = terms.iter().any(|t| t.game.is_loopy());
     let texts: Vec<String> = terms
         .iter()
         .flat_map(|t| {
@@ -56,6 +49,19 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             t.positions.iter().map(move |(text, _)| format!("{prefix}{text}"))
         })
         .collect();
+    let mut out = crate::output::stdout()?;
+    if misere_sum(&terms, args.sum.misere)? {
+        let moves = super::misere_sums::moves(&sum_terms(&terms), args.sum.search_seconds)?;
+        if args.json {
+            write_json_line(&mut out, &moves.report())?;
+        } else {
+            print_text(&mut out, &moves, &texts, args.all, explain_misere)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let threads = args.sum.threads.pool()?;
+    let bar = Bar::waiting(args.json);
+    let loopy = terms.iter().any(|t| t.game.is_loopy());
     let library_terms: Vec<Term<'_, '_>> =
         terms.iter().map(|t| Term { game: &t.game, positions: t.positions.clone() }).collect();
     let mut fill = |game: &Game, shape: &TableShape| {
@@ -66,7 +72,6 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         MovesError::Values(ValuesError::Fill(err)) => err,
         err => anyhow::anyhow!("{err}"),
     };
-    let mut out = crate::output::stdout()?;
     if loopy {
         let mut fill_loopy =
             |game: &Game, shape: &TableShape| fill_loopy(game, shape, &threads, &bar, 0);
@@ -125,19 +130,19 @@ fn print_text<V: SumValue>(
     explain: Explain<V>,
 ) -> Result<()> {
     let (mut winning, mut drawing, mut others) = (Vec::new(), Vec::new(), Vec::new());
-    for (i, (component, text)) in moves.components.iter().zip(texts).enumerate() {
+    let misere = if moves.play == grundy_core::Play::Misere { "misère " } else { "" };
+    for (component, text) in moves.components.iter().zip(texts) {
         for group in &component.groups {
-            let listed = group.options.iter().map(|o| (&o.to, &o.value, 1));
-            let classes = group.classes.iter().map(|c| (&c.first, &c.value, c.count));
-            for (to, value, count) in listed.chain(classes) {
-                let sum = moves.sum_after(i, value);
+            let listed = group.options.iter().map(|o| (&o.to, &o.value, 1, &o.sum));
+            let classes = group.classes.iter().map(|c| (&c.first, &c.value, c.count, &c.sum));
+            for (to, value, count, sum) in listed.chain(classes) {
                 let more = if count > 1 {
                     format!(" and {} more like it", count - 1)
                 } else {
                     String::new()
                 };
                 let line = format!(
-                    "{text} -> {}{more}  [{}]  value {value}, sum {sum}",
+                    "{text} -> {}{more}  [{}]  {misere}value {value}, {misere}sum {sum}",
                     option_text(to),
                     group.kind,
                 );
@@ -154,14 +159,26 @@ fn print_text<V: SumValue>(
         .components
         .iter()
         .zip(texts)
-        .map(|(c, text)| format!("{text}: value {}", c.value))
+        .map(|(c, text)| match c.misere {
+            Some((normal, tameness)) => {
+                format!("{text}: misère value {} (normal {normal}, {tameness})", c.value)
+            }
+            None => format!("{text}: value {}", c.value),
+        })
         .collect();
     let outcome = moves.value.outcome().letter();
     let meaning = outcome_meaning(outcome);
+    let under = if misere.is_empty() { String::new() } else { " under misère play".to_string() };
+    let how = moves.search.map_or(String::new(), |s| format!(" (by the {})", s.method));
     if moves.components.len() > 1 {
-        writeln!(out, "{}; sum {}; {outcome} ({meaning})", values.join(", "), moves.value)?;
+        writeln!(
+            out,
+            "{}; {misere}sum {}{how}; {outcome}{under} ({meaning})",
+            values.join(", "),
+            moves.value
+        )?;
     } else {
-        writeln!(out, "{}; {outcome} ({meaning})", values[0])?;
+        writeln!(out, "{}; {outcome}{under} ({meaning})", values[0])?;
     }
     if winning.is_empty() {
         writeln!(out, "winning moves: none (no move leaves a P-position, a sum of value 0)")?;
@@ -223,6 +240,30 @@ fn explain_smith(
             )?
         }
     }
+    Ok(())
+}
+
+/// Why a position has its misère value: the mex of its options' misère values (a split's the
+/// value of the pieces as one sum), or 1 when it has none (the player to move wins by having
+/// no move).
+fn explain_misere(out: &mut dyn Write, component: &ComponentMoves, text: &str) -> Result<()> {
+    let values = component.option_values();
+    if values.is_empty() {
+        writeln!(
+            out,
+            "misère: {text} has no options: the player to move cannot move and so wins, and its \
+             misère value is 1"
+        )?;
+        return Ok(());
+    }
+    let listed: Vec<String> = values.iter().map(u32::to_string).collect();
+    writeln!(
+        out,
+        "mex: the options take the misère values {{{}}}; the smallest missing is {}, the misère \
+         value of {text}",
+        listed.join(", "),
+        component.mex()
+    )?;
     Ok(())
 }
 

@@ -82,8 +82,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     let terms = parse_terms(&args.sum.terms)?;
     refuse_loopy_misere(&terms, args.sum.misere)?;
     if misere_sum(&terms, args.sum.misere)? {
-        let report =
-            super::misere_sums::report(&sum_terms(&terms), false, args.sum.search_seconds)?;
+        let report = super::misere_sums::report(&sum_terms(&terms), args.sum.search_seconds)?;
         return super::misere_sums::print_value(&report, args.json);
     }
     let threads = args.sum.threads.pool()?;
