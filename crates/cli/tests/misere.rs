@@ -224,3 +224,36 @@ fn misere_quotients_print_their_presentation() {
         assert_eq!(p_portion.contains(&class), kayles_p(rows, &mut memo), "heap {heap}: {class}");
     }
 }
+
+/// A sum far past the exact search's reach is answered when its game's standings are proved
+/// periodic (the subtraction window) and every heap is tame (issue 50: "too far out"); a search
+/// that runs says so once, with its bounds (issue 50: silent for up to 600 s).
+#[test]
+fn far_misere_sums_use_the_proved_standings_and_a_long_search_says_it_runs() {
+    let far = json(&["value", "--misere", "subtraction:1,2,3", "10^12", "7", "--json"]);
+    assert_eq!(far["method"], "tame rule");
+    // 10^12 is 0 modulo the period 4, from heap 0: heap 4 stands as it does.
+    let near = json(&["value", "--misere", "subtraction:1,2,3", "4", "7", "--json"]);
+    assert_eq!(far["value"], near["value"]);
+    assert_eq!(far["components"][0]["value"], near["components"][0]["value"]);
+    // Kayles splits heaps: no law answers it far out.
+    let refused = grundy().args(["value", "--misere", "kayles", "10^12", "7"]).output().unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("too far out"));
+    // A long search, its standard error no terminal: one note, then its limit.
+    let output = grundy()
+        .args(["value", "--misere", "kayles", "40", "41", "--search-seconds", "2"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.matches("note: the exact misère search over sums is running").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("it stops after 2 s (--search-seconds)"), "{stderr}");
+    assert!(stderr.contains("ran past its limit of 2 s"), "{stderr}");
+    // A short one says nothing.
+    let quick = grundy().args(["value", "--misere", "kayles", "5", "7"]).output().unwrap();
+    assert!(quick.stderr.is_empty(), "{}", String::from_utf8_lossy(&quick.stderr));
+}

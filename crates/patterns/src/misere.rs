@@ -30,6 +30,10 @@
 //! to 40 7 s and to 50 54 s (one core). The misère quotient ([`crate::quotient`]) answers
 //! outcomes of sums of one game's heaps much further, where it stays small.
 
+mod law;
+
+pub use law::{standing_law, StandingLaw};
+
 use crate::moves::{ComponentMoves, MoveGroup, MoveTo, Moves, SearchNote};
 use grundy_compute::{memory, Progress};
 use grundy_core::{mex, Coord, Game, Nimber};
@@ -66,6 +70,17 @@ impl Standing {
     /// Not tame, though every option is: the first step out of tameness.
     pub fn restive(&self) -> bool {
         !self.tame && self.options_tame
+    }
+}
+
+/// The misère value of a sum of tame components (Conway's tame rule): the nim-sum of their
+/// normal values, flipped by 1 when none is firm (every one fickle: (g, γ⁻) = (0, 1) or (1, 0)).
+fn tame_rule(standings: &[Standing]) -> u32 {
+    let nim_sum = standings.iter().fold(0, |sum, s| sum ^ s.normal);
+    if standings.iter().any(|s| !s.fickle()) {
+        nim_sum
+    } else {
+        nim_sum ^ 1
     }
 }
 
@@ -147,6 +162,12 @@ pub enum MisereError {
     /// A coordinate beyond what the search keeps (2^31).
     #[error("position {0:?} is too far out for the exact misère search (coordinates below 2^31)")]
     TooFar(Vec<Coord>),
+    /// A position beyond the search's reach in a sum that the tame rule does not answer.
+    #[error(
+        "position {0:?} is too far out for the exact misère search (coordinates below 2^31), \
+         and not every component of the sum is tame, so the tame rule does not answer"
+    )]
+    TooFarUntamed(Vec<Coord>),
     /// The search ran past its time limit.
     #[error(
         "the exact misère search ran past its limit of {seconds} s ({sums} sums remembered); ask \
@@ -464,16 +485,15 @@ impl MisereSearch {
 
     /// The tame rule's value of the sum when every component is tame.
     fn tame_value(&mut self, sum: &[Component]) -> Result<Option<u32>, MisereError> {
-        let (mut nim_sum, mut firm) = (0, false);
+        let mut standings = Vec::with_capacity(sum.len());
         for &c in sum {
             let standing = self.standing(c)?;
             if !standing.tame {
                 return Ok(None);
             }
-            nim_sum ^= standing.normal;
-            firm |= !standing.fickle();
+            standings.push(standing);
         }
-        Ok(Some(if firm { nim_sum } else { nim_sum ^ 1 }))
+        Ok(Some(tame_rule(&standings)))
     }
 
     /// The genus of `c`: its normal value and the misère values of `c` + k copies of *2, for k
@@ -611,20 +631,40 @@ pub struct SumReport {
 }
 
 /// The misère value and outcome of the sum of `terms`, by a [`MisereSearch`] within `limits`.
+/// A position beyond the search's reach (2^31) of a subtraction game with a finite set is
+/// answered by its game's proved standings ([`standing_law`]): when every component is tame,
+/// the tame rule gives the sum's value at once.
 ///
 /// # Errors
-/// A position beyond the search's reach, or [`MisereError::TooManyPositions`].
+/// A position beyond the search's reach that no proved law answers, or the search's limits.
 pub fn misere_sum(terms: &[SumTerm<'_>], limits: &SearchLimits) -> Result<SumReport, MisereError> {
+    let far = |pos: &[Coord]| pos.iter().any(|&c| i32::try_from(c).is_err());
+    let mut laws = Vec::with_capacity(terms.len());
+    for term in terms {
+        laws.push(match term.positions.iter().any(|pos| far(pos)) {
+            true => standing_law(term.game, limits)?,
+            false => None,
+        });
+    }
     let games: Vec<Game> = terms.iter().map(|t| t.game.clone()).collect();
     with_deep_stack(move || {
         let mut search = MisereSearch::new(games, limits);
-        let mut components = Vec::new();
-        let mut reports = Vec::new();
+        let (mut near, mut standings, mut reports) = (Vec::new(), Vec::new(), Vec::new());
+        let mut first_far = None;
         for (t, term) in terms.iter().enumerate() {
             for pos in &term.positions {
-                let c = search.component(t, pos)?;
-                let standing = search.standing(c)?;
-                components.push(c);
+                let standing = match &laws[t] {
+                    Some(law) if far(pos) => {
+                        first_far.get_or_insert_with(|| pos.clone());
+                        law.standing(pos[0])
+                    }
+                    _ => {
+                        let c = search.component(t, pos)?;
+                        near.push(c);
+                        search.standing(c)?
+                    }
+                };
+                standings.push(standing);
                 reports.push(ComponentReport {
                     game: term.game.name().to_string(),
                     position: pos.clone(),
@@ -634,8 +674,11 @@ pub fn misere_sum(terms: &[SumTerm<'_>], limits: &SearchLimits) -> Result<SumRep
                 });
             }
         }
-        let value = search.value_of(&components)?;
-        let method = if search.all_tame(&components)? { "tame rule" } else { "exact search" };
+        let (value, method) = match (standings.iter().all(|s| s.tame), first_far) {
+            (true, _) => (tame_rule(&standings), "tame rule"),
+            (false, None) => (search.value_of(&near)?, "exact search"),
+            (false, Some(pos)) => return Err(MisereError::TooFarUntamed(pos)),
+        };
         let names: Vec<&str> = terms.iter().map(|t| t.game.name()).collect();
         Ok(SumReport {
             game: names.join(" + "),

@@ -147,3 +147,47 @@ proptest! {
         prop_assert_eq!(search.value_of(&components).unwrap() == 0, p);
     }
 }
+
+/// The standings a subtraction game's proved law gives far out are the search's (issue 50:
+/// `value --misere subtraction:1,2,3 10^12 7` was "too far out"), and sums of tame heaps have
+/// the value the brute force gives: the law and the tame rule answer what the search cannot
+/// reach.
+#[test]
+fn proved_standings_answer_sums_beyond_the_search() {
+    use grundy_patterns::misere::{misere_sum, standing_law, SumTerm};
+    for name in [
+        "subtraction:1,2,3",
+        "subtraction:2,3",
+        "subtraction:1,4",
+        "subtraction:2,5,6",
+        "subtraction:1,3,4",
+    ] {
+        let game = lookup(name).unwrap().with_play(grundy_core::Play::Misere);
+        let law = standing_law(&game, &limits()).unwrap().unwrap_or_else(|| panic!("{name}"));
+        let mut brute = Brute { game: &game, memo: HashMap::new() };
+        with_deep_stack(|| {
+            let mut search = MisereSearch::new(vec![game.clone()], &limits());
+            for n in 0..600 {
+                let c = search.component(0, &[n]).unwrap();
+                assert_eq!(law.standing(n), search.standing(c).unwrap(), "{name}: heap {n}");
+            }
+        });
+        // Far out, a sum of two heaps takes the value of the sum of the two heaps of the same
+        // standings near the start (the same residues past the period), when all are tame.
+        let far = 1_000_000_000_000i64;
+        for (a, b) in [(0, 3), (5, 7), (11, 2)] {
+            let terms = [SumTerm { game: &game, positions: vec![vec![far + a], vec![b]] }];
+            let answer = misere_sum(&terms, &limits());
+            if !law.all_tame() {
+                assert!(answer.is_err(), "{name}: a wild game far out is not answered");
+                continue;
+            }
+            let answer = answer.unwrap();
+            assert_eq!(answer.method, "tame rule");
+            // A heap near the start with the standing of far + a, as the brute force sees it.
+            let near = (0..200).find(|&n| law.standing(n) == law.standing(far + a)).unwrap();
+            let expected = brute.value(&(vec![near, b], vec![]));
+            assert_eq!(answer.value, expected, "{name}: {far} + {a} and {b}");
+        }
+    }
+}

@@ -10,13 +10,44 @@ use std::process::ExitCode;
 
 /// The sum's report, within `seconds`.
 pub(super) fn report(terms: &[SumTerm<'_>], seconds: u64) -> Result<SumReport> {
-    Ok(misere_sum(terms, &SearchLimits::available(seconds))?)
+    let limits = SearchLimits::available(seconds);
+    Ok(said_if_long(&limits, || misere_sum(terms, &limits))?)
 }
 
 /// Every move of the sum under misère play, within `seconds` (`moves` prints them as it prints
 /// every other convention's).
 pub(super) fn moves(terms: &[SumTerm<'_>], seconds: u64) -> Result<Moves> {
-    Ok(misere_moves_of(terms, &SearchLimits::available(seconds))?)
+    let limits = SearchLimits::available(seconds);
+    Ok(said_if_long(&limits, || misere_moves_of(terms, &limits))?)
+}
+
+/// How long a search runs before it is said to have started.
+const SAY_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Runs `search`; if it has not ended after a second, says once on standard error that it is
+/// running and what bounds it (issue 50: `value --misere kayles 40 41` was silent for up to
+/// 600 s when standard error was no terminal).
+fn said_if_long<T>(limits: &SearchLimits, search: impl FnOnce() -> T + Send) -> T
+where
+    T: Send,
+{
+    let (done, waiting) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            if waiting.recv_timeout(SAY_AFTER) == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
+                eprintln!(
+                    "note: the exact misère search over sums is running; it stops after {} s \
+                     (--search-seconds) or {} MiB ({})",
+                    limits.seconds,
+                    limits.bytes >> 20,
+                    limits.why
+                );
+            }
+        });
+        let found = search();
+        let _ = done.send(());
+        found
+    })
 }
 
 fn component_texts(report: &SumReport, several_games: bool) -> Vec<String> {
