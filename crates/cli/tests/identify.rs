@@ -336,3 +336,28 @@ fn an_index_of_one_endless_line_is_refused_in_bounded_memory() {
         assert!(peak < 48 << 20, "{index}: peak {} MiB", peak >> 20);
     }
 }
+
+/// Values read from standard input are said to be read, not computed; a match is given with a
+/// shift that covers the first value given (issue 50: octal 0.73 from heap 7 came with
+/// k = −1, valid by its period but with no value for the first term).
+#[test]
+fn read_values_are_read_and_their_shift_covers_the_first() {
+    let values = octal("0.73", 207)[7..].to_vec();
+    let text: Vec<String> = values.iter().map(u32::to_string).collect();
+    let out = grundy().arg("identify").write_stdin(text.join(" ")).output().unwrap();
+    let out = String::from_utf8(out.stdout).unwrap();
+    assert!(out.starts_with("standard input: n = 0..=199 (200 values read)"), "{out}");
+    let found = identify_stdin(&values, &[]);
+    let (shift, _) = has(&named(&found, "same_values"), "octal:0.73").expect("octal:0.73 found");
+    assert!(shift >= 0, "k = {shift} leaves a(0) without b(k)");
+    let class = found["same_values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["members"].as_array().unwrap().iter().any(|m| m["game"] == "octal:0.73"))
+        .unwrap();
+    assert_eq!(class["from"], 0, "the match covers the first value: {class}");
+    // A game's values are computed.
+    let game = grundy().args(["identify", "kayles", "--size", "100"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&game.stdout).contains("values computed"));
+}

@@ -312,7 +312,15 @@ fn print(
         ),
         _ => String::new(),
     };
-    writeln!(out, "{what}: {range} ({} values computed{law})", query.values.len())?;
+    // A game's values are computed; a file's or standard input's are read.
+    let got = if args.field.is_none()
+        && args.source.as_deref().is_some_and(|s| s != "-" && !is_table_file(s))
+    {
+        "computed"
+    } else {
+        "read"
+    };
+    writeln!(out, "{what}: {range} ({} values {got}{law})", query.values.len())?;
     let header = &index.header;
     writeln!(
         out,

@@ -171,8 +171,11 @@ fn p_positions(query: &Sequence, agreement: &Agreement) -> usize {
     (agreement.from..=to).filter(|&n| query.get(n) == Some(0)).take(LEAST_P_POSITIONS).count()
 }
 
-/// The best agreement of `query` with each class under `compare`: the smallest |shift| that
-/// agrees (the positive one on a tie), as (class, shift, agreement), in class order.
+/// The best agreement of `query` with each class under `compare`: a shift that covers every
+/// value of the query (the class has a value at the first n + k) before one that does not
+/// (issue 50: octal 0.73 from n = 7 was matched with k = −1, valid by the period, where
+/// k = +7 covers the first term too), then the smallest |shift|, the positive one on a tie; as
+/// (class, shift, agreement), in class order.
 fn agreements(
     index: &Index,
     query: &Sequence,
@@ -190,9 +193,9 @@ fn agreements(
         return Vec::new();
     }
     let mut found = candidates(index, query, compare, max_shift);
-    // Each class' shifts in the order preferred: the smallest |k| first, the positive on a tie;
-    // the first that agrees is the class' match.
-    found.sort_unstable_by_key(|&(e, k)| (e, k.abs(), -k));
+    // Each class' shifts in the order preferred; the first that agrees is the class' match.
+    let covers = |e: u32, k: i64| query.start + k >= index.entries[e as usize].sequence.start;
+    found.sort_unstable_by_key(|&(e, k)| (e, !covers(e, k), k.abs(), -k));
     let mut best: BTreeMap<usize, (i64, Agreement)> = BTreeMap::new();
     for (e, k) in found {
         let e = e as usize;
