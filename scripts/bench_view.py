@@ -28,8 +28,13 @@ from concurrent.futures import ThreadPoolExecutor
 TILE = 256
 
 
+TOKEN = ""
+
+
 def get(url):
-    with urllib.request.urlopen(url, timeout=600) as response:
+    # Every request carries the token of the printed address, as the page sends it.
+    request = urllib.request.Request(url, headers={"X-Grundy-Token": TOKEN})
+    with urllib.request.urlopen(request, timeout=600) as response:
         return response.read()
 
 
@@ -55,7 +60,10 @@ def main():
     width, height = window[0] - 360, window[1] - 44
     server = subprocess.Popen([grundy, "view", game, "--size", size, "--quiet"], stdout=subprocess.PIPE, text=True)
     try:
-        url = next(w for w in server.stdout.readline().split() if w.startswith("http://"))
+        printed = next(w for w in server.stdout.readline().split() if w.startswith("http://"))
+        # http://127.0.0.1:PORT/?token=T: the page's address and the token its requests carry.
+        global TOKEN
+        url, TOKEN = printed.split("?token=")
         start = time.perf_counter()
         fill_end = None
         while True:

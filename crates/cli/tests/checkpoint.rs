@@ -150,7 +150,7 @@ fn refusals(dir: &Path, checkpoint: &Path) {
     refused(
         &["compute", spec.to_str().unwrap(), "--size", SIZE, "--out", out],
         checkpoint,
-        "belongs to wythoff",
+        "saved by a run of wythoff up to 3000x3000 with other rules under the same name",
     );
     assert!(fs::read(checkpoint).unwrap() == saved, "a refused checkpoint is left as it was");
 

@@ -242,7 +242,7 @@ fn far_misere_sums_use_the_proved_standings_and_a_long_search_says_it_runs() {
     assert!(String::from_utf8_lossy(&refused.stderr).contains("too far out"));
     // A long search, its standard error no terminal: one note, then its limit.
     let output = grundy()
-        .args(["value", "--misere", "kayles", "40", "41", "--search-seconds", "2"])
+        .args(["value", "--misere", "kayles", "40", "41", "--search-seconds", "3"])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -251,8 +251,8 @@ fn far_misere_sums_use_the_proved_standings_and_a_long_search_says_it_runs() {
         1,
         "{stderr}"
     );
-    assert!(stderr.contains("it stops after 2 s (--search-seconds)"), "{stderr}");
-    assert!(stderr.contains("ran past its limit of 2 s"), "{stderr}");
+    assert!(stderr.contains("it stops after 3 s (--search-seconds)"), "{stderr}");
+    assert!(stderr.contains("ran past its limit of 3 s"), "{stderr}");
     // A short one says nothing.
     let quick = grundy().args(["value", "--misere", "kayles", "5", "7"]).output().unwrap();
     assert!(quick.stderr.is_empty(), "{}", String::from_utf8_lossy(&quick.stderr));

@@ -336,7 +336,8 @@ mod tests {
         let mut found = Vec::new();
         for (e, entry) in index.entries.iter().enumerate() {
             let mut shifts: Vec<i64> = (-max_shift..=max_shift).collect();
-            shifts.sort_by_key(|&k| (k.abs(), -k));
+            // A shift that covers the first value first, then the smallest |k|, positive first.
+            shifts.sort_by_key(|&k| (query.start + k < entry.sequence.start, k.abs(), -k));
             let best = shifts.into_iter().find(|&k| {
                 query.agreement(&entry.sequence, k, compare, least).is_some_and(|a| {
                     compare == Compare::Values || p_positions(query, &a) >= LEAST_P_POSITIONS
