@@ -458,21 +458,36 @@ impl SparseState {
         }
     }
 
+    /// [`SparseState::begin`], or [`SparseState::begin_in_tail`] while the known values end in
+    /// a periodic tail. (The choice is made here, outside `begin`, whose loop over the rare list
+    /// compiles to fewer instructions on its own.)
+    #[inline]
+    fn begin_any<C: Cell>(
+        &self,
+        moves: &HeapMoves,
+        known: &[C],
+        n: usize,
+        heap: &mut HeapInProgress,
+    ) {
+        match &self.tail {
+            Some(tail) => self.begin_in_tail(tail, moves, known, n, heap),
+            None => self.begin(moves, known, n, heap),
+        }
+    }
+
     /// The first step of heap `n`'s value, while the heaps from `known.len()` to n − 1 may still
     /// be computed elsewhere: `known` holds final heaps (the state has seen them all). Adds every
     /// option that reads only known heaps and verifies candidates against them;
     /// [`HeapInProgress::finish`] adds the rest once every heap below `n` is final. `heap` is
-    /// scratch space from an earlier heap, and becomes heap `n` in progress.
+    /// scratch space from an earlier heap, and becomes heap `n` in progress. While the known
+    /// values end in a periodic tail, the heap reads through it instead ([`SparseState::begin_in_tail`],
+    /// which [`SparseState::begin_any`] picks).
     #[inline]
     fn begin<C: Cell>(&self, moves: &HeapMoves, known: &[C], n: usize, heap: &mut HeapInProgress) {
         debug_assert!(known.len() <= n && self.filled == known.len());
         let value = |x: usize| -> u32 { known[x].into() };
         let options = &mut heap.options;
         options.reset(self.limit);
-        if let Some(tail) = &self.tail {
-            self.begin_in_tail(tail, moves, known, n, heap);
-            return;
-        }
         self.add_takes(moves, known, n, options);
         let mut through_rare = 0;
         for b in &moves.breaks {
@@ -531,8 +546,9 @@ impl SparseState {
         heap: &mut HeapInProgress,
     ) {
         let value = |x: usize| -> u32 { known[x].into() };
+        heap.options.reset(self.limit);
+        self.add_takes(moves, known, n, &mut heap.options);
         let options = &mut heap.options;
-        self.add_takes(moves, known, n, options);
         let mut read = 0u64;
         for b in &moves.breaks {
             let Some(s) = n.checked_sub(b.k) else { continue };
@@ -571,7 +587,7 @@ impl SparseState {
     }
 
     /// Adds the options of heap `n`'s takes that read known heaps (or leave nothing).
-    #[inline]
+    #[inline(always)]
     fn add_takes<C: Cell>(
         &self,
         moves: &HeapMoves,
@@ -859,7 +875,7 @@ impl Worker {
         for n in from..to {
             let known = &values[..n];
             self.state.catch_up(known);
-            self.state.begin(moves, known, n, &mut heap);
+            self.state.begin_any(moves, known, n, &mut heap);
             let value = heap.finish(moves, known);
             self.cost += heap.cost;
             match C::from_nimber(Nimber(value)) {
@@ -993,7 +1009,7 @@ impl<'a, C: Cell> Pipeline<'a, C> {
             let Some(known) = self.final_from(n.saturating_sub(LOOKAHEAD)) else { return };
             worker.state.catch_up(known);
             let mut heap = std::mem::take(&mut *self.slot(n).heap.lock().expect(POISONED));
-            worker.state.begin(moves, known, n, &mut heap);
+            worker.state.begin_any(moves, known, n, &mut heap);
             if self.final_heaps.load(Ordering::Acquire) != n {
                 match self.park(heap) {
                     Some(back) => heap = back,
