@@ -226,7 +226,12 @@ const CASES: &[(&[&str], &str)] = &[
         &["view", "wythoff", "--size", "100000x100000", "--max-memory", "1G"],
         "but only 1.0 GiB (1073741824 bytes) is available",
     ),
-    // Issue 50: a Parquet refusal says its cause once.
+    // Issue 50: Parquet holds tables of values; a loopy game's and a misère heap game's are
+    // refused (README: CSV or .npy), and a Parquet refusal says its cause once.
+    (
+        &["compute", "knight-retreat", "--size", "63x63", "--format", "parquet", "--out", "k.parquet"],
+        "--format parquet writes tables of values; knight-retreat's table is a loopy game's",
+    ),
     (&["patterns", "bad.parquet"], "cannot read Parquet table bad.parquet"),
     (&["show", "bad.parquet"], "cannot read Parquet table bad.parquet"),
     (&["identify"], "standard input holds no values"),
