@@ -17,6 +17,7 @@ mod view;
 
 use anyhow::Result;
 use clap::Subcommand;
+use grundy_compute::{Runtime, ThreadCount};
 use std::process::ExitCode;
 
 #[derive(Debug, Subcommand)]
@@ -49,6 +50,23 @@ pub(crate) enum Command {
 }
 
 impl Command {
+    /// The command's `--threads`, for the commands that compute.
+    pub(crate) fn threads(&self) -> Option<ThreadCount> {
+        match self {
+            Command::Compute(args) => args.threads.count(),
+            Command::Value(args) => args.sum.threads.count(),
+            Command::Moves(args) => args.sum.threads.count(),
+            Command::Patterns(args) => args.table.threads.count(),
+            Command::Plot(args) => args.table.threads.count(),
+            Command::Check(args) => args.table.threads.count(),
+            Command::Survey(args) => args.threads.count(),
+            Command::Dataset(args) => args.threads.count(),
+            Command::Identify(args) => args.threads.count(),
+            Command::View(args) => args.table.threads.count(),
+            Command::Games(_) | Command::Show(_) => None,
+        }
+    }
+
     /// The command's `--max-memory`, for the commands that hold a table.
     pub(crate) fn max_memory(&self) -> Option<u64> {
         match self {
@@ -67,19 +85,19 @@ impl Command {
     }
 }
 
-pub(crate) fn run(command: Command) -> Result<ExitCode> {
+pub(crate) fn run(command: Command, runtime: &Runtime) -> Result<ExitCode> {
     match command {
-        Command::Compute(args) => compute::run(args),
-        Command::Value(args) => value::run(args),
-        Command::Moves(args) => moves::run(args),
-        Command::Patterns(args) => patterns::run(args),
-        Command::Plot(args) => plot::run(args),
-        Command::Check(args) => check::run(args),
+        Command::Compute(args) => compute::run(args, runtime),
+        Command::Value(args) => value::run(args, runtime),
+        Command::Moves(args) => moves::run(args, runtime),
+        Command::Patterns(args) => patterns::run(args, runtime),
+        Command::Plot(args) => plot::run(args, runtime),
+        Command::Check(args) => check::run(args, runtime),
         Command::Games(args) => games::run(args),
-        Command::Show(args) => show::run(args),
-        Command::Survey(args) => survey::run(args),
-        Command::Dataset(args) => dataset::run(args),
-        Command::Identify(args) => identify::run(args),
-        Command::View(args) => view::run(args),
+        Command::Show(args) => show::run(args, runtime),
+        Command::Survey(args) => survey::run(args, runtime),
+        Command::Dataset(args) => dataset::run(args, runtime),
+        Command::Identify(args) => identify::run(args, runtime),
+        Command::View(args) => view::run(args, runtime),
     }
 }

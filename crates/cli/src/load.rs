@@ -5,11 +5,10 @@
 use crate::progress::Bar;
 use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
-use grundy_compute::memory::read_budget;
-use grundy_compute::{FillRequest, Threads};
+use grundy_compute::{FillRequest, Runtime};
 use grundy_core::{
-    parse_coords, read_bfile, read_csv_within, read_npy_table, CellKind, CsvLimits, Game,
-    GrundyTable, Table, TableShape,
+    parse_coords, read_bfile, read_csv_within, read_npy_table, CellKind, CsvLimits, Game, Table,
+    TableShape,
 };
 use std::path::Path;
 
@@ -107,41 +106,16 @@ impl TableArgs {
         Ok((game, shape))
     }
 
-    /// The game and its board when the source is a loopy game (`None` for a table file or a
-    /// game that ends), with `--misere` applied and `--size` required; `--slice` is refused (a
-    /// loopy board is not a 3-D table's slice).
-    pub(crate) fn loopy_board(&self) -> Result<Option<(Game, TableShape)>> {
-        if is_table_file(&self.source) {
-            return Ok(None);
-        }
-        let game = load_game(&self.source)?;
-        if !game.is_loopy() {
-            return Ok(None);
-        }
-        if self.slice.is_some() {
-            bail!(
-                "--slice takes a 2-D slice of a 3-D table; {} is a loopy game's board",
-                game.name()
-            );
-        }
-        let game = with_play(game, self.misere);
-        let Some(size) = self.size.as_deref() else {
-            bail!("--size is needed to compute {}", self.source)
-        };
-        let shape = TableShape::new(&game, &parse_coords(size, "size")?, size)?;
-        Ok(Some((game, shape)))
-    }
-
     /// Loads the table (its slice, with `--slice`), computing a game's on `threads` (the
     /// command's pool, on which the analyses run too, so that `--threads` bounds the whole
     /// command) with `bar` showing the fill. A game's table is computed only if it fits in
     /// memory together with what `analysis` holds besides.
-    pub(crate) fn load(&self, threads: &Threads, bar: &Bar, analysis: Analysis) -> Result<Table> {
+    pub(crate) fn load(&self, runtime: &Runtime, bar: &Bar, analysis: Analysis) -> Result<Table> {
         if self.misere && is_table_file(&self.source) {
             bail!("--misere applies to games; {} is a table that is read as it is", self.source);
         }
         let loaded =
-            load_table(&self.source, self.size.as_deref(), self.misere, threads, bar, analysis)?;
+            load_table(&self.source, self.size.as_deref(), self.misere, runtime, bar, analysis)?;
         match &self.slice {
             Some(slice) => sliced(loaded, slice),
             None => Ok(loaded),
@@ -153,7 +127,10 @@ impl TableArgs {
 /// own, so no theorem is applied to it.
 pub(crate) fn sliced(table: Table, spec: &str) -> Result<Table> {
     let (axis, at) = slice_of(spec, table.name(), table.data().shape())?;
-    Ok(table.slice(axis, at).expect("slice_of checked the coordinate"))
+    let name = table.name().to_string();
+    table.slice(axis, at).ok_or_else(|| {
+        anyhow::anyhow!("--slice: {name} is a loopy game's table, which has no slices")
+    })
 }
 
 /// The axis and coordinate that `spec` (`AXIS=COORD`) names in a 3-D table of `shape` called
@@ -201,6 +178,16 @@ pub(crate) enum Analysis {
 }
 
 impl Analysis {
+    /// What it is, as a refusal names it.
+    fn name(self) -> &'static str {
+        match self {
+            Analysis::None => "nothing",
+            Analysis::Plot => "the picture",
+            Analysis::Patterns => "the analysis",
+            Analysis::View => "the view's tiles and analysis",
+        }
+    }
+
     /// The bytes per cell it holds (rounded up from the measurements).
     fn bytes_per_cell(self) -> u64 {
         match self {
@@ -243,10 +230,10 @@ pub(crate) fn is_table_file(source: &str) -> bool {
 
 /// Reads the table file `source` (see [`is_table_file`]) within the memory available, as the
 /// analyses read it.
-pub(crate) fn read_table_file(source: &str) -> Result<Table> {
+pub(crate) fn read_table_file(source: &str, runtime: &Runtime) -> Result<Table> {
     debug_assert!(is_table_file(source));
     let bar = Bar::new(0, true);
-    load_table(source, None, false, &Threads::current(), &bar, Analysis::None)
+    load_table(source, None, false, runtime, &bar, Analysis::None)
 }
 
 fn is_bfile(source: &str) -> bool {
@@ -259,10 +246,11 @@ fn load_table(
     source: &str,
     size: Option<&str>,
     misere: bool,
-    threads: &Threads,
+    runtime: &Runtime,
     bar: &Bar,
     analysis: Analysis,
 ) -> Result<Table> {
+    let read_budget = || runtime.memory().read_budget();
     if is_table_file(source) {
         if size.is_some() {
             bail!("--size applies to games; {source} is a table that is read as it is");
@@ -319,70 +307,50 @@ fn load_table(
     };
     let max = parse_coords(size, "size")?;
     let shape = TableShape::new(&game, &max, size)?;
-    let table = fill_table(&game, &shape, threads, bar, analysis)?;
-    Ok(Table::of_game(game, table))
+    fill_table(&game, &shape, runtime, bar, analysis)
 }
 
-/// The in-memory fill of `game` over `shape` on `threads` with the fastest engine, once the
+/// The in-memory fill of `game` over `shape` on `runtime` with the fastest engine, once the
 /// memory check has passed for the table and what `analysis` holds besides.
 pub(crate) fn prepare_fill<'g>(
     game: &'g Game,
     shape: &'g TableShape,
-    threads: &Threads,
+    runtime: &Runtime,
     analysis: Analysis,
 ) -> Result<grundy_compute::TableFill<'g>> {
-    let request = FillRequest { threads: threads.clone(), ..FillRequest::new(game, shape) };
-    // A heap game's fill watches for a proved period before the analysis holds its bytes.
+    let request = FillRequest { runtime: runtime.clone(), ..FillRequest::new(game, shape) };
+    Ok(request.table(&[besides(game, shape, analysis)])?)
+}
+
+/// What a fill of `game` over `shape` holds besides the table: a heap game's fill watches for a
+/// proved period before the analysis holds its bytes, so the larger of the two is held at once
+/// with the table.
+fn besides(game: &Game, shape: &TableShape, analysis: Analysis) -> (&'static str, u128) {
     let watch = grundy_patterns::answered::watch_bytes(game, shape);
-    Ok(request.table(analysis.bytes_for(shape).max(watch))?)
+    let analysis_bytes = analysis.bytes_for(shape);
+    if watch > analysis_bytes {
+        ("the watch for a proved period", watch)
+    } else {
+        (analysis.name(), analysis_bytes)
+    }
 }
 
-/// Fills a loopy game's board (`shape`, holding every position its moves reach) on the
-/// retrograde kernel on `threads`, after checking that the graph and `extra_bytes` more fit;
-/// `bar` shows it.
-pub(crate) fn fill_loopy(
-    game: &Game,
-    shape: &TableShape,
-    threads: &Threads,
-    bar: &Bar,
-    extra_bytes: u128,
-) -> Result<grundy_compute::retrograde::LoopyTable> {
-    use grundy_compute::PreparedFill;
-    let request = FillRequest { threads: threads.clone(), ..FillRequest::new(game, shape) };
-    let prepared = request.prepare()?;
-    prepared.check_memory(extra_bytes)?;
-    let PreparedFill::Retrograde(fill) = prepared else {
-        unreachable!("a loopy game prepares the retrograde kernel")
-    };
-    bar.start(shape.cells() as u64);
-    let table = fill.fill(bar).context("cannot compute the table")?;
-    bar.finish();
-    Ok(table)
-}
-
-/// Fills the table of `game` over `shape` in memory on `threads` with the fastest engine, after
-/// checking that it fits together with what `analysis` holds besides; `bar` shows it. A heap
-/// game under misère play whose moves leave sums has its values from the exact search over
-/// sums instead (its genus table's first misère values), as `compute --misere` computes them.
+/// Fills the table of any game (`shape`: a loopy game's holds every position its moves reach)
+/// in memory on `runtime` with the library's engine (the exact misère search and the
+/// retrograde kernel included), after checking that it fits together with what `analysis`
+/// holds besides; `bar` shows it. A heap game whose period a theorem proves is searched only
+/// as far as the proof.
 pub(crate) fn fill_table(
     game: &Game,
     shape: &TableShape,
-    threads: &Threads,
+    runtime: &Runtime,
     bar: &Bar,
     analysis: Analysis,
-) -> Result<GrundyTable> {
-    use grundy_patterns::misere::{misere_heap_table, table_by_search, SearchLimits};
-    if table_by_search(game) {
-        let limits = SearchLimits::available(SearchLimits::DEFAULT_SECONDS);
-        bar.start(shape.cells() as u64);
-        let table = misere_heap_table(game, shape, &limits, bar)?;
-        bar.finish();
-        return Ok(table);
-    }
-    let fill = prepare_fill(game, shape, threads, analysis)?;
+) -> Result<Table> {
+    let request = FillRequest { runtime: runtime.clone(), ..FillRequest::new(game, shape) };
+    let fill = request.whole(&[besides(game, shape, analysis)])?;
     bar.start(shape.cells() as u64);
-    // A heap game whose period a theorem proves is searched only as far as the proof.
-    let table = grundy_patterns::answered::fill_answered(game, &fill, bar)
+    let table = grundy_patterns::answered::fill_whole(&fill, bar, None)
         .context("cannot compute the table")?;
     bar.finish();
     Ok(table)

@@ -20,7 +20,8 @@ mod threads;
 use clap::error::ErrorKind;
 use clap::Parser;
 use errors::{one_line, print_error, printable, EXIT_ERROR};
-use grundy_compute::memory;
+use grundy_compute::memory::{self, MemoryPool};
+use grundy_compute::Runtime;
 use std::process::ExitCode;
 
 /// Compute Sprague–Grundy tables of impartial games, in parallel, as CSV.
@@ -34,8 +35,8 @@ struct Cli {
     memory: budget::MemoryArg,
 }
 
-/// When set, the command says on standard error how many thread pools it built.
-const POOL_STATS_VARIABLE: &str = "GRUNDY_POOL_STATS";
+/// When set, the command says on standard error how many threads it has when it ends.
+const THREAD_STATS_VARIABLE: &str = "GRUNDY_THREAD_STATS";
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -59,22 +60,33 @@ fn main() -> ExitCode {
     let set_by = "--max-memory or GRUNDY_MAX_MEMORY";
     // The command's own --max-memory, or the one given before it.
     let max_memory = cli.command.max_memory().or(cli.memory.max_memory);
-    match (max_memory, memory::budget_from_env()) {
-        (Some(bytes), _) | (None, Ok(Some(bytes))) => memory::set_budget(bytes, set_by),
+    let budget = match (max_memory, memory::budget_from_env()) {
+        (Some(bytes), _) | (None, Ok(Some(bytes))) => Some(memory::Budget { bytes, set_by }),
         (None, Err(err)) => {
             eprintln!("grundy: error: {}", printable(&err.to_string()));
             return ExitCode::from(EXIT_ERROR);
         }
-        (None, Ok(None)) => {}
-    }
+        (None, Ok(None)) => None,
+    };
+    // The command's one runtime: rayon's global pool made of its --threads, so that no rayon
+    // call anywhere can start another, and its memory.
+    let runtime = match Runtime::for_process(cli.command.threads(), MemoryPool::new(budget)) {
+        Ok(runtime) => runtime,
+        Err(err) => {
+            eprintln!("grundy: error: {}", printable(&err.to_string()));
+            return ExitCode::from(EXIT_ERROR);
+        }
+    };
     if let Err(err) = signals::handle_interrupts() {
         eprintln!("grundy: error: cannot handle Ctrl-C: {err}");
         return ExitCode::from(EXIT_ERROR);
     }
-    let ran = commands::run(cli.command);
-    if std::env::var_os(POOL_STATS_VARIABLE).is_some() {
-        // What the one-pool-per-command rule is tested by (`tests/cli.rs`).
-        eprintln!("grundy: thread pools built: {}", grundy_compute::pools_built());
+    let ran = runtime.install(|| commands::run(cli.command, &runtime));
+    if std::env::var_os(THREAD_STATS_VARIABLE).is_some() {
+        // The threads alive at the end, rayon's global pool's included (`tests/threads.rs`
+        // also watches them while the command runs).
+        let threads = std::fs::read_dir("/proc/self/task").map_or(0, Iterator::count);
+        eprintln!("grundy: threads at exit: {threads}");
     }
     match ran {
         Ok(code) => code,

@@ -103,4 +103,19 @@ impl Progress for Bar {
             self.bar.set_draw_target(ProgressDrawTarget::stderr());
         }
     }
+
+    fn runs(&self, engine: grundy_compute::Engine) {
+        say_engine(engine);
+    }
+}
+
+/// When set, every fill says on standard error which engine runs it: the path the library
+/// chose (`tests/one_seam.rs` compares it across front ends).
+pub(crate) const SAY_ENGINE_VARIABLE: &str = "GRUNDY_SAY_ENGINE";
+
+/// Says `engine` when [`SAY_ENGINE_VARIABLE`] is set.
+pub(crate) fn say_engine(engine: grundy_compute::Engine) {
+    if std::env::var_os(SAY_ENGINE_VARIABLE).is_some() {
+        eprintln!("grundy: engine: {engine}");
+    }
 }

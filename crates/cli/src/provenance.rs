@@ -3,7 +3,7 @@
 
 use crate::load::read_text_within;
 use anyhow::{bail, Context, Result};
-use grundy_compute::memory::read_budget;
+use grundy_compute::memory::MemoryPool;
 use grundy_core::table::{read_line_within, skip_line_within, Line, PROVENANCE_VERSION};
 use grundy_core::{CellKind, Game, Provenance};
 use std::io::{BufRead, Write};
@@ -103,9 +103,9 @@ pub(crate) fn sidecar_path(table: &Path) -> PathBuf {
 ///
 /// # Errors
 /// An unreadable file, a file with no provenance, or a record that does not read.
-pub(crate) fn read(path: &str) -> Result<Provenance> {
+pub(crate) fn read(path: &str, memory: &MemoryPool) -> Result<Provenance> {
     if path.ends_with(".csv") || path.ends_with(".csv.gz") {
-        return read_csv(path);
+        return read_csv(path, memory);
     }
     if path.ends_with(".parquet") {
         let file = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
@@ -142,7 +142,7 @@ pub(crate) fn read(path: &str) -> Result<Provenance> {
     Ok(record)
 }
 
-fn read_csv(path: &str) -> Result<Provenance> {
+fn read_csv(path: &str, memory: &MemoryPool) -> Result<Provenance> {
     let file = std::fs::File::open(path).with_context(|| format!("cannot read {path}"))?;
     let file = std::io::BufReader::new(file);
     let mut reader: Box<dyn BufRead> = if path.ends_with(".gz") {
@@ -156,7 +156,7 @@ fn read_csv(path: &str) -> Result<Provenance> {
     // Every line is read (the checksum is the last), but only comment lines are kept, each at
     // most a record long; a line of cells is skipped as long as a table's line may be (a
     // tenth of the memory, as `read_csv_within` allows), so an endless line ends in an error.
-    let cell_line = read_budget() / 10;
+    let cell_line = memory.read_budget() / 10;
     let mut line = Vec::new();
     let mut number = 0u64;
     loop {

@@ -1,10 +1,9 @@
-//! `--threads N`: parsed once into a `grundy_compute::ThreadCount` (clap checks the range), and
-//! made into the command's one `grundy_compute::Threads`, which every fill and analysis of the
-//! command runs on.
+//! `--threads N`: parsed once into a `grundy_compute::ThreadCount` (clap checks the range), of
+//! which `main` makes the process's one pool: rayon's global pool, so every fill and analysis of
+//! the command runs on it and nothing can start another.
 
-use anyhow::Result;
 use clap::builder::TypedValueParser;
-use grundy_compute::{ThreadCount, Threads};
+use grundy_compute::ThreadCount;
 
 /// The `--threads` option of every command that computes.
 #[derive(Clone, Copy, Debug, clap::Args)]
@@ -16,9 +15,10 @@ pub(crate) struct ThreadsArg {
 }
 
 impl ThreadsArg {
-    /// The command's threads: one pool of `--threads` threads, or rayon's global pool.
-    pub(crate) fn pool(self) -> Result<Threads> {
-        Ok(Threads::new(self.threads)?)
+    /// The number asked for, if any: `main` makes the process's one pool of it
+    /// (`grundy_compute::Runtime::for_process`).
+    pub(crate) fn count(self) -> Option<ThreadCount> {
+        self.threads
     }
 
     /// The option as words for another `grundy` command run by this one (none when not given).

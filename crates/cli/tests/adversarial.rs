@@ -529,7 +529,16 @@ fn a_partial_file_is_read_within_bounds() {
     let extent = Extent { size: 50, until_proved: None, seconds: None, search_seconds: None };
     // A true row of 0.1, its 51 values replaced by 32 MiB of zeros, deflated to 32 KiB; then by
     // a gigabyte, deflated to a megabyte: a line longer than any row of this survey.
-    let row = partial_line(&survey_member(&family.members[0], extent).unwrap()).unwrap();
+    let row = partial_line(
+        &survey_member(
+            &Default::default(),
+            &family.members[0],
+            extent,
+            &grundy_compute::NoProgress,
+        )
+        .unwrap(),
+    )
+    .unwrap();
     let args = ["survey", "octal:0.?", "--size", "50", "--quiet", "--resume", "--out"];
     for (mebibytes, expected) in [(32, "more than the 51 values"), (1024, "is longer than a row")] {
         let mut encoder =

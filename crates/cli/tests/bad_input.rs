@@ -229,7 +229,16 @@ const CASES: &[(&[&str], &str)] = &[
     // Issue 50: Parquet holds tables of values; a loopy game's and a misère heap game's are
     // refused (README: CSV or .npy), and a Parquet refusal says its cause once.
     (
-        &["compute", "knight-retreat", "--size", "63x63", "--format", "parquet", "--out", "k.parquet"],
+        &[
+            "compute",
+            "knight-retreat",
+            "--size",
+            "63x63",
+            "--format",
+            "parquet",
+            "--out",
+            "k.parquet",
+        ],
         "--format parquet writes tables of values; knight-retreat's table is a loopy game's",
     ),
     (&["patterns", "bad.parquet"], "cannot read Parquet table bad.parquet"),
@@ -404,7 +413,7 @@ const CASES: &[(&[&str], &str)] = &[
     (&["value", "kayles", "10", "--threads", "0"], "0 is not in 1..=1024"),
     (&["survey", "octal:0.?", "--threads", "2000"], "2000 is not in 1..=1024"),
     // Misère play.
-    (&["compute", "cutting", "--size", "5x5", "--misere"], "cannot be filled cell by cell"),
+    (&["compute", "cutting", "--size", "5x5", "--misere"], "this is a board"),
     (
         &["compute", "kayles", "--size", "9", "--misere", "--checkpoint", "c.ckpt"],
         "which has no waves to save",
@@ -441,7 +450,7 @@ const CASES: &[(&[&str], &str)] = &[
     (&["view", "loopy-board.toml", "--size", "7x7"], "takes no loopy game"),
     (
         &["patterns", "loopy-board.toml", "--size", "7x7", "--slice", "n=1"],
-        "is a loopy game's board",
+        "loopy-board has 2 axes",
     ),
     (&["patterns", "loopy-board.toml"], "--size is needed"),
     (

@@ -273,38 +273,3 @@ fn compute_writes_oeis_b_files_for_heap_games() {
     );
     assert!(!std::path::Path::new("-").exists());
 }
-
-/// Issue 27: `--threads N` builds one pool for the whole command, which every fill, analysis and
-/// sum of it runs on (before, `--format summary` built two, `patterns --until-proved` one per
-/// round, `value` one per table and an MPI survey one per member); without it, none.
-#[test]
-fn threads_build_one_pool_per_command() {
-    let commands: &[&[&str]] = &[
-        &["compute", "wythoff", "--size", "300x300", "--format", "summary"],
-        &["compute", "kiki", "--size", "300x300", "--stream", "--format", "summary"],
-        &["compute", "kiki", "--size", "50x50", "--stream"],
-        &["patterns", "octal:0.07", "--until-proved", "--size", "100", "--json"],
-        &["patterns", "kiki", "--size", "60x60", "--json"],
-        &["check", "kiki", "--size", "60x60", "--stream", "--p-set", "n % 2 == 1 && m % 2 == 1"],
-        &["plot", "kiki", "--size", "60x60", "--out", "kiki.png"],
-        &["value", "kayles", "10^12", "+", "wythoff", "3x5", "+", "kiki", "700x900"],
-        &["survey", "octal:0.?", "--size", "200"],
-    ];
-    let dir = tempfile::tempdir().unwrap();
-    for args in commands {
-        for (threads, pools) in [(Some("3"), 1), (None, 0)] {
-            let mut command = common::grundy();
-            command.current_dir(dir.path()).args(*args).env("GRUNDY_POOL_STATS", "1");
-            if let Some(threads) = threads {
-                command.args(["--threads", threads]);
-            }
-            let output = command.output().unwrap();
-            let stderr = String::from_utf8_lossy(&output.stderr);
-            assert!(output.status.success(), "{args:?}: {stderr}");
-            assert!(
-                stderr.contains(&format!("grundy: thread pools built: {pools}\n")),
-                "{args:?} with --threads {threads:?}: {stderr}"
-            );
-        }
-    }
-}

@@ -3,7 +3,7 @@
 //! `cargo bench -p grundy-compute --bench fill`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use grundy_compute::{Engine, FillRequest, NoProgress, ThreadCount, Threads};
+use grundy_compute::{Engine, FillRequest, NoProgress, Runtime, ThreadCount, Threads};
 use grundy_core::{lookup, parse_spec, Game, TableShape};
 use std::hint::black_box;
 
@@ -72,7 +72,13 @@ fn request<'g>(
     threads: usize,
 ) -> grundy_compute::TableFill<'g> {
     let threads = Threads::new(Some(ThreadCount::new(threads).unwrap())).unwrap();
-    FillRequest { engine, threads, ..FillRequest::new(game, shape) }.table(0).unwrap()
+    FillRequest {
+        engine,
+        runtime: Runtime::new(threads, Default::default()),
+        ..FillRequest::new(game, shape)
+    }
+    .table(&[])
+    .unwrap()
 }
 
 criterion_group!(benches, engines, wide_heap_values);

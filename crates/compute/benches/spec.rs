@@ -4,7 +4,7 @@
 //! `cargo bench -p grundy-compute --bench spec`
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use grundy_compute::{FillRequest, NoProgress, ThreadCount, Threads};
+use grundy_compute::{FillRequest, NoProgress, Runtime, ThreadCount, Threads};
 use grundy_core::{lookup, parse_spec, Axis, Game, Rule, StepSet, TableShape};
 use std::hint::black_box;
 
@@ -58,7 +58,12 @@ fn spec_against_catalog(c: &mut Criterion) {
         for (label, game) in &games {
             let shape = TableShape::new(game, max, "bench").unwrap();
             let threads = Threads::new(Some(ThreadCount::new(1).unwrap())).unwrap();
-            let fill = FillRequest { threads, ..FillRequest::new(game, &shape) }.table(0).unwrap();
+            let fill = FillRequest {
+                runtime: Runtime::new(threads, Default::default()),
+                ..FillRequest::new(game, &shape)
+            }
+            .table(&[])
+            .unwrap();
             group.bench_function(BenchmarkId::from_parameter(label), |b| {
                 b.iter(|| black_box(fill.fill(&NoProgress).unwrap()))
             });

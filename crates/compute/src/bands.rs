@@ -323,6 +323,7 @@ impl BandFill {
         cuts: &mut dyn Cuts,
     ) -> Result<BandsDone, E> {
         assert!(self.threads.runs_here(), "a band fill runs inside its threads' install");
+        progress.runs(crate::Engine::Tiles);
         let me = link.rank();
         assert_eq!(link.ranks(), self.ranks, "the fill was planned for another number of ranks");
         // Rank 0 tells every rank where the fill starts (and, when every row is kept, sends

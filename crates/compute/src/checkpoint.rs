@@ -288,7 +288,7 @@ impl CheckpointOf {
     /// this run: its play convention, or its rules.
     fn rules_differ(&self, spec: &str) -> String {
         let play = |spec: &str| parse_spec(spec, "a checkpoint").map(|game| game.play());
-        let said = |play: Play| if play == Play::Misere { "misère" } else { "normal" };
+        let said = |play: Play| play.word();
         let what = format!("{} up to {}", self.game, size_text(&self.size));
         match (play(spec), play(&self.spec)) {
             (Ok(saved), Ok(run)) if saved != run => format!(
@@ -713,7 +713,7 @@ mod tests {
             layout: Layout::InMemory { resumable: Resumable::Yes },
             ..FillRequest::new(&game, &shape)
         };
-        let fill = request.table(0).unwrap();
+        let fill = request.table(&[]).unwrap();
         let plan = fill.plan().start();
         let mut stop = |_: &GrundyTable, mark: WaveMark| {
             if mark.done == 3 {

@@ -27,22 +27,27 @@ pub enum Engine {
     /// moves leave single positions may run it too (every value is then finite and equals the
     /// other engines').
     Retrograde,
+    /// The exact misère search over sums (`crate::misere`): what a heap game under misère play
+    /// whose moves leave sums runs, as no cell-by-cell fill computes it (a cell's misère value
+    /// is not a function of its options' values there).
+    Search,
 }
 
 impl Engine {
     /// Every engine, in the order front ends list them.
-    pub const ALL: [Engine; 6] = [
+    pub const ALL: [Engine; 7] = [
         Engine::Auto,
         Engine::Sparse,
         Engine::Tiles,
         Engine::Waves,
         Engine::Reference,
         Engine::Retrograde,
+        Engine::Search,
     ];
 
     /// Every engine's name, in the order of [`Engine::ALL`].
-    pub const NAMES: [&'static str; 6] =
-        ["auto", "sparse", "tiles", "waves", "reference", "retrograde"];
+    pub const NAMES: [&'static str; 7] =
+        ["auto", "sparse", "tiles", "waves", "reference", "retrograde", "search"];
 
     /// The engine's name, as it is parsed.
     pub fn name(self) -> &'static str {
@@ -54,6 +59,13 @@ impl Engine {
     /// streamed and distributed layouts are made of.
     pub fn runs_tiles(self) -> bool {
         matches!(self, Engine::Auto | Engine::Tiles)
+    }
+
+    /// Whether the engine fills in waves that a caller can watch, save and stop between
+    /// ([`crate::TableFill::fill_resumable`]): every in-memory engine but the reference fill
+    /// and the search.
+    pub fn has_waves(self) -> bool {
+        !matches!(self, Engine::Reference | Engine::Search)
     }
 }
 
@@ -101,7 +113,7 @@ mod tests {
         }
         assert_eq!(
             "fast".parse::<Engine>().unwrap_err().to_string(),
-            "unknown engine \"fast\": use 'auto', 'sparse', 'tiles', 'waves', 'reference' or 'retrograde'"
+            "unknown engine \"fast\": use 'auto', 'sparse', 'tiles', 'waves', 'reference', 'retrograde' or 'search'"
         );
     }
 }

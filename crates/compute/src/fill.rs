@@ -6,6 +6,7 @@ use crate::engine::Engine;
 use crate::error::{FillError, ResumeMismatch};
 use crate::executor::Executor;
 use crate::kernel::{Slides, StencilKernel};
+use crate::misere::{genus_table, HeapGenus, MisereFill, SearchLimits};
 use crate::plan::{Plan, WaveMark};
 use crate::progress::{Control, Progress};
 use crate::reference;
@@ -30,12 +31,15 @@ pub struct TableFill<'g> {
     plan: Plan,
     /// The moves of the sparse-space kernel, when it runs.
     heap: Option<HeapMoves>,
+    /// What bounds the exact misère search, when it runs ([`Engine::Search`]).
+    search: Option<SearchLimits>,
 }
 
 impl<'g> TableFill<'g> {
     /// Prepares the fill of `game` over `shape` with `engine` (resolved here), square tiles of
     /// `tile_side` when given, on `threads`. `heap` is the sparse-space kernel's moves when the
-    /// game has them: [`Engine::Auto`] runs them, [`Engine::Sparse`] needs them.
+    /// game has them: [`Engine::Auto`] runs them, [`Engine::Sparse`] needs them. `search` is the
+    /// exact misère search's limits when it runs: [`Engine::Auto`] runs it then.
     pub(crate) fn new(
         game: &'g Game,
         shape: &TableShape,
@@ -43,13 +47,16 @@ impl<'g> TableFill<'g> {
         threads: Threads,
         tile_side: Option<usize>,
         heap: Option<HeapMoves>,
+        search: Option<SearchLimits>,
     ) -> TableFill<'g> {
         let engine = match (engine, &heap) {
+            (Engine::Auto | Engine::Search, _) if search.is_some() => Engine::Search,
             (Engine::Auto | Engine::Sparse, Some(_)) => Engine::Sparse,
             (Engine::Auto, None) => Engine::Tiles,
             (engine, _) => engine,
         };
         assert!(engine != Engine::Sparse || heap.is_some(), "the sparse engine needs its moves");
+        assert_eq!(engine == Engine::Search, search.is_some(), "the search runs with its limits");
         let heap = heap.filter(|_| engine == Engine::Sparse);
         let (kernel, plan) = match engine {
             // The cell-wave engine walks every slide cell by cell and mirrors nothing: it checks
@@ -63,9 +70,9 @@ impl<'g> TableFill<'g> {
             // The sparse-space method runs the tiles' plan of heap ranges, so that checkpoints
             // of either engine go on with the other. The reference fill runs no plan (it reports
             // progress per row, and a resumable reference fill is refused): it has the tiles'
-            // only so that `plan` always answers.
+            // only so that `plan` always answers; so has the search, which runs no plan either.
             Engine::Retrograde => unreachable!("the retrograde engine prepares a RetrogradeFill"),
-            Engine::Tiles | Engine::Reference | Engine::Sparse | Engine::Auto => {
+            Engine::Tiles | Engine::Reference | Engine::Sparse | Engine::Search | Engine::Auto => {
                 let kernel = StencilKernel::new(game, shape, Slides::Summarised);
                 let halves = kernel.halves(shape);
                 let plan = Plan::tiles(shape.lens(), kernel.reads(), tile_side, halves);
@@ -74,12 +81,17 @@ impl<'g> TableFill<'g> {
                 (kernel, plan)
             }
         };
-        TableFill { game, shape: shape.clone(), engine, threads, kernel, plan, heap }
+        TableFill { game, shape: shape.clone(), engine, threads, kernel, plan, heap, search }
     }
 
     /// The engine that runs: [`Engine::Auto`] resolved for the game.
     pub fn engine(&self) -> Engine {
         self.engine
+    }
+
+    /// The game.
+    pub fn game(&self) -> &'g Game {
+        self.game
     }
 
     /// The table's shape.
@@ -97,7 +109,7 @@ impl<'g> TableFill<'g> {
     /// the values need (they are bounded by the number of options of a cell).
     pub fn planned_width(&self) -> CellWidth {
         match self.engine {
-            Engine::Reference => CellWidth::U32,
+            Engine::Reference | Engine::Search => CellWidth::U32,
             _ => CellWidth::for_max(self.kernel.compiled().value_bound()),
         }
     }
@@ -115,6 +127,9 @@ impl<'g> TableFill<'g> {
 
     /// Of [`TableFill::planned_bytes`], the line summaries': a set for every row.
     pub(crate) fn line_bytes(&self) -> u128 {
+        if self.engine == Engine::Search {
+            return 0;
+        }
         let rows = self.plan.lens().first().copied().unwrap_or(0);
         line_bytes(&self.plan, rows, self.kernel.compiled().value_bound())
     }
@@ -123,16 +138,55 @@ impl<'g> TableFill<'g> {
     /// ([`crate::PreparedFill::check_memory`]).
     ///
     /// # Errors
-    /// `progress` cancelled the fill.
+    /// `progress` cancelled the fill, or the search reached one of its limits.
     pub fn fill(&self, progress: &dyn Progress) -> Result<GrundyTable, FillError> {
+        progress.runs(self.engine);
         if self.engine == Engine::Reference {
             return reference::fill_reference_with(self.game, &self.shape, progress);
+        }
+        if let Some(limits) = &self.search {
+            let search = MisereFill::new(self.game, &self.shape, limits);
+            return search.genera(progress).map(|(table, _)| table);
         }
         let (table, mark) = self.run(None, progress, &mut |_, _| Control::Continue);
         if !mark.is_complete() {
             return Err(FillError::Cancelled);
         }
         Ok(table)
+    }
+
+    /// Fills a heap game's table under misère play with every heap's genus and tameness
+    /// (`compute --misere`'s columns): the search gives both at once when it is the fill;
+    /// otherwise the fill gives the values and a search within `limits` the genera, which
+    /// agree with them (the genus' first misère value is the heap's). `progress` hears of the
+    /// genera, heap by heap.
+    ///
+    /// # Errors
+    /// As [`TableFill::fill`]; the genera's search, as [`FillError::Search`] (without heaps).
+    ///
+    /// # Panics
+    /// If the game is not a heap game, or a genus disagrees with the value filled.
+    pub fn fill_genera(
+        &self,
+        limits: &SearchLimits,
+        progress: &dyn Progress,
+    ) -> Result<(GrundyTable, Vec<HeapGenus>), FillError> {
+        if let Some(own) = &self.search {
+            progress.runs(self.engine);
+            return MisereFill::new(self.game, &self.shape, own).genera(progress);
+        }
+        progress.runs(self.engine);
+        let table = self.fill(&crate::progress::NoProgress)?;
+        let rows = genus_table(self.game, self.shape.max()[0], limits, progress)?;
+        for (heap, row) in rows.iter().enumerate() {
+            assert_eq!(
+                table.get_flat(heap).0,
+                row.genus.misere[0],
+                "the genus of heap {}",
+                row.heap
+            );
+        }
+        Ok((table, rows))
     }
 
     /// Fills the table resumably: after every wave but the last, `after_wave` sees the table
@@ -147,15 +201,16 @@ impl<'g> TableFill<'g> {
     /// [`TableFill::plan`]'s or with another number of waves, or more done than there are.
     ///
     /// # Panics
-    /// For the reference engine, which has no waves ([`crate::FillRequest::prepare`] refuses
-    /// it a resumable layout).
+    /// For the reference engine and the search, which have no waves
+    /// ([`crate::FillRequest::prepare`] refuses them a resumable layout).
     pub fn fill_resumable(
         &self,
         start: Option<(GrundyTable, WaveMark)>,
         progress: &dyn Progress,
         after_wave: &mut (dyn FnMut(&GrundyTable, WaveMark) -> Control + Send),
     ) -> Result<(GrundyTable, WaveMark), FillError> {
-        assert!(self.engine != Engine::Reference, "the reference fill has no waves to resume");
+        assert!(self.engine.has_waves(), "the {} engine has no waves to resume", self.engine);
+        progress.runs(self.engine);
         let start = match start {
             None => None,
             Some((table, from)) => {

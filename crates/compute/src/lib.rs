@@ -35,7 +35,7 @@
 //! let nim = lookup("nim").unwrap();
 //! let shape = TableShape::new(&nim, &[7, 7], "7x7").unwrap();
 //! // The whole table in memory on the current threads, with nothing else held besides.
-//! let fill = FillRequest::new(&nim, &shape).table(0).unwrap();
+//! let fill = FillRequest::new(&nim, &shape).table(&[]).unwrap();
 //! let table = fill.fill(&NoProgress).unwrap();
 //! assert_eq!(table.get(&[5, 3]).unwrap().value(), 5 ^ 3);
 //! ```
@@ -53,12 +53,14 @@ mod fill;
 mod kernel;
 mod layout;
 pub mod memory;
+pub mod misere;
 pub mod plan;
 mod progress;
 mod records;
 mod reference;
 mod request;
 pub mod retrograde;
+mod runtime;
 mod shared;
 mod sliced;
 mod sparse;
@@ -74,7 +76,8 @@ pub use plan::WaveMark;
 pub use progress::{Control, NoProgress, Progress};
 pub use records::SequenceRecords;
 pub use reference::fill_reference;
-pub use request::{FillRequest, PreparedFill, RequestError, RequestErrorKind};
+pub use request::{Content, FillRequest, PreparedFill, RequestError, RequestErrorKind, WholeFill};
+pub use runtime::Runtime;
 pub use sparse::{has_sparse_records, sparse_records, NotSparse, SparseRecords};
 pub use stream::{streaming_rows, NoStream, RingStore, RowStream};
-pub use threads::{pools_built, ThreadCount, Threads, ThreadsError, MAX_THREADS_PER_CORE};
+pub use threads::{ThreadCount, Threads, ThreadsError, MAX_THREADS_PER_CORE};

@@ -14,6 +14,11 @@ pub trait Progress: Sync {
     fn cancelled(&self) -> bool {
         false
     }
+
+    /// The engine that runs the fill, said once as it starts: which path the library chose
+    /// (a front end may show it; the tests of the one seam compare it across front ends). The
+    /// default says nothing.
+    fn runs(&self, _engine: crate::Engine) {}
 }
 
 /// A [`Progress`] that ignores every report.

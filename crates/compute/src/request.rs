@@ -7,13 +7,15 @@
 
 use crate::bands::{BandFill, NoBands};
 use crate::engine::Engine;
+use crate::error::FillError;
 use crate::fill::TableFill;
 use crate::layout::{Layout, Resumable, RowsTo};
-use crate::memory::{check_bytes, Held, TooLarge};
+use crate::memory::{Held, MemoryPool, Need, TooLarge};
+use crate::misere::{table_by_search, SearchLimits};
 use crate::retrograde::{LoopyRefusal, RetrogradeFill};
+use crate::runtime::Runtime;
 use crate::sparse::{HeapMoves, NotSparse};
 use crate::stream::{NoStream, RowStream};
-use crate::threads::Threads;
 use grundy_core::{CellWidth, Game, Play, TableShape};
 use std::fmt;
 
@@ -27,14 +29,16 @@ pub struct FillRequest<'g> {
     pub shape: &'g TableShape,
     /// The engine ([`Engine::Auto`]: the fastest for the game).
     pub engine: Engine,
-    /// Where the fill runs.
-    pub threads: Threads,
+    /// Where the fill runs and the memory it may take.
+    pub runtime: Runtime,
     /// How the table is held, and where its rows go.
     pub layout: Layout,
     /// The tile side of the tiled engine (square tiles); `None` picks the tiles for the cache:
     /// 16 × 256 in 2-D (64 × 64 when a symmetric table is mirrored), 16³ in 3-D and 1024 heap
     /// sizes in 1-D. The result does not depend on it: tests vary it.
     pub tile_side: Option<usize>,
+    /// The seconds the exact misère search may run, when it runs ([`Engine::Search`]).
+    pub search_seconds: u64,
 }
 
 /// A fill, prepared once: the game compiled, the work planned, everything the request asked
@@ -59,6 +63,90 @@ pub enum PreparedFill<'g> {
     /// The retrograde kernel over the whole board, in memory in one run: what a loopy game's
     /// table runs ([`crate::retrograde`]).
     Retrograde(RetrogradeFill<'g>),
+}
+
+/// What a game's table holds, decided here beside the engine: a front end asks it before it
+/// picks a format or a record for the table, rather than testing the play convention itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Content {
+    /// Values a mex gives: Grundy values, or a board's misère values.
+    Values,
+    /// A misère heap game's values, each heap's genus beside ([`crate::misere`]: the genera of
+    /// sums come from the exact search).
+    Genera,
+    /// A loopy game's labels: finite values, ∞ with the values it can move to, and draws
+    /// ([`crate::retrograde`]).
+    Labels,
+}
+
+impl Content {
+    /// What `game`'s table holds.
+    pub fn of(game: &Game) -> Content {
+        if game.is_loopy() {
+            Content::Labels
+        } else if game.play() == Play::Misere && game.dims() == 1 {
+            Content::Genera
+        } else {
+            Content::Values
+        }
+    }
+
+    /// Whether every cell holds a value a mex gives (with or without genera beside): what an
+    /// index of sequences, a period or a nim-sum can use.
+    pub fn holds_values(self) -> bool {
+        self != Content::Labels
+    }
+
+    /// What it is, after "`game`'s table is": for a refusal that names what the table holds.
+    pub fn described(self) -> &'static str {
+        match self {
+            Content::Values => "a table of values",
+            Content::Genera => "a misère heap game's, with genus columns",
+            Content::Labels => "a loopy game's, with ∞ and draws",
+        }
+    }
+}
+
+/// A whole table in memory, prepared for any game ([`FillRequest::whole`]): its Grundy values,
+/// or a loopy game's generalized values from the retrograde kernel. Either fills into the one
+/// [`grundy_core::Table`] every consumer takes.
+pub enum WholeFill<'g> {
+    /// A fill of Grundy values.
+    Values(Box<TableFill<'g>>),
+    /// The retrograde kernel's labelling of a loopy game's board.
+    Loopy(RetrogradeFill<'g>),
+}
+
+impl<'g> WholeFill<'g> {
+    /// The engine that runs.
+    pub fn engine(&self) -> Engine {
+        match self {
+            WholeFill::Values(fill) => fill.engine(),
+            WholeFill::Loopy(_) => Engine::Retrograde,
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> &'g Game {
+        match self {
+            WholeFill::Values(fill) => fill.game(),
+            WholeFill::Loopy(fill) => fill.game(),
+        }
+    }
+
+    /// Fills the table.
+    ///
+    /// # Errors
+    /// A cancellation, a search's limits, a graph that does not fit.
+    pub fn fill(&self, progress: &dyn crate::Progress) -> Result<grundy_core::Table, FillError> {
+        match self {
+            WholeFill::Values(fill) => {
+                let table = fill.fill(progress)?;
+                Ok(grundy_core::Table::of_game(fill.game().clone(), table))
+            }
+            WholeFill::Loopy(fill) => Ok(fill.fill(progress)?.into_table(fill.game().clone())),
+        }
+    }
 }
 
 /// Why a fill cannot be made as asked.
@@ -92,9 +180,18 @@ pub enum RequestErrorKind {
     /// A resumable distributed fill of a game whose moves read whole columns: every rank keeps
     /// every row, and no ring of a few rows can stand for them.
     EveryRowNotResumable,
-    /// A misère table of a game whose moves leave sums: a cell's misère value is not a
-    /// function of its options' values (see [`grundy_core::Play`]).
+    /// A misère table of a heap game whose moves leave sums with an engine that fills cell by
+    /// cell, or in another layout than in memory in one run: a cell's misère value is not a
+    /// function of its options' values (see [`grundy_core::Play`]), so only the exact search
+    /// ([`Engine::Search`]) computes it.
     MisereSums {
+        /// The game's name.
+        game: String,
+        /// What was asked: an engine, or a layout.
+        asked: String,
+    },
+    /// [`Engine::Search`] for a table that a fill computes.
+    NotSearch {
         /// The game's name.
         game: String,
     },
@@ -160,11 +257,16 @@ impl fmt::Display for RequestError {
                 "a resumable distributed fill needs moves that reach back a bounded number of \
                  rows; this game's read whole columns, so every rank keeps every row",
             ),
-            RequestErrorKind::MisereSums { game } => write!(
+            RequestErrorKind::MisereSums { game, asked } => write!(
                 f,
-                "a misère table of {game} cannot be filled cell by cell: its moves leave sums, \
-                 whose misère values the components' values do not give (the exact search over \
-                 sums answers them)"
+                "a misère table of {game} cannot be computed so: its moves leave sums, whose \
+                 misère values the components' do not give, and only the exact search over sums \
+                 computes such a table ({asked})"
+            ),
+            RequestErrorKind::NotSearch { game } => write!(
+                f,
+                "the search engine computes misère tables of heap games whose moves leave sums; \
+                 {game}'s table is filled cell by cell (engine auto)"
             ),
             RequestErrorKind::MisereEngine { engine } => write!(
                 f,
@@ -187,9 +289,10 @@ impl<'g> FillRequest<'g> {
             game,
             shape,
             engine: Engine::Auto,
-            threads: Threads::current(),
+            runtime: Runtime::default(),
             layout: Layout::IN_MEMORY,
             tile_side: None,
+            search_seconds: SearchLimits::DEFAULT_SECONDS,
         }
     }
 
@@ -203,7 +306,8 @@ impl<'g> FillRequest<'g> {
     /// # Panics
     /// If `shape` was made for a game with other axes.
     pub fn prepare(self) -> Result<PreparedFill<'g>, RequestError> {
-        let FillRequest { game, shape, engine, threads, layout, tile_side } = self;
+        let FillRequest { game, shape, engine, runtime, layout, tile_side, search_seconds } = self;
+        let threads = runtime.threads().clone();
         assert_eq!(game.axes(), shape.axes(), "the shape belongs to another game");
         let refuse = |kind: RequestErrorKind| Err(RequestError::from(kind));
         // A loopy game (a move raises a coordinate) has no order of waves: its table is the
@@ -221,16 +325,48 @@ impl<'g> FillRequest<'g> {
             if !matches!(layout, Layout::InMemory { .. }) {
                 return loopy(LoopyRefusal::Layout);
             }
-            return RetrogradeFill::new(game, shape, threads)
+            return RetrogradeFill::new(game, shape, runtime)
                 .map(PreparedFill::Retrograde)
                 .map_err(|why| RequestErrorKind::Loopy(why).into());
+        }
+        // Under misère play, a heap game whose moves leave sums runs the exact search, and only
+        // it (a board whose moves leave sums has no engine): the one place where that is decided.
+        let misere = game.play() == Play::Misere;
+        if misere && game.options_are_sums() {
+            let asked = match (engine, layout) {
+                _ if !table_by_search(game) => {
+                    Some("of a heap game, in memory in one run; this is a board".to_string())
+                }
+                (Engine::Auto | Engine::Search, Layout::InMemory { resumable: Resumable::No }) => {
+                    None
+                }
+                (Engine::Auto | Engine::Search, _) => {
+                    Some("in memory in one run: it has no waves to save or stream".into())
+                }
+                (engine, _) => Some(format!("the {engine} engine fills cells one by one")),
+            };
+            if let Some(asked) = asked {
+                return refuse(RequestErrorKind::MisereSums {
+                    game: game.name().to_string(),
+                    asked,
+                });
+            }
+            let limits = SearchLimits::within(runtime.memory(), search_seconds);
+            return Ok(PreparedFill::Table(TableFill::new(
+                game,
+                shape,
+                engine,
+                threads,
+                tile_side,
+                None,
+                Some(limits),
+            )));
         }
         if engine == Engine::Reference && layout.resumable() == Resumable::Yes {
             return refuse(RequestErrorKind::ReferenceNotResumable);
         }
-        let misere = game.play() == Play::Misere;
-        if misere && game.options_are_sums() {
-            return refuse(RequestErrorKind::MisereSums { game: game.name().to_string() });
+        if engine == Engine::Search {
+            return refuse(RequestErrorKind::NotSearch { game: game.name().to_string() });
         }
         if misere && engine == Engine::Sparse {
             return refuse(RequestErrorKind::MisereEngine { engine });
@@ -253,7 +389,7 @@ impl<'g> FillRequest<'g> {
         }
         match layout {
             Layout::InMemory { .. } => Ok(PreparedFill::Table(TableFill::new(
-                game, shape, engine, threads, tile_side, heap,
+                game, shape, engine, threads, tile_side, heap, None,
             ))),
             Layout::Streamed { rows, resumable: Resumable::Yes } => {
                 if rows == RowsTo::Writer {
@@ -302,25 +438,39 @@ impl<'g> FillRequest<'g> {
 
     /// [`FillRequest::prepare`] for the whole table in memory, in one run or resumably as
     /// `layout` says (any other layout is taken as [`Layout::IN_MEMORY`]), its memory checked
-    /// with `extra_bytes` more that the caller holds besides ([`PreparedFill::check_memory`]):
-    /// what analyses, searches, surveys and the Python package fill through.
+    /// in the request's pool with what the caller holds `besides`, by name
+    /// ([`PreparedFill::check_memory`]): what analyses, searches, surveys and the Python package
+    /// fill through, for any game.
     ///
     /// # Errors
     /// As [`FillRequest::prepare`], and [`RequestErrorKind::TooLarge`].
-    pub fn table(self, extra_bytes: u128) -> Result<TableFill<'g>, RequestError> {
+    pub fn whole(self, besides: &[(&str, u128)]) -> Result<WholeFill<'g>, RequestError> {
         let layout = match self.layout {
             layout @ Layout::InMemory { .. } => layout,
             _ => Layout::IN_MEMORY,
         };
+        let memory = self.runtime.memory().clone();
         let prepared = FillRequest { layout, ..self }.prepare()?;
-        prepared.check_memory(extra_bytes)?;
+        prepared.check_memory(&memory, besides)?;
         match prepared {
-            PreparedFill::Table(fill) => Ok(fill),
-            PreparedFill::Retrograde(_) => {
-                let game = self.game.name().to_string();
+            PreparedFill::Table(fill) => Ok(WholeFill::Values(Box::new(fill))),
+            PreparedFill::Retrograde(fill) => Ok(WholeFill::Loopy(fill)),
+            _ => unreachable!("an in-memory layout prepares a table"),
+        }
+    }
+
+    /// [`FillRequest::whole`] for a table of Grundy values (a search for a proved period, a
+    /// line of a known game): a loopy game is refused.
+    ///
+    /// # Errors
+    /// As [`FillRequest::whole`], and [`LoopyRefusal::NotAGrundyTable`].
+    pub fn table(self, besides: &[(&str, u128)]) -> Result<TableFill<'g>, RequestError> {
+        let game = self.game.name().to_string();
+        match self.whole(besides)? {
+            WholeFill::Values(fill) => Ok(*fill),
+            WholeFill::Loopy(_) => {
                 Err(RequestErrorKind::Loopy(LoopyRefusal::NotAGrundyTable { game }).into())
             }
-            _ => unreachable!("an in-memory layout prepares a table"),
         }
     }
 }
@@ -366,14 +516,18 @@ impl PreparedFill<'_> {
         }
     }
 
-    /// Refuses the fill when what it holds ([`PreparedFill::planned_bytes`]) and `extra_bytes`
-    /// more (what the caller holds besides, such as an analysis of the table) would not fit in
-    /// the memory available now ([`crate::memory::available`]): the one memory check of every
-    /// fill.
+    /// Refuses the fill when what it holds ([`PreparedFill::planned_bytes`]) and what the
+    /// caller holds `besides` (an analysis of the table, a watch for a proved period: each by
+    /// name) would not fit in the memory `memory` has now ([`MemoryPool::check`]): the one memory
+    /// check of every fill.
     ///
     /// # Errors
     /// The table, as [`TooLarge`] describes it.
-    pub fn check_memory(&self, extra_bytes: u128) -> Result<(), TooLarge> {
+    pub fn check_memory(
+        &self,
+        memory: &MemoryPool,
+        besides: &[(&str, u128)],
+    ) -> Result<(), TooLarge> {
         let cells = match self {
             PreparedFill::Table(fill) => fill.shape().cells(),
             PreparedFill::Rows(stream) => stream.cells(),
@@ -381,8 +535,12 @@ impl PreparedFill<'_> {
             PreparedFill::Retrograde(fill) => fill.shape().cells(),
         };
         let width = self.planned_width().bytes();
-        check_bytes(cells, width, self.planned_bytes() + extra_bytes, self.held())
-            .map_err(|too_large| TooLarge { lines: self.line_bytes(), ..too_large })
+        let need = Need {
+            lines: self.line_bytes(),
+            ..Need::of(cells, width, self.planned_bytes(), self.held())
+        };
+        let need = besides.iter().fold(need, |need, &(name, bytes)| need.besides(name, bytes));
+        memory.check(&need)
     }
 
     /// Of [`PreparedFill::planned_bytes`], the line summaries'.
@@ -450,6 +608,10 @@ mod tests {
                         ("retrograde", "retrograde")
                     );
                 }
+                Engine::Search => {
+                    assert!(matches!(in_memory, Err(RequestErrorKind::NotSearch { .. })));
+                    assert!(matches!(resumable, Err(RequestErrorKind::NotSearch { .. })));
+                }
                 _ => assert_eq!((in_memory.unwrap(), resumable.unwrap()), ("table", "table")),
             }
             for layout in [streamed(Writer, No), streamed(Summary, No), distributed(Writer, No)] {
@@ -462,6 +624,9 @@ mod tests {
                     ),
                     Engine::Sparse => {
                         assert!(matches!(prepared, Err(RequestErrorKind::NotSparse(_))))
+                    }
+                    Engine::Search => {
+                        assert!(matches!(prepared, Err(RequestErrorKind::NotSearch { .. })))
                     }
                     _ => assert!(
                         matches!(prepared, Err(RequestErrorKind::NotTiles { .. })),
@@ -506,8 +671,9 @@ mod tests {
         assert_eq!(auto(&kayles, &heaps), Engine::Sparse);
         assert_eq!(auto(&kiki, &board), Engine::Tiles);
         // Misère play: tables of single positions run the tiles (never the sparse-space
-        // kernel, whose candidates are normal-play pair values); games whose moves leave sums
-        // are refused whatever the engine or layout.
+        // kernel, whose candidates are normal-play pair values); heap games whose moves leave
+        // sums run the exact search, in memory in one run, and boards whose moves leave sums are
+        // refused whatever the engine or layout.
         let misere_kiki = kiki.clone().with_play(Play::Misere);
         assert_eq!(auto(&misere_kiki, &board), Engine::Tiles);
         let subtraction = lookup("subtraction:1,2,5").unwrap();
@@ -522,21 +688,41 @@ mod tests {
             request(&misere_kiki, &board, Engine::Tiles, streamed(Writer, No)).unwrap(),
             "bands"
         );
-        for (game, shape) in [(&kayles, &heaps), (&cutting, &whole_columns)] {
-            let misere = game.clone().with_play(Play::Misere);
-            for engine in Engine::ALL {
-                let refused = request(&misere, shape, engine, Layout::IN_MEMORY);
-                if engine == Engine::Retrograde {
-                    // The retrograde kernel computes normal play only.
+        let misere_kayles = kayles.clone().with_play(Play::Misere);
+        assert_eq!(auto(&misere_kayles, &heaps), Engine::Search);
+        let misere_cutting = cutting.clone().with_play(Play::Misere);
+        for engine in Engine::ALL {
+            let heaps = request(&misere_kayles, &heaps, engine, Layout::IN_MEMORY);
+            let resumed = request(
+                &misere_kayles,
+                &heaps_shape(&kayles),
+                engine,
+                Layout::InMemory { resumable: Yes },
+            );
+            let board = request(&misere_cutting, &whole_columns, engine, Layout::IN_MEMORY);
+            if engine == Engine::Retrograde {
+                // The retrograde kernel computes normal play only.
+                for refused in [heaps, resumed, board] {
                     assert!(matches!(
                         refused,
                         Err(RequestErrorKind::Loopy(LoopyRefusal::Misere { .. }))
                     ));
-                } else {
-                    assert!(matches!(refused, Err(RequestErrorKind::MisereSums { .. })));
                 }
+                continue;
+            }
+            if matches!(engine, Engine::Auto | Engine::Search) {
+                assert_eq!(heaps.unwrap(), "table");
+            } else {
+                assert!(matches!(heaps, Err(RequestErrorKind::MisereSums { .. })), "{engine}");
+            }
+            for refused in [resumed, board] {
+                assert!(matches!(refused, Err(RequestErrorKind::MisereSums { .. })), "{engine}");
             }
         }
+    }
+
+    fn heaps_shape(game: &Game) -> TableShape {
+        TableShape::new(game, &[100], "100").unwrap()
     }
 
     /// The memory check counts what each layout holds, and says which.
@@ -560,7 +746,8 @@ mod tests {
         );
         assert!(streamed.planned_bytes() < table.planned_bytes());
         // A check that cannot pass: more than the machine can address.
-        let err = table.check_memory(u128::MAX / 2).unwrap_err();
+        let err =
+            table.check_memory(&MemoryPool::default(), &[("more", u128::MAX / 2)]).unwrap_err();
         assert_eq!(err.held, Held::Table);
         assert!(err.available.is_none());
     }

@@ -27,9 +27,9 @@
 //! rebuilt from the rules. The one-pass fill of an acyclic game has no rounds and saves none.
 
 use crate::engine::Engine;
-use crate::memory::{available, check_bytes, Available, Bound, Held, TooLarge};
+use crate::memory::{Available, Bound, Held, MemoryPool, TooLarge};
 use crate::progress::{Control, Progress};
-use crate::threads::Threads;
+use crate::runtime::Runtime;
 use grundy_core::{
     Coord, Game, LoopyOutcome, LoopyValue, MexSet, ModelError, Nimber, Rule, TableShape,
 };
@@ -59,7 +59,7 @@ pub enum RetrogradeError {
         /// How the moves were counted.
         counted: Counted,
         /// The memory check's refusal.
-        memory: TooLarge,
+        memory: Box<TooLarge>,
     },
     /// More positions than the kernel numbers (2^32 − 2).
     #[error(
@@ -125,9 +125,13 @@ impl GameGraph {
     /// # Errors
     /// Too many positions, or a graph that would not fit in memory.
     pub fn build(
+        memory: &MemoryPool,
         positions: usize,
         options: impl Fn(usize, &mut Vec<usize>) + Sync,
     ) -> Result<GameGraph, RetrogradeError> {
+        let check_bytes =
+            |cells, cell_bytes, needed, held| memory.check_bytes(cells, cell_bytes, needed, held);
+        let available = || memory.available();
         if positions as u64 >= u64::from(UNLABELLED) {
             return Err(RetrogradeError::TooManyPositions(positions as u64));
         }
@@ -149,14 +153,21 @@ impl GameGraph {
                     .err()
                     .unwrap_or_else(|| TooLarge {
                         cells: positions as u128,
-                        cell_bytes: BYTES_PER_POSITION as usize,
+                        cell_bytes: BYTES_PER_POSITION as u32,
                         needed,
                         available: available()
                             .or(limit.map(|bytes| Available { bytes, bound: Bound::Machine })),
                         held: Held::Table,
                         lines: 0,
+                        besides: Box::default(),
+                        reserved: Box::default(),
                     });
-            RetrogradeError::TooLarge { positions: positions as u64, moves, counted, memory }
+            RetrogradeError::TooLarge {
+                positions: positions as u64,
+                moves,
+                counted,
+                memory: Box::new(memory),
+            }
         };
         if let (Some(limit), true) = (limit, positions > SAMPLE) {
             let sampled: u64 = (0..SAMPLE)
@@ -668,15 +679,20 @@ pub enum LoopyRefusal {
 pub struct RetrogradeFill<'g> {
     game: &'g Game,
     shape: TableShape,
-    threads: Threads,
+    runtime: Runtime,
 }
 
 impl<'g> RetrogradeFill<'g> {
+    /// The game.
+    pub fn game(&self) -> &'g Game {
+        self.game
+    }
+
     /// Checks that `shape` is closed under `game`'s moves and that they leave single positions.
     pub(crate) fn new(
         game: &'g Game,
         shape: &TableShape,
-        threads: Threads,
+        runtime: Runtime,
     ) -> Result<RetrogradeFill<'g>, LoopyRefusal> {
         let name = || game.name().to_string();
         if game.rules().iter().any(|r| matches!(r, Rule::Split { .. } | Rule::TakeAndBreak { .. }))
@@ -691,7 +707,7 @@ impl<'g> RetrogradeFill<'g> {
                 }
             }
         }
-        Ok(RetrogradeFill { game, shape: shape.clone(), threads })
+        Ok(RetrogradeFill { game, shape: shape.clone(), runtime })
     }
 
     /// The table's shape.
@@ -741,12 +757,13 @@ impl<'g> RetrogradeFill<'g> {
         progress: &dyn Progress,
         after_round: &mut (dyn FnMut(&Labelling) -> Control + Send),
     ) -> Result<Option<LoopyTable>, RetrogradeError> {
+        progress.runs(Engine::Retrograde);
         let shape = &self.shape;
         let positions = usize::try_from(shape.cells())
             .map_err(|_| RetrogradeError::TooManyPositions(u64::MAX))?;
         let game = self.game;
         let moves = FlatMoves::new(game, shape);
-        self.threads.install(|| {
+        self.runtime.install(|| {
             // A game without cycles (its moves all lower some weighted sum) needs no rounds and
             // no graph: one pass in waves of that sum straight from the rules, as the wave
             // engines run the coordinate sum.
@@ -758,7 +775,8 @@ impl<'g> RetrogradeFill<'g> {
                 let (shape, moves) = (shape.clone(), moves as usize);
                 return Ok(Some(LoopyTable { shape, graph: None, moves, values, descent }));
             }
-            let graph = GameGraph::build(positions, |u, out| moves.options(u, out))?;
+            let graph =
+                GameGraph::build(self.runtime.memory(), positions, |u, out| moves.options(u, out))?;
             let start = start.unwrap_or_else(|| Labelling::start(positions));
             let Some(values) = label_from(&graph, start, progress, after_round)? else {
                 return Ok(None);
@@ -903,20 +921,6 @@ pub fn board_for(game: &Game, positions: &[Vec<Coord>]) -> Result<TableShape, Mo
     TableShape::new(game, &max, &text.join("x"))
 }
 
-/// The row-major index of `pos` in a table over `shape` (`None` outside it).
-pub fn index_in(shape: &TableShape, pos: &[Coord]) -> Option<usize> {
-    let lens = shape.lens();
-    let mut at = 0usize;
-    for (d, axis) in shape.axes().iter().enumerate() {
-        let offset = pos.get(d)? - axis.min;
-        if offset < 0 || offset as usize >= lens[d] {
-            return None;
-        }
-        at = at * lens[d] + offset as usize;
-    }
-    Some(at)
-}
-
 /// A loopy game's table: every position's generalized Sprague–Grundy value, in row-major order.
 pub struct LoopyTable {
     shape: TableShape,
@@ -973,7 +977,7 @@ impl LoopyTable {
 
     /// The value of position `pos` (`None` outside the table).
     pub fn value(&self, pos: &[Coord]) -> Option<LoopyValue> {
-        index_in(&self.shape, pos).map(|index| self.value_at(index))
+        self.shape.index_of(pos).map(|index| self.value_at(index))
     }
 
     /// How many positions are P, N and D.
@@ -997,9 +1001,33 @@ impl LoopyTable {
         self.descent.as_deref()
     }
 
+    /// [`LoopyTable::descent`] when `game`, its game, has a move that raises a coordinate: a
+    /// game that looks loopy by its moves but whose play cannot go round (worth saying: its
+    /// values are plain Sprague–Grundy values).
+    pub fn hidden_descent(&self, game: &Game) -> Option<&[Coord]> {
+        self.descent().filter(|_| game.is_loopy())
+    }
+
     /// The game's moves on the board (repeats removed).
     pub fn moves(&self) -> usize {
         self.moves
+    }
+
+    /// The table as every consumer takes it ([`grundy_core::Table::of_loopy`]): its labels
+    /// (copied: 4 bytes a position) and its generalized values.
+    pub fn into_table(self, game: Game) -> grundy_core::Table {
+        let labels = grundy_core::GrundyTable::from_vec(self.shape.clone(), self.labels().to_vec());
+        grundy_core::Table::of_loopy(game, labels, std::sync::Arc::new(self))
+    }
+}
+
+impl grundy_core::LoopyCells for LoopyTable {
+    fn value_at(&self, index: usize) -> LoopyValue {
+        LoopyTable::value_at(self, index)
+    }
+
+    fn outcome_at(&self, index: usize) -> LoopyOutcome {
+        LoopyTable::outcome_at(self, index)
     }
 }
 
@@ -1069,7 +1097,7 @@ offsets = [[1, -1, -1], [-1, 1, 0], [0, 0, -2]]
                 let mut expected: Vec<usize> = game
                     .options(&pos)
                     .iter()
-                    .map(|option| index_in(&shape, &option[0]).expect("inside the table"))
+                    .map(|option| shape.index_of(&option[0]).expect("inside the table"))
                     .collect();
                 let mut found = Vec::new();
                 moves.options(u, &mut found);

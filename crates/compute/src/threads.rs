@@ -11,7 +11,6 @@ use rayon::{ThreadPool, ThreadPoolBuilder};
 use std::fmt;
 use std::num::NonZeroU16;
 use std::str::FromStr;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 /// The most worker threads started per core. Every wave wakes every thread; far more threads
@@ -104,15 +103,6 @@ impl fmt::Display for ThreadsError {
 // `{:#}` would show it twice).
 impl std::error::Error for ThreadsError {}
 
-/// Pools built by [`Threads::new`] since the process started.
-static POOLS_BUILT: AtomicUsize = AtomicUsize::new(0);
-
-/// The thread pools this process has built (all of them through [`Threads::new`]): what a front
-/// end reports to show that a command built one pool, not one per fill.
-pub fn pools_built() -> usize {
-    POOLS_BUILT.load(Ordering::Relaxed)
-}
-
 /// Where a command's parallel work runs: one pool of its own, or the caller's current pool.
 /// Cloning shares the pool.
 #[derive(Clone, Default)]
@@ -124,6 +114,22 @@ impl Threads {
     /// The caller's current rayon pool (rayon's global one unless the caller installed its own).
     pub fn current() -> Threads {
         Threads { pool: None }
+    }
+
+    /// Makes rayon's global pool the process's one pool, of `count` threads
+    /// ([`ThreadCount::started`] of them; one per core when `None`), and returns it: after this,
+    /// no rayon call anywhere in the process, on whatever thread, can start a pool of another
+    /// size. A command-line program calls it once, first (`grundy_compute::Runtime::for_process`).
+    ///
+    /// # Errors
+    /// The threads could not be started, or the global pool was started already.
+    pub fn global(count: Option<ThreadCount>) -> Result<Threads, ThreadsError> {
+        let mut builder = ThreadPoolBuilder::new().thread_name(|i| format!("grundy-{i}"));
+        if let Some(count) = count {
+            builder = builder.num_threads(count.started());
+        }
+        builder.build_global().map_err(ThreadsError::Pool)?;
+        Ok(Threads::current())
     }
 
     /// A pool of `count` threads ([`ThreadCount::started`] of them), or the current pool when
@@ -138,7 +144,6 @@ impl Threads {
             .thread_name(|i| format!("grundy-{i}"))
             .build()
             .map_err(ThreadsError::Pool)?;
-        POOLS_BUILT.fetch_add(1, Ordering::Relaxed);
         Ok(Threads { pool: Some(Arc::new(pool)) })
     }
 

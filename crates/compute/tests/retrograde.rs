@@ -78,7 +78,10 @@ fn nim(top: usize) -> Vec<Vec<usize>> {
 }
 
 fn kernel_values(options: &[Vec<usize>]) -> (GameGraph, GeneralizedValues) {
-    let graph = GameGraph::build(options.len(), |u, out| out.extend(&options[u])).unwrap();
+    let graph = GameGraph::build(&Default::default(), options.len(), |u, out: &mut Vec<usize>| {
+        out.extend(&options[u])
+    })
+    .unwrap();
     let values = generalized_values(&graph, &NoProgress).unwrap();
     (graph, values)
 }

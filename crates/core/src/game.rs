@@ -246,6 +246,14 @@ impl Game {
         })
     }
 
+    /// Whether a position's value is a function of its options' values under the game's play:
+    /// always under normal play (the Sprague–Grundy theorem), and under misère play only when no
+    /// move leaves a sum ([`Game::options_are_sums`]). Fills cell by cell, local certificates
+    /// and periodicity theorems need it; the exact search over sums is the one way without it.
+    pub fn values_are_local(&self) -> bool {
+        self.play == Play::Normal || !self.options_are_sums()
+    }
+
     /// Whether `pos` is a position of the game (right dimension, every coordinate ≥ its axis'
     /// smallest and, on a bounded axis, ≤ its largest).
     pub fn is_position(&self, pos: &[Coord]) -> bool {

@@ -39,14 +39,14 @@ pub use game::{
     OctalCode, OptionGroup, Pairs, Rule, StepSet, StepSetError, COORD_LIMIT, DESCENT_WEIGHT_LIMIT,
     SPEC_LIMIT_BYTES,
 };
-pub use loopy::{LoopyOutcome, LoopyValue, INFINITE_G};
+pub use loopy::{LoopyOutcome, LoopyValue, SumValue, INFINITE_G};
 pub use mex::{mex, mex_of_union, MexSet, PrefixSet};
 pub use nimber::Nimber;
 pub use play::Play;
 pub use table::{
     board_lines, check_position, parse_coords, read_bfile, read_csv, read_csv_within, read_npy,
-    read_npy_table, write_bfile, write_csv, write_loopy_csv, write_npy, write_npy_header,
+    read_npy_table, write_bfile, write_csv, write_npy, write_npy_header, write_table_csv,
     BfileError, Cell, CellArray, CellKind, CellSlice, CellVec, CellWidth, CsvLayout, CsvLimits,
-    CsvReadError, GrundyTable, NpyError, Provenance, ProvenanceError, Repeating, Table, TableShape,
-    TableStats, ValuesDigest,
+    CsvReadError, GrundyTable, LoopyCells, NpyError, Provenance, ProvenanceError, Repeating, Table,
+    TableShape, TableStats, ValuesDigest, INFINITE_LABEL,
 };

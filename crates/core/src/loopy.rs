@@ -123,6 +123,86 @@ impl fmt::Display for LoopyValue {
     }
 }
 
+/// What a position of a sum is worth: its Grundy value (`u32`) in games that end, its
+/// generalized Sprague–Grundy value ([`LoopyValue`]) when a component may go round.
+pub trait SumValue: Clone + Ord + fmt::Display {
+    /// The value of the sum of positions with these values.
+    fn sum(parts: impl IntoIterator<Item = Self>) -> Self;
+    /// Who wins a position (or a sum) of this value: P, N, or D (a draw) for ∞ without 0 in K.
+    fn outcome(&self) -> LoopyOutcome;
+    /// As JSON: a number, or `"inf(0,2)"` for ∞ with K = {0, 2}.
+    fn json(&self) -> serde_json::Value;
+    /// A finite value (a Grundy value, from a game that ends).
+    fn finite(value: u32) -> Self;
+    /// A generalized value, when this kind holds it (a Grundy value holds no ∞).
+    fn from_loopy(value: LoopyValue) -> Option<Self>;
+    /// As a generalized value.
+    fn to_loopy(&self) -> LoopyValue;
+}
+
+impl SumValue for u32 {
+    fn sum(parts: impl IntoIterator<Item = u32>) -> u32 {
+        parts.into_iter().fold(0, |sum, v| sum ^ v)
+    }
+
+    fn outcome(&self) -> LoopyOutcome {
+        if *self == 0 {
+            LoopyOutcome::P
+        } else {
+            LoopyOutcome::N
+        }
+    }
+
+    fn json(&self) -> serde_json::Value {
+        (*self).into()
+    }
+
+    fn finite(value: u32) -> u32 {
+        value
+    }
+
+    fn to_loopy(&self) -> LoopyValue {
+        LoopyValue::Finite(*self)
+    }
+
+    fn from_loopy(value: LoopyValue) -> Option<u32> {
+        match value {
+            LoopyValue::Finite(v) => Some(v),
+            LoopyValue::Infinite(_) => None,
+        }
+    }
+}
+
+impl SumValue for LoopyValue {
+    fn sum(parts: impl IntoIterator<Item = LoopyValue>) -> LoopyValue {
+        let parts: Vec<LoopyValue> = parts.into_iter().collect();
+        LoopyValue::sum(&parts)
+    }
+
+    fn outcome(&self) -> LoopyOutcome {
+        LoopyValue::outcome(self)
+    }
+
+    fn json(&self) -> serde_json::Value {
+        match self {
+            LoopyValue::Finite(v) => (*v).into(),
+            infinite => infinite.to_string().into(),
+        }
+    }
+
+    fn finite(value: u32) -> LoopyValue {
+        LoopyValue::Finite(value)
+    }
+
+    fn from_loopy(value: LoopyValue) -> Option<LoopyValue> {
+        Some(value)
+    }
+
+    fn to_loopy(&self) -> LoopyValue {
+        self.clone()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -40,6 +40,35 @@ impl Play {
         }
     }
 
+    /// Whether a position without an option is a P-position (the player to move loses): under
+    /// normal play it is, under misère play it is not.
+    pub fn terminal_is_p(self) -> bool {
+        self.value(Nimber(0), || true) == Nimber(0)
+    }
+
+    /// The tag of a table computed under this convention, `None` under normal play (the
+    /// default, which records leave out).
+    pub fn tag(self) -> Option<&'static str> {
+        (self != Play::default()).then(|| self.name())
+    }
+
+    /// The convention as prose says it: `normal` or `misère`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Play::Normal => "normal",
+            Play::Misere => "misère",
+        }
+    }
+
+    /// The convention as an adjective before a noun: nothing under normal play (the default),
+    /// `misère ` (with its space) otherwise.
+    pub fn adjective(self) -> &'static str {
+        match self {
+            Play::Normal => "",
+            Play::Misere => "misère ",
+        }
+    }
+
     /// The name in a spec file and on the command line: `normal` or `misere`.
     pub fn name(self) -> &'static str {
         match self {

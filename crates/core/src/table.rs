@@ -12,10 +12,10 @@ mod repeating;
 pub use self::bfile::{read_bfile, write_bfile, BfileError};
 pub use self::cells::{Cell, CellArray, CellSlice, CellVec, CellWidth};
 pub use self::csv::{
-    read_csv, read_csv_within, write_csv, write_loopy_csv, CellKind, CsvLayout, CsvLimits,
+    read_csv, read_csv_within, write_csv, write_table_csv, CellKind, CsvLayout, CsvLimits,
     CsvReadError, CsvRows,
 };
-pub use self::described::Table;
+pub use self::described::{LabelsOnly, LoopyCells, Table, INFINITE_LABEL};
 pub use self::lines::{read_line_within, skip_line_within, Line};
 pub use self::npy::{
     read_npy, read_npy_table, write_npy, write_npy_header, NpyError, NpyErrorKind,
@@ -81,6 +81,22 @@ impl TableShape {
     /// The number of cells, without overflow however large the box.
     pub fn cells(&self) -> u128 {
         self.lens().iter().map(|&len| len as u128).product()
+    }
+
+    /// The row-major index of position `pos` (`None` outside the box).
+    pub fn index_of(&self, pos: &[Coord]) -> Option<usize> {
+        if pos.len() != self.axes.len() {
+            return None;
+        }
+        let mut at = 0usize;
+        for ((axis, &max), &c) in self.axes.iter().zip(&self.max).zip(pos) {
+            if c < axis.min || c > max {
+                return None;
+            }
+            let len = (max - axis.min + 1) as usize;
+            at = at * len + (c - axis.min) as usize;
+        }
+        Some(at)
     }
 }
 

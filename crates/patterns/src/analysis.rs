@@ -9,10 +9,17 @@ use crate::periodicity::find_period;
 use crate::proof::{optional, Proof};
 use crate::proofs::prove_sequence;
 use crate::rules::{outcome_rule, values_rule, Described};
-use grundy_compute::memory::{check_bytes, Held, TooLarge};
+use grundy_compute::memory::{Held, MemoryPool, Need, TooLarge};
 use grundy_compute::SequenceRecords;
 use grundy_core::{board_lines, Cell, CellKind, Game, GrundyTable, Table};
 use serde::Serialize;
+
+mod loopy;
+
+pub use loopy::{
+    HeapPeriod, LoopyBoardReport, LoopyHeapReport, OutcomeCounts, OutcomeSet, LISTED_HEAPS,
+    LOOPY_EVIDENCE,
+};
 
 /// The analysis of a 1-D or 2-D table.
 #[derive(Clone, Debug, Serialize)]
@@ -22,6 +29,10 @@ pub enum Report {
     Sequence(SequenceReport),
     /// A board.
     Board(BoardReport),
+    /// A loopy heap game's heaps.
+    LoopyHeaps(LoopyHeapReport),
+    /// A loopy game's board.
+    LoopyBoard(LoopyBoardReport),
 }
 
 /// The analysis of a 1-D table.
@@ -199,14 +210,18 @@ pub struct Search {
 
 /// Refuses to analyse a table of `lens` that the caller copies into cells of `copy_cell_bytes`
 /// first (an array handed over by the Python package, in `u32`s) when the copy and what
-/// [`analyze`] holds besides would not fit in the memory available now.
+/// [`analyze`] holds besides would not fit in the memory `memory` has now.
 ///
 /// # Errors
 /// The table, as [`TooLarge`] describes it.
-pub fn check_analysis_memory(lens: &[usize], copy_cell_bytes: usize) -> Result<(), TooLarge> {
+pub fn check_analysis_memory(
+    memory: &MemoryPool,
+    lens: &[usize],
+    copy_cell_bytes: usize,
+) -> Result<(), TooLarge> {
     let cells = lens.iter().map(|&len| len as u128).product::<u128>();
-    let needed = cells * copy_cell_bytes as u128 + analysis_bytes(lens);
-    check_bytes(cells, copy_cell_bytes, needed, Held::Table)
+    let copy = Need::of(cells, copy_cell_bytes, cells * copy_cell_bytes as u128, Held::Table);
+    memory.check(&copy.besides("the analysis", analysis_bytes(lens)))
 }
 
 /// A report as `grundy patterns --json` writes it: with a heap game's records and how an
@@ -231,6 +246,9 @@ pub struct ReportJson<'a> {
 /// Analyses `described`. Its game (when the table was computed here, not read from a file)
 /// enables proofs; its name names it in the report.
 pub fn analyze(described: &Table) -> Result<Report, Error> {
+    if described.loopy().is_some() {
+        return loopy::analyze(described);
+    }
     // On the cells as they are stored (bytes for most tables), not on a copy of them.
     grundy_core::with_cells!(described.data().cells(), |values| analyze_cells(described, values))
 }
@@ -324,224 +342,4 @@ fn analyze_board<C: Cell + Into<i64>>(
         columns: columns_report,
         diagonals: diagonals_report,
     }
-}
-
-/// The analysis of a loopy game's board (`grundy patterns` of a loopy game): where its
-/// P-positions and its draws lie, and each line's outcomes. Evidence only: no theorem about
-/// loopy games is applied.
-#[derive(Clone, Debug, Serialize)]
-pub struct LoopyBoardReport {
-    /// The game's name.
-    pub game: String,
-    /// `[R, C]`: the largest coordinates.
-    pub size: [i64; 2],
-    /// The smallest coordinates.
-    pub min: [i64; 2],
-    /// The axis names.
-    pub axes: [String; 2],
-    /// How many positions are P, N and D.
-    pub counts: OutcomeCounts,
-    /// The P-positions' structure.
-    pub p_positions: OutcomeSet,
-    /// The draws' structure.
-    pub draws: OutcomeSet,
-    /// Each row's outcomes (P, N, D read as 0, 1, 2), periodicity along the second axis.
-    pub rows: Vec<LineReport>,
-    /// Each column's outcomes, periodicity along the first axis.
-    pub columns: Vec<LineReport>,
-    /// Each diagonal's (x − y constant) outcomes, by increasing x.
-    pub diagonals: Vec<LineReport>,
-    /// Why this is evidence only.
-    pub argument: &'static str,
-}
-
-/// What `patterns` finds in a loopy heap game's values on its whole range of heaps: how many
-/// positions are P, N and D, the periods of its outcomes and of its values, and the first
-/// P-positions and draws. Evidence only: no theorem about loopy games is applied, and the
-/// range's top (where a heap cannot grow) may shape what is seen.
-#[derive(Clone, Debug, Serialize)]
-pub struct LoopyHeapReport {
-    /// The game's name.
-    pub game: String,
-    /// The axis' name.
-    pub axis: String,
-    /// The smallest and the largest heap.
-    pub range: [i64; 2],
-    /// How many positions are P, N and D.
-    pub counts: OutcomeCounts,
-    /// The period of the outcomes (P, N, D read as 0, 1, 2), if the three-period rule finds one.
-    pub outcomes: Option<HeapPeriod>,
-    /// The period of the values (∞ read as −1, whatever its K), if one is found.
-    pub values: Option<HeapPeriod>,
-    /// The first P-positions (at most [`LISTED_HEAPS`]).
-    pub p_positions: Vec<i64>,
-    /// The first draws (at most [`LISTED_HEAPS`]).
-    pub draws: Vec<i64>,
-    /// Why this is evidence only.
-    pub argument: &'static str,
-}
-
-/// A period of a loopy heap game's sequence, from the heap where it starts.
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct HeapPeriod {
-    /// The period.
-    pub period: usize,
-    /// The first heap of the periodic part.
-    pub from: i64,
-    /// The saltus (0 when the sequence holds ∞ or outcomes).
-    pub saltus: i64,
-}
-
-/// An outcome as the line and sequence periods read it: P, N and D as 0, 1 and 2.
-fn outcome_code(outcome: grundy_core::LoopyOutcome) -> u8 {
-    match outcome {
-        grundy_core::LoopyOutcome::P => 0,
-        grundy_core::LoopyOutcome::N => 1,
-        grundy_core::LoopyOutcome::D => 2,
-    }
-}
-
-/// P-positions and draws listed by [`analyze_loopy_heaps`].
-pub const LISTED_HEAPS: usize = 30;
-
-/// The report of a loopy heap game over `shape` (one axis) from its `labels` (finite values,
-/// or [`grundy_compute::retrograde::INFINITE`]) and `outcomes`, one per heap.
-///
-/// # Errors
-/// A shape that is not 1-D.
-///
-/// # Panics
-/// If `labels` or `outcomes` does not hold one entry per heap.
-pub fn analyze_loopy_heaps(
-    name: &str,
-    shape: &grundy_core::TableShape,
-    labels: &[u32],
-    outcomes: &[grundy_core::LoopyOutcome],
-) -> Result<LoopyHeapReport, Error> {
-    use grundy_core::LoopyOutcome;
-    let lens = shape.lens();
-    if lens.len() != 1 {
-        return Err(Error::new(ErrorKind::Axes { dims: lens.len() }));
-    }
-    assert_eq!(labels.len(), lens[0], "one label per heap");
-    assert_eq!(outcomes.len(), lens[0], "one outcome per heap");
-    let min = shape.axes()[0].min;
-    let codes: Vec<i64> = outcomes.iter().map(|&o| i64::from(outcome_code(o))).collect();
-    let values: Vec<i64> = labels
-        .iter()
-        .map(|&l| if l == grundy_compute::retrograde::INFINITE { -1 } else { i64::from(l) })
-        .collect();
-    let period_of = |sequence: &[i64], no_saltus: bool| {
-        let found = find_period(sequence)?;
-        // A saltus means nothing for outcomes, or for values where ∞ occurs.
-        (found.saltus == 0 || !no_saltus).then_some(HeapPeriod {
-            period: found.period,
-            from: min + found.preperiod as i64,
-            saltus: found.saltus,
-        })
-    };
-    let infinite = values.contains(&-1);
-    let heaps_with = |which: LoopyOutcome| {
-        let heaps = outcomes.iter().enumerate().filter(move |&(_, &o)| o == which);
-        heaps.map(|(i, _)| min + i as i64).take(LISTED_HEAPS).collect()
-    };
-    let count = |which: LoopyOutcome| outcomes.iter().filter(|&&o| o == which).count() as u64;
-    Ok(LoopyHeapReport {
-        game: name.to_string(),
-        axis: shape.axes()[0].name.clone(),
-        range: [min, shape.max()[0]],
-        counts: OutcomeCounts {
-            p: count(LoopyOutcome::P),
-            n: count(LoopyOutcome::N),
-            d: count(LoopyOutcome::D),
-        },
-        outcomes: period_of(&codes, true),
-        values: period_of(&values, infinite),
-        p_positions: heaps_with(LoopyOutcome::P),
-        draws: heaps_with(LoopyOutcome::D),
-        argument: LOOPY_EVIDENCE,
-    })
-}
-
-/// Positions by outcome.
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct OutcomeCounts {
-    /// P-positions.
-    pub p: u64,
-    /// N-positions.
-    pub n: u64,
-    /// Draws.
-    pub d: u64,
-}
-
-/// Where the positions of one outcome lie on a loopy board.
-#[derive(Clone, Debug, Serialize)]
-pub struct OutcomeSet {
-    /// `[p, q]`: the period of the set's mask.
-    pub period: Option<[usize; 2]>,
-    /// The coordinates where the periodic part starts.
-    pub from: Option<[i64; 2]>,
-    /// An expression true exactly on the set, on this board.
-    pub rule: Option<String>,
-}
-
-/// What [`analyze_loopy`]'s findings are.
-pub const LOOPY_EVIDENCE: &str = "evidence only: every position of this board; no theorem about loopy games is applied, and the board's edges may shape what is seen";
-
-/// Analyses a loopy game's board of `shape` from its positions' outcomes (row-major).
-///
-/// # Errors
-/// A board that is not 2-D.
-///
-/// # Panics
-/// If `outcomes` does not hold one outcome per position.
-pub fn analyze_loopy(
-    name: &str,
-    shape: &grundy_core::TableShape,
-    outcomes: &[grundy_core::LoopyOutcome],
-) -> Result<LoopyBoardReport, Error> {
-    use grundy_core::LoopyOutcome;
-    let lens = shape.lens();
-    if lens.len() != 2 {
-        return Err(Error::new(ErrorKind::Axes { dims: lens.len() }));
-    }
-    assert_eq!(outcomes.len() as u128, shape.cells(), "one outcome per position");
-    let axes = shape.axes();
-    let (rows, cols) = (lens[0], lens[1]);
-    let mins = [axes[0].min, axes[1].min];
-    let names = [axes[0].name.as_str(), axes[1].name.as_str()];
-    let set = |which: LoopyOutcome| {
-        let mask: Vec<bool> = outcomes.iter().map(|&o| o == which).collect();
-        let grid = Grid::new(&mask, rows, cols);
-        let period = find_period_2d(&grid);
-        let rule = period.as_ref().and_then(|p| {
-            outcome_rule(&Described { grid: Grid::new(&mask, rows, cols), names, mins }, p)
-        });
-        OutcomeSet {
-            period: period.as_ref().map(|p| p.period),
-            from: period.as_ref().map(|p| [mins[0] + p.from[0] as i64, mins[1] + p.from[1] as i64]),
-            rule,
-        }
-    };
-    let count = |which: LoopyOutcome| outcomes.iter().filter(|&&o| o == which).count() as u64;
-    let codes: Vec<u8> = outcomes.iter().map(|&o| outcome_code(o)).collect();
-    let [rows_report, columns_report, diagonals_report] =
-        line_periods_with(&Grid::new(&codes, rows, cols), mins, LineReport::from);
-    Ok(LoopyBoardReport {
-        game: name.to_string(),
-        size: [shape.max()[0], shape.max()[1]],
-        min: mins,
-        axes: [names[0].to_string(), names[1].to_string()],
-        counts: OutcomeCounts {
-            p: count(LoopyOutcome::P),
-            n: count(LoopyOutcome::N),
-            d: count(LoopyOutcome::D),
-        },
-        p_positions: set(LoopyOutcome::P),
-        draws: set(LoopyOutcome::D),
-        rows: rows_report,
-        columns: columns_report,
-        diagonals: diagonals_report,
-        argument: LOOPY_EVIDENCE,
-    })
 }

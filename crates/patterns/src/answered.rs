@@ -7,8 +7,12 @@
 //! searched values (tested against full searches of the sparse-space engine, `tests/answered.rs`).
 
 use crate::proofs::{has_periodicity_theorem, law_or_needed, ProvedLaw};
-use grundy_compute::{Control, Engine, FillError, Progress, SequenceRecords, TableFill, WaveMark};
-use grundy_core::{Cell, CellWidth, Coord, Game, GrundyTable, Repeating, TableShape, TableStats};
+use grundy_compute::{
+    Control, FillError, Progress, SequenceRecords, TableFill, WaveMark, WholeFill,
+};
+use grundy_core::{
+    Cell, CellWidth, Coord, Game, GrundyTable, Repeating, Table, TableShape, TableStats,
+};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -49,7 +53,7 @@ fn watched_len(game: &Game, shape: &TableShape) -> Option<usize> {
 
 /// [`watched_len`] of a prepared fill: the reference fill has no waves to stop.
 fn watched_fill_len(game: &Game, fill: &TableFill<'_>) -> Option<usize> {
-    watched_len(game, fill.shape()).filter(|_| fill.engine() != Engine::Reference)
+    watched_len(game, fill.shape()).filter(|_| fill.engine().has_waves())
 }
 
 impl<'g> PeriodWatch<'g> {
@@ -197,6 +201,27 @@ pub struct ByPeriod {
     pub from: Coord,
 }
 
+/// Fills `fill`, any game's whole table: Grundy values answered by a proved period as soon as a
+/// theorem proves one ([`fill_answered_until`], searched until `deadline` at most), or a loopy
+/// game's generalized values. What every front end's fill of a table runs.
+///
+/// # Errors
+/// As the fill's.
+pub fn fill_whole(
+    fill: &WholeFill<'_>,
+    progress: &dyn Progress,
+    deadline: Option<Instant>,
+) -> Result<Table, FillError> {
+    match fill {
+        WholeFill::Values(values) => {
+            let game = values.game();
+            let table = fill_answered_until(game, values, progress, deadline)?;
+            Ok(Table::of_game(game.clone(), table))
+        }
+        loopy @ WholeFill::Loopy(_) => loopy.fill(progress),
+    }
+}
+
 /// Fills `fill` (a table of `game`), answered by a proved period as soon as a theorem proves
 /// one: the whole table, with the values a full search gives.
 pub fn fill_answered(
@@ -217,7 +242,7 @@ pub fn fill_answered_until(
     progress: &dyn Progress,
     deadline: Option<Instant>,
 ) -> Result<GrundyTable, FillError> {
-    let deadline = deadline.filter(|_| game.dims() == 1 && fill.engine() != Engine::Reference);
+    let deadline = deadline.filter(|_| game.dims() == 1 && fill.engine().has_waves());
     let mut watch = PeriodWatch::new(game, fill);
     if watch.is_none() && deadline.is_none() {
         return fill.fill(progress);

@@ -142,7 +142,7 @@ pub fn prove_periodic(
         Err(why) => return Certificate::none(format!("the moves are unbounded: {why}")),
     };
     let play = game.play();
-    if play == grundy_core::Play::Misere && game.options_are_sums() {
+    if !game.values_are_local() {
         return Certificate::none(
             "under misère play a move that leaves a sum has no value from its parts, so no local check proves a claim".to_string(),
         );
@@ -177,7 +177,7 @@ pub fn prove_periodic(
                     .try_fold(false, |any, p| p.map(|p| any || p));
                 // A position is P when it has an option and none is P, except that under normal
                 // play a position without an option is P too (under misère play it is N).
-                let p_without_options = play == grundy_core::Play::Normal;
+                let p_without_options = play.terminal_is_p();
                 match (here, any_p_option) {
                     (Some(here), Some(any)) => {
                         here == if options.is_empty() { p_without_options } else { !any }

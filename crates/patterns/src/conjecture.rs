@@ -249,6 +249,12 @@ pub fn check_with(
 ) -> Result<CheckReport, Error> {
     let (table, kind, game, name) =
         (described.data(), described.kind(), described.game(), described.name());
+    if described.loopy().is_some() {
+        if period.is_some() {
+            return Err(Error::new(ErrorKind::LoopyPeriod { table: name.to_string() }));
+        }
+        return check_loopy(described, conjecture, show);
+    }
     if kind == CellKind::Outcomes && conjecture.kind != ClaimKind::PSet {
         return Err(Error::new(ErrorKind::OutcomesOnly { table: name.to_string() }));
     }
@@ -276,28 +282,21 @@ pub fn check_with(
 /// for ∞ of every output ([`grundy_core::INFINITE_G`]).
 pub use grundy_core::INFINITE_G;
 
-/// Checks `conjecture` on every position of a loopy game's board: `labels` holds
-/// each position's generalized value in row-major order (finite, or `u32::MAX` for ∞) and
-/// `outcomes` its outcome. A P-set claim is about the P-positions, a draws claim about the
-/// draws; a values claim compares finite values (an ∞ position disagrees with every number);
-/// in a holds claim `g` is [`INFINITE_G`] at an ∞ position. No theorem applies to a loopy
-/// game here: an agreeing claim is evidence on this board, not a proof.
-///
-/// # Errors
-/// An expression that cannot be evaluated at some position.
-///
-/// # Panics
-/// If `labels` or `outcomes` do not have one entry per position of `shape`.
-pub fn check_loopy(
-    game: &Game,
-    shape: &TableShape,
-    labels: &[u32],
-    outcomes: &[LoopyOutcome],
+/// [`check_with`] of a loopy game's table: a P-set claim is about the P-positions, a draws
+/// claim about the draws; a values claim compares finite values (an ∞ position disagrees with
+/// every number); in a holds claim `g` is [`INFINITE_G`] at an ∞ position. No theorem applies
+/// to a loopy game here: an agreeing claim is evidence on this board, not a proof.
+fn check_loopy(
+    described: &Table,
     conjecture: &Conjecture,
     show: usize,
 ) -> Result<CheckReport, Error> {
+    let shape = described.data().shape();
+    let labels = described.data().cells().to_u32_vec();
+    let outcomes: Vec<LoopyOutcome> =
+        (0..labels.len()).into_par_iter().map(|i| described.outcome_at(i)).collect();
+    let game = described.game().expect("a loopy table is a game's");
     let lens = shape.lens();
-    assert!(labels.len() == outcomes.len() && labels.len() as u128 == shape.cells());
     let row_len = *lens.last().expect("tables have axes");
     let rows: Vec<Result<(u64, Vec<Counterexample>), Error>> = labels
         .par_chunks(row_len)

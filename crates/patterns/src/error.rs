@@ -29,6 +29,11 @@ pub enum ErrorKind {
         /// The table's name.
         table: String,
     },
+    /// A period given for a claim about a loopy game, which no theorem proves.
+    LoopyPeriod {
+        /// The game's name.
+        table: String,
+    },
     /// The caller asked the work to stop.
     Cancelled,
     /// The expression cannot be evaluated at `position`.
@@ -57,6 +62,11 @@ impl fmt::Display for Error {
             ErrorKind::Axes { dims } => {
                 write!(f, "the analyses take 1-D and 2-D tables; this one has {dims} axes")
             }
+            ErrorKind::LoopyPeriod { table } => write!(
+                f,
+                "no theorem proves a claim about a loopy game's board ({table}): a period adds \
+                 nothing to the check"
+            ),
             ErrorKind::NoDraws { table } => write!(
                 f,
                 "{table} has no draws: a draws claim is about a loopy game's board (computed \

@@ -52,9 +52,9 @@ pub mod search;
 pub mod survey;
 
 pub use analysis::{
-    analysis_bytes, analyze, analyze_loopy, analyze_loopy_heaps, check_analysis_memory,
-    BoardReport, HeapPeriod, LineReport, LoopyBoardReport, LoopyHeapReport, OutcomeCounts,
-    OutcomeReport, OutcomeSet, Report, ReportJson, SequencePeriod, SequenceReport, ValuesReport,
-    ANALYSIS_BYTES_PER_CELL, ANALYSIS_BYTES_PER_LINE, LISTED_HEAPS, LOOPY_EVIDENCE,
+    analysis_bytes, analyze, check_analysis_memory, BoardReport, HeapPeriod, LineReport,
+    LoopyBoardReport, LoopyHeapReport, OutcomeCounts, OutcomeReport, OutcomeSet, Report,
+    ReportJson, SequencePeriod, SequenceReport, ValuesReport, ANALYSIS_BYTES_PER_CELL,
+    ANALYSIS_BYTES_PER_LINE, LISTED_HEAPS, LOOPY_EVIDENCE,
 };
 pub use error::{Error, ErrorKind};

@@ -15,64 +15,18 @@
 //! draw (leaves a D-position) or loses; the same types carry both kinds of value ([`SumValue`]).
 
 use crate::positions::{answers_of, Answer, Law, Position, Strip, ValuesError};
-use grundy_compute::retrograde::{board_for, LoopyTable};
+use grundy_compute::retrograde::board_for;
 use grundy_core::{Coord, Game, GameOption, GroupShape, GrundyTable, MoveKind, OptionGroup, Pairs};
-use grundy_core::{LoopyOutcome, LoopyValue, MexSet, Nimber, Play, TableShape};
+use grundy_core::{LoopyOutcome, LoopyValue, MexSet, Nimber, Play, Table, TableShape};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::fmt;
 
 /// A group with at most this many options is listed one by one.
 pub const LISTED: u128 = 64;
 /// The most options of one group examined one by one (beyond, only a proved period answers).
 pub const EXAMINED: u128 = 1 << 28;
 
-/// What a position of a sum is worth: its Grundy value (`u32`) in games that end, its
-/// generalized Sprague–Grundy value ([`LoopyValue`]) when a component may go round.
-pub trait SumValue: Clone + Ord + fmt::Display {
-    /// The value of the sum of positions with these values.
-    fn sum(parts: impl IntoIterator<Item = Self>) -> Self;
-    /// Who wins a position (or a sum) of this value: P, N, or D (a draw) for ∞ without 0 in K.
-    fn outcome(&self) -> LoopyOutcome;
-    /// As JSON: a number, or `"inf(0,2)"` for ∞ with K = {0, 2}.
-    fn json(&self) -> serde_json::Value;
-}
-
-impl SumValue for u32 {
-    fn sum(parts: impl IntoIterator<Item = u32>) -> u32 {
-        parts.into_iter().fold(0, |sum, v| sum ^ v)
-    }
-
-    fn outcome(&self) -> LoopyOutcome {
-        if *self == 0 {
-            LoopyOutcome::P
-        } else {
-            LoopyOutcome::N
-        }
-    }
-
-    fn json(&self) -> serde_json::Value {
-        (*self).into()
-    }
-}
-
-impl SumValue for LoopyValue {
-    fn sum(parts: impl IntoIterator<Item = LoopyValue>) -> LoopyValue {
-        let parts: Vec<LoopyValue> = parts.into_iter().collect();
-        LoopyValue::sum(&parts)
-    }
-
-    fn outcome(&self) -> LoopyOutcome {
-        LoopyValue::outcome(self)
-    }
-
-    fn json(&self) -> serde_json::Value {
-        match self {
-            LoopyValue::Finite(v) => (*v).into(),
-            infinite => infinite.to_string().into(),
-        }
-    }
-}
+pub use grundy_core::SumValue;
 
 /// The moves of a sum of positions, under one play convention: every listing (normal play,
 /// loopy sums, misère sums) has this shape, and [`Moves::report`] its one JSON schema.
@@ -113,8 +67,36 @@ pub struct ComponentMoves<V = u32> {
     pub value: V,
     /// Its options, group by group.
     pub groups: Vec<MoveGroup<V>>,
-    /// Under misère play: its normal-play value and tameness (`tame`, `restive`, `wild`).
-    pub misere: Option<(u32, &'static str)>,
+    /// The rule its value follows from its options' values.
+    pub rule: ValueRule,
+}
+
+/// The rule a position's value follows from its options' values, by its game and convention:
+/// what a listing explains.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueRule {
+    /// The mex of its options' values (Sprague–Grundy; 0 without options).
+    Mex,
+    /// Under misère play: the mex of its options' misère values, 1 without options.
+    MisereMex {
+        /// Its normal-play value.
+        normal: u32,
+        /// `tame`, `restive` or `wild`.
+        tameness: &'static str,
+    },
+    /// Smith's conditions, in a game that may go round: a finite value none of its options
+    /// has, every option of a larger or infinite value having a move back to it; else ∞.
+    Smith,
+}
+
+impl ValueRule {
+    /// Under misère play: the normal-play value and the tameness.
+    pub fn misere(&self) -> Option<(u32, &'static str)> {
+        match *self {
+            ValueRule::MisereMex { normal, tameness } => Some((normal, tameness)),
+            _ => None,
+        }
+    }
 }
 
 /// A group of options: one rule, direction or number of stones taken.
@@ -243,12 +225,15 @@ impl<V: SumValue> ComponentMoves<V> {
     }
 }
 
-impl ComponentMoves {
-    /// The mex of the option values: the position's value, by the Sprague–Grundy theorem.
+impl<V: SumValue> ComponentMoves<V> {
+    /// The mex of the option values, read as finite values (∞ skipped): the position's value,
+    /// by the Sprague–Grundy theorem, when it follows [`ValueRule::Mex`].
     pub fn mex(&self) -> u32 {
         let mut set = MexSet::new();
         for value in self.option_values() {
-            set.insert(Nimber(value));
+            if let LoopyValue::Finite(v) = value.to_loopy() {
+                set.insert(Nimber(v));
+            }
         }
         set.mex().value()
     }
@@ -385,8 +370,8 @@ impl<V: SumValue> Moves<V> {
                     position: &c.position,
                     value: c.value.json(),
                     option_values: c.option_values().iter().map(SumValue::json).collect(),
-                    normal: c.misere.map(|(normal, _)| normal),
-                    tameness: c.misere.map(|(_, tameness)| tameness),
+                    normal: c.rule.misere().map(|(normal, _)| normal),
+                    tameness: c.rule.misere().map(|(_, tameness)| tameness),
                     groups,
                 }
             })
@@ -404,38 +389,35 @@ impl<V: SumValue> Moves<V> {
     }
 }
 
-/// The moves of the sum of `terms`, computing tables with `fill` (per game).
-pub fn moves_of<E>(
+/// The moves of the sum of `terms`, computing tables with `fill` (per game): a loopy game's
+/// board ([`board_for`]), every other game's tables (their values finite), and the sum's value
+/// after each move by its kind's sum ([`SumValue::sum`]: the nim-sum, or Smith's rule). `V` is
+/// `u32` (a loopy component's ∞ is refused) or [`LoopyValue`] (any sum).
+pub fn moves_of<V: SumValue, E>(
     terms: &[Term<'_, '_>],
-    fill: &mut dyn FnMut(&Game, &TableShape) -> Result<GrundyTable, E>,
-) -> Result<Moves, MovesError<E>> {
-    let (mut components, mut laws, mut strips) = (Vec::new(), Vec::new(), Vec::new());
-    for term in terms {
-        components.extend(term_moves(term, fill, &mut laws, &mut strips)?);
-    }
-    Ok(Moves::of_parts(components, laws, strips))
-}
-
-/// The moves of a sum with loopy components: each loopy game's board ([`board_for`]) from
-/// `fill_loopy`, every other game's tables from `fill` (their values finite), and the sum's
-/// value after each move by Smith's rule ([`LoopyValue::sum`]).
-pub fn loopy_moves_of<E>(
-    terms: &[Term<'_, '_>],
-    fill_loopy: &mut dyn FnMut(&Game, &TableShape) -> Result<LoopyTable, E>,
-    fill: &mut dyn FnMut(&Game, &TableShape) -> Result<GrundyTable, E>,
-) -> Result<Moves<LoopyValue>, MovesError<E>> {
+    fill: &mut dyn FnMut(&Game, &TableShape) -> Result<Table, E>,
+) -> Result<Moves<V>, MovesError<E>> {
     let (mut components, mut laws, mut strips) = (Vec::new(), Vec::new(), Vec::new());
     for term in terms {
         if !term.game.is_loopy() {
-            components.extend(term_moves(term, fill, &mut laws, &mut strips)?);
+            let mut grundy =
+                |game: &Game, shape: &TableShape| fill(game, shape).map(Table::into_data);
+            components.extend(term_moves(term, &mut grundy, &mut laws, &mut strips)?);
             continue;
         }
         let positions: Vec<Vec<Coord>> = term.positions.iter().map(|(_, p)| p.clone()).collect();
         let shape = board_for(term.game, &positions)
             .map_err(|err| MovesError::Values(ValuesError::Shape(err)))?;
-        let table = fill_loopy(term.game, &shape)
-            .map_err(|err| MovesError::Values(ValuesError::Fill(err)))?;
-        for position in &positions {
+        let table =
+            fill(term.game, &shape).map_err(|err| MovesError::Values(ValuesError::Fill(err)))?;
+        for (text, position) in term.positions.iter() {
+            let infinite = || {
+                let (game, position) = (term.game.name().to_string(), text.to_string());
+                MovesError::Values(ValuesError::Infinite { game, position })
+            };
+            if V::from_loopy(table.value(position).ok_or_else(infinite)?).is_none() {
+                return Err(infinite());
+            }
             components.push(component_moves(term.game, position, &table)?);
         }
     }
@@ -474,22 +456,16 @@ trait Source<V> {
     fn value(&self, pos: &[Coord]) -> V;
     /// For a proved heap law: the first heap of the periodic part and the period.
     fn period(&self) -> Option<(Coord, usize)>;
-}
-
-impl Source<u32> for Answer {
-    fn value(&self, pos: &[Coord]) -> u32 {
-        Answer::value(self, pos)
-    }
-
-    fn period(&self) -> Option<(Coord, usize)> {
-        Answer::period(self)
+    /// The rule its values follow.
+    fn rule(&self) -> ValueRule {
+        ValueRule::Mex
     }
 }
 
-/// A game that ends, in a sum with a loopy one: its values are finite generalized values.
-impl Source<LoopyValue> for Answer {
-    fn value(&self, pos: &[Coord]) -> LoopyValue {
-        LoopyValue::Finite(Answer::value(self, pos))
+/// A game that ends: its values are finite, in a sum of either kind.
+impl<V: SumValue> Source<V> for Answer {
+    fn value(&self, pos: &[Coord]) -> V {
+        V::finite(Answer::value(self, pos))
     }
 
     fn period(&self) -> Option<(Coord, usize)> {
@@ -507,13 +483,21 @@ impl Source<u32> for GrundyTable {
     }
 }
 
-impl Source<LoopyValue> for LoopyTable {
-    fn value(&self, pos: &[Coord]) -> LoopyValue {
-        LoopyTable::value(self, pos).expect("a loopy game's options lie on its board")
+/// A loopy game's board: its values as `V` holds them (a caller of `u32` values has checked
+/// that the positions it lists are finite; their options' ∞ reads as no Grundy value, and the
+/// listing refuses it before).
+impl<V: SumValue> Source<V> for Table {
+    fn value(&self, pos: &[Coord]) -> V {
+        let value = Table::value(self, pos).expect("a loopy game's options lie on its board");
+        V::from_loopy(value).expect("a listing of Grundy values holds no ∞")
     }
 
     fn period(&self) -> Option<(Coord, usize)> {
         None
+    }
+
+    fn rule(&self) -> ValueRule {
+        ValueRule::Smith
     }
 }
 
@@ -587,7 +571,7 @@ fn component_moves<V: SumValue, E>(
         position: position.to_vec(),
         value: answer.value(position),
         groups,
-        misere: None,
+        rule: answer.rule(),
     })
 }
 
@@ -700,8 +684,8 @@ mod tests {
     use grundy_compute::{FillRequest, NoProgress};
     use grundy_core::lookup;
 
-    fn fill(game: &Game, shape: &TableShape) -> Result<GrundyTable, String> {
-        let fill = FillRequest::new(game, shape).table(0).map_err(|e| e.to_string())?;
+    fn fill(game: &Game, shape: &TableShape) -> Result<Table, String> {
+        let fill = FillRequest::new(game, shape).whole(&[]).map_err(|e| e.to_string())?;
         fill.fill(&NoProgress).map_err(|e| e.to_string())
     }
 
@@ -713,7 +697,7 @@ mod tests {
     /// Each group's options, counted by value, as a brute force over `Game::options`.
     fn brute_classes(game: &Game, pos: &[Coord]) -> BTreeMap<u32, u128> {
         let shape = TableShape::from_axes(game.axes().to_vec(), pos.to_vec());
-        let table = fill(game, &shape).unwrap();
+        let table = fill(game, &shape).unwrap().into_data();
         let mut classes = BTreeMap::new();
         for option in game.options(pos) {
             let value = option.iter().fold(0, |x, p| x ^ table.get(p).unwrap().value());
@@ -822,7 +806,7 @@ mod tests {
                 .map(|p| {
                     let game = if i == 0 { &kayles } else { &nim };
                     let shape = TableShape::from_axes(game.axes().to_vec(), p.clone());
-                    fill(game, &shape).unwrap().get(p).unwrap().value()
+                    fill(game, &shape).unwrap().data().get(p).unwrap().value()
                 })
                 .fold(0, |x, v| x ^ v);
             assert_eq!(value ^ rest, 0, "{to:?}");

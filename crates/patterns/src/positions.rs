@@ -10,8 +10,8 @@
 
 use crate::certificate::reach;
 use crate::proofs::{has_periodicity_theorem, proved_law, strip_law, ProvedLaw, StripLaw};
-use grundy_compute::retrograde::{board_for, LoopyTable};
-use grundy_core::{Coord, Game, GrundyTable, LoopyValue, ModelError, TableShape};
+use grundy_compute::retrograde::board_for;
+use grundy_core::{Coord, Game, GrundyTable, ModelError, SumValue, Table, TableShape};
 use serde::Serialize;
 use std::fmt;
 
@@ -95,6 +95,13 @@ pub enum ValuesError<E> {
     },
     /// A table's box is not one of the game's.
     Shape(ModelError),
+    /// A loopy game's position whose value is ∞, asked for as a Grundy value.
+    Infinite {
+        /// The game.
+        game: String,
+        /// The position, as written.
+        position: String,
+    },
     /// The caller's fill failed.
     Fill(E),
 }
@@ -120,6 +127,11 @@ impl<E: fmt::Display> fmt::Display for ValuesError<E> {
                 )
             }
             ValuesError::Shape(err) => write!(f, "{err}"),
+            ValuesError::Infinite { game, position } => write!(
+                f,
+                "position `{position}` of {game} has the value ∞ (play from it may go on \
+                 forever), which no Grundy value is"
+            ),
             ValuesError::Fill(err) => write!(f, "{err}"),
         }
     }
@@ -131,42 +143,40 @@ impl<E: fmt::Debug + fmt::Display> std::error::Error for ValuesError<E> {}
 /// game: `grundy_core::check_position`).
 pub type Position<'a> = (&'a str, Vec<Coord>);
 
-/// The values of `positions` of `game`, computing tables with `fill`.
-pub fn values_of<E>(
+/// The values of `positions` of `game`, computing tables with `fill`: a loopy game's from its
+/// whole board ([`board_for`]), with their K when ∞; any other game's from its answers (tables,
+/// strips or proved periods). `V` is `u32` (Grundy values: a loopy game's ∞ is refused) or
+/// [`LoopyValue`] (any game, for a sum with a loopy component).
+pub fn values_of<V: SumValue, E>(
     game: &Game,
     positions: &[Position<'_>],
-    fill: &mut dyn FnMut(&TableShape) -> Result<GrundyTable, E>,
-) -> Result<Values, ValuesError<E>> {
-    let (groups, laws, strips) = answers_of(game, positions, fill)?;
-    let mut values = vec![0; positions.len()];
+    fill: &mut dyn FnMut(&TableShape) -> Result<Table, E>,
+) -> Result<Values<V>, ValuesError<E>> {
+    if game.is_loopy() {
+        let coords: Vec<Vec<Coord>> = positions.iter().map(|(_, p)| p.clone()).collect();
+        let shape = board_for(game, &coords).map_err(ValuesError::Shape)?;
+        let table = fill(&shape).map_err(ValuesError::Fill)?;
+        let values = positions
+            .iter()
+            .map(|(text, p)| {
+                let value = table.value(p).expect("the board holds the positions");
+                V::from_loopy(value).ok_or_else(|| ValuesError::Infinite {
+                    game: game.name().to_string(),
+                    position: text.to_string(),
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        return Ok(Values { values, laws: Vec::new(), strips: Vec::new() });
+    }
+    let mut grundy = |shape: &TableShape| fill(shape).map(Table::into_data);
+    let (groups, laws, strips) = answers_of(game, positions, &mut grundy)?;
+    let mut values = vec![V::finite(0); positions.len()];
     for (group, answer) in &groups {
         for &i in group {
-            values[i] = answer.value(&positions[i].1);
+            values[i] = V::finite(answer.value(&positions[i].1));
         }
     }
     Ok(Values { values, laws, strips })
-}
-
-/// The generalized values of `positions` of `game`: a loopy game's from its whole board
-/// ([`board_for`]) filled by `fill_loopy`, any other game's Grundy values as [`values_of`] finds
-/// them (finite generalized values), for a sum with a loopy component.
-pub fn loopy_values_of<E>(
-    game: &Game,
-    positions: &[Position<'_>],
-    fill_loopy: &mut dyn FnMut(&TableShape) -> Result<LoopyTable, E>,
-    fill: &mut dyn FnMut(&TableShape) -> Result<GrundyTable, E>,
-) -> Result<Values<LoopyValue>, ValuesError<E>> {
-    if !game.is_loopy() {
-        let Values { values, laws, strips } = values_of(game, positions, fill)?;
-        let values = values.into_iter().map(LoopyValue::Finite).collect();
-        return Ok(Values { values, laws, strips });
-    }
-    let coords: Vec<Vec<Coord>> = positions.iter().map(|(_, p)| p.clone()).collect();
-    let shape = board_for(game, &coords).map_err(ValuesError::Shape)?;
-    let table = fill_loopy(&shape).map_err(ValuesError::Fill)?;
-    let values =
-        coords.iter().map(|p| table.value(p).expect("the board holds the positions")).collect();
-    Ok(Values { values, laws: Vec::new(), strips: Vec::new() })
 }
 
 /// The groups of positions answered together, each with its answer (which also answers every
@@ -376,17 +386,17 @@ mod tests {
     fn counted_fill<'a>(
         game: &'a Game,
         tables: &'a mut Vec<u128>,
-    ) -> impl FnMut(&TableShape) -> Result<GrundyTable, String> + 'a {
+    ) -> impl FnMut(&TableShape) -> Result<Table, String> + 'a {
         move |shape: &TableShape| {
             tables.push(shape.cells());
-            let fill = FillRequest::new(game, shape).table(0).map_err(|e| e.to_string())?;
+            let fill = FillRequest::new(game, shape).whole(&[]).map_err(|e| e.to_string())?;
             fill.fill(&NoProgress).map_err(|e| e.to_string())
         }
     }
 
     fn table_value(game: &Game, pos: &[Coord]) -> u32 {
         let shape = TableShape::from_axes(game.axes().to_vec(), pos.to_vec());
-        let table = FillRequest::new(game, &shape).table(0).unwrap().fill(&NoProgress).unwrap();
+        let table = FillRequest::new(game, &shape).table(&[]).unwrap().fill(&NoProgress).unwrap();
         table.get(pos).unwrap().value()
     }
 
@@ -399,7 +409,8 @@ mod tests {
         let positions: Vec<Position<'_>> =
             vec![("10^18", vec![10i64.pow(18)]), ("70", vec![70]), ("5000", vec![5000])];
         let answered =
-            values_of(&kayles, &positions, &mut counted_fill(&kayles, &mut tables)).unwrap();
+            values_of::<u32, _>(&kayles, &positions, &mut counted_fill(&kayles, &mut tables))
+                .unwrap();
         assert_eq!(answered.values[1], table_value(&kayles, &[70]));
         assert_eq!(answered.values[2], table_value(&kayles, &[5000]));
         // Kayles has period 12 from heap 71, and 10^18 ≡ 5008 (mod 12).
@@ -420,7 +431,8 @@ mod tests {
         let mut tables = Vec::new();
         let far = vec![3, 100_000];
         let positions: Vec<Position<'_>> = vec![("3x100000", far.clone()), ("2x7", vec![2, 7])];
-        let answered = values_of(&kiki, &positions, &mut counted_fill(&kiki, &mut tables)).unwrap();
+        let answered =
+            values_of::<u32, _>(&kiki, &positions, &mut counted_fill(&kiki, &mut tables)).unwrap();
         assert_eq!(answered.values, [table_value(&kiki, &far), table_value(&kiki, &[2, 7])]);
         assert_eq!(answered.strips.len(), 1, "the far position came from a strip");
         assert!(tables.iter().all(|&cells| cells < 3 * 100_000), "{tables:?}");
@@ -431,8 +443,9 @@ mod tests {
     fn positions_beyond_every_table_and_law_are_refused() {
         let grundy = lookup("grundys-game").unwrap();
         let positions: Vec<Position<'_>> = vec![("10^12", vec![10i64.pow(12)])];
-        let err = values_of(&grundy, &positions, &mut counted_fill(&grundy, &mut Vec::new()))
-            .unwrap_err();
+        let err =
+            values_of::<u32, _>(&grundy, &positions, &mut counted_fill(&grundy, &mut Vec::new()))
+                .unwrap_err();
         assert!(matches!(err, ValuesError::BeyondTables { heap_game: true, .. }), "{err}");
         assert!(err.to_string().contains("no periodicity theorem covers it"), "{err}");
     }

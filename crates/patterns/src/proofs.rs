@@ -51,9 +51,10 @@ fn theorem(game: &Game) -> Result<Theorem<'_>, &'static str> {
     if let Some(t) = subtraction_reach(game) {
         return Ok(Theorem::Subtraction { t: t as usize });
     }
-    if game.play() == grundy_core::Play::Misere {
+    // The Octal Periodicity Theorem is proved for normal play only.
+    if game.play() != grundy_core::Play::Normal {
         return Err(
-            "under misère play a move that leaves a sum has no value from its parts, and no periodicity theorem is known for such games: a period is evidence only",
+            "under misère play only the subtraction-game theorem holds (finite sets): the Octal Periodicity Theorem is proved for normal play, and a move that leaves a sum has no value from its parts",
         );
     }
     match game.rules() {
@@ -90,10 +91,10 @@ pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize, min: i64
             }
             let needed = e + p + t;
             let from = min + e as i64;
-            let misere = if game.play() == grundy_core::Play::Misere {
-                " (under misère play too: every heap of t stones or more has a move, so its value is the mex of the t before it)"
-            } else {
-                ""
+            // Under misère play the window argument holds too: say why.
+            let misere = match game.play().tag() {
+                Some(_) => " (under misère play too: every heap of t stones or more has a move, so its value is the mex of the t before it)",
+                None => "",
             };
             let argument = format!(
                 "t = max(S) = {t}: x(n + {p}) = x(n) for all {from} <= n <= {}, and \
@@ -132,6 +133,11 @@ pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize, min: i64
 /// set, or an octal game. Only for these can [`proved_law`] ever succeed.
 pub fn has_periodicity_theorem(game: &Game) -> bool {
     theorem(game).is_ok()
+}
+
+/// Why no periodicity theorem covers `game`, or `None` when one does.
+pub fn no_theorem_because(game: &Game) -> Option<&'static str> {
+    theorem(game).err()
 }
 
 /// A heap game's values for every heap size, from a period proved by a theorem: the values up to

@@ -29,7 +29,7 @@
 //! fast for that beside a wild game, so values and genera come from the exact search,
 //! [`crate::misere`]).
 
-use crate::misere::SearchLimits;
+use grundy_compute::misere::SearchLimits;
 use grundy_compute::Progress;
 use grundy_core::{Coord, Game};
 use std::collections::HashMap;

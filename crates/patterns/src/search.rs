@@ -7,11 +7,11 @@ use crate::analysis::analysis_bytes;
 pub use crate::analysis::Search;
 use crate::analysis::{analyze, Report};
 use crate::periodicity::tail_period;
-use crate::proofs::{has_periodicity_theorem, prove_sequence};
+use crate::proofs::prove_sequence;
 use grundy_compute::memory::TooLarge;
 use grundy_compute::{
     Control, FillError, FillRequest, Layout, Progress, RequestError, RequestErrorKind, Resumable,
-    SequenceRecords, Threads,
+    Runtime, SequenceRecords,
 };
 use grundy_core::{Coord, Game, GrundyTable, ModelError, Nimber, Table, TableShape};
 use std::fmt;
@@ -42,10 +42,10 @@ pub struct Found {
 pub enum SearchError {
     /// The game is not a heap game (its number of axes).
     NotHeapGame(usize),
-    /// No periodicity theorem covers the game.
-    NoTheorem,
+    /// No periodicity theorem covers the game: why.
+    NoTheorem(&'static str),
     /// A round's table would not fit in memory.
-    TooLarge(TooLarge),
+    TooLarge(Box<TooLarge>),
     /// A round's size is not one of the game's tables.
     Size(ModelError),
     /// A round's fill could not be made.
@@ -64,10 +64,9 @@ impl fmt::Display for SearchError {
                 "periods are proved for heap games; this game has {}",
                 grundy_core::counted(*dims, "axis", "axes")
             ),
-            SearchError::NoTheorem => f.write_str(
-                "no periodicity theorem covers this game (they cover octal codes and finite \
-                 subtraction sets)",
-            ),
+            SearchError::NoTheorem(why) => {
+                write!(f, "no periodicity theorem covers this game: {why}")
+            }
             SearchError::TooLarge(err) => write!(f, "{err}"),
             SearchError::Size(err) => write!(f, "{err}"),
             SearchError::Request(err) => write!(f, "{err}"),
@@ -84,7 +83,7 @@ impl std::error::Error for SearchError {}
 /// [`ProofSearch::round`] computes it.
 pub struct ProofSearch<'g> {
     game: &'g Game,
-    threads: Threads,
+    runtime: Runtime,
     min: Coord,
     /// The largest heap size of the next round.
     max: Coord,
@@ -95,24 +94,25 @@ pub struct ProofSearch<'g> {
 
 impl<'g> ProofSearch<'g> {
     /// A search of `game` from heap size `start` (the axis' smallest + [`FIRST_ROUND`] when
-    /// `None`) up to `limit` at most, every round (its fill and its analysis) on `threads`.
+    /// `None`) up to `limit` at most, every round (its fill and its analysis) on `runtime`'s
+    /// threads, within its memory.
     pub fn new(
         game: &'g Game,
         start: Option<Coord>,
         limit: u64,
-        threads: Threads,
+        runtime: Runtime,
     ) -> Result<Self, SearchError> {
         if game.dims() != 1 {
             return Err(SearchError::NotHeapGame(game.dims()));
         }
-        if !has_periodicity_theorem(game) {
-            return Err(SearchError::NoTheorem);
+        if let Some(why) = crate::proofs::no_theorem_because(game) {
+            return Err(SearchError::NoTheorem(why));
         }
         let min = game.axes()[0].min;
         let limit_coord = Coord::try_from(limit).unwrap_or(Coord::MAX);
         let start = start.unwrap_or(min + FIRST_ROUND);
         let max = start.min(limit_coord).max(min);
-        Ok(ProofSearch { game, threads, min, max, limit, rounds: 0, previous: None })
+        Ok(ProofSearch { game, runtime, min, max, limit, rounds: 0, previous: None })
     }
 
     /// The table of the last round computed, if any.
@@ -131,9 +131,9 @@ impl<'g> ProofSearch<'g> {
         self.rounds += 1;
         let shape = self.next_shape()?;
         let previous = self.previous.take();
-        let (game, threads) = (self.game, &self.threads);
-        let (table, records, report) = threads.install(|| {
-            let table = extend_table(game, &shape, threads, previous, progress)?;
+        let (game, runtime) = (self.game, &self.runtime);
+        let (table, records, report) = runtime.install(|| {
+            let table = extend_table(game, &shape, runtime, previous, progress)?;
             let records = SequenceRecords::of(Some(game), &table);
             let described = Table::of_game(game.clone(), table);
             let report = analyze(&described).map_err(SearchError::Analysis)?;
@@ -174,22 +174,24 @@ impl<'g> ProofSearch<'g> {
 fn extend_table(
     game: &Game,
     shape: &TableShape,
-    threads: &Threads,
+    runtime: &Runtime,
     previous: Option<GrundyTable>,
     progress: &dyn Progress,
 ) -> Result<GrundyTable, SearchError> {
     let request = FillRequest {
-        threads: threads.clone(),
+        runtime: runtime.clone(),
         layout: Layout::InMemory { resumable: Resumable::Yes },
         ..FillRequest::new(game, shape)
     };
     // The fill, the previous round's table copied from, and the analysis of the new one.
     let previous_bytes = previous.as_ref().map_or(0, |t| (t.len() * t.width().bytes()) as u128);
-    let fill = request.table(previous_bytes + analysis_bytes(&shape.lens())).map_err(|err| {
-        match err.into_kind() {
-            RequestErrorKind::TooLarge(too_large) => SearchError::TooLarge(too_large),
-            kind => SearchError::Request(kind.into()),
-        }
+    let besides = [
+        ("the previous round's table", previous_bytes),
+        ("the analysis", analysis_bytes(&shape.lens())),
+    ];
+    let fill = request.table(&besides).map_err(|err| match err.into_kind() {
+        RequestErrorKind::TooLarge(too_large) => SearchError::TooLarge(Box::new(too_large)),
+        kind => SearchError::Request(kind.into()),
     })?;
     let start = previous.map(|previous| {
         // The previous round's whole tiles are final; the rest of its last tile (if the round
@@ -211,12 +213,12 @@ fn extend_table(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use grundy_compute::{NoProgress, ThreadCount};
+    use grundy_compute::{NoProgress, ThreadCount, Threads};
     use grundy_core::lookup;
 
     fn search<'g>(game: &'g Game, start: Option<Coord>, limit: u64) -> ProofSearch<'g> {
         let threads = Threads::new(Some(ThreadCount::new(2).unwrap())).unwrap();
-        ProofSearch::new(game, start, limit, threads).unwrap()
+        ProofSearch::new(game, start, limit, Runtime::new(threads, Default::default())).unwrap()
     }
 
     /// Rounds grow until the theorem's check passes, each going on from the last round's table;
@@ -241,7 +243,7 @@ mod tests {
         assert_eq!(found.search.values as u128, *sizes.last().unwrap());
         let last = search.last_table().unwrap();
         let shape = TableShape::new(&game, &[last.len() as Coord - 1], "test").unwrap();
-        let whole = FillRequest::new(&game, &shape).table(0).unwrap().fill(&NoProgress).unwrap();
+        let whole = FillRequest::new(&game, &shape).table(&[]).unwrap().fill(&NoProgress).unwrap();
         assert!(*last == whole, "a table extended round by round is the table filled at once");
     }
 
@@ -262,7 +264,7 @@ mod tests {
 
     #[test]
     fn only_heap_games_with_a_theorem_are_searched() {
-        let threads = Threads::current;
+        let threads = Runtime::default;
         let kiki = lookup("kiki").unwrap();
         assert!(matches!(
             ProofSearch::new(&kiki, None, 100, threads()),
@@ -271,7 +273,7 @@ mod tests {
         let grundy = lookup("grundys-game").unwrap();
         assert!(matches!(
             ProofSearch::new(&grundy, None, 100, threads()),
-            Err(SearchError::NoTheorem)
+            Err(SearchError::NoTheorem(_))
         ));
     }
 }

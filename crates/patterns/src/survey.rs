@@ -80,7 +80,9 @@ mod tests {
             (member("kiki"), extent(20)),
         ]
         .iter()
-        .map(|(game, extent)| survey_member(game, *extent).unwrap())
+        .map(|(game, extent)| {
+            survey_member(&Default::default(), game, *extent, &grundy_compute::NoProgress).unwrap()
+        })
         .collect();
         let rows = classify(&computed);
         let classes: Vec<(&str, Equivalence)> =

@@ -9,14 +9,14 @@ use grundy_patterns::{analyze, BoardReport, Report, SequencePeriod};
 fn table(game: &str, max: &[i64]) -> GrundyTable {
     let game = lookup(game).unwrap();
     let shape = TableShape::new(&game, max, "test").unwrap();
-    FillRequest::new(&game, &shape).table(0).unwrap().fill(&NoProgress).unwrap()
+    FillRequest::new(&game, &shape).table(&[]).unwrap().fill(&NoProgress).unwrap()
 }
 
 fn sequence(game: &str, n: i64) -> SequencePeriod {
     let g = lookup(game).unwrap();
     match analyze(&Table::of_game(g, table(game, &[n]))).unwrap() {
         Report::Sequence(report) => report.sequence,
-        Report::Board(_) => panic!("{game} is a heap game"),
+        _ => panic!("{game} is a heap game"),
     }
 }
 
@@ -24,7 +24,7 @@ fn board(game: &str, max: [i64; 2]) -> BoardReport {
     let g = lookup(game).unwrap();
     match analyze(&Table::of_game(g, table(game, &max))).unwrap() {
         Report::Board(report) => report,
-        Report::Sequence(_) => panic!("{game} is a board game"),
+        _ => panic!("{game} is a board game"),
     }
 }
 
@@ -135,7 +135,7 @@ fn printed_rules_are_exact_on_their_table() {
     let mut rules = 0;
     for (game, max) in games {
         let shape = TableShape::new(&game, &max, "test").unwrap();
-        let t = FillRequest::new(&game, &shape).table(0).unwrap().fill(&NoProgress).unwrap();
+        let t = FillRequest::new(&game, &shape).table(&[]).unwrap().fill(&NoProgress).unwrap();
         let Report::Board(report) = analyze(&Table::of_game(game.clone(), t.clone())).unwrap()
         else {
             panic!()

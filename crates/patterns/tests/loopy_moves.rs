@@ -2,10 +2,9 @@
 //! it from the components' generalized values and Smith's rule, against a win/lose/draw search
 //! of the whole sum's game graph, built from the components' options.
 
-use grundy_compute::retrograde::LoopyTable;
-use grundy_compute::{FillRequest, NoProgress, PreparedFill};
-use grundy_core::{parse_spec, Coord, Game, GrundyTable, LoopyOutcome, TableShape};
-use grundy_patterns::moves::{loopy_moves_of, Term};
+use grundy_compute::{FillRequest, NoProgress};
+use grundy_core::{parse_spec, Coord, Game, LoopyOutcome, LoopyValue, Table, TableShape};
+use grundy_patterns::moves::{moves_of, Term};
 use std::collections::HashMap;
 
 /// A small deterministic generator (xorshift).
@@ -105,15 +104,9 @@ fn component(game: &Game, start: &[Vec<Coord>]) -> Component {
     Component { positions, index, options }
 }
 
-fn fill_loopy(game: &Game, shape: &TableShape) -> Result<LoopyTable, String> {
-    let Ok(PreparedFill::Retrograde(fill)) = FillRequest::new(game, shape).prepare() else {
-        return Err(format!("{} does not run the retrograde kernel", game.name()));
-    };
-    fill.fill(&NoProgress).map_err(|e| e.to_string())
-}
-
-fn fill(game: &Game, shape: &TableShape) -> Result<GrundyTable, String> {
-    let fill = FillRequest::new(game, shape).table(0).map_err(|e| e.to_string())?;
+/// Any game's table through the library's one entry, as every front end fills it.
+fn fill(game: &Game, shape: &TableShape) -> Result<Table, String> {
+    let fill = FillRequest::new(game, shape).whole(&[]).map_err(|e| e.to_string())?;
     fill.fill(&NoProgress).map_err(|e| e.to_string())
 }
 
@@ -174,7 +167,7 @@ fn every_move_of_a_loopy_sum_leaves_the_outcome_the_sum_graph_gives() {
                 positions: vec![(text.as_str(), p.clone())],
             })
             .collect();
-        let moves = loopy_moves_of(&terms, &mut fill_loopy, &mut fill).unwrap();
+        let moves = moves_of::<LoopyValue, _>(&terms, &mut fill).unwrap();
         let what = format!("case {case}: {picked:?} at {positions:?}");
         assert_eq!(moves.value.outcome(), outcomes[state], "{what}");
         seen[outcomes[state] as usize] += 1;

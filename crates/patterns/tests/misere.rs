@@ -2,9 +2,9 @@
 //! the definition (1 for a sum without a move, otherwise the mex of its options' values), with
 //! a memo over sorted multisets and nothing else — no tame rule, no standing, no genus code.
 
+use grundy_compute::misere::{genus_table, with_deep_stack, MisereSearch, SearchLimits};
 use grundy_compute::NoProgress;
 use grundy_core::{lookup, Coord, Game};
-use grundy_patterns::misere::{genus_table, with_deep_stack, MisereSearch, SearchLimits};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -80,7 +80,7 @@ fn genus_agrees(name: &str, last: Coord) {
 
 #[test]
 fn the_genus_of_kayles_and_dawsons_kayles_agrees_with_the_definition() {
-    with_deep_stack(|| {
+    with_deep_stack(&limits(), || {
         genus_agrees("kayles", 30);
         genus_agrees("dawsons-kayles", 36);
         genus_agrees("octal:0.137", 32);
@@ -91,7 +91,7 @@ fn the_genus_of_kayles_and_dawsons_kayles_agrees_with_the_definition() {
 /// Winning Ways' genera of the first Kayles heaps (its table of Kayles in misère play).
 #[test]
 fn kayles_has_winning_ways_genera() {
-    let table = with_deep_stack(|| {
+    let table = with_deep_stack(&limits(), || {
         genus_table(&lookup("kayles").unwrap(), 5, &limits(), &NoProgress).unwrap()
     });
     let genera: Vec<String> = table.iter().map(|row| row.genus.to_string()).collect();
@@ -104,7 +104,7 @@ fn kayles_has_winning_ways_genera() {
 /// to the largest heap its search answers quickly.
 #[test]
 fn random_sums_agree_with_the_brute_force() {
-    with_deep_stack(|| {
+    with_deep_stack(&limits(), || {
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = move |m: u64| {
             seed ^= seed << 13;
@@ -165,7 +165,7 @@ fn proved_standings_answer_sums_beyond_the_search() {
         let game = lookup(name).unwrap().with_play(grundy_core::Play::Misere);
         let law = standing_law(&game, &limits()).unwrap().unwrap_or_else(|| panic!("{name}"));
         let mut brute = Brute { game: &game, memo: HashMap::new() };
-        with_deep_stack(|| {
+        with_deep_stack(&limits(), || {
             let mut search = MisereSearch::new(vec![game.clone()], &limits());
             for n in 0..600 {
                 let c = search.component(0, &[n]).unwrap();

@@ -2,9 +2,9 @@
 //! consistency, against the tame quotient Winning Ways and Plambeck–Siegel give,
 //! and against Bouton's rule for misère Nim.
 
+use grundy_compute::misere::{with_deep_stack, SearchLimits};
 use grundy_compute::NoProgress;
 use grundy_core::{lookup, Axis, Coord, Game, Rule};
-use grundy_patterns::misere::{with_deep_stack, SearchLimits};
 use grundy_patterns::quotient::{misere_quotient, QuotientError};
 use std::collections::HashMap;
 
@@ -99,7 +99,7 @@ impl Brute {
 fn outcomes_agree(name: &str, top: Coord) {
     let game = lookup(name).unwrap();
     let quotient = misere_quotient(&game, top, &limits(), &NoProgress).unwrap();
-    with_deep_stack(|| {
+    with_deep_stack(&limits(), || {
         let mut brute = Brute::new(&game, top);
         let mut draws = Draws(0x9e37_79b9_7f4a_7c15 ^ top as u64);
         for _ in 0..500 {

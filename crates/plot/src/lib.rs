@@ -13,7 +13,7 @@
 //!   visible. In the mask a block with any P-position is at least half-way to red and its share
 //!   of P-positions sets the rest of the shade, so a sparse P-set never fades into the N colour.
 //! - A 1-D table is its sequence plotted against n, P-positions in red.
-//! - A loopy game's board ([`plot_loopy_png`]) holds generalized values: ∞ is light grey among
+//! - A loopy game's board (a loopy game's [`Table`]) holds generalized values: ∞ is light grey among
 //!   the values, and in the mask a draw takes its own colour, amber, beside P and N.
 //!
 //! The text is set in DejaVu Sans, embedded (its licence is in `assets/`), so pictures look the
@@ -92,6 +92,8 @@ pub enum PlotErrorKind {
     MaskOfSequence,
     /// A sequence of P/N outcomes has no values to plot.
     OutcomeSequence,
+    /// A loopy heap game: its picture would be a board.
+    LoopySequence,
     /// The drawing or encoding library failed.
     Drawing {
         /// Its message.
@@ -118,6 +120,10 @@ impl fmt::Display for PlotError {
             PlotErrorKind::OutcomeSequence => {
                 f.write_str("a sequence of P/N outcomes has no values to plot")
             }
+            PlotErrorKind::LoopySequence => f.write_str(
+                "plot draws a loopy game's board (2 axes); a loopy heap game's values are read \
+                 by `grundy patterns` or written by `grundy compute`",
+            ),
             PlotErrorKind::Drawing { message } => write!(f, "cannot draw the picture: {message}"),
         }
     }
@@ -185,62 +191,23 @@ pub fn plot(
         return pdf::from_svg(&plot(described, options, ImageFormat::Svg)?);
     }
     let (table, kind) = (described.data(), described.kind());
-    let style = Style { max_side: options.max_side, title: described.name(), draws: None };
+    // A loopy game's board: its labels (∞ in light grey) and its draws, amber in the mask.
+    let draws: Option<Vec<bool>> = described.loopy().map(|loopy| {
+        (0..table.len()).map(|i| loopy.outcome_at(i) == grundy_core::LoopyOutcome::D).collect()
+    });
+    let style =
+        Style { max_side: options.max_side, title: described.name(), draws: draws.as_deref() };
     register_font();
     let outcome = options.outcome || kind == CellKind::Outcomes;
     match table.shape().lens().len() {
+        // A loopy game is drawn as a board only.
+        1 if draws.is_some() => Err(PlotError { kind: PlotErrorKind::LoopySequence }),
         1 if options.outcome => Err(PlotError { kind: PlotErrorKind::MaskOfSequence }),
         1 if kind == CellKind::Outcomes => Err(PlotError { kind: PlotErrorKind::OutcomeSequence }),
         1 => sequence(table, &style, format),
         2 => heatmap(table, outcome, &style, format),
         dims => Err(PlotError { kind: PlotErrorKind::Axes { dims } }),
     }
-}
-
-/// Draws a loopy game's board as a PNG image: `labels` holds each position's generalized value
-/// (∞ as `u32::MAX`) and `draws` which positions are draws. The values are a heatmap with ∞ in
-/// light grey; with `outcome` the mask shows P red, N dark and draws amber (a downsampled block
-/// shows P at least half-way when it holds one, else a draw the same way, shaded by share).
-///
-/// # Errors
-/// A table that is not a board, or a failure of the drawing library.
-///
-/// # Panics
-/// If `draws` does not have one flag per cell.
-pub fn plot_loopy_png(
-    name: &str,
-    labels: &GrundyTable,
-    draws: &[bool],
-    options: &PlotOptions,
-) -> Result<Vec<u8>, PlotError> {
-    plot_loopy(name, labels, draws, options, ImageFormat::Png)
-}
-
-/// [`plot_loopy_png`] in either format.
-///
-/// # Errors
-/// As [`plot_loopy_png`].
-///
-/// # Panics
-/// As [`plot_loopy_png`].
-pub fn plot_loopy(
-    name: &str,
-    labels: &GrundyTable,
-    draws: &[bool],
-    options: &PlotOptions,
-    format: ImageFormat,
-) -> Result<Vec<u8>, PlotError> {
-    if format == ImageFormat::Pdf {
-        return pdf::from_svg(&plot_loopy(name, labels, draws, options, ImageFormat::Svg)?);
-    }
-    assert_eq!(draws.len(), labels.cells().len(), "one flag per cell");
-    let dims = labels.shape().lens().len();
-    if dims != 2 {
-        return Err(PlotError { kind: PlotErrorKind::Axes { dims } });
-    }
-    register_font();
-    let style = Style { max_side: options.max_side, title: name, draws: Some(draws) };
-    heatmap(labels, options.outcome, &style, format)
 }
 
 fn register_font() {
@@ -759,8 +726,25 @@ mod tests {
         let b = blocks(&labels, 1, Some(&draws));
         assert_eq!(b.factor, 2);
         assert_eq!((b.zero_share[0], b.draw_share[0]), (0.25, 0.25));
-        let png =
-            plot_loopy_png("t", &labels, &draws, &PlotOptions { outcome: true, max_side: 100 });
+        // Drawn from a loopy table, as every front end hands it over.
+        struct Outcomes([grundy_core::LoopyOutcome; 4]);
+        impl grundy_core::LoopyCells for Outcomes {
+            fn value_at(&self, _: usize) -> grundy_core::LoopyValue {
+                unreachable!("a picture reads outcomes")
+            }
+            fn outcome_at(&self, index: usize) -> grundy_core::LoopyOutcome {
+                self.0[index]
+            }
+        }
+        use grundy_core::LoopyOutcome::{D, N, P};
+        let game = grundy_core::parse_spec(
+            "name = \"t\"\naxes = [{ name = \"n\", min = 0 }, { name = \"m\", min = 0 }]\n\
+             [[rules]]\nkind = \"step\"\noffsets = [[-1, 0]]\n",
+            "a test",
+        )
+        .unwrap();
+        let loopy = Table::of_loopy(game, labels, std::sync::Arc::new(Outcomes([P, N, D, N])));
+        let png = plot_png(&loopy, &PlotOptions { outcome: true, max_side: 100 });
         assert!(png.unwrap().starts_with(b"\x89PNG"));
     }
 

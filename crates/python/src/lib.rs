@@ -13,8 +13,9 @@
 //! notebook: a `KeyboardInterrupt`) and to report progress; on an interrupt it asks the fill to
 //! stop (the engines stop between waves) and raises it.
 
-use grundy_compute::memory::Held;
+use grundy_compute::memory::{Held, MemoryPool, Need};
 use grundy_compute::{
+    Runtime,
     Engine, FillError, FillRequest, Progress, RequestError, RequestErrorKind, SequenceRecords,
     ThreadCount, Threads, ThreadsError,
 };
@@ -27,6 +28,7 @@ use grundy_patterns::identify::{
     game_sequence, heap_sequence, line_of, name_report, GameSequenceError, IdentifyJson, Index,
     Line, Sequence,
 };
+use grundy_compute::misere as search;
 use grundy_patterns::misere;
 use grundy_patterns::positions::{values_of, Position, ValuesError};
 use grundy_patterns::search::{ProofSearch, SearchError};
@@ -83,9 +85,15 @@ fn internal_error(py: Python<'_>, panic: &(dyn std::any::Any + Send)) -> PyErr {
     error(py, Class::Grundy, format!("internal error (please report it): {what}"))
 }
 
-/// Refuses a `GRUNDY_MAX_MEMORY` that is no size (the CLI refuses it too), before any work.
-fn check_budget_variable(py: Python<'_>) -> PyResult<()> {
-    grundy_compute::memory::budget_from_env().map(drop).map_err(|err| error(py, Class::Input, err))
+/// The memory of a call: the budget `GRUNDY_MAX_MEMORY` sets, read at each call (a notebook may
+/// change it); one that is no size is refused before any work, as the CLI refuses it.
+fn memory_of(py: Python<'_>) -> PyResult<MemoryPool> {
+    MemoryPool::from_env().map_err(|err| error(py, Class::Input, err))
+}
+
+/// The runtime of a call: its threads ([`threads_of`]) and its memory ([`memory_of`]).
+fn runtime_of(py: Python<'_>, threads: Option<usize>) -> PyResult<Runtime> {
+    Ok(Runtime::new(threads_of(py, threads)?, memory_of(py)?))
 }
 
 /// The game called `name`, or the one `spec` (TOML text) describes.
@@ -97,11 +105,13 @@ fn load_game(py: Python<'_>, name: &str, spec: Option<&str>) -> PyResult<Game> {
     .map_err(|err| error(py, Class::Input, err))
 }
 
-/// A fill's progress as atomics the watching thread reads, and its cancellation.
+/// A fill's progress as atomics the watching thread reads, its cancellation, and the engine the
+/// library chose for it.
 #[derive(Default)]
 struct Watch {
     done: AtomicU64,
     cancel: AtomicBool,
+    engine: std::sync::OnceLock<Engine>,
 }
 
 impl Progress for Watch {
@@ -111,6 +121,10 @@ impl Progress for Watch {
 
     fn cancelled(&self) -> bool {
         self.cancel.load(Ordering::Relaxed)
+    }
+
+    fn runs(&self, engine: Engine) {
+        let _ = self.engine.set(engine);
     }
 }
 
@@ -164,7 +178,10 @@ fn watched<T: Send>(
 }
 
 fn fill_error(py: Python<'_>, err: FillError) -> PyErr {
-    error(py, Class::Grundy, format!("cannot compute the table: {err}"))
+    match err {
+        FillError::Search { why, .. } => misere_error(py, why),
+        err => error(py, Class::Grundy, format!("cannot compute the table: {err}")),
+    }
 }
 
 /// A refusal of the library's fill request: what the caller asked (an engine for a game it
@@ -210,41 +227,35 @@ fn size_text(size: &[Coord]) -> String {
 }
 
 /// A fill of `game` up to `size` (the largest coordinate on each axis) on `threads`, its memory
-/// checked.
+/// checked: the library's engine for it (the exact misère search and the retrograde kernel of a
+/// loopy game included), as the CLI runs it.
 fn fill_table(
     py: Python<'_>,
     game: &Game,
     size: &[Coord],
-    threads: &Threads,
+    runtime: &Runtime,
     engine: Engine,
     progress: Option<&Py<PyAny>>,
     held: Holds,
-) -> PyResult<GrundyTable> {
-    check_budget_variable(py)?;
+) -> PyResult<(Table, Engine)> {
     let shape = TableShape::new(game, size, &size_text(size))
         .map_err(|err| error(py, Class::Input, err))?;
     let total = u64::try_from(shape.cells()).unwrap_or(u64::MAX);
-    if misere::table_by_search(game) {
-        // A misère heap game whose moves leave sums: the exact search, as the CLI runs it.
-        let limits = misere::SearchLimits::available(misere::SearchLimits::DEFAULT_SECONDS);
-        return watched(py, total, progress, |watch| {
-            misere::misere_heap_table(game, &shape, &limits, watch)
-        })?
-        .map_err(|err| misere_error(py, err));
-    }
     let request =
-        FillRequest { engine, threads: threads.clone(), ..FillRequest::new(game, &shape) };
+        FillRequest { engine, runtime: runtime.clone(), ..FillRequest::new(game, &shape) };
     // What the fill holds: the numpy array takes the table over without a copy; a heap game's
-    // watch for a proved period, while it looks.
+    // watch for a proved period, while it looks; and what the caller holds besides.
     let watch_bytes = grundy_patterns::answered::watch_bytes(game, &shape);
-    let extra = held.bytes(&shape.lens()).max(watch_bytes);
-    let fill = request.table(extra).map_err(|err| request_error(py, err))?;
+    let besides = [("the watch for a proved period", watch_bytes), (held.name(), held.bytes(&shape.lens()))];
+    let fill = request.whole(&besides).map_err(|err| request_error(py, err))?;
     // A heap game whose period a theorem proves is searched only as far as the proof, as the
     // CLI's `compute` does.
-    watched(py, total, progress, |watch| {
-        grundy_patterns::answered::fill_answered(game, &fill, watch)
-    })?
-    .map_err(|err| fill_error(py, err))
+    let (table, engine) = watched(py, total, progress, |watch| {
+        let table = grundy_patterns::answered::fill_whole(&fill, watch, None);
+        (table, watch.engine.get().copied())
+    })?;
+    let table = table.map_err(|err| fill_error(py, err))?;
+    Ok((table, engine.unwrap_or_else(|| fill.engine())))
 }
 
 /// What a caller of `compute` holds besides the table (`_compute`'s `holds`), counted in the
@@ -268,6 +279,16 @@ impl Holds {
         }
     }
 
+    /// What it is, as a refusal names it.
+    fn name(self) -> &'static str {
+        match self {
+            Holds::Nothing => "nothing",
+            Holds::Plot => "the picture",
+            Holds::Patterns => "the analysis",
+            Holds::View => "the view's tiles and analysis",
+        }
+    }
+
     /// The bytes held besides a table of `lens` cells per axis.
     fn bytes(self, lens: &[usize]) -> u128 {
         match self {
@@ -280,11 +301,11 @@ impl Holds {
 }
 
 /// A misère search's refusal as the Python exception of its kind.
-fn misere_error(py: Python<'_>, err: misere::MisereError) -> PyErr {
+fn misere_error(py: Python<'_>, err: search::MisereError) -> PyErr {
     match err {
-        misere::MisereError::Cancelled => PyKeyboardInterrupt::new_err("cancelled"),
-        misere::MisereError::TooManyPositions { .. } => error(py, Class::TooLarge, err),
-        misere::MisereError::TooFar(_) | misere::MisereError::NotAPosition { .. } => {
+        search::MisereError::Cancelled => PyKeyboardInterrupt::new_err("cancelled"),
+        search::MisereError::TooManyPositions { .. } => error(py, Class::TooLarge, err),
+        search::MisereError::TooFar(_) | search::MisereError::NotAPosition { .. } => {
             error(py, Class::Input, err)
         }
         _ => error(py, Class::Grundy, err),
@@ -310,8 +331,9 @@ fn misere_sum(
             .zip(&terms)
             .map(|(game, (_, _, positions))| misere::SumTerm { game, positions: positions.clone() })
             .collect();
-        let limits = misere::SearchLimits::available(
-            seconds.unwrap_or(misere::SearchLimits::DEFAULT_SECONDS),
+        let limits = search::SearchLimits::within(
+            &memory_of(py)?,
+            seconds.unwrap_or(search::SearchLimits::DEFAULT_SECONDS),
         );
         let report = watched(py, 0, None, |_| misere::misere_sum(&sum, &limits))?
             .map_err(|err| misere_error(py, err))?;
@@ -337,18 +359,19 @@ fn genus_of(
                 format!("the genus is a heap game's; {} has {} axes", loaded.name(), loaded.dims());
             return Err(error(py, Class::Input, message));
         }
-        let limits = misere::SearchLimits::available(
-            seconds.unwrap_or(misere::SearchLimits::DEFAULT_SECONDS),
+        let limits = search::SearchLimits::within(
+            &memory_of(py)?,
+            seconds.unwrap_or(search::SearchLimits::DEFAULT_SECONDS),
         );
         let total = u64::try_from(last - loaded.axes()[0].min + 1).unwrap_or(0);
         let rows = watched(py, total, progress.as_ref(), |watch| {
-            misere::genus_table(&loaded, last, &limits, watch)
+            search::genus_table(&loaded, last, &limits, watch)
         })?
         .map_err(|err| misere_error(py, err))?;
         Ok(rows
             .iter()
             .map(|row| {
-                let tameness = misere::tameness(&row.standing).to_string();
+                let tameness = search::tameness(&row.standing).to_string();
                 (row.heap, row.genus.misere[0], row.genus.to_string(), tameness)
             })
             .collect())
@@ -384,7 +407,8 @@ fn describe(py: Python<'_>, game: &str, spec: Option<&str>) -> PyResult<Describe
 }
 
 /// The table of a game as a numpy array of its own cell type (uint8, uint16 or uint32), which
-/// takes over the table's memory: no copy.
+/// takes over the table's memory: no copy; a loopy game's as int64, ∞ as -1. With the engine
+/// the library chose for it.
 #[pyfunction]
 #[pyo3(signature = (game, spec, size, threads=None, engine=None, progress=None, holds=None))]
 #[allow(clippy::too_many_arguments)]
@@ -397,18 +421,28 @@ fn compute(
     engine: Option<&str>,
     progress: Option<Py<PyAny>>,
     holds: Option<&str>,
-) -> PyResult<Py<PyAny>> {
+) -> PyResult<(Py<PyAny>, &'static str)> {
     guard(py, || {
         let loaded = load_game(py, game, spec)?;
         let engine = parse_engine(py, engine)?;
-        let threads = threads_of(py, threads)?;
+        let runtime = runtime_of(py, threads)?;
         let held = Holds::parse(py, holds)?;
-        let table = fill_table(py, &loaded, &size, &threads, engine, progress.as_ref(), held)?;
-        Ok(match table.into_array() {
+        let (table, engine) =
+            fill_table(py, &loaded, &size, &runtime, engine, progress.as_ref(), held)?;
+        let engine = engine.name();
+        // A loopy game's values as the CSV's `g` column has them: ∞ as -1.
+        if let Some(values) = table.g_values() {
+            let shape = table.data().shape().lens();
+            let array = ndarray::ArrayD::from_shape_vec(ndarray::IxDyn(&shape), values)
+                .expect("one value a cell");
+            return Ok((array.into_pyarray(py).into_any().unbind(), engine));
+        }
+        let array = match table.into_data().into_array() {
             CellArray::U8(a) => a.into_pyarray(py).into_any().unbind(),
             CellArray::U16(a) => a.into_pyarray(py).into_any().unbind(),
             CellArray::U32(a) => a.into_pyarray(py).into_any().unbind(),
-        })
+        };
+        Ok((array, engine))
     })
 }
 
@@ -442,10 +476,11 @@ fn values_at(
         }
         let positions: Vec<Position<'_>> =
             texts.iter().map(String::as_str).zip(positions.iter().cloned()).collect();
-        let threads = threads_of(py, threads)?;
+        let runtime = runtime_of(py, threads)?;
         let mut fill = |shape: &TableShape| {
             let size = shape.max().to_vec();
-            fill_table(py, &loaded, &size, &threads, Engine::Auto, None, Holds::Nothing)
+            fill_table(py, &loaded, &size, &runtime, Engine::Auto, None, Holds::Nothing)
+                .map(|(table, _)| table)
         };
         match values_of(&loaded, &positions, &mut fill) {
             Ok(answered) => Ok(answered.values),
@@ -496,10 +531,10 @@ impl Cells<'_> {
 #[pyfunction]
 fn check_copy(py: Python<'_>, lens: Vec<usize>, cell_bytes: usize) -> PyResult<()> {
     guard(py, || {
-        check_budget_variable(py)?;
         let cells = lens.iter().map(|&len| len as u128).product::<u128>();
         let needed = cells.saturating_mul(cell_bytes as u128);
-        grundy_compute::memory::check_bytes(cells, cell_bytes, needed, Held::Table)
+        memory_of(py)?
+            .check_bytes(cells, cell_bytes, needed, Held::Table)
             .map_err(|err| error(py, Class::TooLarge, err))
     })
 }
@@ -516,7 +551,7 @@ fn described(
     spec: Option<&str>,
     extra: u128,
 ) -> PyResult<Table> {
-    check_budget_variable(py)?;
+    let memory = memory_of(py)?;
     let lens = array.lens();
     if !(1..=3).contains(&lens.len()) {
         let message = format!("a table has 1 to 3 axes; this array has {}", lens.len());
@@ -548,16 +583,26 @@ fn described(
     }
     let cells = lens.iter().map(|&len| len as u128).product::<u128>();
     let width = array.cell_bytes();
-    let needed = cells.saturating_mul(width as u128).saturating_add(extra);
-    grundy_compute::memory::check_bytes(cells, width, needed, Held::Table)
-        .map_err(|err| error(py, Class::TooLarge, err))?;
+    let need = Need::of(cells, width, cells.saturating_mul(width as u128), Held::Table)
+        .besides("what the call holds besides the table", extra);
+    memory.check(&need).map_err(|err| error(py, Class::TooLarge, err))?;
     let axes = axes.into_iter().map(|(name, min)| Axis::new(&name, min)).collect();
     let shape = TableShape::from_axes(axes, max);
     let data = array
         .table(shape)
         .ok_or_else(|| error(py, Class::Input, "the array must be contiguous (C order)"))?;
     Ok(match game {
-        Some(game) => Table::of_game(load_game(py, game, spec)?, data),
+        Some(game) => {
+            let game = load_game(py, game, spec)?;
+            Table::of_values(game, data).map_err(|why| {
+                let message = format!(
+                    "{why} (its array holds ∞ as -1), so its analyses, checks and pictures run \
+                     from the game in the command line (`grundy patterns`, `grundy check`, \
+                     `grundy plot`)"
+                );
+                error(py, Class::Input, message)
+            })?
+        }
         // An array from Python holds values (outcome tables are read from CSV by the CLI).
         None => Table::without_game(data, CellKind::Values, name),
     })
@@ -660,8 +705,7 @@ fn identify_game(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
     guard(py, || {
-        check_budget_variable(py)?;
-        let threads = threads_of(py, threads)?;
+        let runtime = runtime_of(py, threads)?;
         let loaded = load_game(py, game, spec)?;
         let line = line_arg(py, line)?;
         let what = match line {
@@ -672,7 +716,7 @@ fn identify_game(
             _ => loaded.name().to_string(),
         };
         let found = watched(py, 0, progress.as_ref(), |watch| {
-            game_sequence(&loaded, &size, line, limit, &threads, watch, &mut |_| {})
+            game_sequence(&loaded, &size, line, limit, &runtime, watch, &mut |_| {})
         })?;
         let query = found.map_err(|err| match err {
             GameSequenceError::Compute(SearchError::TooLarge(err)) => {
@@ -738,10 +782,10 @@ fn patterns_until_proved(
     progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
     guard(py, || {
-        let threads = threads_of(py, threads)?;
+        let runtime = runtime_of(py, threads)?;
         let loaded = load_game(py, game, spec)?;
         let search_error = |py: Python<'_>, err: SearchError| match err {
-            SearchError::NotHeapGame(_) | SearchError::NoTheorem | SearchError::Size(_) => {
+            SearchError::NotHeapGame(_) | SearchError::NoTheorem(_) | SearchError::Size(_) => {
                 error(py, Class::Input, format!("{}: {err}", loaded.name()))
             }
             SearchError::TooLarge(err) => error(py, Class::TooLarge, err),
@@ -750,7 +794,7 @@ fn patterns_until_proved(
             err => error(py, Class::Grundy, err),
         };
         let mut search =
-            ProofSearch::new(&loaded, start, limit, threads).map_err(|e| search_error(py, e))?;
+            ProofSearch::new(&loaded, start, limit, runtime).map_err(|e| search_error(py, e))?;
         loop {
             let shape = search.next_shape().map_err(|e| search_error(py, e))?;
             let total = u64::try_from(shape.cells()).unwrap_or(u64::MAX);

@@ -138,6 +138,10 @@ impl<P: Progress> Progress for ViewProgress<'_, P> {
     fn cancelled(&self) -> bool {
         self.inner.cancelled()
     }
+
+    fn runs(&self, engine: grundy_compute::Engine) {
+        self.inner.runs(engine);
+    }
 }
 
 /// Whether a table of `kind` holds values (not only P/N).

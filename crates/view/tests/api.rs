@@ -15,7 +15,7 @@ use tower::ServiceExt;
 fn table_of(name: &str, size: &[i64]) -> Table {
     let game = lookup(name).unwrap();
     let shape = TableShape::from_axes(game.axes().to_vec(), size.to_vec());
-    let table = FillRequest::new(&game, &shape).table(0).unwrap().fill(&NoProgress).unwrap();
+    let table = FillRequest::new(&game, &shape).table(&[]).unwrap().fill(&NoProgress).unwrap();
     Table::of_game(game, table)
 }
 

@@ -1,14 +1,11 @@
-use crate::load::{fill_loopy, Analysis, TableArgs};
+use crate::load::{Analysis, TableArgs};
 use crate::output::write_json_line;
 use crate::progress::Bar;
 use anyhow::{anyhow, bail, Result};
 use grundy_compute::bands::{NoCuts, SoloLink};
-use grundy_compute::Threads;
+use grundy_compute::Runtime;
 use grundy_compute::{FillRequest, Layout, PreparedFill, RequestErrorKind, Resumable, RowsTo};
-use grundy_core::{Game, TableShape};
-use grundy_patterns::conjecture::{
-    check, check_loopy, CheckReport, ClaimKind, Claimed, Conjecture, RowChecker,
-};
+use grundy_patterns::conjecture::{check, CheckReport, ClaimKind, Claimed, Conjecture, RowChecker};
 use grundy_patterns::ErrorKind;
 use std::io::Write;
 use std::process::ExitCode;
@@ -62,7 +59,7 @@ pub(crate) struct Args {
 /// Exit code for a claim that disagrees with the table.
 const EXIT_DISAGREES: u8 = 1;
 
-pub(crate) fn run(args: Args) -> Result<ExitCode> {
+pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     let (kind, text, option) = match (&args.p_set, &args.values, &args.holds, &args.draws) {
         (Some(e), _, _, _) => (ClaimKind::PSet, e, "--p-set"),
         (_, Some(e), _, _) => (ClaimKind::Values, e, "--values"),
@@ -72,12 +69,9 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     };
     // The library names no options: the claim is named here, after the option that gave it.
     let parse = |names: &[&str]| Conjecture::parse_named(kind, text, names, option);
-    let threads = args.table.threads.pool()?;
+    let threads = runtime.threads().clone();
     // JSON output also silences the progress bar.
     let bar = Bar::waiting(args.table.quiet || args.json);
-    if let Some((game, shape)) = args.table.loopy_board()? {
-        return check_loopy_board(&args, &game, &shape, (kind, text, option), &threads, &bar);
-    }
     if args.stream {
         let (game, shape) = args.table.game_to_stream()?;
         let axis_names: Vec<&str> = shape.axes().iter().map(|a| a.name.as_str()).collect();
@@ -88,12 +82,12 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         // Every row, in order, from bands of tile rows on the command's threads.
         let layout = Layout::Streamed { rows: RowsTo::Writer, resumable: Resumable::No };
         let request =
-            FillRequest { threads: threads.clone(), layout, ..FillRequest::new(&game, &shape) };
+            FillRequest { runtime: runtime.clone(), layout, ..FillRequest::new(&game, &shape) };
         let prepared = request.prepare().map_err(|err| match err.into_kind() {
             RequestErrorKind::NoStream(why) => anyhow!("cannot stream {}: {why}", game.name()),
             kind => anyhow!("{}", grundy_compute::RequestError::from(kind)),
         })?;
-        prepared.check_memory(0)?;
+        prepared.check_memory(runtime.memory(), &[])?;
         let PreparedFill::Bands { fill, .. } = prepared else {
             unreachable!("a streamed fill in one run is bands")
         };
@@ -107,7 +101,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         return print(&args, &report, &axis_names);
     }
     let (report, axis_names) = threads.install(|| -> Result<_> {
-        let loaded = args.table.load(&threads, &bar, Analysis::None)?;
+        let loaded = args.table.load(runtime, &bar, Analysis::None)?;
         let axis_names: Vec<String> = loaded.data().axes().iter().map(|a| a.name.clone()).collect();
         let names: Vec<&str> = axis_names.iter().map(String::as_str).collect();
         // Parse before anything else is done with the table: a bad expression is an input error.
@@ -116,6 +110,9 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         refuse_period(&conjecture, period.as_deref(), names.len())?;
         let report = check(&loaded, &conjecture, period.as_deref(), args.show).map_err(|err| {
             match err.kind() {
+                ErrorKind::LoopyPeriod { table } => {
+                    anyhow::anyhow!("--period: no theorem proves a claim about {table}'s board")
+                }
                 ErrorKind::OutcomesOnly { table } => {
                     anyhow::anyhow!(
                         "{table} holds only outcomes (P/N); {option} needs a table of values"
@@ -128,33 +125,6 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     })?;
     let names: Vec<&str> = axis_names.iter().map(String::as_str).collect();
     print(&args, &report, &names)
-}
-
-/// A claim about a loopy game's board: computed whole on the retrograde kernel and checked
-/// position by position, as evidence (no theorem applies).
-fn check_loopy_board(
-    args: &Args,
-    game: &Game,
-    shape: &TableShape,
-    (kind, text, option): (ClaimKind, &str, &str),
-    threads: &Threads,
-    bar: &Bar,
-) -> Result<ExitCode> {
-    if args.stream {
-        bail!("--stream: {} is loopy, and its board is computed whole, in memory", game.name());
-    }
-    if args.period.is_some() {
-        bail!("--period: no theorem proves a claim about a loopy game's board ({})", game.name());
-    }
-    let names: Vec<&str> = shape.axes().iter().map(|a| a.name.as_str()).collect();
-    let conjecture = Conjecture::parse_named(kind, text, &names, option)?;
-    let report = threads.install(|| -> Result<_> {
-        // The outcomes handed to the check, a byte a position, besides the graph.
-        let loopy = fill_loopy(game, shape, threads, bar, shape.cells())?;
-        let outcomes = loopy.outcomes();
-        Ok(check_loopy(game, shape, loopy.labels(), &outcomes, &conjecture, args.show)?)
-    })?;
-    print(args, &report, &names)
 }
 
 /// Prints `report` as text or JSON; the exit code says whether the claim agreed.

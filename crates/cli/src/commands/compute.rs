@@ -20,6 +20,7 @@ use anyhow::{bail, Context, Result};
 pub(crate) use config::{Args, Format};
 use config::{CheckpointConfig, Config, ProvenanceTo};
 use grundy_compute::bands::{BandFill, NoCuts, SoloLink};
+use grundy_compute::Runtime;
 use grundy_compute::{
     streaming_rows, Control, PreparedFill, RowStream, SparseRecords, TableFill, WaveMark,
 };
@@ -36,18 +37,18 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use summary::{RowSums, Summary};
 
-pub(crate) fn run(args: Args) -> Result<ExitCode> {
+pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     // In an MPI job of two ranks or more, the ranks share the table (2-D games).
     #[cfg(feature = "mpi")]
     if let Some(cluster) = grundy_mpi::Cluster::join() {
-        return match Config::from_args(args) {
+        return match Config::from_args(args, runtime) {
             Ok(config) => distributed::run(config, &cluster),
             // Every rank found the same error: rank 0 says it.
             Err(err) if cluster.rank() == 0 => Err(err),
             Err(_) => Ok(ExitCode::from(crate::errors::EXIT_ERROR)),
         };
     }
-    let config = Config::from_args(args)?;
+    let config = Config::from_args(args, runtime)?;
     run_here(&config)
 }
 
@@ -55,12 +56,14 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 /// it, and so do the sums of a summary and the bands of a stream; the rest (files, checkpoints,
 /// the output) stays on the main thread.
 fn run_here(config: &Config) -> Result<ExitCode> {
-    if misere::takes_the_search(config) {
+    let fill = config.request(None).prepare().map_err(|err| config.refusal(err))?;
+    if config.content == grundy_compute::Content::Genera {
+        fill.check_memory(config.runtime.memory(), &[])?;
+        let PreparedFill::Table(fill) = fill else { unreachable!("a heap game fills in memory") };
         let destination =
             Destination::open(config.out.as_deref(), config.overwrite, Special::WriteThrough)?;
-        return misere::heaps(config, destination);
+        return misere::heaps(config, &fill, destination);
     }
-    let fill = config.request(None).prepare().map_err(|err| config.refusal(err))?;
     // Parquet seeks nowhere, but its writer needs a file of its own to send to.
     let special =
         if config.format == Format::Parquet { Special::Refuse } else { Special::WriteThrough };
@@ -69,7 +72,8 @@ fn run_here(config: &Config) -> Result<ExitCode> {
         PreparedFill::Table(fill) if !config.search_all => PeriodWatch::bytes(&config.game, fill),
         _ => 0,
     };
-    if let Err(too_large) = fill.check_memory(watch_bytes) {
+    let besides = [("the watch for a proved period", watch_bytes)];
+    if let Err(too_large) = fill.check_memory(config.runtime.memory(), &besides) {
         // Refused before anything is allocated; say when --stream would do it.
         if matches!(fill, PreparedFill::Table(_))
             && streaming_rows(&config.game, &config.shape).is_ok()
@@ -86,7 +90,7 @@ fn run_here(config: &Config) -> Result<ExitCode> {
             stream_checkpointed(config, &stream, checkpoint, destination)
         }
         PreparedFill::Bands { fill, .. } => {
-            config.threads.install(|| streamed(config, &fill, destination))
+            config.runtime.install(|| streamed(config, &fill, destination))
         }
         PreparedFill::Retrograde(fill) => loopy::run(config, &fill, checkpoint, destination),
     }
@@ -204,7 +208,7 @@ fn write_table(
         let stats = answered.stats(|table| {
             // The sums in parallel, on the command's pool: a single pass over a large table
             // costs as much as filling a simple game's table.
-            config.threads.install(|| {
+            config.runtime.install(|| {
                 grundy_core::with_cells!(table.cells(), |values| values
                     .par_chunks(1 << 20)
                     .map(TableStats::of)

@@ -12,6 +12,7 @@ use crate::budget::MemoryArg;
 use crate::output::{Destination, Overwrite, Special};
 use crate::threads::ThreadsArg;
 use anyhow::{anyhow, bail, Context, Result};
+use grundy_compute::Runtime;
 use manifest::{Built, GameRecord, Manifest, Summed, MANIFEST_VERSION};
 use recipe::{Entry, Kind, Recipe, CARD, CHECKSUMS, MANIFEST};
 use std::path::{Path, PathBuf};
@@ -44,7 +45,7 @@ pub(crate) struct Args {
     dry_run: bool,
     /// Passed on to every command the recipe runs.
     #[command(flatten)]
-    threads: ThreadsArg,
+    pub(crate) threads: ThreadsArg,
     #[command(flatten)]
     pub(crate) memory: MemoryArg,
     /// Say nothing but errors.
@@ -52,7 +53,7 @@ pub(crate) struct Args {
     quiet: bool,
 }
 
-pub(crate) fn run(args: Args) -> Result<ExitCode> {
+pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     let recipe = Recipe::read(&args.recipe)?;
     let recipe_path = std::path::absolute(&args.recipe)
         .with_context(|| format!("cannot find {}", args.recipe.display()))?;
@@ -75,7 +76,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         out: &out,
         exe: std::env::current_exe().context("cannot find the grundy program to run")?,
         passed: args.threads.words(),
-        budget: grundy_compute::memory::budget(),
+        budget: runtime.memory().budget(),
     };
     // Held until this build ends: two builds of one folder at once would race on its manifest.
     let _folder_lock = if args.dry_run {

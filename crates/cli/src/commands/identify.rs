@@ -3,7 +3,7 @@ use crate::output::write_json_line;
 use crate::progress::Bar;
 use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
-use grundy_compute::memory::read_budget;
+use grundy_compute::Runtime;
 use grundy_core::{parse_coords, CellKind, Coord};
 use grundy_patterns::identify::{
     game_sequence, heap_sequence, line_of, Identification, IdentifyJson, Index, Line, Match,
@@ -77,7 +77,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "AXIS=COORD")]
     slice: Option<String>,
     #[command(flatten)]
-    threads: ThreadsArg,
+    pub(crate) threads: ThreadsArg,
     #[command(flatten)]
     pub(crate) memory: crate::budget::MemoryArg,
     /// No progress bar.
@@ -89,8 +89,8 @@ pub(crate) struct Args {
 const SHOWN_CLASSES: usize = 20;
 const SHOWN_MEMBERS: usize = 8;
 
-pub(crate) fn run(args: Args) -> Result<ExitCode> {
-    let (what, query) = query(&args)?;
+pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
+    let (what, query) = query(&args, runtime)?;
     let read;
     let index = match &args.index {
         Some(path) => {
@@ -119,7 +119,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 }
 
 /// The sequence the arguments name, and how to call it.
-fn query(args: &Args) -> Result<(String, Sequence)> {
+fn query(args: &Args, runtime: &Runtime) -> Result<(String, Sequence)> {
     let line = match (args.row, args.column, args.diagonal) {
         (Some(r), _, _) => Some(Line::Row(r)),
         (_, Some(c), _) => Some(Line::Column(c)),
@@ -131,7 +131,7 @@ fn query(args: &Args) -> Result<(String, Sequence)> {
         if line.is_some() || args.size.is_some() {
             bail!("--field reads a column of numbers; --row, --column, --diagonal and --size do not apply");
         }
-        let values = read_field(source, field)?;
+        let values = read_field(source, field, most_values(runtime))?;
         let what = format!("{source}, column {field}");
         return Ok((what, Sequence::of(args.from, values)));
     }
@@ -139,10 +139,9 @@ fn query(args: &Args) -> Result<(String, Sequence)> {
         if line.is_some() || args.size.is_some() {
             bail!("numbers on standard input are one sequence; --row, --column, --diagonal and --size apply to tables and games");
         }
-        let values = read_numbers(std::io::stdin().lock())?;
+        let values = read_numbers(std::io::stdin().lock(), most_values(runtime))?;
         return Ok(("standard input".into(), Sequence::of(args.from, values)));
     }
-    let threads = args.threads.pool()?;
     let bar = Bar::waiting(args.quiet || args.json);
     if !is_table_file(source) {
         let game = load_game(source)?;
@@ -158,10 +157,9 @@ fn query(args: &Args) -> Result<(String, Sequence)> {
             }
             _ => game.name().to_string(),
         };
-        let sequence =
-            game_sequence(&game, &size, line, args.limit, &threads, &bar, &mut |cells| {
-                bar.start(u64::try_from(cells).unwrap_or(u64::MAX));
-            });
+        let sequence = game_sequence(&game, &size, line, args.limit, runtime, &bar, &mut |cells| {
+            bar.start(u64::try_from(cells).unwrap_or(u64::MAX));
+        });
         bar.finish();
         return Ok((what, sequence?));
     }
@@ -174,7 +172,7 @@ fn query(args: &Args) -> Result<(String, Sequence)> {
         slice: args.slice.clone(),
         misere: false,
     };
-    let loaded = threads.install(|| table.load(&threads, &bar, Analysis::None))?;
+    let loaded = runtime.install(|| table.load(runtime, &bar, Analysis::None))?;
     if loaded.kind() == CellKind::Outcomes {
         bail!(
             "{} holds only outcomes (P/N), and identify compares values: give a table of values",
@@ -208,8 +206,8 @@ fn query(args: &Args) -> Result<(String, Sequence)> {
 
 /// The most values read from standard input or a CSV column: four bytes each, within the
 /// memory budget.
-fn most_values() -> u64 {
-    read_budget() / 4
+fn most_values(runtime: &Runtime) -> u64 {
+    runtime.memory().read_budget() / 4
 }
 
 /// Adds `value` to `values` read from `source`, refusing more than `most`.
@@ -222,8 +220,7 @@ fn keep(values: &mut Vec<u32>, value: u32, most: u64, source: &str) -> Result<()
 }
 
 /// Whole numbers separated by white space, commas or semicolons; `#` starts a comment.
-fn read_numbers(input: impl BufRead) -> Result<Vec<u32>> {
-    let most = most_values();
+fn read_numbers(input: impl BufRead, most: u64) -> Result<Vec<u32>> {
     let mut values = Vec::new();
     for (i, line) in input.lines().enumerate() {
         let line = line.with_context(|| format!("cannot read standard input, line {}", i + 1))?;
@@ -251,7 +248,7 @@ fn read_numbers(input: impl BufRead) -> Result<Vec<u32>> {
 
 /// The column `field` (a header's name, or a number from 1) of the CSV file `source` (`-`:
 /// standard input).
-fn read_field(source: &str, field: &str) -> Result<Vec<u32>> {
+fn read_field(source: &str, field: &str, most: u64) -> Result<Vec<u32>> {
     let input: Box<dyn std::io::Read> = if source == "-" {
         Box::new(std::io::stdin())
     } else {
@@ -274,7 +271,6 @@ fn read_field(source: &str, field: &str) -> Result<Vec<u32>> {
             ),
         },
     };
-    let most = most_values();
     let mut values = Vec::new();
     for (i, record) in reader.records().enumerate() {
         let line = i + 2;

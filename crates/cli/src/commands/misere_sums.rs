@@ -3,56 +3,42 @@
 
 use crate::output::write_json_line;
 use anyhow::Result;
-use grundy_patterns::misere::{misere_moves_of, misere_sum, SearchLimits, SumReport, SumTerm};
+use grundy_compute::memory::MemoryPool;
+use grundy_compute::misere::SearchLimits;
+use grundy_patterns::misere::{misere_moves_of, misere_sum, SumReport, SumTerm};
 use grundy_patterns::moves::Moves;
 use std::io::Write;
 use std::process::ExitCode;
 
 /// The sum's report, within `seconds`.
-pub(super) fn report(terms: &[SumTerm<'_>], seconds: u64) -> Result<SumReport> {
-    let limits = SearchLimits::available(seconds);
-    Ok(said_if_long(&limits, || misere_sum(terms, &limits))?)
+pub(super) fn report(
+    terms: &[SumTerm<'_>],
+    seconds: u64,
+    memory: &MemoryPool,
+) -> Result<SumReport> {
+    Ok(misere_sum(terms, &limits(seconds, memory))?)
 }
 
 /// Every move of the sum under misère play, within `seconds` (`moves` prints them as it prints
 /// every other convention's).
-pub(super) fn moves(terms: &[SumTerm<'_>], seconds: u64) -> Result<Moves> {
-    let limits = SearchLimits::available(seconds);
-    Ok(said_if_long(&limits, || misere_moves_of(terms, &limits))?)
+pub(super) fn moves(terms: &[SumTerm<'_>], seconds: u64, memory: &MemoryPool) -> Result<Moves> {
+    Ok(misere_moves_of(terms, &limits(seconds, memory))?)
 }
 
-/// How long a search runs before it is said to have started.
-const SAY_AFTER: std::time::Duration = std::time::Duration::from_secs(1);
-
-/// Runs `search`; if it has not ended after a second, says once on standard error that it is
-/// running and what bounds it (issue 50: `value --misere kayles 40 41` was silent for up to
+/// The search's limits, which say once on standard error that a search still runs after a
+/// second, and what bounds it (issue 50: `value --misere kayles 40 41` was silent for up to
 /// 600 s when standard error was no terminal).
-fn said_if_long<T>(limits: &SearchLimits, search: impl FnOnce() -> T + Send) -> T
-where
-    T: Send,
-{
-    // A search bounded to a few seconds is no surprise: it is said only when its bound leaves
-    // room after the note (and the note cannot race the bound's own error).
-    if limits.seconds < 3 * SAY_AFTER.as_secs() {
-        return search();
+fn limits(seconds: u64, memory: &MemoryPool) -> SearchLimits {
+    fn say(limits: &SearchLimits) {
+        eprintln!(
+            "note: the exact misère search over sums is running; it stops after {} s \
+             (--search-seconds) or {} MiB ({})",
+            limits.seconds,
+            limits.bytes >> 20,
+            limits.why
+        );
     }
-    let (done, waiting) = std::sync::mpsc::channel::<()>();
-    std::thread::scope(|scope| {
-        scope.spawn(move || {
-            if waiting.recv_timeout(SAY_AFTER) == Err(std::sync::mpsc::RecvTimeoutError::Timeout) {
-                eprintln!(
-                    "note: the exact misère search over sums is running; it stops after {} s \
-                     (--search-seconds) or {} MiB ({})",
-                    limits.seconds,
-                    limits.bytes >> 20,
-                    limits.why
-                );
-            }
-        });
-        let found = search();
-        let _ = done.send(());
-        found
-    })
+    SearchLimits { on_long: Some(say), ..SearchLimits::within(memory, seconds) }
 }
 
 fn component_texts(report: &SumReport, several_games: bool) -> Vec<String> {

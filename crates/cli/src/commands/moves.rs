@@ -1,14 +1,14 @@
 use super::value::{
-    misere_sum, outcome_meaning, parse_terms, print_laws, refuse_loopy_misere, sum_terms,
-    with_stream_hint, SumArgs,
+    outcome_meaning, parse_terms, print_laws, sum_play, sum_terms, with_stream_hint, SumArgs,
 };
-use crate::load::{fill_loopy, fill_table, Analysis};
+use crate::load::{fill_table, Analysis};
 use crate::output::write_json_line;
 use crate::progress::Bar;
 use anyhow::Result;
+use grundy_compute::Runtime;
 use grundy_core::{Coord, Game, GameOption, LoopyOutcome, LoopyValue, TableShape};
-use grundy_patterns::moves::{loopy_moves_of, moves_of, ComponentMoves, Moves, MovesError};
-use grundy_patterns::moves::{SumValue, Term};
+use grundy_patterns::moves::{moves_of, ComponentMoves, Moves, MovesError};
+use grundy_patterns::moves::{SumValue, Term, ValueRule};
 use grundy_patterns::positions::ValuesError;
 use std::io::Write;
 use std::process::ExitCode;
@@ -38,9 +38,8 @@ pub(crate) struct Args {
 /// Other moves shown in text unless `--all`.
 const SHOWN: usize = 40;
 
-pub(crate) fn run(args: Args) -> Result<ExitCode> {
+pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     let terms = parse_terms(&args.sum.terms)?;
-    refuse_loopy_misere(&terms, args.sum.misere)?;
     let texts: Vec<String> = terms
         .iter()
         .flat_map(|t| {
@@ -50,56 +49,54 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         })
         .collect();
     let mut out = crate::output::stdout()?;
-    if misere_sum(&terms, args.sum.misere)? {
-        let moves = super::misere_sums::moves(&sum_terms(&terms), args.sum.search_seconds)?;
-        if args.json {
-            write_json_line(&mut out, &moves.report())?;
-        } else {
-            print_text(&mut out, &moves, &texts, args.all, explain_misere)?;
-        }
-        return Ok(ExitCode::SUCCESS);
+    if sum_play(&terms, args.sum.misere)? == grundy_core::Play::Misere {
+        let moves = super::misere_sums::moves(
+            &sum_terms(&terms),
+            args.sum.search_seconds,
+            runtime.memory(),
+        )?;
+        return emit(&mut out, &moves, &texts, &args);
     }
-    let threads = args.sum.threads.pool()?;
     let bar = Bar::waiting(args.json);
-    let loopy = terms.iter().any(|t| t.game.is_loopy());
     let library_terms: Vec<Term<'_, '_>> =
         terms.iter().map(|t| Term { game: &t.game, positions: t.positions.clone() }).collect();
     let mut fill = |game: &Game, shape: &TableShape| {
-        fill_table(game, shape, &threads, &bar, Analysis::None)
+        fill_table(game, shape, runtime, &bar, Analysis::None)
             .map_err(|err| with_stream_hint(err, game, shape))
     };
-    let unwrap = |err| match err {
-        MovesError::Values(ValuesError::Fill(err)) => err,
-        err => anyhow::anyhow!("{err}"),
-    };
-    if loopy {
-        let mut fill_loopy =
-            |game: &Game, shape: &TableShape| fill_loopy(game, shape, &threads, &bar, 0);
-        let moves = threads
-            .install(|| loopy_moves_of(&library_terms, &mut fill_loopy, &mut fill))
-            .map_err(unwrap)?;
-        bar.finish();
-        if args.json {
-            write_json_line(&mut out, &moves.report())?;
-        } else {
-            print_text(&mut out, &moves, &texts, args.all, explain_smith)?;
-            if moves.value.outcome() == LoopyOutcome::N {
-                // A P-position can be left and reached again for ever (Smith's counters order
-                // the moves that make progress; they are not kept).
-                writeln!(
-                    out,
-                    "note: play can go round here: every winning move keeps the win, but choosing \
-                     them so that play returns to a position already seen can go on for ever"
-                )?;
-            }
-        }
-    } else {
-        let moves = threads.install(|| moves_of(&library_terms, &mut fill)).map_err(unwrap)?;
-        if args.json {
-            write_json_line(&mut out, &moves.report())?;
-        } else {
-            print_text(&mut out, &moves, &texts, args.all, explain_mex)?;
-        }
+    // Generalized values: a sum with a loopy component has them, and every other sum's are
+    // its finite Grundy values.
+    let moves = runtime.install(|| moves_of::<LoopyValue, _>(&library_terms, &mut fill)).map_err(
+        |err| match err {
+            MovesError::Values(ValuesError::Fill(err)) => err,
+            err => anyhow::anyhow!("{err}"),
+        },
+    )?;
+    bar.finish();
+    emit(&mut out, &moves, &texts, &args)
+}
+
+/// The moves as JSON or text.
+fn emit<V: SumValue>(
+    out: &mut dyn Write,
+    moves: &Moves<V>,
+    texts: &[String],
+    args: &Args,
+) -> Result<ExitCode> {
+    if args.json {
+        write_json_line(out, &moves.report())?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    print_text(out, moves, texts, args.all)?;
+    let goes_round = moves.components.iter().any(|c| c.rule == ValueRule::Smith);
+    if goes_round && moves.value.outcome() == LoopyOutcome::N {
+        // A P-position can be left and reached again for ever (Smith's counters order the
+        // moves that make progress; they are not kept).
+        writeln!(
+            out,
+            "note: play can go round here: every winning move keeps the win, but choosing them \
+             so that play returns to a position already seen can go on for ever"
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -117,9 +114,6 @@ fn option_text(option: &GameOption) -> String {
     option.iter().map(|p| position_text(p)).collect::<Vec<_>>().join(" + ")
 }
 
-/// An explanation of a single position's value from its options' values.
-type Explain<V> = fn(&mut dyn Write, &ComponentMoves<V>, &str) -> Result<()>;
-
 /// One line of text per move: winning moves (to a P-position) first, then those that keep a
 /// draw (to a D-position, loopy sums only), then the others.
 fn print_text<V: SumValue>(
@@ -127,10 +121,9 @@ fn print_text<V: SumValue>(
     moves: &Moves<V>,
     texts: &[String],
     all: bool,
-    explain: Explain<V>,
 ) -> Result<()> {
     let (mut winning, mut drawing, mut others) = (Vec::new(), Vec::new(), Vec::new());
-    let misere = if moves.play == grundy_core::Play::Misere { "misère " } else { "" };
+    let misere = moves.play.adjective();
     for (component, text) in moves.components.iter().zip(texts) {
         for group in &component.groups {
             let listed = group.options.iter().map(|o| (&o.to, &o.value, 1, &o.sum));
@@ -159,7 +152,7 @@ fn print_text<V: SumValue>(
         .components
         .iter()
         .zip(texts)
-        .map(|(c, text)| match c.misere {
+        .map(|(c, text)| match c.rule.misere() {
             Some((normal, tameness)) => {
                 format!("{text}: misère value {} (normal {normal}, {tameness})", c.value)
             }
@@ -211,75 +204,60 @@ fn print_text<V: SumValue>(
     Ok(())
 }
 
-/// Why a loopy sum's component has its value: Smith's conditions on its options' values. A
-/// winning move in a game that can go round keeps the win but does not by itself end play.
-fn explain_smith(
+/// Why a position has its value, by the rule its value follows.
+fn explain<V: SumValue>(
     out: &mut dyn Write,
-    component: &ComponentMoves<LoopyValue>,
+    component: &ComponentMoves<V>,
     text: &str,
 ) -> Result<()> {
     let values: Vec<String> = component.option_values().iter().map(|v| v.to_string()).collect();
-    let taken = if values.is_empty() {
-        format!("{text} has no options")
-    } else {
-        format!("the options take the values {{{}}}", values.join(", "))
-    };
-    match &component.value {
-        LoopyValue::Finite(v) => writeln!(
-            out,
-            "smith: {taken}; no option has value {v}, and every option of a larger or infinite \
-             value has a move back to value {v}, so {text} has value {v}"
-        )?,
-        LoopyValue::Infinite(k) => {
-            let k: Vec<String> = k.iter().map(u32::to_string).collect();
-            writeln!(
-                out,
-                "smith: {taken}; no finite value meets Smith's conditions, so {text} is \
-                 infinite, with K = {{{}}} (its options' finite values)",
-                k.join(", ")
-            )?
+    let listed = values.join(", ");
+    match (component.rule, component.value.to_loopy()) {
+        (ValueRule::Mex, _) if values.is_empty() => {
+            writeln!(out, "mex: {text} has no options, so its value is 0")?
         }
-    }
-    Ok(())
-}
-
-/// Why a position has its misère value: the mex of its options' misère values (a split's the
-/// value of the pieces as one sum), or 1 when it has none (the player to move wins by having
-/// no move).
-fn explain_misere(out: &mut dyn Write, component: &ComponentMoves, text: &str) -> Result<()> {
-    let values = component.option_values();
-    if values.is_empty() {
-        writeln!(
+        (ValueRule::Mex, _) => writeln!(
+            out,
+            "mex: the options take the values {{{listed}}}; the smallest missing is {}, the \
+             value of {text}",
+            component.mex()
+        )?,
+        (ValueRule::MisereMex { .. }, _) if values.is_empty() => writeln!(
             out,
             "misère: {text} has no options: the player to move cannot move and so wins, and its \
              misère value is 1"
-        )?;
-        return Ok(());
+        )?,
+        (ValueRule::MisereMex { .. }, _) => writeln!(
+            out,
+            "mex: the options take the misère values {{{listed}}}; the smallest missing is {}, \
+             the misère value of {text}",
+            component.mex()
+        )?,
+        // A winning move in a game that can go round keeps the win but does not by itself end
+        // play.
+        (ValueRule::Smith, value) => {
+            let taken = if values.is_empty() {
+                format!("{text} has no options")
+            } else {
+                format!("the options take the values {{{listed}}}")
+            };
+            match value {
+                LoopyValue::Finite(v) => writeln!(
+                    out,
+                    "smith: {taken}; no option has value {v}, and every option of a larger or \
+                     infinite value has a move back to value {v}, so {text} has value {v}"
+                )?,
+                LoopyValue::Infinite(k) => {
+                    let k: Vec<String> = k.iter().map(u32::to_string).collect();
+                    writeln!(
+                        out,
+                        "smith: {taken}; no finite value meets Smith's conditions, so {text} is \
+                         infinite, with K = {{{}}} (its options' finite values)",
+                        k.join(", ")
+                    )?
+                }
+            }
+        }
     }
-    let listed: Vec<String> = values.iter().map(u32::to_string).collect();
-    writeln!(
-        out,
-        "mex: the options take the misère values {{{}}}; the smallest missing is {}, the misère \
-         value of {text}",
-        listed.join(", "),
-        component.mex()
-    )?;
-    Ok(())
-}
-
-/// Why a position has its value: the values its options take, and the smallest one missing.
-fn explain_mex(out: &mut dyn Write, component: &ComponentMoves, text: &str) -> Result<()> {
-    let values = component.option_values();
-    if values.is_empty() {
-        writeln!(out, "mex: {text} has no options, so its value is 0")?;
-        return Ok(());
-    }
-    let listed: Vec<String> = values.iter().map(u32::to_string).collect();
-    writeln!(
-        out,
-        "mex: the options take the values {{{}}}; the smallest missing is {}, the value of {text}",
-        listed.join(", "),
-        component.mex()
-    )?;
     Ok(())
 }

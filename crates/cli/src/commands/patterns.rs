@@ -2,15 +2,16 @@ use crate::load::{is_table_file, load_game, Analysis, TableArgs};
 use crate::output::write_json_line;
 use crate::progress::Bar;
 use anyhow::{bail, Result};
-use grundy_compute::{SequenceRecords, Threads};
+use grundy_compute::misere::{genus_period, genus_table, GeneraCount, GenusPeriod, SearchLimits};
+use grundy_compute::SequenceRecords;
+use grundy_compute::{Content, Runtime};
 use grundy_core::{parse_coords, CellKind};
 use grundy_patterns::identify::{name_report, Index, Match, Named};
-use grundy_patterns::misere::{genus_period, genus_table, GeneraCount, GenusPeriod, SearchLimits};
 use grundy_patterns::proof::Proof;
 use grundy_patterns::search::{ProofSearch, Search, SearchError};
 use grundy_patterns::{
-    analyze, analyze_loopy, analyze_loopy_heaps, BoardReport, ErrorKind, LineReport,
-    LoopyBoardReport, LoopyHeapReport, Report, ReportJson, SequenceReport,
+    analyze, BoardReport, ErrorKind, LineReport, LoopyBoardReport, LoopyHeapReport, Report,
+    ReportJson, SequenceReport,
 };
 use std::io::Write;
 use std::process::ExitCode;
@@ -53,23 +54,19 @@ pub(crate) struct Args {
     search_seconds: u64,
 }
 
-pub(crate) fn run(args: Args) -> Result<ExitCode> {
-    let threads = args.table.threads.pool()?;
+pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     // JSON output also silences the progress bar.
     let bar = Bar::waiting(args.table.quiet || args.json);
     if args.until_proved {
-        return until_proved(&args, &threads, &bar);
+        return until_proved(&args, runtime, &bar);
     }
     if let Some(last) = args.heaps.filter(|_| args.misere_quotient) {
-        return misere_quotient(&args, last, &bar);
-    }
-    if let Some((game, shape)) = args.table.loopy_board()? {
-        return loopy_patterns(&args, &game, &shape, &threads, &bar);
+        return misere_quotient(&args, last, runtime, &bar);
     }
     // The fill and the analyses on the command's pool, so that --threads bounds the whole
     // command.
-    let (report, records, known, genera) = threads.install(|| -> Result<_> {
-        let loaded = args.table.load(&threads, &bar, Analysis::Patterns)?;
+    let (report, records, known, genera) = runtime.install(|| -> Result<_> {
+        let loaded = args.table.load(runtime, &bar, Analysis::Patterns)?;
         let report = analyze(&loaded).map_err(|err| match err.kind() {
             ErrorKind::Axes { dims } => anyhow::anyhow!(
                 "patterns analyses 1-D and 2-D tables; this one has {dims} axes (take a 2-D \
@@ -78,69 +75,10 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
             _ => anyhow::Error::from(err),
         })?;
         let known = name_report(loaded.data(), &report, Index::builtin());
-        let genera = genera_of(loaded.game(), loaded.data())?;
+        let genera = genera_of(loaded.game(), loaded.data(), runtime)?;
         Ok((report, SequenceRecords::of(loaded.game(), loaded.data()), known, genera))
     })?;
     print_report(&args, &report, records.as_ref(), None, &known, genera.as_ref())
-}
-
-/// `patterns` of a loopy game: its board computed whole on the retrograde kernel, and where its
-/// P-positions and draws lie, as evidence.
-fn loopy_patterns(
-    args: &Args,
-    game: &grundy_core::Game,
-    shape: &grundy_core::TableShape,
-    threads: &Threads,
-    bar: &Bar,
-) -> Result<ExitCode> {
-    let dims = shape.lens().len();
-    if dims > 2 {
-        bail!(
-            "patterns reads a loopy heap game or board (1 or 2 axes); {} has {} (grundy check \
-             tests a claim about it)",
-            game.name(),
-            grundy_core::counted(dims, "axis", "axes")
-        );
-    }
-    // The outcomes (and for heaps their codes and values): a few bytes a position besides the
-    // graph.
-    let extra = shape.cells() * if dims == 1 { 17 } else { 4 };
-    let report = threads.install(|| -> Result<_> {
-        let loopy = crate::load::fill_loopy(game, shape, threads, bar, extra)?;
-        let outcomes = loopy.outcomes();
-        Ok(if dims == 1 {
-            Loopy::Heaps(analyze_loopy_heaps(game.name(), shape, loopy.labels(), &outcomes)?)
-        } else {
-            Loopy::Board(analyze_loopy(game.name(), shape, &outcomes)?)
-        })
-    })?;
-    let mut out = crate::output::stdout()?;
-    match report {
-        Loopy::Board(board) => emit(&mut out, args.json, &board, print_loopy)?,
-        Loopy::Heaps(heaps) => emit(&mut out, args.json, &heaps, print_loopy_heaps)?,
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// What `patterns` found on a loopy game: a board's report or a heap game's.
-enum Loopy {
-    Board(LoopyBoardReport),
-    Heaps(LoopyHeapReport),
-}
-
-/// A report as one JSON line or as text.
-fn emit<R: serde::Serialize, W: Write>(
-    out: &mut W,
-    json: bool,
-    report: &R,
-    text: fn(&mut W, &R) -> std::io::Result<()>,
-) -> Result<()> {
-    if json {
-        write_json_line(out, report)?;
-    } else {
-        text(out, report)?;
-    }
-    Ok(())
 }
 
 fn print_loopy_heaps(out: &mut impl Write, r: &LoopyHeapReport) -> std::io::Result<()> {
@@ -215,11 +153,13 @@ const GENUS_EVIDENCE: &str = "evidence only: the genera as far as the table reac
 fn genera_of(
     game: Option<&grundy_core::Game>,
     table: &grundy_core::GrundyTable,
+    runtime: &Runtime,
 ) -> Result<Option<Genera>> {
-    let Some(game) = game.filter(|g| g.play() == grundy_core::Play::Misere && g.dims() == 1) else {
+    let genera = |g: &&grundy_core::Game| Content::of(g) == Content::Genera;
+    let Some(game) = game.filter(genera) else {
         return Ok(None);
     };
-    let limits = SearchLimits::available(SearchLimits::DEFAULT_SECONDS);
+    let limits = SearchLimits::within(runtime.memory(), SearchLimits::DEFAULT_SECONDS);
     let last = table.shape().max()[0];
     let rows = genus_table(game, last, &limits, &grundy_compute::NoProgress)?;
     Ok(Some(Genera {
@@ -253,7 +193,7 @@ fn print_genera(out: &mut impl Write, genera: &Genera, axis: &str) -> std::io::R
 }
 
 /// `patterns GAME --misere-quotient --heaps N`: the library's quotient, printed.
-fn misere_quotient(args: &Args, last: i64, bar: &Bar) -> Result<ExitCode> {
+fn misere_quotient(args: &Args, last: i64, runtime: &Runtime, bar: &Bar) -> Result<ExitCode> {
     let source = &args.table.source;
     if is_table_file(source) {
         bail!("--misere-quotient computes a game's heaps; {source} is a table to read");
@@ -262,7 +202,7 @@ fn misere_quotient(args: &Args, last: i64, bar: &Bar) -> Result<ExitCode> {
         bail!("--misere-quotient takes its heaps from --heaps, not --size");
     }
     let game = load_game(source)?;
-    let limits = SearchLimits::available(args.search_seconds);
+    let limits = SearchLimits::within(runtime.memory(), args.search_seconds);
     bar.start((last + 1).max(0) as u64);
     let quotient = grundy_patterns::quotient::misere_quotient(&game, last, &limits, bar)?;
     bar.finish();
@@ -311,28 +251,23 @@ const QUOTIENT_ARGUMENT: &str = "proved for these heaps: every sum of them has t
 
 /// `patterns GAME --until-proved`: rounds of computing and analysing, each larger, until the
 /// period is proved or the limit is reached (`grundy_patterns::search`).
-fn until_proved(args: &Args, threads: &Threads, bar: &Bar) -> Result<ExitCode> {
+fn until_proved(args: &Args, runtime: &Runtime, bar: &Bar) -> Result<ExitCode> {
     let source = &args.table.source;
     if is_table_file(source) {
         bail!("--until-proved computes a game; {source} is a table to read");
     }
     let game = crate::load::with_play(load_game(source)?, args.table.misere);
     let start = args.table.size.as_deref().map(|size| parse_coords(size, "size")).transpose()?;
-    let mut search = ProofSearch::new(&game, start.map(|s| s[0]), args.limit, threads.clone())
+    let mut search = ProofSearch::new(&game, start.map(|s| s[0]), args.limit, runtime.clone())
         .map_err(|err| match err {
             SearchError::NotHeapGame(dims) => anyhow::anyhow!(
                 "--until-proved proves the periods of heap games; {} has {}",
                 game.name(),
                 grundy_core::counted(dims, "axis", "axes")
             ),
-            SearchError::NoTheorem if game.play() == grundy_core::Play::Misere => anyhow::anyhow!(
-                "--until-proved needs a game a periodicity theorem covers; under misère play only \
-                 the subtraction-game theorem holds (finite sets), and it does not cover {}",
-                game.name()
-            ),
-            SearchError::NoTheorem => anyhow::anyhow!(
-                "--until-proved needs a game a periodicity theorem covers (octal codes, finite \
-                 subtraction sets); none covers {}",
+            SearchError::NoTheorem(why) => anyhow::anyhow!(
+                "--until-proved needs a game a periodicity theorem covers, and none covers {}: \
+                 {why}",
                 game.name()
             ),
             err => err.into(),
@@ -346,7 +281,7 @@ fn until_proved(args: &Args, threads: &Threads, bar: &Bar) -> Result<ExitCode> {
             let table = search.last_table().expect("a round ran");
             let known = name_report(table, &found.report, Index::builtin());
             let records = found.records.as_ref();
-            let genera = genera_of(Some(&game), table)?;
+            let genera = genera_of(Some(&game), table, runtime)?;
             return print_report(
                 args,
                 &found.report,
@@ -385,6 +320,8 @@ fn print_report(
         match &report {
             Report::Sequence(r) => print_sequence(&mut out, r)?,
             Report::Board(r) => print_board(&mut out, r)?,
+            Report::LoopyHeaps(r) => print_loopy_heaps(&mut out, r)?,
+            Report::LoopyBoard(r) => print_loopy(&mut out, r)?,
         }
         print_known(&mut out, report, known)?;
         if let (Some(records), Report::Sequence(r)) = (records, report) {
@@ -505,6 +442,8 @@ fn print_known(out: &mut impl Write, report: &Report, known: &Named) -> std::io:
         names.join("; ")
     };
     match report {
+        // A loopy game's values are in no index of Grundy values.
+        Report::LoopyHeaps(_) | Report::LoopyBoard(_) => {}
         Report::Sequence(r) => match known.sequence.as_deref() {
             Some(matches) if !matches.is_empty() => {
                 writeln!(out, "known as: {}", named(matches, &r.axis))?

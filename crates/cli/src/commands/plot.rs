@@ -1,10 +1,9 @@
-use crate::load::{fill_loopy, Analysis, TableArgs};
+use crate::load::{Analysis, TableArgs};
 use crate::output::{Destination, Overwrite, Special};
 use crate::progress::Bar;
 use anyhow::{bail, Result};
-use grundy_compute::Threads;
-use grundy_core::{Game, GrundyTable, LoopyOutcome, TableShape};
-use grundy_plot::{plot, plot_loopy, ImageFormat, PlotErrorKind, PlotOptions};
+use grundy_compute::Runtime;
+use grundy_plot::{plot, ImageFormat, PlotErrorKind, PlotOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -37,20 +36,16 @@ pub(crate) struct Args {
     max_side: u32,
 }
 
-pub(crate) fn run(args: Args) -> Result<ExitCode> {
+pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     let extension = args.out.extension().map(|ext| ext.to_string_lossy());
     let Some(format) = extension.and_then(|ext| ImageFormat::of_extension(&ext)) else {
         bail!("--out {} must be a .png, .svg or .pdf file", args.out.display());
     };
     let overwrite = if args.force { Overwrite::Force } else { Overwrite::IfWritable };
     let destination = Destination::open(Some(&args.out), overwrite, Special::WriteThrough)?;
-    let threads = args.table.threads.pool()?;
     let bar = Bar::waiting(args.table.quiet);
-    let png = threads.install(|| -> Result<_> {
-        if let Some((game, shape)) = args.table.loopy_board()? {
-            return plot_loopy_board(&args, format, &game, &shape, &threads, &bar);
-        }
-        let loaded = args.table.load(&threads, &bar, Analysis::Plot)?;
+    let png = runtime.install(|| -> Result<_> {
+        let loaded = args.table.load(runtime, &bar, Analysis::Plot)?;
         let options = PlotOptions { outcome: args.outcome, max_side: args.max_side as usize };
         plot(&loaded, &options, format).map_err(|err| match err.kind() {
             PlotErrorKind::Axes { .. } => {
@@ -65,31 +60,4 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     })?;
     destination.write_with(|out| out.write_all(&png))?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// A loopy game's board: its generalized values (∞ grey) or, with `--outcome`, P, N and draws
-/// in three colours.
-fn plot_loopy_board(
-    args: &Args,
-    format: ImageFormat,
-    game: &Game,
-    shape: &TableShape,
-    threads: &Threads,
-    bar: &Bar,
-) -> Result<Vec<u8>> {
-    if shape.lens().len() != 2 {
-        bail!(
-            "plot draws a loopy game's board (2 axes); {} has {} (use `grundy compute` for its \
-             values)",
-            game.name(),
-            grundy_core::counted(shape.lens().len(), "axis", "axes")
-        );
-    }
-    // The picture's rows, and the labels and draw flags handed to it, besides the graph.
-    let extra = shape.cells() * 6;
-    let loopy = fill_loopy(game, shape, threads, bar, extra)?;
-    let labels = GrundyTable::from_vec(shape.clone(), loopy.labels().to_vec());
-    let draws: Vec<bool> = loopy.outcomes().into_iter().map(|o| o == LoopyOutcome::D).collect();
-    let options = PlotOptions { outcome: args.outcome, max_side: args.max_side as usize };
-    Ok(plot_loopy(game.name(), &labels, &draws, &options, format)?)
 }

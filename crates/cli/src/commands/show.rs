@@ -2,6 +2,7 @@ use crate::errors::printable;
 use crate::load::{is_table_file, load_game, read_table_file, spec_path};
 use crate::provenance;
 use anyhow::{bail, Context, Result};
+use grundy_compute::Runtime;
 use grundy_core::{CellKind, Provenance, Table, TableShape, ValuesDigest};
 use std::io::Write;
 use std::process::ExitCode;
@@ -28,11 +29,11 @@ pub(crate) struct Args {
     recompute: bool,
 }
 
-pub(crate) fn run(args: Args) -> Result<ExitCode> {
+pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     // A sidecar names its table: `t.npy.json` is the provenance of `t.npy`.
     let table = args.game.strip_suffix(".json").filter(|table| is_table_file(table));
     if let Some(table) = table.or(is_table_file(&args.game).then_some(args.game.as_str())) {
-        return show_table(table, args.json, args.recompute);
+        return show_table(table, args.json, args.recompute, runtime);
     }
     if args.json || args.recompute {
         let option = if args.json { "--json prints" } else { "--recompute checks" };
@@ -53,10 +54,10 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
 
 /// The provenance of the table file `path`, checked against the file: every field that the
 /// file can show is compared with it, and what it cannot show is named.
-fn show_table(path: &str, json: bool, recompute: bool) -> Result<ExitCode> {
-    let record = provenance::read(path)?;
-    let table = read_table_file(path)?;
-    let audit = audit(path, &record, &table, recompute)?;
+fn show_table(path: &str, json: bool, recompute: bool, runtime: &Runtime) -> Result<ExitCode> {
+    let record = provenance::read(path, runtime.memory())?;
+    let table = read_table_file(path, runtime)?;
+    let audit = audit(path, &record, &table, recompute, runtime)?;
     let mut out = crate::output::stdout()?;
     if json {
         writeln!(out, "{}", record.to_json_pretty())?;
@@ -80,7 +81,13 @@ struct Audit {
 /// the size, the rules (their fingerprint, their name, and the values recomputed from them when
 /// the table is small or `recompute` asks), and the record's own checksum. The first field that
 /// disagrees is an error naming it.
-fn audit(path: &str, record: &Provenance, table: &Table, recompute: bool) -> Result<Audit> {
+fn audit(
+    path: &str,
+    record: &Provenance,
+    table: &Table,
+    recompute: bool,
+    runtime: &Runtime,
+) -> Result<Audit> {
     let mut audit = Audit { checked: Vec::new(), not_checked: Vec::new() };
     // Formats that say what their cells hold (P/N or numbers) and where their axes start.
     let described = !(path.ends_with(".npy") || path.ends_with(".b") || path.ends_with(".b.gz"));
@@ -168,7 +175,7 @@ fn audit(path: &str, record: &Provenance, table: &Table, recompute: bool) -> Res
 
     let cells = shape.cells();
     if recompute || cells <= RECOMPUTED_CELLS {
-        match recomputed(&game, &shape, kind) {
+        match recomputed(&game, &shape, kind, runtime) {
             Ok(again) if again == values => {
                 audit.checked.push("the values against the rules (computed again)".into())
             }
@@ -207,12 +214,14 @@ fn audit(path: &str, record: &Provenance, table: &Table, recompute: bool) -> Res
 }
 
 /// The checksum of the table of `game` over `shape` computed again, its cells read as `kind`.
-fn recomputed(game: &grundy_core::Game, shape: &TableShape, kind: CellKind) -> Result<String> {
-    if game.is_loopy() {
-        bail!("a loopy game's values are not computed again here");
-    }
-    let threads = grundy_compute::Threads::new(None)?;
-    let fill = crate::load::prepare_fill(game, shape, &threads, crate::load::Analysis::None)?;
+fn recomputed(
+    game: &grundy_core::Game,
+    shape: &TableShape,
+    kind: CellKind,
+    runtime: &Runtime,
+) -> Result<String> {
+    // A loopy game's labels are no table of values: the request refuses them.
+    let fill = crate::load::prepare_fill(game, shape, runtime, crate::load::Analysis::None)?;
     let table = fill.fill(&grundy_compute::NoProgress).context("cannot compute the table")?;
     Ok(ValuesDigest::of_table(&table, kind))
 }

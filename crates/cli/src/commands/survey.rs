@@ -4,10 +4,11 @@ use crate::output::{Destination, Overwrite, Special};
 use crate::progress::Bar;
 use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
-use grundy_compute::{memory, Progress, Threads};
+use grundy_compute::misere::table_by_search;
+use grundy_compute::Runtime;
+use grundy_compute::{memory, Progress};
 use grundy_core::Coord;
 use grundy_patterns::identify::Index;
-use grundy_patterns::misere::table_by_search;
 use grundy_patterns::survey::{
     classify, partial_header, partial_line, read_partial, survey_member, write_rows, Computed,
     Extent, Family, RowsFormat, Timing,
@@ -63,7 +64,7 @@ pub(crate) struct Args {
     /// The most seconds each misère heap game's exact search over sums may take (with
     /// --misere, for heap games whose moves leave sums): the member's row then covers the heaps
     /// searched by then (its `values` column says how many), and a note says so.
-    #[arg(long, value_name = "SECONDS", default_value_t = grundy_patterns::misere::SearchLimits::DEFAULT_SECONDS,
+    #[arg(long, value_name = "SECONDS", default_value_t = grundy_compute::misere::SearchLimits::DEFAULT_SECONDS,
           value_parser = clap::value_parser!(u64).range(1..))]
     search_seconds: u64,
     /// Write to this file (atomically) instead of standard output; the rows done so far are kept
@@ -83,7 +84,7 @@ pub(crate) struct Args {
     #[arg(long, requires = "out")]
     resume: bool,
     #[command(flatten)]
-    threads: ThreadsArg,
+    pub(crate) threads: ThreadsArg,
     #[command(flatten)]
     pub(crate) memory: crate::budget::MemoryArg,
     /// Leave out the seconds each member took, so that the same survey writes the same bytes
@@ -102,7 +103,7 @@ enum Format {
     Index,
 }
 
-pub(crate) fn run(args: Args) -> Result<ExitCode> {
+pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     // Before a family of up to 2^20 members is listed.
     if args.size < 0 {
         bail!("--size {} must be 0 or more", args.size);
@@ -127,20 +128,20 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         seconds: args.member_seconds,
         // Recorded only when given, so that partial files of earlier surveys read back.
         search_seconds: (args.search_seconds
-            != grundy_patterns::misere::SearchLimits::DEFAULT_SECONDS)
+            != grundy_compute::misere::SearchLimits::DEFAULT_SECONDS)
             .then_some(args.search_seconds),
     };
     // The command's one pool: members run on it in parallel, each member's fill inside.
-    let threads = args.threads.pool()?;
     // In an MPI job of two ranks or more, rank 0 hands out members and writes the output; the
     // other ranks compute the members they are given (the family is listed by every rank).
     #[cfg(feature = "mpi")]
     let cluster = grundy_mpi::Cluster::join();
     #[cfg(feature = "mpi")]
     if let Some(cluster) = cluster.as_ref().filter(|c| c.rank() != 0) {
+        let bar = Bar::waiting(true);
         let work = |item: usize| {
-            threads
-                .install(|| survey_member(&family.members[item], extent))
+            runtime
+                .install(|| survey_member(runtime, &family.members[item], extent, &bar))
                 .map_err(anyhow::Error::from)
                 .and_then(|computed| Ok(serde_json::to_vec(&computed)?))
                 // The chain on one line: rank 0 prints it as its own error line.
@@ -159,14 +160,14 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     if let Some(cluster) = &cluster {
         // Rank 0: an error before the members are handed out lets the other ranks end too;
         // one after it, they have already ended.
-        return gather(&args, &family, extent, &threads, Some(cluster))
+        return gather(&args, &family, extent, runtime, Some(cluster))
             .inspect_err(|_| cluster.end_before_sharing());
     }
     gather(
         &args,
         &family,
         extent,
-        &threads,
+        runtime,
         #[cfg(feature = "mpi")]
         None,
     )
@@ -178,7 +179,7 @@ fn gather(
     args: &Args,
     family: &Family,
     extent: Extent,
-    threads: &Threads,
+    runtime: &Runtime,
     #[cfg(feature = "mpi")] cluster: Option<&grundy_mpi::Cluster>,
 ) -> Result<ExitCode> {
     let overwrite = if args.force { Overwrite::Force } else { Overwrite::IfWritable };
@@ -209,7 +210,9 @@ fn gather(
     // (issue 28: 8 members kept 444 MB under a budget of 64 MB).
     let reserved: Mutex<Vec<memory::Reservation>> = Mutex::new(Vec::new());
     let reserve = |computed: &Computed| -> Result<()> {
-        let reservation = memory::reserve(computed.values.len() as u128, 4).with_context(|| {
+        let name = format!("the values of {}", computed.row.game);
+        let cells = computed.values.len() as u128;
+        let reservation = runtime.memory().reserve(name, cells, 4).with_context(|| {
             format!("cannot keep the values of {} to compare members", computed.row.game)
         })?;
         reserved.lock().unwrap_or_else(|e| e.into_inner()).push(reservation);
@@ -268,10 +271,10 @@ fn gather(
     let shared: Option<Vec<Computed>> = None;
     let fresh = match shared {
         Some(fresh) => fresh,
-        None => threads.install(|| {
+        None => runtime.install(|| {
             todo.par_iter()
                 .map(|&i| {
-                    let computed = survey_member(&family.members[i], extent)?;
+                    let computed = survey_member(runtime, &family.members[i], extent, &bar)?;
                     keep(&computed)?;
                     Ok(computed)
                 })
@@ -310,6 +313,9 @@ fn gather(
 /// How an index was built, as its header says: the command that rebuilds it.
 fn built_with(args: &Args) -> String {
     let mut command = format!("grundy survey {} --size {}", args.families.join(" "), args.size);
+    if args.misere {
+        command += " --misere";
+    }
     if args.until_proved {
         command += &format!(" --until-proved --limit {}", args.limit);
     }

@@ -3,7 +3,8 @@ use crate::output::write_json_line;
 use crate::progress::Bar;
 use crate::threads::ThreadsArg;
 use anyhow::{bail, Result};
-use grundy_core::{table::check_position, Coord, Game, LoopyValue, Nimber};
+use grundy_compute::Runtime;
+use grundy_core::{table::check_position, Coord, Game, LoopyValue, Play, SumValue};
 use grundy_patterns::positions::{values_of, Law, Position, Strip, ValuesError};
 use serde::Serialize;
 use std::io::Write;
@@ -38,7 +39,7 @@ pub(crate) struct SumArgs {
     #[arg(long)]
     pub(super) misere: bool,
     /// With --misere: the most seconds the exact search over sums may run.
-    #[arg(long, value_name = "SECONDS", default_value_t = grundy_patterns::misere::SearchLimits::DEFAULT_SECONDS)]
+    #[arg(long, value_name = "SECONDS", default_value_t = grundy_compute::misere::SearchLimits::DEFAULT_SECONDS)]
     pub(super) search_seconds: u64,
     #[command(flatten)]
     pub(super) threads: ThreadsArg,
@@ -50,26 +51,28 @@ pub(crate) struct SumArgs {
 struct Component {
     game: String,
     position: Vec<Coord>,
-    value: u32,
-}
-
-/// Who wins the sum, with the player to move: `P` (the previous player) or `N` (the next).
-#[derive(Clone, Copy, Debug, Serialize)]
-enum Outcome {
-    P,
-    N,
+    /// `3`, or `"inf(0,2)"` for ∞ with K = {0, 2} (a loopy game's).
+    #[serde(serialize_with = "value_json")]
+    value: LoopyValue,
 }
 
 #[derive(Serialize)]
 struct Report {
     game: String,
     components: Vec<Component>,
-    value: u32,
-    outcome: Outcome,
+    #[serde(serialize_with = "value_json")]
+    value: LoopyValue,
+    /// `P`, `N` or `D` (a draw: play goes on forever).
+    outcome: char,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     laws: Vec<Law>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     strips: Vec<Strip>,
+}
+
+/// A generalized value in JSON, as `moves` writes it: a number, or `"inf(0,2)"`.
+fn value_json<S: serde::Serializer>(value: &LoopyValue, serializer: S) -> Result<S::Ok, S::Error> {
+    value.json().serialize(serializer)
 }
 
 /// One game of the sum and the positions of it, as the user wrote them.
@@ -78,23 +81,21 @@ pub(super) struct Term<'a> {
     pub(super) positions: Vec<Position<'a>>,
 }
 
-pub(crate) fn run(args: Args) -> Result<ExitCode> {
+pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     let terms = parse_terms(&args.sum.terms)?;
-    refuse_loopy_misere(&terms, args.sum.misere)?;
-    if misere_sum(&terms, args.sum.misere)? {
-        let report = super::misere_sums::report(&sum_terms(&terms), args.sum.search_seconds)?;
+    if sum_play(&terms, args.sum.misere)? == Play::Misere {
+        let report = super::misere_sums::report(
+            &sum_terms(&terms),
+            args.sum.search_seconds,
+            runtime.memory(),
+        )?;
         return super::misere_sums::print_value(&report, args.json);
     }
-    let threads = args.sum.threads.pool()?;
     // JSON output also silences the progress bar.
     let bar = Bar::waiting(args.json);
-    if terms.iter().any(|t| t.game.is_loopy()) {
-        let report = loopy_sum(&terms, &threads, &bar)?;
-        return print_loopy(&args, &report);
-    }
-    threads.install(|| {
+    runtime.install(|| {
         let fill = |game: &Game, shape: &grundy_core::TableShape| {
-            fill_table(game, shape, &threads, &bar, Analysis::None)
+            fill_table(game, shape, runtime, &bar, Analysis::None)
                 .map_err(|err| with_stream_hint(err, game, shape))
         };
         let (report, texts) = sum_of(&terms, &fill)?;
@@ -129,7 +130,7 @@ pub(super) fn with_stream_hint(
 /// text that names each component.
 fn sum_of(
     terms: &[Term<'_>],
-    fill: &(dyn Fn(&Game, &grundy_core::TableShape) -> Result<grundy_core::GrundyTable> + Sync),
+    fill: &(dyn Fn(&Game, &grundy_core::TableShape) -> Result<grundy_core::Table> + Sync),
 ) -> Result<(Report, Vec<String>)> {
     let mut laws = Vec::new();
     let mut strips = Vec::new();
@@ -149,15 +150,19 @@ fn sum_of(
         };
         games[at].2.extend((0..term.positions.len()).map(|p| (t, p)));
     }
-    let mut values: Vec<Vec<u32>> = terms.iter().map(|t| vec![0; t.positions.len()]).collect();
+    // Generalized values: a sum with a loopy component has them, and every other sum's are its
+    // finite Grundy values.
+    let mut values: Vec<Vec<LoopyValue>> =
+        terms.iter().map(|t| vec![LoopyValue::Finite(0); t.positions.len()]).collect();
     for (game, _, at) in &games {
         let positions: Vec<Position<'_>> =
             at.iter().map(|&(t, p)| terms[t].positions[p].clone()).collect();
         let mut fill = |shape: &_| fill(game, shape);
-        let answered = values_of(game, &positions, &mut fill).map_err(|err| match err {
-            ValuesError::Fill(err) => err,
-            err => anyhow::anyhow!("{err}"),
-        })?;
+        let answered =
+            values_of::<LoopyValue, _>(game, &positions, &mut fill).map_err(|err| match err {
+                ValuesError::Fill(err) => err,
+                err => anyhow::anyhow!("{err}"),
+            })?;
         laws.extend(answered.laws);
         strips.extend(answered.strips);
         for (&(t, p), value) in at.iter().zip(answered.values) {
@@ -173,114 +178,17 @@ fn sum_of(
             components.push(Component { game, position: position.clone(), value });
         }
     }
-    let sum = components.iter().fold(Nimber::ZERO, |sum, c| sum ^ Nimber(c.value));
+    let sum = LoopyValue::sum(components.iter().map(|c| &c.value));
     let names: Vec<&str> = terms.iter().map(|t| t.game.name()).collect();
     let report = Report {
-        game: names.join(" + "),
-        components,
-        value: sum.value(),
-        outcome: if sum.is_p() { Outcome::P } else { Outcome::N },
-        laws,
-        strips,
-    };
-    Ok((report, texts))
-}
-
-#[derive(Serialize)]
-struct LoopyComponent {
-    game: String,
-    position: Vec<Coord>,
-    /// `3`, or `"inf(0,2)"` for ∞ with K = {0, 2}.
-    #[serde(serialize_with = "loopy_json")]
-    value: LoopyValue,
-    #[serde(skip)]
-    text: String,
-}
-
-#[derive(Serialize)]
-struct LoopyReport {
-    game: String,
-    components: Vec<LoopyComponent>,
-    /// `3`, or `"inf(0,2)"`.
-    #[serde(serialize_with = "loopy_json")]
-    value: LoopyValue,
-    /// `P`, `N` or `D` (a draw: play goes on forever).
-    outcome: char,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    laws: Vec<Law>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    strips: Vec<Strip>,
-}
-
-/// A generalized value in JSON, as `moves` writes it: a number, or `"inf(0,2)"`.
-fn loopy_json<S: serde::Serializer>(value: &LoopyValue, serializer: S) -> Result<S::Ok, S::Error> {
-    use grundy_patterns::moves::SumValue;
-    value.json().serialize(serializer)
-}
-
-/// A sum with loopy components: each loopy game's whole board by the retrograde kernel, the
-/// others' Grundy values as usual (`loopy_values_of`), and the sum by Smith's rule.
-fn loopy_sum(
-    terms: &[Term<'_>],
-    threads: &grundy_compute::Threads,
-    bar: &Bar,
-) -> Result<LoopyReport> {
-    use grundy_patterns::positions::loopy_values_of;
-    let (mut components, mut values) = (Vec::new(), Vec::new());
-    let (mut laws, mut strips) = (Vec::new(), Vec::new());
-    for term in terms {
-        let game = &term.game;
-        let found = threads.install(|| {
-            let mut fill_loopy = |shape: &grundy_core::TableShape| {
-                crate::load::fill_loopy(game, shape, threads, bar, 0)
-            };
-            let mut fill = |shape: &grundy_core::TableShape| {
-                fill_table(game, shape, threads, bar, Analysis::None)
-                    .map_err(|err| with_stream_hint(err, game, shape))
-            };
-            loopy_values_of(game, &term.positions, &mut fill_loopy, &mut fill)
-        });
-        let found = found.map_err(|err| match err {
-            ValuesError::Fill(err) => err,
-            err => anyhow::anyhow!("{err}"),
-        })?;
-        laws.extend(found.laws);
-        strips.extend(found.strips);
-        for ((text, position), value) in term.positions.iter().zip(found.values) {
-            let name = game.name().to_string();
-            let text = if terms.len() > 1 { format!("{name} {text}") } else { text.to_string() };
-            values.push(value.clone());
-            components.push(LoopyComponent { game: name, position: position.clone(), value, text });
-        }
-    }
-    bar.finish();
-    let sum = LoopyValue::sum(&values);
-    let names: Vec<&str> = terms.iter().map(|t| t.game.name()).collect();
-    Ok(LoopyReport {
         game: names.join(" + "),
         components,
         outcome: sum.outcome().letter(),
         value: sum,
         laws,
         strips,
-    })
-}
-
-fn print_loopy(args: &Args, report: &LoopyReport) -> Result<ExitCode> {
-    let mut out = crate::output::stdout()?;
-    if args.json {
-        write_json_line(&mut out, report)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    for component in &report.components {
-        writeln!(out, "{}: {}", component.text, component.value)?;
-    }
-    if report.components.len() > 1 {
-        writeln!(out, "sum: {}", report.value)?;
-    }
-    writeln!(out, "outcome: {} ({})", report.outcome, outcome_meaning(report.outcome))?;
-    print_laws(&mut out, &report.laws, &report.strips)?;
-    Ok(ExitCode::SUCCESS)
+    };
+    Ok((report, texts))
 }
 
 /// What an outcome's letter means, the player to move first.
@@ -305,11 +213,7 @@ fn print(args: &Args, report: &Report, texts: &[String]) -> Result<ExitCode> {
     if report.components.len() > 1 {
         writeln!(out, "sum: {}", report.value)?;
     }
-    let outcome = match report.outcome {
-        Outcome::P => 'P',
-        Outcome::N => 'N',
-    };
-    writeln!(out, "outcome: {outcome} ({})", outcome_meaning(outcome))?;
+    writeln!(out, "outcome: {} ({})", report.outcome, outcome_meaning(report.outcome))?;
     print_laws(&mut out, &report.laws, &report.strips)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -356,35 +260,24 @@ pub(super) fn sum_terms<'g>(terms: &'g [Term<'_>]) -> Vec<grundy_patterns::miser
         .collect()
 }
 
-/// Refuses misère play of a sum with a loopy component: it is not computed.
-pub(super) fn refuse_loopy_misere(terms: &[Term<'_>], flag: bool) -> Result<()> {
-    let misere = flag || terms.iter().any(|t| t.game.play() == grundy_core::Play::Misere);
-    if let Some(term) = terms.iter().find(|t| t.game.is_loopy()).filter(|_| misere) {
-        bail!(
-            "{} is loopy: misère play of loopy games is not computed (their normal play is)",
-            term.game.name()
-        );
+/// The convention the sum is played under: misère with `--misere`, else the one every game's
+/// spec gives (games that disagree are refused: a sum is played under one convention).
+pub(super) fn sum_play(terms: &[Term<'_>], flag: bool) -> Result<Play> {
+    if flag {
+        return Ok(Play::Misere);
     }
-    Ok(())
-}
-
-/// Whether the sum is played misère: `--misere`, or every game's spec says `play = "misere"`
-/// (games that disagree are refused: a sum is played under one convention).
-pub(super) fn misere_sum(terms: &[Term<'_>], flag: bool) -> Result<bool> {
-    use grundy_core::Play;
-    let misere = terms.iter().filter(|t| t.game.play() == Play::Misere).count();
-    if flag || misere == terms.len() {
-        return Ok(true);
+    let first = &terms[0].game;
+    match terms.iter().find(|t| t.game.play() != first.play()) {
+        None => Ok(first.play()),
+        Some(other) => bail!(
+            "{} is played {} and {} {}; a sum is played under one convention (give --misere to \
+             play all of it misère)",
+            first.name(),
+            first.play().word(),
+            other.game.name(),
+            other.game.play().word()
+        ),
     }
-    if misere > 0 {
-        let name = &terms.iter().find(|t| t.game.play() == Play::Misere).expect("one").game;
-        bail!(
-            "{} is played misère and the other games of the sum are not; a sum is played under \
-             one convention (give --misere to play all of it misère)",
-            name.name()
-        );
-    }
-    Ok(false)
 }
 
 /// Splits `GAME POS... + GAME POS...` into terms and parses each position against its game.

@@ -2,6 +2,7 @@ use crate::load::{is_table_file, load_game, prepare_fill, slice_of, sliced, Anal
 use crate::progress::Bar;
 use crate::signals;
 use anyhow::{bail, Context, Result};
+use grundy_compute::Runtime;
 use grundy_compute::{FillError, Progress};
 use grundy_core::{parse_coords, Table, TableShape};
 use grundy_view::{Server, ViewProgress, ViewState};
@@ -34,17 +35,16 @@ pub(crate) struct Args {
     open: bool,
 }
 
-pub(crate) fn run(args: Args) -> Result<ExitCode> {
+pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     let table_args = &args.table;
-    let threads = table_args.threads.pool()?;
     let bar = Bar::waiting(table_args.quiet);
     if is_table_file(&table_args.source) {
-        let table = table_args.load(&threads, &bar, Analysis::View)?;
+        let table = table_args.load(runtime, &bar, Analysis::View)?;
         shown(&table)?;
         let server = Server::bind(args.port)?;
         announce(&server, table.name(), args.open)?;
         signals::defer();
-        return serve(server, ViewState::of_table(table, threads));
+        return serve(server, ViewState::of_table(table, runtime.threads().clone()));
     }
     // A game: checked (its dimensions and the memory for the table and the view) before the
     // server starts, then computed while the page shows the progress.
@@ -69,12 +69,12 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     if let Some(spec) = &table_args.slice {
         slice_of(spec, game.name(), &shape)?;
     }
-    let fill = prepare_fill(&game, &shape, &threads, Analysis::View)?;
+    let fill = prepare_fill(&game, &shape, runtime, Analysis::View)?;
     let server = Server::bind(args.port)?;
     let name = game.name().to_string();
     announce(&server, &format!("{name} {size}"), args.open)?;
     let cells = shape.cells() as u64;
-    let state = ViewState::computing(&name, cells, threads.clone());
+    let state = ViewState::computing(&name, cells, runtime.threads().clone());
     let slice = table_args.slice.clone();
     let computing = state.clone();
     // Signals stop the fill and the server instead of ending the process at once.
@@ -150,5 +150,9 @@ impl Progress for Interruptible<'_> {
 
     fn cancelled(&self) -> bool {
         signals::interrupted()
+    }
+
+    fn runs(&self, engine: grundy_compute::Engine) {
+        self.0.runs(engine);
     }
 }

@@ -2,8 +2,8 @@
 #![allow(dead_code, unreachable_pub)]
 
 use grundy_compute::{
-    fill_reference, Control, Engine, FillRequest, Layout, NoProgress, Resumable, TableFill,
-    ThreadCount, Threads, WaveMark,
+    fill_reference, Control, Engine, FillRequest, Layout, NoProgress, Resumable, Runtime,
+    TableFill, ThreadCount, Threads, WaveMark,
 };
 use grundy_core::{Game, GrundyTable, TableShape};
 
@@ -31,12 +31,12 @@ pub fn table_fill<'g>(game: &'g Game, shape: &'g TableShape, config: Config) -> 
     let resumable = if config.engine == Engine::Reference { Resumable::No } else { Resumable::Yes };
     FillRequest {
         engine: config.engine,
-        threads: Threads::new(threads).unwrap(),
+        runtime: Runtime::new(Threads::new(threads).unwrap(), Default::default()),
         layout: Layout::InMemory { resumable },
         tile_side: config.tile_side,
         ..FillRequest::new(game, shape)
     }
-    .table(0)
+    .table(&[])
     .unwrap()
 }
 

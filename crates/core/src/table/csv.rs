@@ -41,16 +41,28 @@ pub fn write_csv<W: Write>(
     rows.finish()
 }
 
-/// Writes a loopy game's table of generalized Sprague–Grundy values as CSV: a finite value as
-/// its number and ∞ as [`crate::INFINITE_G`] (−1), so that pandas and polars read an integer
-/// column; with [`CellKind::Outcomes`], `P`, `N` or `D` (a draw). The long layout of values
-/// adds a column `infinite`: an ∞ position's value as `value` and `moves` write it, `inf(0,3)`
-/// with its set K (a string in every reader), empty for a finite value. `value_at` gives the
-/// value at each row-major index.
+/// Writes any game's [`crate::Table`] as CSV, as [`write_csv`] writes its cells; a loopy game's
+/// generalized values with a finite value as its number and ∞ as [`crate::INFINITE_G`] (−1),
+/// so that pandas and polars read an integer column, and with [`CellKind::Outcomes`] `P`, `N`
+/// or `D` (a draw). A loopy table's long layout of values adds a column `infinite`: an ∞
+/// position's value as `value` and `moves` write it, `inf(0,3)` with its set K (a string in
+/// every reader), empty for a finite value.
 ///
 /// # Errors
 /// An I/O error, or `InvalidInput` for the grid layout of a 3-D table.
-pub fn write_loopy_csv<W: Write>(
+pub fn write_table_csv<W: Write>(
+    table: &crate::Table,
+    layout: CsvLayout,
+    cells: CellKind,
+    out: W,
+) -> io::Result<()> {
+    match table.loopy() {
+        None => write_csv(table.data(), layout, cells, out),
+        Some(loopy) => write_loopy(table.data().shape(), |i| loopy.value_at(i), layout, cells, out),
+    }
+}
+
+fn write_loopy<W: Write>(
     shape: &crate::TableShape,
     value_at: impl Fn(usize) -> crate::LoopyValue,
     layout: CsvLayout,

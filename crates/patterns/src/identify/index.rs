@@ -5,6 +5,7 @@ use super::lines::{line_of, Line};
 use super::sequence::{Compare, Law, Sequence};
 use super::windows::Windows;
 use crate::survey::Equivalence;
+use grundy_compute::Content;
 use grundy_core::table::{read_line_within, Line as TextLine};
 use grundy_core::{Coord, GrundyTable, TableShape};
 use rayon::prelude::*;
@@ -301,7 +302,9 @@ impl Index {
         built_with: String,
     ) -> Index {
         let mut known = Vec::new();
-        for (game, computed) in games.iter().zip(computed) {
+        // An index holds Grundy values: a loopy member's (∞ among them) names nothing.
+        let members = games.iter().zip(computed);
+        for (game, computed) in members.filter(|(game, _)| Content::of(game).holds_values()) {
             let axes = game.axes();
             match axes {
                 [axis] => known.push(Known {

@@ -5,7 +5,7 @@ use super::sequence::{Law, Sequence};
 use crate::periodicity::find_period;
 use crate::proofs::{has_periodicity_theorem, prove_sequence};
 use crate::search::{ProofSearch, SearchError};
-use grundy_compute::{FillRequest, Progress, Threads};
+use grundy_compute::{FillRequest, Progress, Runtime};
 use grundy_core::{Coord, Game, GrundyTable, TableShape};
 use std::fmt;
 
@@ -149,7 +149,7 @@ pub fn game_sequence(
     size: &[Coord],
     line: Option<Line>,
     limit: u64,
-    threads: &Threads,
+    runtime: &Runtime,
     progress: &dyn Progress,
     round: &mut dyn FnMut(u128),
 ) -> Result<Sequence, GameSequenceError> {
@@ -176,7 +176,7 @@ pub fn game_sequence(
     }
     let min = game.axes()[0].min;
     if game.dims() == 1 && has_periodicity_theorem(game) {
-        let mut search = ProofSearch::new(game, size.first().copied(), limit, threads.clone())?;
+        let mut search = ProofSearch::new(game, size.first().copied(), limit, runtime.clone())?;
         loop {
             round(search.next_shape()?.cells());
             if search.round(progress)?.is_some() {
@@ -189,8 +189,9 @@ pub fn game_sequence(
     let text: Vec<String> = size.iter().map(Coord::to_string).collect();
     let shape = TableShape::new(game, size, &text.join("x")).map_err(SearchError::Size)?;
     round(shape.cells());
-    let table = threads.install(|| -> Result<GrundyTable, SearchError> {
-        let fill = FillRequest::new(game, &shape).table(0).map_err(SearchError::Request)?;
+    let table = runtime.install(|| -> Result<GrundyTable, SearchError> {
+        let request = FillRequest { runtime: runtime.clone(), ..FillRequest::new(game, &shape) };
+        let fill = request.table(&[]).map_err(SearchError::Request)?;
         fill.fill(progress).map_err(SearchError::Fill)
     })?;
     match line {

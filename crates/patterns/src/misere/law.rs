@@ -12,8 +12,8 @@
 //! (Conway, *On Numbers and Games*, ch. 12): the nim-sum of the normal values, flipped by 1 when
 //! every component is fickle.
 
-use super::{with_deep_stack, MisereError, MisereSearch, SearchLimits, Standing};
 use crate::proofs::{proved_law, subtraction_reach, ProvedLaw};
+use grundy_compute::misere::{with_deep_stack, MisereError, MisereSearch, SearchLimits, Standing};
 use grundy_core::{Coord, Game};
 use std::collections::HashMap;
 
@@ -60,7 +60,7 @@ pub fn standing_law(
         return Ok(None);
     }
     let game = game.clone();
-    with_deep_stack(move || {
+    with_deep_stack(limits, move || {
         let min = game.axes()[0].min;
         let mut search = MisereSearch::new(vec![game.clone()], limits);
         let mut ids: HashMap<(u32, u32, bool), u32> = HashMap::new();

@@ -181,7 +181,11 @@ impl Family {
         } else if let Some(pattern) = text.strip_prefix("hex:") {
             codes(text, pattern, true)?
         } else if let Some(spec) = text.strip_prefix("subtraction:") {
-            subtraction_sets(text, spec)?
+            // One subtraction game (`subtraction:1,2,5`) is a family of one.
+            match subtraction_sets(text, spec) {
+                Ok(members) => members,
+                Err(err) => vec![lookup(text).map_err(|_| err)?],
+            }
         } else if let Ok(game) = lookup(text) {
             // A game of the catalog is a family of one.
             vec![game]

@@ -5,10 +5,11 @@ use super::extent::Extent;
 use super::partial::Computed;
 use super::row::{Equivalence, PeriodicLines, Row};
 use crate::analysis::{analysis_bytes, analyze, LineReport, Report};
-use crate::answered::{fill_answered_until, watch_bytes};
+use crate::answered::{fill_whole, watch_bytes};
 use crate::proof::Proof;
 use crate::search::{ProofSearch, SearchError};
-use grundy_compute::{FillError, FillRequest, NoProgress, RequestError, SequenceRecords, Threads};
+use grundy_compute::misere::SearchLimits;
+use grundy_compute::{FillError, FillRequest, Progress, RequestError, Runtime, SequenceRecords};
 use grundy_core::{Coord, Game, ModelError, Table, TableShape};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -35,8 +36,6 @@ pub enum MemberErrorKind {
     Fill(FillError),
     /// Its analysis failed.
     Analysis(crate::error::Error),
-    /// Its misère search failed (a heap game whose moves leave sums).
-    Misere(crate::misere::MisereError),
 }
 
 impl MemberError {
@@ -55,15 +54,22 @@ impl fmt::Display for MemberError {
             MemberErrorKind::Request(err) => write!(f, "{err}"),
             MemberErrorKind::Fill(err) => write!(f, "{err}"),
             MemberErrorKind::Analysis(err) => write!(f, "{err}"),
-            MemberErrorKind::Misere(err) => write!(f, "{err}"),
         }
     }
 }
 
 impl std::error::Error for MemberError {}
 
-/// Computes and analyses one member on the current rayon pool.
-pub fn survey_member(game: &Game, extent: Extent) -> Result<Computed, MemberError> {
+/// Computes and analyses one member on `runtime` (its threads installed by the caller, who
+/// runs the members in parallel on them); `progress` hears which engine runs and may cancel it
+/// (it is not told of cells: a survey counts members).
+pub fn survey_member(
+    runtime: &Runtime,
+    game: &Game,
+    extent: Extent,
+    progress: &dyn Progress,
+) -> Result<Computed, MemberError> {
+    let progress = &Members(progress);
     let started = Instant::now();
     let mut note = None;
     let fail =
@@ -74,13 +80,14 @@ pub fn survey_member(game: &Game, extent: Extent) -> Result<Computed, MemberErro
     let (report, table) = match theorem {
         Some(limit) => {
             let start = game.axes()[0].min.max(extent.size);
-            let mut search = ProofSearch::new(game, Some(start), limit, Threads::current())
+            let mut search = ProofSearch::new(game, Some(start), limit, runtime.clone())
                 .map_err(|e| fail(MemberErrorKind::Search(e)))?;
             loop {
                 if let Some(found) =
-                    search.round(&NoProgress).map_err(|e| fail(MemberErrorKind::Search(e)))?
+                    search.round(progress).map_err(|e| fail(MemberErrorKind::Search(e)))?
                 {
-                    break (found.report, search.last_table().expect("a round ran").clone());
+                    let table = search.last_table().expect("a round ran").clone();
+                    break (found.report, Table::of_game(game.clone(), table));
                 }
             }
         }
@@ -89,51 +96,38 @@ pub fn survey_member(game: &Game, extent: Extent) -> Result<Computed, MemberErro
             let text: Vec<String> = max.iter().map(Coord::to_string).collect();
             let shape = TableShape::new(game, &max, &text.join("x"))
                 .map_err(|e| fail(MemberErrorKind::Size(e)))?;
-            let table = if crate::misere::table_by_search(game) {
-                let seconds =
-                    extent.search_seconds.unwrap_or(crate::misere::SearchLimits::DEFAULT_SECONDS);
-                let limits = crate::misere::SearchLimits::available(seconds);
-                let genera =
-                    crate::misere::genera_within(game, shape.max()[0], &limits, &NoProgress)
-                        .map_err(|e| fail(MemberErrorKind::Misere(e)))?;
-                let Some(last) = genera.rows.last().map(|row| row.heap) else {
-                    let cut = genera.cut.expect("no heap found: the search was cut at the first");
-                    return Err(fail(MemberErrorKind::Misere(cut)));
-                };
-                if let Some(cut) = &genera.cut {
-                    note = Some(format!("its search stopped after heap {last}: {cut}"));
-                }
-                let values: Vec<grundy_core::Nimber> = genera
-                    .rows
-                    .iter()
-                    .map(|row| grundy_core::Nimber(row.genus.misere[0]))
-                    .collect();
-                let mut max = shape.max().to_vec();
-                max[0] = last;
-                let searched = TableShape::from_axes(shape.axes().to_vec(), max);
-                grundy_core::GrundyTable::from_nimbers(searched, &values)
-            } else {
-                let extra = analysis_bytes(&shape.lens()).max(watch_bytes(game, &shape));
-                let fill = FillRequest::new(game, &shape)
-                    .table(extra)
-                    .map_err(|e| fail(MemberErrorKind::Request(e)))?;
-                // Searched only as far as a theorem proves the period, when one does, or as
-                // the member's seconds allow.
-                let deadline = extent.seconds.map(|s| started + Duration::from_secs(s));
-                fill_answered_until(game, &fill, &NoProgress, deadline)
-                    .map_err(|e| fail(MemberErrorKind::Fill(e)))?
+            let besides = [
+                ("the analysis", analysis_bytes(&shape.lens())),
+                ("the watch for a proved period", watch_bytes(game, &shape)),
+            ];
+            let request = FillRequest {
+                runtime: runtime.clone(),
+                search_seconds: extent.search_seconds.unwrap_or(SearchLimits::DEFAULT_SECONDS),
+                ..FillRequest::new(game, &shape)
             };
-            let described = Table::of_game(game.clone(), table);
+            let fill = request.whole(&besides).map_err(|e| fail(MemberErrorKind::Request(e)))?;
+            // Searched only as far as a theorem proves the period, when one does, or as the
+            // member's seconds allow; a misère search cut by its limits keeps the heaps found.
+            let deadline = extent.seconds.map(|s| started + Duration::from_secs(s));
+            let described = match fill_whole(&fill, progress, deadline) {
+                Ok(table) => table,
+                Err(FillError::Search { why, found: Some(found) }) => {
+                    let last = found.shape().max()[0];
+                    note = Some(format!("its search stopped after heap {last}: {why}"));
+                    Table::of_game(game.clone(), *found)
+                }
+                Err(err) => return Err(fail(MemberErrorKind::Fill(err))),
+            };
             let report = analyze(&described).map_err(|e| fail(MemberErrorKind::Analysis(e)))?;
-            (report, described.into_data())
+            (report, described)
         }
     };
     let stats = table.stats();
-    let records = SequenceRecords::of(Some(game), &table);
+    let records = SequenceRecords::of(Some(game), table.data());
     let mut row = Row {
         game: game.name().to_string(),
         trivial: stats.max == 0,
-        values: table.len(),
+        values: table.data().len(),
         max: stats.max,
         max_first_at: records.as_ref().map(|r| r.max_first_at),
         p_positions: stats.p_positions,
@@ -162,9 +156,29 @@ pub fn survey_member(game: &Game, extent: Extent) -> Result<Computed, MemberErro
                 diagonals: periodic(&r.diagonals),
             });
         }
+        Report::LoopyHeaps(r) => {
+            let min = table.data().axes()[0].min;
+            let values = r.values.as_ref();
+            row.period = values.map(|p| p.period);
+            row.preperiod = values.map(|p| (p.from - min) as usize);
+            row.saltus = values.map(|p| p.saltus);
+            row.proof = Some(Proof::none(r.argument));
+        }
+        Report::LoopyBoard(r) => {
+            row.outcome_rule = r.p_positions.rule.clone();
+            row.proof = Some(Proof::none(r.argument));
+            let periodic = |lines: &[LineReport]| {
+                [lines.iter().filter(|l| l.period.is_some()).count(), lines.len()]
+            };
+            row.periodic_lines = Some(PeriodicLines {
+                rows: periodic(&r.rows),
+                columns: periodic(&r.columns),
+                diagonals: periodic(&r.diagonals),
+            });
+        }
     }
     row.seconds = started.elapsed().as_secs_f64();
-    Ok(Computed { row, values: table.cells().to_u32_vec(), note })
+    Ok(Computed { row, values: table.data().cells().to_u32_vec(), note })
 }
 
 /// The rows of `computed` (in member order) with their classes: members whose values agree on
@@ -228,5 +242,21 @@ fn gcd(a: usize, b: usize) -> usize {
         a
     } else {
         gcd(b, a % b)
+    }
+}
+
+/// A survey's progress as one member's fill hears it: no cells (the survey counts members),
+/// its cancellation and the engine that runs.
+struct Members<'p>(&'p dyn Progress);
+
+impl Progress for Members<'_> {
+    fn advance(&self, _cells: u64) {}
+
+    fn cancelled(&self) -> bool {
+        self.0.cancelled()
+    }
+
+    fn runs(&self, engine: grundy_compute::Engine) {
+        self.0.runs(engine);
     }
 }

@@ -214,7 +214,9 @@ def _game(game: GameLike, misere: bool = False) -> Game:
 class Table(np.ndarray):
     """A Grundy table: a numpy array (uint8, uint16 or uint32, the narrowest that holds its
     values) that also knows its ``game``, its ``axes`` (names) and ``mins`` (the smallest
-    coordinate of each axis).
+    coordinate of each axis), and for a computed table the ``engine`` that filled it (the
+    library's choice: ``sparse``, ``tiles``, ``search`` for a misère heap game whose moves leave
+    sums, ``retrograde`` for a loopy game, whose values are int64 with ∞ as -1).
 
     It *is* an ``ndarray``: index it, slice it, pass it to numpy, pandas or matplotlib. Arrays
     derived from it with another shape (slices, reductions) keep no coordinates (``axes`` and
@@ -224,12 +226,14 @@ class Table(np.ndarray):
     game: Optional[Game]
     axes: Optional[Tuple[str, ...]]
     mins: Optional[Tuple[int, ...]]
+    engine: Optional[str]
 
     def __array_finalize__(self, obj: Any) -> None:
         same = obj is not None and getattr(obj, "shape", None) == self.shape
         self.game = getattr(obj, "game", None) if same else None
         self.axes = getattr(obj, "axes", None) if same else None
         self.mins = getattr(obj, "mins", None) if same else None
+        self.engine = getattr(obj, "engine", None) if same else None
 
     def at(self, *coords: int) -> int:
         """The value at the given coordinates (not indices)."""
@@ -386,10 +390,12 @@ def _compute(
         cells *= max(c - m + 1, 0)
     callback, close = _progress(progress, cells, g.name)
     try:
-        values = _grundy.compute(g._ref, g._spec, coords, threads, engine, callback, holds)
+        values, ran = _grundy.compute(g._ref, g._spec, coords, threads, engine, callback, holds)
     finally:
         close()
-    return _table(values, g, g.axes, g.mins)
+    table = _table(values, g, g.axes, g.mins)
+    table.engine = ran
+    return table
 
 
 def value(

@@ -17,7 +17,8 @@ def compute(
     threads: Optional[int] = None,
     engine: Optional[str] = None,
     progress: Optional[Callable[[int, int], Any]] = None,
-) -> np.ndarray: ...
+    holds: Optional[str] = None,
+) -> Tuple[np.ndarray, str]: ...
 def values_at(
     game: str, spec: Optional[str], positions: Sequence[Sequence[int]], threads: Optional[int] = None
 ) -> List[int]: ...

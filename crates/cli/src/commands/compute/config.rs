@@ -12,7 +12,8 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;
 use grundy_compute::retrograde::LoopyRefusal;
 use grundy_compute::{
-    Engine, FillRequest, Layout, RequestError, RequestErrorKind, Resumable, RowsTo, Threads,
+    Content, Engine, FillRequest, Layout, RequestError, RequestErrorKind, Resumable, RowsTo,
+    Runtime,
 };
 use grundy_core::{parse_coords, CellKind, Game, TableShape};
 use std::path::{Path, PathBuf};
@@ -70,14 +71,14 @@ pub(crate) struct Args {
     #[arg(long)]
     misere: bool,
     /// With --misere on a heap game: the most seconds the exact search over sums may run.
-    #[arg(long, value_name = "SECONDS", default_value_t = grundy_patterns::misere::SearchLimits::DEFAULT_SECONDS)]
+    #[arg(long, value_name = "SECONDS", default_value_t = grundy_compute::misere::SearchLimits::DEFAULT_SECONDS)]
     search_seconds: u64,
     /// Search every value of a heap game, even past the period a theorem proves (by default
     /// the values past the proof come from the period: Kayles to 10^9 heaps in a second).
     #[arg(long)]
     search_all: bool,
     #[command(flatten)]
-    threads: ThreadsArg,
+    pub(crate) threads: ThreadsArg,
     #[command(flatten)]
     pub(crate) memory: crate::budget::MemoryArg,
     /// The engine: `auto` (the default: `sparse` for the heap games it computes, `tiles` for
@@ -155,8 +156,8 @@ pub(super) struct Config {
     pub(super) cells: CellKind,
     pub(super) mode: Mode,
     pub(super) engine: Engine,
-    /// The command's threads: every fill and sum of it runs on them.
-    pub(super) threads: Threads,
+    /// The command's threads and memory: every fill and sum of it runs on them.
+    pub(super) runtime: Runtime,
     pub(super) quiet: bool,
     pub(super) out: Option<PathBuf>,
     pub(super) overwrite: Overwrite,
@@ -166,6 +167,9 @@ pub(super) struct Config {
     pub(super) search_all: bool,
     /// Where the table's provenance goes.
     pub(super) provenance: ProvenanceTo,
+    /// What the table holds (the library decides): for a misère heap game, every heap's value
+    /// with its genus and tameness ([`grundy_compute::TableFill::fill_genera`]).
+    pub(super) content: Content,
 }
 
 /// Where a `compute` run writes the table's provenance (see `crate::provenance`).
@@ -207,10 +211,23 @@ pub(super) struct CheckpointConfig {
 impl Config {
     /// Validates `args`: the game, the size, the format for the game's dimensions, the files,
     /// and the threads (the command's one pool is built here).
-    pub(super) fn from_args(args: Args) -> Result<Config> {
+    pub(super) fn from_args(args: Args, runtime: &Runtime) -> Result<Config> {
         let game = crate::load::with_play(load_game(&args.game)?, args.misere);
         let max = parse_coords(&args.size, "size")?;
         let shape = TableShape::new(&game, &max, &args.size)?;
+        // What the table holds decides what may be written of it: a misère heap game's genus
+        // columns come from the whole table at once; a loopy game's labels are no values.
+        let content = Content::of(&game);
+        let genera = content == Content::Genera;
+        if genera && args.checkpoint.is_some() {
+            bail!(
+                "--checkpoint: a misère heap game's genera come from the exact search over sums, \
+                 which has no waves to save; run it without --checkpoint"
+            );
+        }
+        if genera && args.stream {
+            bail!("--stream applies to boards; a misère heap game's genera come from the exact search");
+        }
         let format = match args.format {
             Some(Format::Grid) if game.dims() == 3 => bail!(
                 "a 3-D table has no grid format; use --format long (the default for 3-D games)"
@@ -229,15 +246,11 @@ impl Config {
                 format.name()
             );
         }
-        if format == Format::Parquet && (game.is_loopy() || (args.misere && game.dims() == 1)) {
+        if format == Format::Parquet && content != Content::Values {
             bail!(
                 "--format parquet writes tables of values; {}'s table is {} (use csv or npy)",
                 game.name(),
-                if game.is_loopy() {
-                    "a loopy game's, with ∞ and draws"
-                } else {
-                    "a misère heap game's, with genus columns"
-                }
+                content.described()
             );
         }
         if format == Format::Parquet && args.out.as_deref().is_none_or(|out| out == Path::new("-"))
@@ -252,7 +265,7 @@ impl Config {
             );
         }
         if format == Format::Rare {
-            if args.misere {
+            if genera {
                 bail!("--format rare lists the rare heaps of normal play; drop --misere");
             }
             if let Err(why) = grundy_compute::has_sparse_records(&game, &shape) {
@@ -283,9 +296,9 @@ impl Config {
         let to_file = args.out.as_deref().is_some_and(|out| out != Path::new("-"));
         let provenance = match format {
             Format::Grid | Format::Long if args.provenance => ProvenanceTo::CsvComments,
-            // A loopy game's table holds labels for ∞; a misère heap game's comes from the
-            // exact search over sums: neither is a table of values to check (yet).
-            _ if game.is_loopy() || (args.misere && game.dims() == 1) => ProvenanceTo::Nowhere,
+            // A loopy game's table holds labels for ∞; a misère heap game's has genus columns:
+            // neither is a table of values to check (yet).
+            _ if content != Content::Values => ProvenanceTo::Nowhere,
             Format::Npy | Format::Bfile if to_file && !args.no_provenance => ProvenanceTo::Sidecar,
             Format::Parquet if !args.no_provenance => ProvenanceTo::Metadata,
             Format::Npy | Format::Bfile if args.provenance => bail!(
@@ -298,17 +311,11 @@ impl Config {
             ),
             _ => ProvenanceTo::Nowhere,
         };
-        if args.provenance && game.is_loopy() {
+        if args.provenance && content != Content::Values {
             bail!(
-                "--provenance checks a table of values, and {} is a loopy game (its table holds \
-                 ∞ and draws)",
-                game.name()
-            );
-        }
-        if args.provenance && args.misere && game.dims() == 1 {
-            bail!(
-                "--provenance checks a table of values; a misère heap game's table comes from the \
-                 exact search over sums, with genus columns, and carries none"
+                "--provenance checks a table of values, and {}'s table is {}",
+                game.name(),
+                content.described()
             );
         }
         if args.stream && format == Format::Npy {
@@ -331,13 +338,14 @@ impl Config {
                 Mode::InMemory { checkpoint }
             },
             engine: args.engine,
-            threads: args.threads.pool()?,
+            runtime: runtime.clone(),
             quiet: args.quiet,
             out: args.out,
             overwrite: if args.force { Overwrite::Force } else { Overwrite::IfWritable },
             search_seconds: args.search_seconds,
             search_all: args.search_all,
             provenance,
+            content,
         })
     }
 
@@ -366,8 +374,9 @@ impl Config {
         };
         FillRequest {
             engine: self.engine,
-            threads: self.threads.clone(),
+            runtime: self.runtime.clone(),
             layout,
+            search_seconds: self.search_seconds,
             ..FillRequest::new(&self.game, &self.shape)
         }
     }
@@ -410,9 +419,22 @@ impl Config {
             RequestErrorKind::NoStream(why) => anyhow!("cannot stream {game}: {why}"),
             RequestErrorKind::NoBands(why) => anyhow!("cannot share {game} among ranks: {why}"),
             RequestErrorKind::TooLarge(too_large) => anyhow!("{too_large:#}"),
+            kind @ RequestErrorKind::MisereSums { .. }
+                if !matches!(self.engine, Engine::Auto | Engine::Search) =>
+            {
+                anyhow!(
+                    "--engine {}: {}; leave --engine out",
+                    self.engine,
+                    RequestError::from(kind)
+                )
+            }
             kind @ RequestErrorKind::MisereSums { .. } => anyhow!(
                 "{}; `grundy value --misere {game} POS` answers its positions and their sums",
                 RequestError::from(kind)
+            ),
+            RequestErrorKind::NotSearch { .. } => anyhow!(
+                "--engine search computes misère tables of heap games whose moves leave sums; \
+                 {game}'s table is filled cell by cell (leave --engine out)"
             ),
             kind @ RequestErrorKind::Loopy(LoopyRefusal::Layout) => anyhow!(
                 "{}; --checkpoint alone (without --stream) saves its labelling between rounds",

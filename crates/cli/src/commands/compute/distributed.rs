@@ -73,7 +73,7 @@ pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
             }
             Ok(code)
         };
-        config.threads.install(work)
+        config.runtime.install(work)
     });
     match ended {
         Ok(code) if code == ExitCode::from(signals::EXIT_INTERRUPTED) => {
@@ -101,7 +101,7 @@ fn prepare(config: &Config, ranks: usize) -> Result<(BandFill, Option<RowStream>
     let prepared = config.request(Some(ranks)).prepare().map_err(|err| config.refusal(err))?;
     // What one rank holds: its band and the rows above it that the moves read (every row, for
     // some games); rank 0 also one band of another rank, as it arrives.
-    prepared.check_memory(0)?;
+    prepared.check_memory(config.runtime.memory(), &[])?;
     match prepared {
         PreparedFill::Bands { fill, rows } => Ok((fill, rows)),
         _ => unreachable!("a distributed layout prepares bands"),

@@ -9,8 +9,8 @@ use crate::output::{write_json_line, Destination};
 use crate::progress::Bar;
 use crate::signals::{self, StopOnSignal};
 use anyhow::{bail, Context, Result};
-use grundy_compute::retrograde::{Labelling, LoopyTable, RetrogradeFill, INFINITE};
-use grundy_core::{write_loopy_csv, write_npy, CsvLayout, GrundyTable};
+use grundy_compute::retrograde::{Labelling, LoopyTable, RetrogradeFill};
+use grundy_core::{write_npy, write_table_csv, CsvLayout, Table, INFINITE_LABEL};
 use serde::Serialize;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -67,29 +67,32 @@ pub(super) fn run(
     };
     bar.finish();
     let seconds = start.elapsed().as_secs_f64();
-    if let (Some(w), false) = (table.descent(), config.quiet) {
-        let game = &config.game;
-        if game.is_loopy() {
-            eprintln!(
-                "note: {} raises a coordinate, but every move lowers {}: no play goes round, so \
-                 its values are Sprague–Grundy values (no draws), found in one pass",
-                game.name(),
-                game.weighted_sum(w)
-            );
-        }
+    let game = &config.game;
+    if let (Some(w), false) = (table.hidden_descent(game), config.quiet) {
+        eprintln!(
+            "note: {} raises a coordinate, but every move lowers {}: no play goes round, so its \
+             values are Sprague–Grundy values (no draws), found in one pass",
+            game.name(),
+            game.weighted_sum(w)
+        );
     }
-    let written = write(config, &table, seconds, destination);
-    match &checkpoint {
-        Some((checkpoint, _)) => {
-            let labelling = || table.labelling();
-            super::after_write(
-                checkpoint,
-                written,
-                || checkpoint.save_labels(&labelling()),
-                || checkpoint.say_saved_at(&done_text(&labelling())),
-            )
-        }
-        None => written.map(|()| ExitCode::SUCCESS),
+    let about = About {
+        moves: table.moves() as u64,
+        acyclic: table.descent().map(|w| config.game.weighted_sum(w)),
+        seconds,
+    };
+    // Kept for a write that fails: the next run writes it without labelling again.
+    let labelling = checkpoint.is_some().then(|| table.labelling());
+    let table = table.into_table(config.game.clone());
+    let written = write(config, &table, &about, destination);
+    match (&checkpoint, labelling) {
+        (Some((checkpoint, _)), Some(labelling)) => super::after_write(
+            checkpoint,
+            written,
+            || checkpoint.save_labels(&labelling),
+            || checkpoint.say_saved_at(&done_text(&labelling)),
+        ),
+        _ => written.map(|()| ExitCode::SUCCESS),
     }
 }
 
@@ -151,49 +154,45 @@ fn labelled(
     }
 }
 
-fn write(
-    config: &Config,
-    table: &LoopyTable,
+/// What the summary says besides the table's cells.
+struct About {
+    moves: u64,
+    acyclic: Option<String>,
     seconds: f64,
-    destination: Destination,
-) -> Result<()> {
+}
+
+fn write(config: &Config, table: &Table, about: &About, destination: Destination) -> Result<()> {
     match config.format {
         Format::Grid | Format::Long => {
             let layout =
                 if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
             destination.write_with(|out| {
-                let value_at = |i| table.value_at(i);
-                write_loopy_csv(
-                    table.shape(),
-                    value_at,
-                    layout,
-                    config.cells,
-                    &mut StopOnSignal(out),
-                )
+                write_table_csv(table, layout, config.cells, &mut StopOnSignal(out))
             })
         }
-        Format::Npy => {
-            let cells = GrundyTable::from_vec(table.shape().clone(), table.labels().to_vec());
-            destination.write_with(|out| {
-                write_npy(&cells, &mut StopOnSignal(out)).map_err(grundy_core::NpyError::into_io)
-            })
-        }
+        Format::Npy => destination.write_with(|out| {
+            write_npy(table.data(), &mut StopOnSignal(out)).map_err(grundy_core::NpyError::into_io)
+        }),
         Format::Summary => {
-            let [p, n, d] = table.outcome_counts();
-            let labels = table.labels();
+            let mut counts = [0u64; 3];
+            for i in 0..table.data().len() {
+                counts[table.outcome_at(i) as usize] += 1;
+            }
+            let [p, n, d] = counts;
+            let labels = table.data().cells().to_u32_vec();
             let summary = LoopySummary {
                 game: config.game.name(),
                 size: &config.max,
                 engine: "retrograde",
                 cells: labels.len() as u64,
-                moves: table.moves() as u64,
+                moves: about.moves,
                 p_positions: p,
                 n_positions: n,
                 draws: d,
-                infinite: labels.iter().filter(|&&l| l == INFINITE).count() as u64,
-                max: labels.iter().copied().filter(|&l| l != INFINITE).max().unwrap_or(0),
-                acyclic: table.descent().map(|w| config.game.weighted_sum(w)),
-                seconds,
+                infinite: labels.iter().filter(|&&l| l == INFINITE_LABEL).count() as u64,
+                max: table.stats().max,
+                acyclic: about.acyclic.clone(),
+                seconds: about.seconds,
             };
             destination.write_with(|out| write_json_line(&mut StopOnSignal(out), &summary))
         }

@@ -1,54 +1,33 @@
 //! `compute --misere` of a heap game: every heap's misère value, genus and tameness, from the
-//! library's exact search over sums (`grundy_patterns::misere`), in the command's formats.
+//! library's fill and exact search over sums (`grundy_compute::misere`), in the command's
+//! formats.
 
-use super::config::{Config, Format, Mode};
+use super::config::{Config, Format};
 use super::summary::Summary;
 use crate::output::{write_json_line, Destination};
 use crate::progress::Bar;
 use crate::signals::StopOnSignal;
-use anyhow::{bail, Result};
-use grundy_compute::Engine;
-use grundy_core::{write_bfile, write_npy, CellKind, GrundyTable, Nimber, TableStats};
-use grundy_patterns::misere::{genus_table, GeneraCount, HeapGenus, SearchLimits};
+use anyhow::{Context, Result};
+use grundy_compute::misere::{GeneraCount, HeapGenus, SearchLimits};
+use grundy_compute::TableFill;
+use grundy_core::{write_bfile, write_npy, CellKind, TableStats};
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// Whether a run computes a heap game's genera rather than filling a table: under misère play
-/// every heap game's output has the genus and tameness columns, which only the search gives
-/// (boards under misère play are the engines' tables).
-pub(super) fn takes_the_search(config: &Config) -> bool {
-    // A loopy heap game is the library's to refuse (its misère play is not computed).
-    config.game.play() == grundy_core::Play::Misere
-        && config.game.dims() == 1
-        && !config.game.is_loopy()
-}
-
-pub(super) fn heaps(config: &Config, destination: Destination) -> Result<ExitCode> {
-    if config.mode.checkpoint().is_some() {
-        bail!(
-            "--checkpoint: a misère heap game is computed by the exact search over sums, which has \
-             no waves to save; run it without --checkpoint"
-        );
-    }
-    if matches!(config.mode, Mode::Streamed { .. }) {
-        bail!("--stream applies to boards; a misère heap game is computed by the exact search");
-    }
-    if config.engine != Engine::Auto {
-        bail!(
-            "--engine {}: a misère heap game is computed by the exact search over sums (values, \
-             genus and tameness); leave --engine out",
-            config.engine
-        );
-    }
+/// Every heap's value (from the library's fill: the exact search when the moves leave sums),
+/// genus and tameness, written in the run's format.
+pub(super) fn heaps(
+    config: &Config,
+    fill: &TableFill<'_>,
+    destination: Destination,
+) -> Result<ExitCode> {
     let start = Instant::now();
-    let limits = SearchLimits::available(config.search_seconds);
+    let limits = SearchLimits::within(config.runtime.memory(), config.search_seconds);
     let heaps = (config.max[0] - config.game.axes()[0].min + 1).max(0) as u64;
     let bar = Bar::counting(heaps, config.quiet, "heaps");
-    let rows = genus_table(&config.game, config.max[0], &limits, &bar)?;
+    let (table, rows) = fill.fill_genera(&limits, &bar).context("cannot compute the table")?;
     bar.finish();
     let seconds = start.elapsed().as_secs_f64();
-    let values: Vec<Nimber> = rows.iter().map(|row| Nimber(row.genus.misere[0])).collect();
-    let table = GrundyTable::from_nimbers(config.shape.clone(), &values);
     match config.format {
         Format::Grid | Format::Long => {
             destination.write_with(|out| write_rows(config, &rows, &mut StopOnSignal(out)))?
@@ -98,5 +77,5 @@ fn write_rows(
 }
 
 fn tameness(row: &HeapGenus) -> &'static str {
-    grundy_patterns::misere::tameness(&row.standing)
+    grundy_compute::misere::tameness(&row.standing)
 }

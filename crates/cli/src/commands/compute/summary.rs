@@ -26,7 +26,7 @@ pub(super) struct Summary<'a> {
     pub(super) by_period: Option<grundy_patterns::answered::ByPeriod>,
     /// Heap games under misère play: what their genera say.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
-    pub(super) genera: Option<grundy_patterns::misere::GeneraCount>,
+    pub(super) genera: Option<grundy_compute::misere::GeneraCount>,
 }
 
 impl<'a> Summary<'a> {
@@ -38,7 +38,7 @@ impl<'a> Summary<'a> {
     ) -> Summary<'a> {
         Summary {
             game: game.name(),
-            play: (game.play() == grundy_core::Play::Misere).then_some("misere"),
+            play: game.play().tag(),
             size,
             cells: stats.cells,
             sum: stats.sum,
