@@ -4,8 +4,8 @@
 #![no_main]
 
 use grundy_core::read_csv;
-use grundy_patterns::conjecture::{check, ClaimKind, Conjecture};
-use grundy_patterns::expr::Expr;
+use grundy_laws::conjecture::{check, ClaimKind, Conjecture};
+use grundy_laws::expr::Expr;
 use libfuzzer_sys::fuzz_target;
 
 const KINDS: [ClaimKind; 3] = [ClaimKind::PSet, ClaimKind::Values, ClaimKind::Holds];

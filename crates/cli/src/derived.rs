@@ -8,7 +8,7 @@
 //! - No link is followed: a symbolic link where a derived file goes was not made by grundy,
 //!   and is refused with a message (`O_NOFOLLOW`), dangling or not.
 //! - Only regular files are used (a FIFO or a device there is refused, without blocking on it).
-//! - What is read from them is bounded by the reader (see `grundy_patterns::survey`).
+//! - What is read from them is bounded by the reader (see `grundy_catalog::survey`).
 
 use anyhow::{bail, Context, Result};
 use std::fs::{File, OpenOptions};

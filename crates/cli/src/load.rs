@@ -171,7 +171,7 @@ pub(crate) enum Analysis {
     None,
     /// `plot`: the image and its rows ([`grundy_plot::PLOT_BYTES_PER_CELL`]).
     Plot,
-    /// `patterns`: [`grundy_patterns::analysis_bytes`].
+    /// `patterns`: [`grundy_laws::analysis_bytes`].
     Patterns,
     /// `view`: [`grundy_view::view_bytes`] (the tiles' summaries and the patterns overlay).
     View,
@@ -193,9 +193,9 @@ impl Analysis {
         match self {
             Analysis::None => 0,
             Analysis::Plot => grundy_plot::PLOT_BYTES_PER_CELL,
-            Analysis::Patterns => grundy_patterns::ANALYSIS_BYTES_PER_CELL,
+            Analysis::Patterns => grundy_laws::ANALYSIS_BYTES_PER_CELL,
             // The summaries take 8 bytes per 64 cells: rounded up to one a cell.
-            Analysis::View => grundy_patterns::ANALYSIS_BYTES_PER_CELL + 1,
+            Analysis::View => grundy_laws::ANALYSIS_BYTES_PER_CELL + 1,
         }
     }
 
@@ -203,14 +203,14 @@ impl Analysis {
     fn bytes_per_line(self) -> u64 {
         match self {
             Analysis::None | Analysis::Plot => 0,
-            Analysis::Patterns | Analysis::View => grundy_patterns::ANALYSIS_BYTES_PER_LINE,
+            Analysis::Patterns | Analysis::View => grundy_laws::ANALYSIS_BYTES_PER_LINE,
         }
     }
 
     /// The bytes it holds for a table of `shape`.
     fn bytes_for(self, shape: &TableShape) -> u128 {
         match self {
-            Analysis::Patterns => grundy_patterns::analysis_bytes(&shape.lens()),
+            Analysis::Patterns => grundy_laws::analysis_bytes(&shape.lens()),
             Analysis::View => grundy_view::view_bytes(&shape.lens()),
             _ => shape.cells() * u128::from(self.bytes_per_cell()),
         }
@@ -326,7 +326,7 @@ pub(crate) fn prepare_fill<'g>(
 /// proved period before the analysis holds its bytes, so the larger of the two is held at once
 /// with the table.
 fn besides(game: &Game, shape: &TableShape, analysis: Analysis) -> (&'static str, u128) {
-    let watch = grundy_patterns::answered::watch_bytes(game, shape);
+    let watch = grundy_laws::answered::watch_bytes(game, shape);
     let analysis_bytes = analysis.bytes_for(shape);
     if watch > analysis_bytes {
         ("the watch for a proved period", watch)
@@ -350,8 +350,8 @@ pub(crate) fn fill_table(
     let request = FillRequest { runtime: runtime.clone(), ..FillRequest::new(game, shape) };
     let fill = request.whole(&[besides(game, shape, analysis)])?;
     bar.start(shape.cells() as u64);
-    let table = grundy_patterns::answered::fill_whole(&fill, bar, None)
-        .context("cannot compute the table")?;
+    let table =
+        grundy_laws::answered::fill_whole(&fill, bar, None).context("cannot compute the table")?;
     bar.finish();
     Ok(table)
 }

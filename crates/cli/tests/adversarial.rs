@@ -520,7 +520,7 @@ fn a_partial_survey_resumes_only_with_its_own_settings() {
 #[test]
 fn a_partial_file_is_read_within_bounds() {
     use base64::Engine as _;
-    use grundy_patterns::survey::{partial_header, partial_line, survey_member, Extent, Family};
+    use grundy_catalog::survey::{partial_header, partial_line, survey_member, Extent, Family};
     use std::io::Write;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("s.csv");

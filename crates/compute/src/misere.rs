@@ -1,6 +1,6 @@
 //! The exact misère search: misère Grundy values of sums of positions, the genus of a position,
 //! tameness, and the tables of heap games under misère play whose moves leave sums (which no
-//! fill computes: [`MisereFill`], what [`crate::FillRequest::prepare`] picks for them).
+//! fill computes: the engine [`crate::Engine::Search`], which [`crate::FillRequest::prepare`] picks for them).
 //!
 //! Under misère play the last player to move loses. A position's misère Grundy value γ⁻ is 1
 //! when it has no option and the mex of its options' values otherwise (it is 0 exactly on the
@@ -29,7 +29,7 @@
 //! [`MisereError::TooManyPositions`] or [`MisereError::TooLong`] when a question needs more.
 //! Its cost grows quickly with the heaps of wild games: Kayles' genus to heap 30 takes 0.9 s,
 //! to 40 7 s and to 50 54 s (one core). The misère quotient answers
-//! outcomes of sums of one game's heaps much further, where it stays small (`grundy_patterns::quotient`).
+//! outcomes of sums of one game's heaps much further, where it stays small (`grundy_play::quotient`).
 
 mod genus;
 mod limits;

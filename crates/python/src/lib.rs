@@ -23,16 +23,16 @@ use grundy_core::{
     check_position, lookup, parse_spec, Axis, CellArray, CellKind, Coord, Game, GrundyTable, Table,
     TableShape,
 };
-use grundy_patterns::conjecture::{check, ClaimKind, Conjecture};
-use grundy_patterns::identify::{
+use grundy_laws::conjecture::{check, ClaimKind, Conjecture};
+use grundy_catalog::identify::{
     game_sequence, heap_sequence, line_of, name_report, GameSequenceError, IdentifyJson, Index,
     Line, Sequence,
 };
 use grundy_compute::misere as search;
-use grundy_patterns::misere;
-use grundy_patterns::positions::{values_of, Position, ValuesError};
-use grundy_patterns::search::{ProofSearch, SearchError};
-use grundy_patterns::{analysis_bytes, analyze, Report, ReportJson};
+use grundy_play::misere;
+use grundy_play::positions::{values_of, Position, ValuesError};
+use grundy_laws::search::{ProofSearch, SearchError};
+use grundy_laws::{analysis_bytes, analyze, Report, ReportJson};
 use grundy_plot::{plot, ImageFormat, PlotOptions};
 use numpy::{IntoPyArray, PyReadonlyArrayDyn, PyUntypedArrayMethods};
 use pyo3::exceptions::PyKeyboardInterrupt;
@@ -245,13 +245,13 @@ fn fill_table(
         FillRequest { engine, runtime: runtime.clone(), ..FillRequest::new(game, &shape) };
     // What the fill holds: the numpy array takes the table over without a copy; a heap game's
     // watch for a proved period, while it looks; and what the caller holds besides.
-    let watch_bytes = grundy_patterns::answered::watch_bytes(game, &shape);
+    let watch_bytes = grundy_laws::answered::watch_bytes(game, &shape);
     let besides = [("the watch for a proved period", watch_bytes), (held.name(), held.bytes(&shape.lens()))];
     let fill = request.whole(&besides).map_err(|err| request_error(py, err))?;
     // A heap game whose period a theorem proves is searched only as far as the proof, as the
     // CLI's `compute` does.
     let (table, engine) = watched(py, total, progress, |watch| {
-        let table = grundy_patterns::answered::fill_whole(&fill, watch, None);
+        let table = grundy_laws::answered::fill_whole(&fill, watch, None);
         (table, watch.engine.get().copied())
     })?;
     let table = table.map_err(|err| fill_error(py, err))?;
@@ -294,7 +294,7 @@ impl Holds {
         match self {
             Holds::Nothing => 0,
             Holds::Plot => grundy_plot::plot_bytes(lens),
-            Holds::Patterns => grundy_patterns::analysis_bytes(lens),
+            Holds::Patterns => grundy_laws::analysis_bytes(lens),
             Holds::View => grundy_view::view_bytes(lens),
         }
     }
@@ -448,7 +448,7 @@ fn compute(
 
 /// The values of `positions` of a game however far out, as `grundy value` finds them: a heap
 /// game whose period a theorem proves is computed only as far as the proof needs, a board with
-/// bounded moves one strip at a time (`grundy_patterns::positions`).
+/// bounded moves one strip at a time (`grundy_play::positions`).
 #[pyfunction]
 #[pyo3(signature = (game, spec, positions, threads=None))]
 fn values_at(
@@ -643,7 +643,7 @@ fn report_json(
     report: &Report,
     data: &GrundyTable,
     records: Option<&SequenceRecords>,
-    search: Option<&grundy_patterns::search::Search>,
+    search: Option<&grundy_laws::search::Search>,
 ) -> PyResult<String> {
     let known = name_report(data, report, Index::builtin());
     to_json(py, &ReportJson { report, records, until_proved: search, known: Some(&known) })

@@ -11,9 +11,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use grundy_core::{CellKind, Coord, CsvLayout, GrundyTable, Nimber, TableShape};
-use grundy_patterns::conjecture::{check_with, ClaimKind, Conjecture};
-use grundy_patterns::moves::{moves_in_table, MovesError};
-use grundy_patterns::ErrorKind;
+use grundy_laws::conjecture::{check_with, ClaimKind, Conjecture};
+use grundy_laws::ErrorKind;
+use grundy_play::moves::{moves_in_table, MovesError};
 use grundy_plot::tiles::{TileColours, Tiles, MAX_LEVEL, TILE_PIXELS};
 use serde::Deserialize;
 use serde_json::json;
@@ -38,7 +38,7 @@ const MAX_POINTS: u64 = 8192;
 const MAX_PARAMETERS: usize = 8;
 
 /// The server's routes over `state`, each request admitted by `access` first (Host, Origin,
-/// token: see [`crate::access`]).
+/// token: see the `access` module).
 pub fn router(state: Arc<ViewState>, access: Access) -> Router {
     Router::new()
         .route("/", get(|| async { assets::page() }))
@@ -450,9 +450,9 @@ async fn patterns(State(state): State<Arc<ViewState>>) -> ApiResult<Response> {
         let made = ready.patterns.get_or_init(|| {
             let report = ready
                 .threads
-                .install(|| grundy_patterns::analyze(&ready.table))
+                .install(|| grundy_laws::analyze(&ready.table))
                 .map_err(|err| err.to_string())?;
-            let json = grundy_patterns::ReportJson {
+            let json = grundy_laws::ReportJson::<()> {
                 report: &report,
                 records: None,
                 until_proved: None,

@@ -11,8 +11,8 @@
 //! | `GET /api/info` | the table's name, axes, size, largest value, zoom levels, and the state of its fill (`computing` with cells done, `ready` or `failed`) |
 //! | `GET /api/tile?level=Z&row=R&col=C&colours=values\|outcomes` | a 256-pixel PNG tile ([`grundy_plot::tiles`]) |
 //! | `GET /api/cell?pos=3,5` | a cell's value and outcome |
-//! | `GET /api/moves?pos=3,5` | its options with their values and the mex, as `grundy moves --json` gives them ([`grundy_patterns::moves`]) |
-//! | `POST /api/check` `{"claim": "...", "kind": "p-set"}` | the claim's verdict, proof and first counterexamples ([`grundy_patterns::conjecture`]); with `"from": [I, J], "to": [K, L]`, those of that box only (the markers in view) |
+//! | `GET /api/moves?pos=3,5` | its options with their values and the mex, as `grundy moves --json` gives them ([`grundy_play::moves`]) |
+//! | `POST /api/check` `{"claim": "...", "kind": "p-set"}` | the claim's verdict, proof and first counterexamples ([`grundy_laws::conjecture`]); with `"from": [I, J], "to": [K, L]`, those of that box only (the markers in view) |
 //! | `GET /api/patterns` | the analysis of `grundy patterns --json` (computed once, on first request) |
 //! | `GET /api/sequence?from=A&to=B&points=K` | a heap game's values from A to B in K buckets (smallest and largest of each) |
 //! | `GET /api/region.csv?from=I,J&to=K,L` | a region as CSV, as `grundy compute` writes it |

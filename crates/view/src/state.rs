@@ -11,13 +11,13 @@ use std::sync::{Arc, OnceLock, RwLock};
 pub(crate) const HEAVY_AT_ONCE: usize = 2;
 
 /// The bytes a view holds besides a table of `lens` cells per axis: the tiles' pyramid and, for
-/// the patterns overlay, what `grundy patterns` holds ([`grundy_patterns::analysis_bytes`]).
+/// the patterns overlay, what `grundy patterns` holds ([`grundy_laws::analysis_bytes`]).
 pub fn view_bytes(lens: &[usize]) -> u128 {
     let pyramid = match *lens {
         [rows, cols] => tiles_bytes(rows, cols),
         _ => 0,
     };
-    pyramid + grundy_patterns::analysis_bytes(lens)
+    pyramid + grundy_laws::analysis_bytes(lens)
 }
 
 /// The table the server shows and how far its fill is.

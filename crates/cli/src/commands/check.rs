@@ -5,8 +5,8 @@ use anyhow::{anyhow, bail, Result};
 use grundy_compute::bands::{NoCuts, SoloLink};
 use grundy_compute::Runtime;
 use grundy_compute::{FillRequest, Layout, PreparedFill, RequestErrorKind, Resumable, RowsTo};
-use grundy_patterns::conjecture::{check, CheckReport, ClaimKind, Claimed, Conjecture, RowChecker};
-use grundy_patterns::ErrorKind;
+use grundy_laws::conjecture::{check, CheckReport, ClaimKind, Claimed, Conjecture, RowChecker};
+use grundy_laws::ErrorKind;
 use std::io::Write;
 use std::process::ExitCode;
 

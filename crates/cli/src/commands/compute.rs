@@ -28,8 +28,8 @@ use grundy_core::table::CsvRows;
 use grundy_core::{
     write_bfile, write_csv, write_npy, CsvLayout, GrundyTable, TableStats, ValuesDigest,
 };
+use grundy_laws::answered::{Answered, PeriodWatch};
 use grundy_parquet::ParquetError;
-use grundy_patterns::answered::{Answered, PeriodWatch};
 use rayon::prelude::*;
 use saves::{resumed, Saves};
 use std::convert::Infallible;

@@ -3,12 +3,12 @@ use crate::output::write_json_line;
 use crate::progress::Bar;
 use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
-use grundy_compute::Runtime;
-use grundy_core::{parse_coords, CellKind, Coord};
-use grundy_patterns::identify::{
+use grundy_catalog::identify::{
     game_sequence, heap_sequence, line_of, Identification, IdentifyJson, Index, Line, Match,
     Sequence, DEFAULT_SHIFT, MAX_SHIFT,
 };
+use grundy_compute::Runtime;
+use grundy_core::{parse_coords, CellKind, Coord};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;

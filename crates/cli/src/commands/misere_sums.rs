@@ -1,12 +1,12 @@
 //! `value --misere` and `moves --misere`: a sum's misère value, outcome and moves, from the
-//! library's exact search (`grundy_patterns::misere::misere_sum`), as text or JSON.
+//! library's exact search (`grundy_play::misere::misere_sum`), as text or JSON.
 
 use crate::output::write_json_line;
 use anyhow::Result;
 use grundy_compute::memory::MemoryPool;
 use grundy_compute::misere::SearchLimits;
-use grundy_patterns::misere::{misere_moves_of, misere_sum, SumReport, SumTerm};
-use grundy_patterns::moves::Moves;
+use grundy_play::misere::{misere_moves_of, misere_sum, SumReport, SumTerm};
+use grundy_play::moves::Moves;
 use std::io::Write;
 use std::process::ExitCode;
 

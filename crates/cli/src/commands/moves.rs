@@ -7,9 +7,9 @@ use crate::progress::Bar;
 use anyhow::Result;
 use grundy_compute::Runtime;
 use grundy_core::{Coord, Game, GameOption, LoopyOutcome, LoopyValue, TableShape};
-use grundy_patterns::moves::{moves_of, ComponentMoves, Moves, MovesError};
-use grundy_patterns::moves::{SumValue, Term, ValueRule};
-use grundy_patterns::positions::ValuesError;
+use grundy_play::moves::{moves_of, ComponentMoves, Moves, MovesError};
+use grundy_play::moves::{SumValue, Term, ValueRule};
+use grundy_play::positions::ValuesError;
 use std::io::Write;
 use std::process::ExitCode;
 

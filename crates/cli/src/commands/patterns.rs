@@ -2,14 +2,14 @@ use crate::load::{is_table_file, load_game, Analysis, TableArgs};
 use crate::output::write_json_line;
 use crate::progress::Bar;
 use anyhow::{bail, Result};
+use grundy_catalog::identify::{name_report, Index, Match, Named};
 use grundy_compute::misere::{genus_period, genus_table, GeneraCount, GenusPeriod, SearchLimits};
 use grundy_compute::SequenceRecords;
 use grundy_compute::{Content, Runtime};
 use grundy_core::{parse_coords, CellKind};
-use grundy_patterns::identify::{name_report, Index, Match, Named};
-use grundy_patterns::proof::Proof;
-use grundy_patterns::search::{ProofSearch, Search, SearchError};
-use grundy_patterns::{
+use grundy_laws::proof::Proof;
+use grundy_laws::search::{ProofSearch, Search, SearchError};
+use grundy_laws::{
     analyze, BoardReport, ErrorKind, LineReport, LoopyBoardReport, LoopyHeapReport, Report,
     ReportJson, SequenceReport,
 };
@@ -204,7 +204,7 @@ fn misere_quotient(args: &Args, last: i64, runtime: &Runtime, bar: &Bar) -> Resu
     let game = load_game(source)?;
     let limits = SearchLimits::within(runtime.memory(), args.search_seconds);
     bar.start((last + 1).max(0) as u64);
-    let quotient = grundy_patterns::quotient::misere_quotient(&game, last, &limits, bar)?;
+    let quotient = grundy_play::quotient::misere_quotient(&game, last, &limits, bar)?;
     bar.finish();
     let outcome = quotient.outcome();
     let mut out = crate::output::stdout()?;
@@ -214,7 +214,7 @@ fn misere_quotient(args: &Args, last: i64, runtime: &Runtime, bar: &Bar) -> Resu
             game: &'a str,
             last_heap: i64,
             #[serde(flatten)]
-            quotient: &'a grundy_patterns::quotient::OutcomeQuotient,
+            quotient: &'a grundy_play::quotient::OutcomeQuotient,
             changes: &'a [i64],
             argument: &'static str,
         }
@@ -250,7 +250,7 @@ fn misere_quotient(args: &Args, last: i64, runtime: &Runtime, bar: &Bar) -> Resu
 const QUOTIENT_ARGUMENT: &str = "proved for these heaps: every sum of them has the misère outcome of its class (a finite check over the pairs of class and options' classes that every sum has); heaps beyond --heaps may change it";
 
 /// `patterns GAME --until-proved`: rounds of computing and analysing, each larger, until the
-/// period is proved or the limit is reached (`grundy_patterns::search`).
+/// period is proved or the limit is reached (`grundy_laws::search`).
 fn until_proved(args: &Args, runtime: &Runtime, bar: &Bar) -> Result<ExitCode> {
     let source = &args.table.source;
     if is_table_file(source) {
@@ -310,7 +310,7 @@ fn print_report(
         #[derive(serde::Serialize)]
         struct WithGenera<'a> {
             #[serde(flatten)]
-            json: ReportJson<'a>,
+            json: ReportJson<'a, Named>,
             #[serde(skip_serializing_if = "Option::is_none")]
             genera: Option<&'a Genera>,
         }

@@ -4,15 +4,15 @@ use crate::output::{Destination, Overwrite, Special};
 use crate::progress::Bar;
 use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
+use grundy_catalog::identify::Index;
+use grundy_catalog::survey::{
+    classify, partial_header, partial_line, read_partial, survey_member, write_rows, Computed,
+    Extent, Family, RowsFormat, Timing,
+};
 use grundy_compute::misere::table_by_search;
 use grundy_compute::Runtime;
 use grundy_compute::{memory, Progress};
 use grundy_core::Coord;
-use grundy_patterns::identify::Index;
-use grundy_patterns::survey::{
-    classify, partial_header, partial_line, read_partial, survey_member, write_rows, Computed,
-    Extent, Family, RowsFormat, Timing,
-};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::Write;
@@ -353,7 +353,7 @@ fn share_members(
 /// What a survey output's lock refusals name.
 const GUARDED: Guarded = Guarded { what: "survey output", option: "--out" };
 
-/// The rows of an interrupted survey, from its partial file (`grundy_patterns::survey`'s
+/// The rows of an interrupted survey, from its partial file (`grundy_catalog::survey`'s
 /// format and rules), or `None` when the file is empty (made, but nothing written yet).
 fn read_partial_file(
     path: &Path,

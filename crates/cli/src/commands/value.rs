@@ -5,7 +5,7 @@ use crate::threads::ThreadsArg;
 use anyhow::{bail, Result};
 use grundy_compute::Runtime;
 use grundy_core::{table::check_position, Coord, Game, LoopyValue, Play, SumValue};
-use grundy_patterns::positions::{values_of, Law, Position, Strip, ValuesError};
+use grundy_play::positions::{values_of, Law, Position, Strip, ValuesError};
 use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
@@ -250,10 +250,10 @@ pub(super) fn print_laws(
 }
 
 /// The terms as the library's misère search takes them.
-pub(super) fn sum_terms<'g>(terms: &'g [Term<'_>]) -> Vec<grundy_patterns::misere::SumTerm<'g>> {
+pub(super) fn sum_terms<'g>(terms: &'g [Term<'_>]) -> Vec<grundy_play::misere::SumTerm<'g>> {
     terms
         .iter()
-        .map(|t| grundy_patterns::misere::SumTerm {
+        .map(|t| grundy_play::misere::SumTerm {
             game: &t.game,
             positions: t.positions.iter().map(|(_, pos)| pos.clone()).collect(),
         })

@@ -354,11 +354,11 @@ impl Config {
     pub(super) fn period_watch<'c>(
         &'c self,
         fill: &grundy_compute::TableFill<'_>,
-    ) -> Option<grundy_patterns::answered::PeriodWatch<'c>> {
+    ) -> Option<grundy_laws::answered::PeriodWatch<'c>> {
         if self.search_all {
             return None;
         }
-        grundy_patterns::answered::PeriodWatch::new(&self.game, fill)
+        grundy_laws::answered::PeriodWatch::new(&self.game, fill)
     }
 
     /// The fill this run asks the library for: in one process (`ranks` `None`), or as one rank

@@ -23,7 +23,7 @@ pub(super) struct Summary<'a> {
     pub(super) sequence: Option<SequenceRecords>,
     /// Heap games answered by a proved period: the period and the first heap it answered.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) by_period: Option<grundy_patterns::answered::ByPeriod>,
+    pub(super) by_period: Option<grundy_laws::answered::ByPeriod>,
     /// Heap games under misère play: what their genera say.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub(super) genera: Option<grundy_compute::misere::GeneraCount>,
