@@ -225,7 +225,7 @@ impl BandFill {
     }
 
     /// Whether the moves reach back a bounded number of rows, so that the table can be filled
-    /// row by row (see [`crate::RowStream`]).
+    /// row by row (see [`crate::stream::RowStream`]).
     pub fn streams(&self) -> bool {
         self.reach.is_some()
     }
@@ -261,7 +261,7 @@ impl BandFill {
 
     /// The most bytes one rank holds at once: its rows ([`BandFill::rows_held`]) in the widest
     /// cells and the narrower ones while they widen, the line summaries (their bound, as
-    /// [`crate::TableFill::planned_bytes`] counts them), and on rank 0 of several, another rank's
+    /// [`crate::fill::TableFill::planned_bytes`] counts them), and on rank 0 of several, another rank's
     /// band on its way to the sink, in `u32`s.
     pub fn planned_bytes(&self) -> u128 {
         let width = self.planned_width().bytes() as u128;
@@ -323,7 +323,7 @@ impl BandFill {
         cuts: &mut dyn Cuts,
     ) -> Result<BandsDone, E> {
         assert!(self.threads.runs_here(), "a band fill runs inside its threads' install");
-        progress.runs(crate::Engine::Tiles);
+        progress.runs(crate::engine::Engine::Tiles);
         let me = link.rank();
         assert_eq!(link.ranks(), self.ranks, "the fill was planned for another number of ranks");
         // Rank 0 tells every rank where the fill starts (and, when every row is kept, sends
@@ -353,7 +353,7 @@ impl BandFill {
 }
 
 impl BandCut {
-    /// The cut a streaming fill's ring stands at (see [`crate::RowStream`]): its last rows and
+    /// The cut a streaming fill's ring stands at (see [`crate::stream::RowStream`]): its last rows and
     /// its summaries. A row's own summary is empty between rows, so nothing else is needed.
     pub fn from_ring(ring: &RingStore, halo: usize) -> BandCut {
         let next_row = ring.rows_done();
@@ -363,7 +363,7 @@ impl BandCut {
         BandCut { next_row, rows, columns: columns.to_vec(), diagonals: diagonals.to_vec() }
     }
 
-    /// The ring a streaming fill of `plan` (a plan of rows, see [`crate::RowStream::plan`]) has
+    /// The ring a streaming fill of `plan` (a plan of rows, see [`crate::stream::RowStream::plan`]) has
     /// after the same rows: what a streamed checkpoint saves.
     pub fn to_ring(&self, plan: &Plan) -> Option<RingStore> {
         let cols = plan.lens()[1];

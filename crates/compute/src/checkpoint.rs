@@ -466,7 +466,7 @@ impl CheckpointOf {
 
     /// Reads a checkpoint of this run from `input`: the table over `shape` and its mark, after
     /// every check in the module documentation against `plan` (the tile-waves this run would
-    /// make, `crate::TableFill::plan`).
+    /// make, `crate::fill::TableFill::plan`).
     ///
     /// # Errors
     /// The input is no checkpoint, is damaged, or belongs to another run or plan.

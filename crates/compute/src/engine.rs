@@ -62,7 +62,7 @@ impl Engine {
     }
 
     /// Whether the engine fills in waves that a caller can watch, save and stop between
-    /// ([`crate::TableFill::fill_resumable`]): every in-memory engine but the reference fill
+    /// ([`crate::fill::TableFill::fill_resumable`]): every in-memory engine but the reference fill
     /// and the search.
     pub fn has_waves(self) -> bool {
         !matches!(self, Engine::Reference | Engine::Search)

@@ -4,17 +4,17 @@ use grundy_core::Coord;
 use std::fmt;
 
 /// Why a fill could not run to the end. What cannot be asked of a fill at all is refused before it
-/// starts, by [`crate::FillRequest::prepare`].
+/// starts, by [`crate::request::FillRequest::prepare`].
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum FillError {
     /// A partial table to resume from does not fit the fill.
     Resume(ResumeMismatch),
-    /// [`crate::Progress::cancelled`] asked the fill to stop.
+    /// [`crate::progress::Progress::cancelled`] asked the fill to stop.
     Cancelled,
     /// The retrograde kernel stopped: its graph did not fit, or had too many positions.
     Loopy(Box<crate::retrograde::RetrogradeError>),
-    /// The exact misère search ([`crate::Engine::Search`]) reached one of its limits.
+    /// The exact misère search ([`crate::engine::Engine::Search`]) reached one of its limits.
     Search {
         /// Which.
         why: MisereError,

@@ -1,6 +1,6 @@
 //! The in-memory fill: the plan's waves run by the executor with the kernel into a dense store
 //! (or the sparse-space kernel and store), on the request's threads. Prepared by
-//! [`crate::FillRequest::prepare`], which has already refused what cannot run.
+//! [`crate::request::FillRequest::prepare`], which has already refused what cannot run.
 
 use crate::engine::Engine;
 use crate::error::{FillError, ResumeMismatch};
@@ -135,7 +135,7 @@ impl<'g> TableFill<'g> {
     }
 
     /// Fills the table. The table is allocated here: the caller has checked the memory
-    /// ([`crate::PreparedFill::check_memory`]).
+    /// ([`crate::request::PreparedFill::check_memory`]).
     ///
     /// # Errors
     /// `progress` cancelled the fill, or the search reached one of its limits.
@@ -202,7 +202,7 @@ impl<'g> TableFill<'g> {
     ///
     /// # Panics
     /// For the reference engine and the search, which have no waves
-    /// ([`crate::FillRequest::prepare`] refuses them a resumable layout).
+    /// ([`crate::request::FillRequest::prepare`] refuses them a resumable layout).
     pub fn fill_resumable(
         &self,
         start: Option<(GrundyTable, WaveMark)>,

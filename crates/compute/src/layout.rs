@@ -1,5 +1,5 @@
 //! Where a fill's cells are held while it runs, and where they go: the vocabulary of
-//! [`crate::FillRequest`].
+//! [`crate::request::FillRequest`].
 
 /// How a table is held while it is filled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

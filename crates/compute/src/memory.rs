@@ -6,7 +6,7 @@
 //! finished members), which count against the budget. A check ([`MemoryPool::check`]) sizes a
 //! [`Need`]: the table (or graph, or copy) it is about and what else is to be held at once, each
 //! by name; a refusal ([`TooLarge`]) names them all, and the largest reservations held. Fills are
-//! checked through [`crate::PreparedFill::check_memory`], which knows what each layout holds; the
+//! checked through [`crate::request::PreparedFill::check_memory`], which knows what each layout holds; the
 //! CLI and the Python package refuse the same tables with the same words.
 
 mod probe;

@@ -1,6 +1,6 @@
 //! The exact misère search: misère Grundy values of sums of positions, the genus of a position,
 //! tameness, and the tables of heap games under misère play whose moves leave sums (which no
-//! fill computes: the engine [`crate::Engine::Search`], which [`crate::FillRequest::prepare`] picks for them).
+//! fill computes: the engine [`crate::engine::Engine::Search`], which [`crate::request::FillRequest::prepare`] picks for them).
 //!
 //! Under misère play the last player to move loses. A position's misère Grundy value γ⁻ is 1
 //! when it has no option and the mex of its options' values otherwise (it is 0 exactly on the
@@ -48,14 +48,14 @@ use grundy_core::{Coord, Game, GrundyTable, Nimber, Play, TableShape};
 
 /// Whether a game's table comes from the exact search rather than from a fill: a heap game
 /// under misère play whose moves leave sums (no fill computes it; see [`grundy_core::Play`]).
-/// Decided in one place, [`crate::FillRequest::prepare`]; a front end may ask it to say what
+/// Decided in one place, [`crate::request::FillRequest::prepare`]; a front end may ask it to say what
 /// will run (a survey's note), never to choose.
 pub fn table_by_search(game: &Game) -> bool {
     game.play() == Play::Misere && game.dims() == 1 && game.options_are_sums()
 }
 
-/// A table prepared for the exact misère search: what [`crate::FillRequest::prepare`] returns
-/// for a heap game under misère play whose moves leave sums, inside a [`crate::TableFill`].
+/// A table prepared for the exact misère search: what [`crate::request::FillRequest::prepare`] returns
+/// for a heap game under misère play whose moves leave sums, inside a [`crate::fill::TableFill`].
 pub(crate) struct MisereFill<'g> {
     game: &'g Game,
     shape: &'g TableShape,

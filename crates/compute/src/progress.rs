@@ -8,7 +8,7 @@ pub trait Progress: Sync {
     /// `cells` more cells are final.
     fn advance(&self, cells: u64);
 
-    /// Whether the fill should stop now, with [`crate::FillError::Cancelled`] (a notebook's
+    /// Whether the fill should stop now, with [`crate::error::FillError::Cancelled`] (a notebook's
     /// interrupt, a user's stop button). Every engine asks between waves; the default never
     /// cancels.
     fn cancelled(&self) -> bool {
@@ -18,7 +18,7 @@ pub trait Progress: Sync {
     /// The engine that runs the fill, said once as it starts: which path the library chose
     /// (a front end may show it; the tests of the one seam compare it across front ends). The
     /// default says nothing.
-    fn runs(&self, _engine: crate::Engine) {}
+    fn runs(&self, _engine: crate::engine::Engine) {}
 }
 
 /// A [`Progress`] that ignores every report.

@@ -138,7 +138,10 @@ impl<'g> WholeFill<'g> {
     ///
     /// # Errors
     /// A cancellation, a search's limits, a graph that does not fit.
-    pub fn fill(&self, progress: &dyn crate::Progress) -> Result<grundy_core::Table, FillError> {
+    pub fn fill(
+        &self,
+        progress: &dyn crate::progress::Progress,
+    ) -> Result<grundy_core::Table, FillError> {
         match self {
             WholeFill::Values(fill) => {
                 let table = fill.fill(progress)?;

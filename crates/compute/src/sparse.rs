@@ -259,7 +259,7 @@ pub fn has_sparse_records(game: &Game, shape: &TableShape) -> Result<(), NotSpar
 }
 
 /// The records of the sequence `values` (heap sizes 0, 1, …) of a game the sparse-space engine
-/// computes (see [`crate::Engine::Sparse`]): what the engine's mask review settles on when it
+/// computes (see [`crate::engine::Engine::Sparse`]): what the engine's mask review settles on when it
 /// has seen every value, whatever engine computed them.
 pub fn sparse_records(
     game: &Game,
@@ -1147,7 +1147,7 @@ impl Store for SparseStore {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fill_reference;
+    use crate::reference::fill_reference;
     use grundy_core::lookup;
 
     /// Heaps 0..=n of `name` with two workers pipelining every heap (however cheap) on a pool

@@ -149,7 +149,7 @@ impl RowStream {
         mut sink: impl FnMut(&[u32]) -> Result<(), E>,
         after_row: &mut dyn FnMut(&RingStore, WaveMark) -> Control,
     ) -> Result<(RingStore, WaveMark), E> {
-        progress.runs(crate::Engine::Tiles);
+        progress.runs(crate::engine::Engine::Tiles);
         let mut store = match start {
             Some(ring) => {
                 assert_eq!(ring.plan(), &self.plan, "the ring belongs to another stream");

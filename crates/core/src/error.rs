@@ -36,9 +36,9 @@ pub enum ModelError {
         /// The axis' name.
         axis: String,
         /// Its smallest coordinate.
-        min: crate::Coord,
+        min: crate::coord::Coord,
         /// Its largest.
-        max: crate::Coord,
+        max: crate::coord::Coord,
     },
     /// A rule is malformed; `rule` counts from 1 in the order the rules were given.
     #[error("rule {rule} ({kind}), field `{field}`: {reason}")]

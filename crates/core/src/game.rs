@@ -23,18 +23,13 @@ pub use octal::{OctalCode, OctalCodeError};
 pub use spec::{parse_spec, to_spec, SPEC_LIMIT_BYTES};
 pub use steps::{NamedSet, StepBase, StepSet, StepSetError};
 
-use crate::{ModelError, Play};
+use crate::error::ModelError;
+use crate::play::Play;
 
-/// A coordinate on one axis of a board, or a heap size.
-pub type Coord = i64;
+pub use crate::coord::{Coord, COORD_LIMIT};
 
 /// The largest weight (in absolute value) [`Game::descent`] tries: 33³ weight vectors at most.
 pub const DESCENT_WEIGHT_LIMIT: Coord = 16;
-
-/// Coordinates, and the components of offsets and directions, lie below this bound (2^31) in
-/// absolute value: far beyond any table that fits in memory, and small enough that every sum and
-/// product of two of them stays inside [`Coord`].
-pub const COORD_LIMIT: Coord = 1 << 31;
 
 /// One axis of a game's positions.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -606,8 +601,8 @@ fn check_direction(direction: &[Coord], axes: &[Axis], what: &str) -> Result<(),
     if direction.len() != axes.len() {
         return Err(format!(
             "{what} {direction:?} has {} but the game has {}",
-            crate::counted(direction.len(), "coordinate", "coordinates"),
-            crate::counted(axes.len(), "axis", "axes")
+            crate::words::counted(direction.len(), "coordinate", "coordinates"),
+            crate::words::counted(axes.len(), "axis", "axes")
         ));
     }
     if direction.iter().any(|d| d.unsigned_abs() >= COORD_LIMIT as u64) {
@@ -666,7 +661,7 @@ fn check_rule(rule: &Rule, axes: &[Axis]) -> Result<(), RuleProblem> {
                     "axis",
                     format!(
                         "axis {axis} does not exist (the game has {})",
-                        crate::counted(axes.len(), "axis", "axes")
+                        crate::words::counted(axes.len(), "axis", "axes")
                     ),
                 ));
             }
@@ -785,9 +780,9 @@ mod tests {
         assert!(game.is_position(&[5, 3]) && !game.is_position(&[6, 3]));
         let options: Vec<GameOption> = game.options(&[3, 4]);
         assert_eq!(options, vec![vec![vec![4, 3]], vec![vec![5, 2]]]);
-        let spec = crate::to_spec(&game);
+        let spec = crate::game::to_spec(&game);
         assert!(spec.contains("max = 5"), "{spec}");
-        assert_eq!(crate::parse_spec(&spec, "t").unwrap(), game);
+        assert_eq!(crate::game::parse_spec(&spec, "t").unwrap(), game);
         let raises_m = Rule::Step { offsets: vec![vec![-1, 1]] };
         let err = Game::new("t", "", bounded.clone(), vec![raises_m]).unwrap_err();
         assert!(err.to_string().contains("raises axis `m`, which has no `max`"), "{err}");

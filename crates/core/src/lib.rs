@@ -20,6 +20,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod coord;
 mod error;
 pub mod game;
 mod loopy;
@@ -27,13 +28,11 @@ mod mex;
 mod nimber;
 mod play;
 pub mod table;
+mod words;
 
 pub use error::ModelError;
+pub use words::counted;
 
-/// `n` and the noun, singular or plural as `n` asks: `counted(1, "axis", "axes")` is `1 axis`.
-pub fn counted(n: usize, singular: &str, plural: &str) -> String {
-    format!("{n} {}", if n == 1 { singular } else { plural })
-}
 pub use game::{
     lookup, parse_spec, to_spec, Axis, Coord, Game, GameOption, GroupShape, MoveKind, NamedSet,
     OctalCode, OptionGroup, Pairs, Rule, StepSet, StepSetError, COORD_LIMIT, DESCENT_WEIGHT_LIMIT,

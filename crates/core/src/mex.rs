@@ -3,7 +3,7 @@
 //! [`MexSet`] is the reusable form the engines use per cell (no allocation once it has grown to
 //! the largest value seen); [`mex`] is the one-shot form for tests and single positions.
 
-use crate::Nimber;
+use crate::nimber::Nimber;
 
 /// A set of nimbers kept as a bitset, for computing the mex of a cell's options.
 ///

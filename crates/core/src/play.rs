@@ -8,12 +8,11 @@
 //!
 //! This per-position recursion is exact only when every option is one position. A move that
 //! leaves a sum (a split, a take-and-break that leaves two heaps) needs the misère value of the
-//! sum, which the components' misère values do not determine ([`Game::options_are_sums`]);
+//! sum, which the components' misère values do not determine (`Game::options_are_sums`);
 //! such games are answered by the sum searches of `grundy-patterns`' `misere` module.
 //!
-//! [`Game::options_are_sums`]: crate::Game::options_are_sums
 
-use crate::Nimber;
+use crate::nimber::Nimber;
 use std::fmt;
 use std::str::FromStr;
 

@@ -1,6 +1,8 @@
 //! The Grundy table: one nimber per position of a box of positions.
 
 mod bfile;
+// `with_cells!` is exported at the crate's root for other crates; here it is in scope by text.
+#[macro_use]
 mod cells;
 mod csv;
 mod described;
@@ -25,8 +27,9 @@ pub use self::provenance::{
 };
 pub use self::repeating::Repeating;
 
+use crate::error::ModelError;
 use crate::game::{Axis, Coord, Game};
-use crate::{ModelError, Nimber};
+use crate::nimber::Nimber;
 use ndarray::{ArrayD, ArrayViewD, Axis as ArrayAxis, IxDyn};
 
 /// The box of positions a table covers: on each axis, from the axis' smallest coordinate up to a
@@ -108,7 +111,7 @@ fn check_fits(game: &Game, pos: &[Coord]) -> Result<(), String> {
             2 => "RxC",
             _ => "AxBxC",
         };
-        let axes = crate::counted(game.dims(), "axis", "axes");
+        let axes = crate::words::counted(game.dims(), "axis", "axes");
         return Err(format!("the game has {axes}, so write it as {expected}"));
     }
     for (&c, axis) in pos.iter().zip(game.axes()) {
@@ -138,7 +141,7 @@ pub fn parse_coords(text: &str, what: &'static str) -> Result<Vec<Coord>, ModelE
             // overflow the arithmetic on coordinates.
             part.parse::<Coord>()
                 .ok()
-                .filter(|&c| c < crate::COORD_LIMIT)
+                .filter(|&c| c < crate::game::COORD_LIMIT)
                 .ok_or_else(|| error(format!("`{part}` is too large")))
         })
         .collect()
@@ -501,7 +504,7 @@ impl GrundyTable {
 
     /// Cell count, sum, maximum and number of P-positions.
     pub fn stats(&self) -> TableStats {
-        crate::with_cells!(self.cells(), |values| TableStats::of(values))
+        with_cells!(self.cells(), |values| TableStats::of(values))
     }
 }
 

@@ -25,26 +25,18 @@ use grundy_core::{CellKind, GrundyTable, Table};
 use plotters::backend::RGBPixel;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::colors::colormaps::ViridisRGB;
-use std::fmt;
-use std::sync::Once;
 
+mod colours;
+mod error;
+mod font;
 mod pdf;
 
-/// The colour of value 0, the P-positions: a red that the viridis map never reaches.
-pub const ZERO: RGBColor = RGBColor(220, 30, 50);
-/// The colour of N-positions in the P/N mask.
-pub const N_POSITION: RGBColor = RGBColor(40, 40, 60);
-/// The colour of draws in a loopy game's mask: amber, far from both red and the dark N.
-pub const DRAW: RGBColor = RGBColor(245, 180, 40);
-/// The colour of the value ∞ in a loopy game's heatmap: a light grey that viridis never is.
-pub const INFINITE: RGBColor = RGBColor(205, 205, 205);
+use colours::{pnd_shade, value_colour, INFINITE_LABEL};
+pub use colours::{DRAW, INFINITE, N_POSITION, ZERO};
+use error::drawing;
+pub use error::{PlotError, PlotErrorKind};
+use font::{register_font, FONT};
 
-/// The label of ∞ in a loopy game's table of labels (as `grundy_compute::retrograde` keeps it).
-const INFINITE_LABEL: u32 = u32::MAX;
-
-const FONT: &str = "sans-serif";
-const FONT_BYTES: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
 /// A small table's cells are drawn as squares of up to this many pixels a side.
 const MAX_CELL_PIXELS: usize = 24;
 /// Small tables are scaled up towards this many pixels on their longer side.
@@ -71,68 +63,6 @@ struct Style<'a> {
     title: &'a str,
     /// A loopy game's draws, cell by cell (its table holds labels, ∞ as `u32::MAX`).
     draws: Option<&'a [bool]>,
-}
-
-/// Why a picture could not be drawn.
-#[derive(Debug)]
-pub struct PlotError {
-    kind: PlotErrorKind,
-}
-
-/// What went wrong.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum PlotErrorKind {
-    /// Pictures are of 1-D and 2-D tables; this one has `dims` axes.
-    Axes {
-        /// The table's number of axes.
-        dims: usize,
-    },
-    /// A P/N mask was asked of a heap game, whose plot shows its P-positions already.
-    MaskOfSequence,
-    /// A sequence of P/N outcomes has no values to plot.
-    OutcomeSequence,
-    /// A loopy heap game: its picture would be a board.
-    LoopySequence,
-    /// The drawing or encoding library failed.
-    Drawing {
-        /// Its message.
-        message: String,
-    },
-}
-
-impl PlotError {
-    /// What went wrong.
-    pub fn kind(&self) -> &PlotErrorKind {
-        &self.kind
-    }
-}
-
-impl fmt::Display for PlotError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            PlotErrorKind::Axes { dims } => {
-                write!(f, "pictures are of heap games and boards (1 or 2 axes); this table has {dims} axes")
-            }
-            PlotErrorKind::MaskOfSequence => f.write_str(
-                "a heap game's sequence has no P/N mask: its plot shows the P-positions (value 0) in red",
-            ),
-            PlotErrorKind::OutcomeSequence => {
-                f.write_str("a sequence of P/N outcomes has no values to plot")
-            }
-            PlotErrorKind::LoopySequence => f.write_str(
-                "plot draws a loopy game's board (2 axes); a loopy heap game's values are read \
-                 by `grundy patterns` or written by `grundy compute`",
-            ),
-            PlotErrorKind::Drawing { message } => write!(f, "cannot draw the picture: {message}"),
-        }
-    }
-}
-
-impl std::error::Error for PlotError {}
-
-fn drawing<E: std::error::Error>(err: E) -> PlotError {
-    PlotError { kind: PlotErrorKind::Drawing { message: err.to_string() } }
 }
 
 /// The file format of a picture.
@@ -210,14 +140,6 @@ pub fn plot(
     }
 }
 
-fn register_font() {
-    static REGISTER: Once = Once::new();
-    REGISTER.call_once(|| {
-        plotters::style::register_font(FONT, FontStyle::Normal, FONT_BYTES)
-            .unwrap_or_else(|_| panic!("the embedded font is valid"));
-    });
-}
-
 fn encode(width: u32, height: u32, pixels: &[u8]) -> Result<Vec<u8>, PlotError> {
     let mut png = Vec::new();
     let mut encoder = png::Encoder::new(&mut png, width, height);
@@ -275,46 +197,6 @@ fn blocks(table: &GrundyTable, max_side: usize, draws: Option<&[bool]>) -> Block
     };
     let (zero_share, draw_share) = (share(&zeros), share(&drawn));
     Blocks { rows: block_rows, cols: block_cols, factor, min, zero_share, draw_share }
-}
-
-/// The colour of a value in a table whose largest (finite) value is `max`.
-fn value_colour(value: u32, max: u32) -> RGBColor {
-    if value == 0 {
-        return ZERO;
-    }
-    if value == INFINITE_LABEL {
-        return INFINITE;
-    }
-    if max <= 1 {
-        return ViridisRGB.get_color(0.0f32);
-    }
-    ViridisRGB.get_color_normalized(value as f32, 1.0, max as f32)
-}
-
-/// The mask's colour of a block whose share of P-positions is `share`: N-dark without any, at
-/// least half-way to red with one (a single P among 4 or 400 cells must stay visible), red when
-/// all are.
-fn p_shade(share: f32) -> RGBColor {
-    if share == 0.0 {
-        N_POSITION
-    } else {
-        blend(N_POSITION, ZERO, 0.5 + 0.5 * share)
-    }
-}
-
-/// The mask's colour of a loopy game's block: as [`p_shade`] when it holds a P-position, else
-/// at least half-way from N to amber when it holds a draw, by the draws' share.
-fn pnd_shade(p_share: f32, draw_share: f32) -> RGBColor {
-    if p_share > 0.0 || draw_share == 0.0 {
-        p_shade(p_share)
-    } else {
-        blend(N_POSITION, DRAW, 0.5 + 0.5 * draw_share)
-    }
-}
-
-fn blend(from: RGBColor, to: RGBColor, share: f32) -> RGBColor {
-    let mix = |a: u8, b: u8| (f32::from(a) + (f32::from(b) - f32::from(a)) * share).round() as u8;
-    RGBColor(mix(from.0, to.0), mix(from.1, to.1), mix(from.2, to.2))
 }
 
 /// A heatmap's cells as an RGB image placed on the picture: its top left pixel, its size and its
@@ -651,6 +533,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::colours::{blend, p_shade};
     use grundy_core::game::Axis;
     use grundy_core::{Nimber, TableShape};
 

@@ -3,7 +3,10 @@
 //! the file; the heatmap's PNG becomes the PDF's image. No system font is read, so a PDF is the
 //! same on every machine.
 
-use crate::{drawing, PlotError, PlotErrorKind, FONT_BYTES};
+use crate::error::drawing;
+use crate::error::PlotError;
+use crate::error::PlotErrorKind;
+use crate::font::FONT_BYTES;
 use svg2pdf::usvg;
 
 /// The PDF of the SVG document `svg` (as `plot` writes it).

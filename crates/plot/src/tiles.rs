@@ -1,6 +1,6 @@
 //! Map tiles of a 2-D table for the interactive view (`grundy view`): square PNG pictures of
 //! [`TILE_PIXELS`] pixels a side, at zoom levels that halve or double the cells per pixel, in the
-//! colours of [`plot_png`](crate::plot_png): values on viridis with 0 (P) red, or the P/N mask.
+//! colours of `plot_png`: values on viridis with 0 (P) red, or the P/N mask.
 //!
 //! A tile at level `z >= 0` draws each cell as a square of 2^z pixels; at `z < 0` each pixel
 //! stands for a block of 2^-z × 2^-z cells and shows its smallest value (values) or its share
@@ -15,7 +15,8 @@
 //! a tile's top pixel row is its largest first coordinate. Pixels beyond the table are
 //! transparent.
 
-use crate::{p_shade, value_colour};
+use crate::colours::p_shade;
+use crate::colours::value_colour;
 use grundy_core::{Cell, GrundyTable};
 use plotters::style::RGBColor;
 
@@ -360,7 +361,8 @@ mod tests {
         rgba[at..at + 4].try_into().unwrap()
     }
 
-    const RED: [u8; 4] = [crate::ZERO.0, crate::ZERO.1, crate::ZERO.2, 255];
+    const RED: [u8; 4] =
+        [crate::colours::ZERO.0, crate::colours::ZERO.1, crate::colours::ZERO.2, 255];
 
     /// Every level shows the one P-position of a table in red, at its place, whether the tile
     /// reads cells or summaries; a zoomed-out pixel agrees with a brute force over its block.

@@ -126,7 +126,9 @@ pub(crate) async fn admit(
         Err(refusal) if page => {
             (refusal.status, Html(refused_page(&refusal.message))).into_response()
         }
-        Err(refusal) => crate::api::ApiError::new(refusal.status, refusal.message).into_response(),
+        Err(refusal) => {
+            crate::refusal::ApiError::new(refusal.status, refusal.message).into_response()
+        }
     }
 }
 
@@ -141,7 +143,7 @@ fn check(access: &Access, request: &mut Request) -> Result<(), Refusal> {
                 format!(
                     "this server answers to 127.0.0.1:{port} and localhost:{port} only, not to \
                      `{}` (a page that made its own name point here?)",
-                    crate::api::printable(host),
+                    crate::refusal::printable(host),
                     port = access.port
                 ),
             ))
@@ -156,7 +158,7 @@ fn check(access: &Access, request: &mut Request) -> Result<(), Refusal> {
                 StatusCode::FORBIDDEN,
                 format!(
                     "requests from other origins are refused (Origin: `{}`)",
-                    crate::api::printable(origin)
+                    crate::refusal::printable(origin)
                 ),
             ));
         }

@@ -2,7 +2,8 @@
 
 use crate::access::{admit, Access};
 use crate::assets;
-use crate::server::BODY_TIMEOUT;
+use crate::limits::BODY_TIMEOUT;
+use crate::refusal::{printable, ApiError};
 use crate::state::{holds_values, Client, Phase, Ready, ViewState};
 use axum::body::{Body, Bytes};
 use axum::extract::{Query, State};
@@ -58,29 +59,6 @@ pub fn router(state: Arc<ViewState>, access: Access) -> Router {
         .layer(axum::middleware::from_fn_with_state(Arc::new(access), admit))
 }
 
-/// A refused request: its status and a one-line message, sent as `{"error": "..."}`.
-#[derive(Debug)]
-pub(crate) struct ApiError {
-    status: StatusCode,
-    message: String,
-}
-
-impl ApiError {
-    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, message: message.into() }
-    }
-
-    fn bad(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, message)
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        (self.status, axum::Json(json!({ "error": self.message }))).into_response()
-    }
-}
-
 type Params = Query<HashMap<String, String>>;
 type ApiResult<T> = Result<T, ApiError>;
 
@@ -119,17 +97,6 @@ fn only(params: &HashMap<String, String>, known: &[&str]) -> ApiResult<()> {
             known.join(", ")
         ))),
         None => Ok(()),
-    }
-}
-
-/// `text` cut to 40 characters, control characters escaped: safe to echo in a message.
-pub(crate) fn printable(text: &str) -> String {
-    let cut: String = text.chars().take(40).collect();
-    let escaped = cut.escape_debug().to_string();
-    if text.chars().count() > 40 {
-        format!("{escaped}…")
-    } else {
-        escaped
     }
 }
 

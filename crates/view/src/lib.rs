@@ -30,6 +30,8 @@
 mod access;
 mod api;
 mod assets;
+mod limits;
+mod refusal;
 mod server;
 mod state;
 

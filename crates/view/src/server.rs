@@ -22,14 +22,8 @@ use std::time::Duration;
 use tokio::sync::{watch, Semaphore};
 use tokio::task::JoinSet;
 
-/// How long a client may take to send a request's headers, or to start the next one.
-pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
-/// How long a client may take to send a request's body.
-pub const BODY_TIMEOUT: Duration = Duration::from_secs(10);
-/// Connections open at once, at most.
-pub const MAX_CONNECTIONS: usize = 128;
-/// How long connections may take to finish their answers once the server stops.
-pub const GRACE: Duration = Duration::from_millis(600);
+pub use crate::limits::{BODY_TIMEOUT, GRACE, HEADER_TIMEOUT, MAX_CONNECTIONS};
+
 /// How often the server asks whether to stop.
 const STOP_POLL: Duration = Duration::from_millis(50);
 

@@ -4,7 +4,7 @@
 //! and `octal:CODE`. A game is in the catalog because its file is: there is no second list.
 
 use super::{parse_spec, Axis, Game, OctalCode, Rule, StepSet};
-use crate::ModelError;
+use crate::error::ModelError;
 
 /// One line of `grundy games`.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -29,7 +29,8 @@
 //! Every error names the rule (counted from 1) and the field, and fits on one line.
 
 use super::{Axis, Coord, Game, NamedSet, OctalCode, Rule, StepSet};
-use crate::{ModelError, Play};
+use crate::error::ModelError;
+use crate::play::Play;
 use std::fmt::Write as _;
 use toml::{Table, Value};
 
@@ -343,7 +344,7 @@ impl<'a> Fields<'a> {
                         format!("{min} is negative; coordinates start at 0 or above"),
                     ));
                 }
-                if min >= crate::COORD_LIMIT {
+                if min >= crate::game::COORD_LIMIT {
                     return Err(fields.problem(
                         "min",
                         format!(
@@ -354,7 +355,7 @@ impl<'a> Fields<'a> {
                 }
                 let max = fields.integer("max")?;
                 if let Some(max) = max {
-                    if max < min || max >= crate::COORD_LIMIT {
+                    if max < min || max >= crate::game::COORD_LIMIT {
                         return Err(fields.problem(
                             "max",
                             format!("{max} must lie between the axis' `min` ({min}) and 2^31 - 1"),

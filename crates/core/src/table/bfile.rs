@@ -2,7 +2,7 @@
 
 use super::{GrundyTable, TableShape};
 use crate::game::Axis;
-use crate::Nimber;
+use crate::nimber::Nimber;
 use std::io::{self, BufRead, Write};
 
 /// Why a b-file could not be read.
@@ -105,7 +105,8 @@ pub fn write_bfile<W: Write>(table: &GrundyTable, mut out: W) -> io::Result<()> 
 mod tests {
     use super::*;
     use crate::game::Axis;
-    use crate::{Nimber, TableShape};
+    use crate::nimber::Nimber;
+    use crate::table::TableShape;
 
     #[test]
     fn a_written_b_file_reads_back_and_bad_ones_are_refused() {

@@ -1,6 +1,6 @@
 //! Compact cells: a table's values in the narrowest unsigned type that holds them.
 
-use crate::Nimber;
+use crate::nimber::Nimber;
 use ndarray::ArrayD;
 
 /// The width of a table's cells.
@@ -73,7 +73,7 @@ pub trait Cell: bytemuck::Pod + Eq + Send + Sync + From<u8> + Into<u32> + 'stati
 }
 
 /// The values of a table as an ndarray of its cell type (row-major, standard layout): what
-/// [`GrundyTable::into_array`](crate::GrundyTable::into_array) hands over without a copy.
+/// [`GrundyTable::into_array`](crate::table::GrundyTable::into_array) hands over without a copy.
 #[derive(Clone, Debug)]
 pub enum CellArray {
     /// Values up to 255.

@@ -2,7 +2,7 @@
 
 use super::{board_lines, GrundyTable, TableShape};
 use crate::game::{Axis, Coord};
-use crate::Nimber;
+use crate::nimber::Nimber;
 use std::fmt;
 use std::io::{self, Read, Write};
 
@@ -41,8 +41,8 @@ pub fn write_csv<W: Write>(
     rows.finish()
 }
 
-/// Writes any game's [`crate::Table`] as CSV, as [`write_csv`] writes its cells; a loopy game's
-/// generalized values with a finite value as its number and ∞ as [`crate::INFINITE_G`] (−1),
+/// Writes any game's [`crate::table::Table`] as CSV, as [`write_csv`] writes its cells; a loopy game's
+/// generalized values with a finite value as its number and ∞ as [`crate::loopy::INFINITE_G`] (−1),
 /// so that pandas and polars read an integer column, and with [`CellKind::Outcomes`] `P`, `N`
 /// or `D` (a draw). A loopy table's long layout of values adds a column `infinite`: an ∞
 /// position's value as `value` and `moves` write it, `inf(0,3)` with its set K (a string in
@@ -51,7 +51,7 @@ pub fn write_csv<W: Write>(
 /// # Errors
 /// An I/O error, or `InvalidInput` for the grid layout of a 3-D table.
 pub fn write_table_csv<W: Write>(
-    table: &crate::Table,
+    table: &crate::table::Table,
     layout: CsvLayout,
     cells: CellKind,
     out: W,
@@ -63,8 +63,8 @@ pub fn write_table_csv<W: Write>(
 }
 
 fn write_loopy<W: Write>(
-    shape: &crate::TableShape,
-    value_at: impl Fn(usize) -> crate::LoopyValue,
+    shape: &crate::table::TableShape,
+    value_at: impl Fn(usize) -> crate::loopy::LoopyValue,
     layout: CsvLayout,
     cells: CellKind,
     out: W,
@@ -79,7 +79,7 @@ fn write_loopy<W: Write>(
         ));
     }
     let mut writer = ::csv::WriterBuilder::new().has_headers(false).from_writer(out);
-    let text = |value: &crate::LoopyValue| -> String {
+    let text = |value: &crate::loopy::LoopyValue| -> String {
         match (cells, value) {
             (CellKind::Outcomes, value) => value.outcome().letter().to_string(),
             (CellKind::Values, value) => value.g().to_string(),
@@ -290,7 +290,7 @@ pub struct CsvLimits {
     /// Bytes per cell that the caller will hold besides the table once it is read (an
     /// analysis' copies), counted against `max_bytes` as the cells are read.
     pub extra_per_cell: u64,
-    /// Bytes per row, column and diagonal of a 2-D table ([`crate::board_lines`]) that the
+    /// Bytes per row, column and diagonal of a 2-D table ([`crate::table::board_lines`]) that the
     /// caller will hold besides (an analysis' record of each line), counted in the same way.
     pub extra_per_line: u64,
 }
@@ -357,7 +357,7 @@ pub fn read_csv_within<R: Read>(
     let mut cells = CellReader::default();
     let name = |text: &str, line: u64| -> Result<String, CsvReadError> {
         let text = text.trim();
-        if crate::Axis::is_name(text) {
+        if crate::game::Axis::is_name(text) {
             Ok(text.to_string())
         } else {
             Err(at(line, format!("`{}` is not an axis name", text.escape_debug())))
@@ -660,12 +660,12 @@ fn check_width(record: &::csv::StringRecord, width: usize, line: u64) -> Result<
 
 fn coordinate(field: &str, line: u64) -> Result<Coord, CsvReadError> {
     let field = field.trim();
-    field.parse::<Coord>().ok().filter(|c| (0..crate::COORD_LIMIT).contains(c)).ok_or_else(|| {
-        CsvReadError {
+    field.parse::<Coord>().ok().filter(|c| (0..crate::game::COORD_LIMIT).contains(c)).ok_or_else(
+        || CsvReadError {
             line: Some(line),
             message: format!("`{field}` is not a coordinate (a whole number >= 0)"),
-        }
-    })
+        },
+    )
 }
 
 /// The first of `fields`, coordinates that must go up by one (read one at a time: a header may
@@ -710,7 +710,7 @@ fn into_io(err: ::csv::Error) -> io::Error {
 mod tests {
     use super::*;
     use crate::game::lookup;
-    use crate::TableShape;
+    use crate::table::TableShape;
 
     /// Issue 12, item 3: endless inputs (`/dev/zero`, a decompression bomb) were read until the
     /// process was killed; lines and memory are bounded.

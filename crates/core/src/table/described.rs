@@ -113,11 +113,11 @@ impl Table {
     }
 
     /// A loopy table's values as integers, row-major, as its CSV's `g` column has them (∞ as
-    /// [`crate::INFINITE_G`]); `None` for a table of Grundy values, whose cells are its values.
+    /// [`crate::loopy::INFINITE_G`]); `None` for a table of Grundy values, whose cells are its values.
     pub fn g_values(&self) -> Option<Vec<i64>> {
         let labels = self.loopy.as_ref().map(|_| self.data.cells().to_u32_vec())?;
         let g = |label: u32| match label {
-            INFINITE_LABEL => crate::INFINITE_G,
+            INFINITE_LABEL => crate::loopy::INFINITE_G,
             finite => i64::from(finite),
         };
         Some(labels.into_iter().map(g).collect())

@@ -266,7 +266,8 @@ pub fn read_npy_table<R: Read>(mut input: R, max_bytes: u64) -> Result<GrundyTab
         return Err(NpyError::new(NpyErrorKind::Lens { found: lens }));
     }
     let bytes = lens.iter().map(|&l| l as u128).product::<u128>() * width.bytes() as u128;
-    if bytes > u128::from(max_bytes) || lens.iter().any(|&l| l as u64 >= crate::COORD_LIMIT as u64)
+    if bytes > u128::from(max_bytes)
+        || lens.iter().any(|&l| l as u64 >= crate::game::COORD_LIMIT as u64)
     {
         return Err(NpyError::new(NpyErrorKind::TooLarge { bytes, limit: max_bytes }));
     }
@@ -368,7 +369,8 @@ impl NpyHeader {
 mod tests {
     use super::*;
     use crate::game::Axis;
-    use crate::{Nimber, TableShape};
+    use crate::nimber::Nimber;
+    use crate::table::TableShape;
 
     fn shape(lens: &[i64]) -> TableShape {
         let axes = (0..lens.len()).map(|d| Axis::new(&format!("x{d}"), 0)).collect();

@@ -181,7 +181,7 @@ impl ValuesDigest {
     /// The checksum of a whole table whose cells hold `kind`.
     pub fn of_table(table: &GrundyTable, kind: CellKind) -> String {
         let mut digest = ValuesDigest::new();
-        crate::with_cells!(table.cells(), |values| {
+        with_cells!(table.cells(), |values| {
             for chunk in values.chunks(ValuesDigest::BLOCK) {
                 digest.feed(chunk.iter().map(|&v| Cell::nimber(v).0), kind);
             }
@@ -202,11 +202,11 @@ fn hex(bytes: &[u8]) -> String {
 mod tests {
     use super::*;
     use crate::game::lookup;
-    use crate::TableShape;
+    use crate::table::TableShape;
 
     fn record() -> Provenance {
         let game = lookup("kiki").unwrap();
-        let spec = crate::to_spec(&game);
+        let spec = crate::game::to_spec(&game);
         Provenance {
             provenance: PROVENANCE_VERSION,
             game: "kiki".into(),
@@ -259,7 +259,8 @@ mod tests {
     fn the_digest_is_of_values_not_of_their_width_or_feeding() {
         let kiki = lookup("kiki").unwrap();
         let shape = TableShape::new(&kiki, &[3, 4], "3x4").unwrap();
-        let values: Vec<crate::Nimber> = (0..12).map(|v| crate::Nimber(v % 4)).collect();
+        let values: Vec<crate::nimber::Nimber> =
+            (0..12).map(|v| crate::nimber::Nimber(v % 4)).collect();
         let table = GrundyTable::from_nimbers(shape, &values);
         let whole = ValuesDigest::of_table(&table, CellKind::Values);
         let mut fed = ValuesDigest::new();
@@ -281,8 +282,8 @@ mod tests {
 
     #[test]
     fn fingerprints_tell_rules_apart() {
-        let kiki = crate::to_spec(&lookup("kiki").unwrap());
-        let wythoff = crate::to_spec(&lookup("wythoff").unwrap());
+        let kiki = crate::game::to_spec(&lookup("kiki").unwrap());
+        let wythoff = crate::game::to_spec(&lookup("wythoff").unwrap());
         assert_eq!(fingerprint(&kiki), fingerprint(&kiki));
         assert_ne!(fingerprint(&kiki), fingerprint(&wythoff));
         assert_eq!(fingerprint(&kiki).len(), "sha256:".len() + 16);

@@ -138,7 +138,7 @@ impl<'a> Repeating<'a> {
         let head: Vec<C> = self
             .head
             .iter()
-            .map(|&v| C::from_nimber(crate::Nimber(v)).expect("every value fits the cells"))
+            .map(|&v| C::from_nimber(crate::nimber::Nimber(v)).expect("every value fits the cells"))
             .collect();
         let (e, p) = (self.preperiod, self.period);
         let mut i = from;
