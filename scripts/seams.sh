@@ -21,7 +21,7 @@ tests='^crates/compute/src/compositions\.rs$'
 
 sites() {
   local pattern=$1
-  for file in $(git ls-files 'crates/*.rs' | grep -v -e '/tests/' -e '/benches/' | grep -Ev -e "$seams" -e "$tests"); do
+  for file in $(git ls-files 'crates/*.rs' | grep -v -e '/tests/' -e '/benches/' -e '/tests\.rs$' | grep -Ev -e "$seams" -e "$tests"); do
     awk -v file="$file" -v pattern="$pattern" '
       /^#\[cfg\(test\)\]/ { exit }
       /^[[:space:]]*\/\// { next }

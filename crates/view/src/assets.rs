@@ -4,7 +4,9 @@ use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
 
 const PAGE: &str = include_str!("../assets/index.html");
-const SCRIPT: &str = include_str!("../assets/view.js");
+// One script in two files: the map and its drawing, then the panels, which use its names.
+const SCRIPT: &str =
+    concat!(include_str!("../assets/view.js"), include_str!("../assets/panels.js"));
 const STYLE: &str = include_str!("../assets/view.css");
 
 pub(crate) fn page() -> Html<&'static str> {

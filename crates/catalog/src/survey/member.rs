@@ -147,14 +147,7 @@ pub fn survey_member(
             row.outcome_rule = r.outcome.rule.clone();
             row.proof = r.outcome.proof.clone();
             (row.separable, row.symmetric) = (Some(r.outcome.separable), Some(r.symmetric));
-            let periodic = |lines: &[LineReport]| {
-                [lines.iter().filter(|l| l.period.is_some()).count(), lines.len()]
-            };
-            row.periodic_lines = Some(PeriodicLines {
-                rows: periodic(&r.rows),
-                columns: periodic(&r.columns),
-                diagonals: periodic(&r.diagonals),
-            });
+            row.periodic_lines = Some(periodic_lines(&r.rows, &r.columns, &r.diagonals));
         }
         Report::LoopyHeaps(r) => {
             let min = table.data().axes()[0].min;
@@ -167,14 +160,7 @@ pub fn survey_member(
         Report::LoopyBoard(r) => {
             row.outcome_rule = r.p_positions.rule.clone();
             row.proof = Some(Proof::none(r.argument));
-            let periodic = |lines: &[LineReport]| {
-                [lines.iter().filter(|l| l.period.is_some()).count(), lines.len()]
-            };
-            row.periodic_lines = Some(PeriodicLines {
-                rows: periodic(&r.rows),
-                columns: periodic(&r.columns),
-                diagonals: periodic(&r.diagonals),
-            });
+            row.periodic_lines = Some(periodic_lines(&r.rows, &r.columns, &r.diagonals));
         }
     }
     row.seconds = started.elapsed().as_secs_f64();
@@ -258,5 +244,20 @@ impl Progress for Members<'_> {
 
     fn runs(&self, engine: grundy_compute::Engine) {
         self.0.runs(engine);
+    }
+}
+
+/// How many of a board's rows, columns and diagonals are periodic, of how many.
+fn periodic_lines(
+    rows: &[LineReport],
+    columns: &[LineReport],
+    diagonals: &[LineReport],
+) -> PeriodicLines {
+    let periodic =
+        |lines: &[LineReport]| [lines.iter().filter(|l| l.period.is_some()).count(), lines.len()];
+    PeriodicLines {
+        rows: periodic(rows),
+        columns: periodic(columns),
+        diagonals: periodic(diagonals),
     }
 }

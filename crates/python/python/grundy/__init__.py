@@ -26,60 +26,20 @@ from __future__ import annotations
 import html
 import io
 import os
-import sys
 import tempfile
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 import json
 
 import numpy as np
 
 from . import _grundy
+from ._args import _I64, _coords, _int, _ints, _threads
 from ._errors import GrundyError, InputError, TableTooLarge
+from ._progress import ProgressArg, _progress
+from ._reports import BoardReport, CheckReport, Counterexample, Identification, Record, SequenceReport
 
 __version__: str = _grundy.__version__
-
-# --- The conversion layer: every argument is checked here, by name, before it crosses into
-# the native half, so that bad input raises InputError (issue 28: OverflowError, TypeError and
-# ValueError leaked from the conversions, and a panic as PanicException).
-
-_I64 = (-(1 << 63), (1 << 63) - 1)
-
-
-def _int(value: Any, what: str, low: Optional[int] = None, high: Optional[int] = None) -> int:
-    """``value`` as an int (a Python or numpy integer, not a bool, a float or a string), from
-    ``low`` to ``high``."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise InputError(f"{what} must be a whole number, not {value!r}")
-    value = int(value)
-    if (low is not None and value < low) or (high is not None and value > high):
-        if low is not None and high is not None:
-            raise InputError(f"{what} must be from {low} to {high}, not {value}")
-        if low is not None:
-            raise InputError(f"{what} must be {low} or more, not {value}")
-        raise InputError(f"{what} must be {high} or less, not {value}")
-    return value
-
-
-def _ints(values: Any, what: str, low: Optional[int] = None, high: Optional[int] = None) -> List[int]:
-    """``values`` (a sequence) as ints, each checked as :func:`_int` checks it."""
-    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
-        raise InputError(f"{what} must be a sequence of whole numbers, not {values!r}")
-    return [_int(v, f"{what}[{i}]", low, high) for i, v in enumerate(values)]
-
-
-def _threads(threads: Any) -> Optional[int]:
-    if threads is None:
-        return None
-    return _int(threads, "threads", 1, 1024)
-
-
-def _coords(position: Any, what: str) -> List[int]:
-    """A position or size: an int (a heap) or a sequence of ints, each a coordinate."""
-    if isinstance(position, (int, np.integer)) and not isinstance(position, bool):
-        return [_int(position, what, *_I64)]
-    return _ints(position, what, *_I64)
 
 __all__ = [
     "BoardReport",
@@ -293,51 +253,6 @@ def _size(game: Game, size: Union[int, Sequence[int]]) -> List[int]:
     return coords
 
 
-class _Bar:
-    """A progress bar: tqdm's when it is installed (it draws in notebooks), else one line of
-    text on standard error."""
-
-    def __init__(self, total: int, what: str) -> None:
-        self.total = total
-        self.done = 0
-        try:
-            from tqdm.auto import tqdm  # type: ignore[import-not-found]
-
-            self.tqdm = tqdm(total=total, desc=what, unit="cell", unit_scale=True)
-        except ImportError:
-            self.tqdm = None
-        self.what = what
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.tqdm is not None:
-            self.tqdm.update(done - self.done)
-        else:
-            width = 30
-            filled = width * done // max(total, 1)
-            sys.stderr.write(f"\r{self.what} [{'#' * filled}{' ' * (width - filled)}] {100 * done // max(total, 1)}%")
-            sys.stderr.flush()
-        self.done = done
-
-    def close(self) -> None:
-        self(self.total, self.total)
-        if self.tqdm is not None:
-            self.tqdm.close()
-        else:
-            sys.stderr.write("\n")
-
-
-ProgressArg = Union[bool, Callable[[int, int], Any]]
-
-
-def _progress(progress: ProgressArg, total: int, what: str) -> Tuple[Optional[Callable[[int, int], Any]], Callable[[], None]]:
-    if progress is True:
-        bar = _Bar(total, what)
-        return bar, bar.close
-    if callable(progress):
-        return progress, lambda: None
-    return None, lambda: None
-
-
 def compute(
     game: GameLike,
     size: Union[int, Sequence[int]],
@@ -514,126 +429,6 @@ def show(game: GameLike) -> str:
     return _game(game).spec
 
 
-class Record:
-    """A result: the fields of the CLI's JSON output as attributes (nested objects are records
-    too). ``to_dict()`` gives the JSON object back."""
-
-    def __init__(self, fields: Dict[str, Any]) -> None:
-        self._fields = fields
-        for key, item in fields.items():
-            setattr(self, key, _record(item))
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The fields as the JSON output has them."""
-        return json.loads(json.dumps(self._fields))
-
-    def __eq__(self, other: object) -> bool:
-        return type(self) is type(other) and self._fields == other._fields  # type: ignore[attr-defined]
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={getattr(self, k)!r}" for k in self._fields)
-        return f"{type(self).__name__}({inner})"
-
-
-def _record(item: Any) -> Any:
-    if isinstance(item, dict):
-        return Record(item)
-    if isinstance(item, list):
-        return [_record(i) for i in item]
-    return item
-
-
-class SequenceReport(Record):
-    """The patterns of a heap game's sequence: ``game``, ``size``, ``min``, ``axis``,
-    ``sequence`` (``period``, ``saltus``, ``preperiod``, ``from``, ``proved``, ``argument``,
-    ``needed_length``, ``searched``), ``records`` and, after ``until_proved``, ``until_proved``
-    (``values``, ``rounds``, ``limit``). ``period``, ``preperiod``, ``saltus``, ``proved`` and
-    ``argument`` are also read directly on the report."""
-
-    @property
-    def period(self) -> Optional[int]:
-        return self.sequence.period  # type: ignore[attr-defined,no-any-return]
-
-    @property
-    def preperiod(self) -> Optional[int]:
-        return self.sequence.preperiod  # type: ignore[attr-defined,no-any-return]
-
-    @property
-    def saltus(self) -> Optional[int]:
-        return self.sequence.saltus  # type: ignore[attr-defined,no-any-return]
-
-    @property
-    def proved(self) -> bool:
-        return bool(self.sequence.proved)  # type: ignore[attr-defined]
-
-    @property
-    def argument(self) -> Optional[str]:
-        return self.sequence.argument  # type: ignore[attr-defined,no-any-return]
-
-
-class BoardReport(Record):
-    """The patterns of a board: ``game``, ``axes``, ``min``, ``size``, ``cells``, ``outcome``
-    (``period``, ``from``, ``rule``, ``proved``, ``argument``, ``separable``), ``values``,
-    ``symmetric``, ``rows``, ``columns`` and ``diagonals`` (each line's ``index``, ``period``,
-    ``saltus``, ``from``). ``proved`` and ``argument`` are the outcome rule's."""
-
-    @property
-    def proved(self) -> bool:
-        return bool(self.outcome.proved)  # type: ignore[attr-defined]
-
-    @property
-    def argument(self) -> Optional[str]:
-        return self.outcome.argument  # type: ignore[attr-defined,no-any-return]
-
-
-class Counterexample(NamedTuple):
-    """A cell where a claim fails: its coordinates, its value and what the claim says."""
-
-    position: Tuple[int, ...]
-    value: int
-    claimed: Union[str, int, bool]
-
-
-@dataclass(frozen=True)
-class CheckReport:
-    """A claim checked against a table (the fields of ``grundy check --json``)."""
-
-    game: str
-    size: Tuple[int, ...]
-    claim: str
-    expression: str
-    cells: int
-    disagreements: int
-    counterexamples: List[Counterexample]
-    verdict: str
-    proved: bool
-    argument: str
-    checked_box: Optional[List[Tuple[int, int]]]
-
-    @property
-    def agrees(self) -> bool:
-        """Whether the claim holds on every cell of the table."""
-        return self.disagreements == 0
-
-    def to_dict(self) -> Dict[str, Any]:
-        """The JSON object of ``grundy check --json``."""
-        return {
-            "game": self.game,
-            "size": list(self.size),
-            "claim": self.claim,
-            "expression": self.expression,
-            "cells": self.cells,
-            "disagreements": self.disagreements,
-            "counterexamples": [
-                {"position": list(c.position), "value": c.value, "claimed": c.claimed} for c in self.counterexamples
-            ],
-            "verdict": self.verdict,
-            "proved": self.proved,
-            "argument": self.argument,
-            "checked_box": None if self.checked_box is None else [list(b) for b in self.checked_box],
-        }
-
-
 TableLike = Union[GameLike, np.ndarray]
 
 
@@ -739,24 +534,6 @@ def patterns(
         text = _grundy.patterns_of(values, named_axes, name, g and g._ref, g and g._spec)
     fields = json.loads(text)
     return SequenceReport(fields) if "sequence" in fields else BoardReport(fields)
-
-
-class Identification(Record):
-    """What ``grundy identify --json`` finds: ``sequence`` (what was identified), ``values``
-    (how many), ``from`` and ``to`` (its coordinates; ``to`` is ``None`` when a proved period
-    gives every value), ``proved``, ``max_shift``, ``same_values`` and ``same_p_positions``
-    (lists of matches) and ``index`` (the index searched: ``built_with``, ``classes``,
-    ``members``).
-
-    A match has ``class`` (its representative), ``shift`` (k in a(n) = b(n + k)), ``from`` and
-    ``to`` (the range compared; ``to`` is ``None`` when proved for every n), ``proved`` and
-    ``members`` (each ``game``, ``proved``, ``to`` and, for published sequences, ``note``).
-    Read ``from`` and ``class`` with ``getattr(match, "from")`` or ``match.to_dict()``."""
-
-    @property
-    def names(self) -> List[str]:
-        """Every known game with the same values (after a shift), best match first."""
-        return [member.game for match in self.same_values for member in match.members]  # type: ignore[attr-defined]
 
 
 def identify(
