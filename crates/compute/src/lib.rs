@@ -78,6 +78,7 @@ pub use records::SequenceRecords;
 pub use reference::fill_reference;
 pub use request::{Content, FillRequest, PreparedFill, RequestError, RequestErrorKind, WholeFill};
 pub use runtime::Runtime;
-pub use sparse::{has_sparse_records, sparse_records, NotSparse, SparseRecords};
+pub use sparse::records::{has_sparse_records, sparse_records, SparseRecords};
+pub use sparse::NotSparse;
 pub use stream::{streaming_rows, NoStream, RingStore, RowStream};
 pub use threads::{ThreadCount, Threads, ThreadsError, MAX_THREADS_PER_CORE};

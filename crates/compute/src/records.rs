@@ -36,7 +36,8 @@ impl SequenceRecords {
         }
         let max = table.stats().max;
         let first = (0..table.len()).find(|&n| table.get_flat(n).value() == max).unwrap_or(0);
-        let records = game.and_then(|game| crate::sparse::sparse_records(game, shape, table).ok());
+        let records =
+            game.and_then(|game| crate::sparse::records::sparse_records(game, shape, table).ok());
         Some(SequenceRecords::assemble(shape, max, first as u64, records))
     }
 
@@ -53,8 +54,9 @@ impl SequenceRecords {
         }
         let max = values.stats().max;
         let first = values.first(max).unwrap_or(0);
-        let records =
-            game.and_then(|game| crate::sparse::sparse_records_repeating(game, shape, values).ok());
+        let records = game.and_then(|game| {
+            crate::sparse::records::sparse_records_repeating(game, shape, values).ok()
+        });
         Some(SequenceRecords::assemble(shape, max, first, records))
     }
 
@@ -64,7 +66,7 @@ impl SequenceRecords {
         shape: &TableShape,
         max: u32,
         first: u64,
-        records: Option<crate::sparse::SparseRecords>,
+        records: Option<crate::sparse::records::SparseRecords>,
     ) -> SequenceRecords {
         SequenceRecords {
             max,

@@ -41,14 +41,19 @@
 //! while heaps are expensive (see [`PIPELINE_COST`]): on cheap ones the hand-over between cores
 //! costs more than a heap.
 
+mod moves;
+pub(crate) mod records;
+mod refusal;
+mod review;
 mod tail;
+
+pub use refusal::NotSparse;
 
 use crate::executor::{Executor, Store};
 use crate::plan::Unit;
 use crate::shared::Shared;
 use crossbeam_utils::CachePadded;
 use grundy_core::{Cell, CellWidth, Coord, Game, GrundyTable, Nimber, Repeating, Rule, TableShape};
-use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -75,233 +80,6 @@ pub(crate) struct HeapMoves {
     /// By increasing `k`.
     takes: Vec<Take>,
     breaks: Vec<Break>,
-}
-
-/// Why a game is not one for the sparse-space engine.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum NotSparse {
-    /// It is not a heap game (one axis).
-    Axes {
-        /// Its number of axes.
-        dims: usize,
-    },
-    /// Its axis does not start at 0, so positions are not heap sizes.
-    AxisStart {
-        /// The smallest coordinate.
-        min: Coord,
-    },
-    /// A move leaves three heaps (a hex digit with 8 in it): a pair of rare heaps no longer
-    /// bounds what the common ones can make.
-    ThreeHeaps,
-    /// No move leaves two heaps: there is nothing sparse to exploit.
-    NoBreaks,
-    /// A rule the method does not read: unbounded slides, or moves that are not removals.
-    Rule {
-        /// The rule's number (1-based) and kind.
-        rule: (usize, &'static str),
-    },
-}
-
-impl fmt::Display for NotSparse {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            NotSparse::Axes { dims } => write!(
-                f,
-                "the sparse-space engine computes heap games (one axis); this game has {dims}"
-            ),
-            NotSparse::AxisStart { min } => write!(
-                f,
-                "the sparse-space engine computes heap sizes from 0; this game's axis starts at \
-                 {min}"
-            ),
-            NotSparse::ThreeHeaps => f.write_str(
-                "the sparse-space engine needs moves that leave at most two heaps; this game's \
-                 code has a digit with 8 (three heaps)",
-            ),
-            NotSparse::NoBreaks => f.write_str(
-                "the sparse-space engine speeds up moves that leave two heaps; this game has none",
-            ),
-            NotSparse::Rule { rule: (index, kind) } => write!(
-                f,
-                "the sparse-space engine reads removals and splits of a heap; rule {index} \
-                 ({kind}) is not one it can read"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for NotSparse {}
-
-impl HeapMoves {
-    /// The moves of `game` on heaps up to `shape`'s largest, or why the method does not apply.
-    pub(crate) fn new(game: &Game, shape: &TableShape) -> Result<HeapMoves, NotSparse> {
-        let axes = game.axes();
-        if axes.len() != 1 {
-            return Err(NotSparse::Axes { dims: axes.len() });
-        }
-        if axes[0].min != 0 {
-            return Err(NotSparse::AxisStart { min: axes[0].min });
-        }
-        // Games without a break (or a three-heap move, refused below) are refused before their
-        // removals are listed.
-        let breaks_somewhere = game.rules().iter().any(|rule| match rule {
-            Rule::Split { .. } => true,
-            Rule::TakeAndBreak { code } => code.digits().iter().any(|d| d & 12 != 0),
-            _ => false,
-        });
-        if !breaks_somewhere {
-            return Err(NotSparse::NoBreaks);
-        }
-        let longest = shape.lens()[0] as u64;
-        let mut takes: Vec<Take> = Vec::new();
-        let mut breaks: Vec<Break> = Vec::new();
-        // Merged by k below: a jump set can list hundreds of thousands of amounts.
-        let mut take =
-            |k: usize, to_nothing: bool, to_heap: bool| takes.push(Take { k, to_nothing, to_heap });
-        for (index, rule) in game.rules().iter().enumerate() {
-            let refuse = || NotSparse::Rule { rule: (index + 1, rule.kind()) };
-            // A 1-D direction must lower the heap: [-d] with d ≥ 1.
-            let unit = |direction: &[Coord]| match direction {
-                [d] if *d < 0 => Ok((-d) as u64),
-                _ => Err(refuse()),
-            };
-            match rule {
-                Rule::Step { offsets } => {
-                    for offset in offsets {
-                        take(unit(offset)? as usize, true, true);
-                    }
-                }
-                Rule::Jump { directions, steps } => {
-                    for direction in directions {
-                        let d = unit(direction)?;
-                        for amount in steps.up_to(longest / d) {
-                            take((amount * d) as usize, true, true);
-                        }
-                    }
-                }
-                // A bounded slide is a list of removals; an unbounded one reads every smaller
-                // heap, which nothing sparse can shorten.
-                Rule::Slide { directions, max: Some(max) } => {
-                    for direction in directions {
-                        let d = unit(direction)?;
-                        for amount in 1..=(*max).min(longest / d) {
-                            take((amount * d) as usize, true, true);
-                        }
-                    }
-                }
-                Rule::Slide { max: None, .. } => return Err(refuse()),
-                Rule::Split { axis: 0, min_piece, unequal } if *min_piece >= 1 => {
-                    breaks.push(Break { k: 0, min_piece: *min_piece as usize, unequal: *unequal })
-                }
-                Rule::Split { .. } => return Err(refuse()),
-                Rule::TakeAndBreak { code } => {
-                    for (k, &digit) in code.digits().iter().enumerate() {
-                        if digit & 8 != 0 {
-                            return Err(NotSparse::ThreeHeaps);
-                        }
-                        // As the plain engine reads a code: 1 leaves nothing (k = n), 2 leaves
-                        // one heap (k ≥ 1), 4 leaves two non-empty heaps.
-                        if digit & 3 != 0 {
-                            take(k, digit & 1 != 0, digit & 2 != 0 && k >= 1);
-                        }
-                        if digit & 4 != 0 {
-                            breaks.push(Break { k, min_piece: 1, unequal: false });
-                        }
-                    }
-                }
-            }
-        }
-        if breaks.is_empty() {
-            return Err(NotSparse::NoBreaks);
-        }
-        takes.sort_by_key(|t| t.k);
-        takes.dedup_by(|later, kept| {
-            let same = later.k == kept.k;
-            if same {
-                kept.to_nothing |= later.to_nothing;
-                kept.to_heap |= later.to_heap;
-            }
-            same
-        });
-        breaks.sort_by_key(|b| (b.k, b.min_piece, b.unequal));
-        breaks.dedup();
-        Ok(HeapMoves { takes, breaks })
-    }
-}
-
-/// The sparse-space columns of the records (Flammenkamp's tables) of a heap game's sequence: the
-/// mask that makes the fewest positions rare over the whole sequence, and those positions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SparseRecords {
-    /// The mask over extended values (value·2 + heap parity): bit 0 reads the heap's parity,
-    /// bit i + 1 the value's bit i. 0 when no mask makes any position common.
-    pub mask: u64,
-    /// The class (popcount of the masked extended value, mod 2) of the rare positions.
-    pub rare_class: u32,
-    /// Rare positions (heap sizes from 1).
-    pub rare: u64,
-    /// The largest rare position (0 when there is none).
-    pub last_rare: u64,
-}
-
-impl SparseRecords {
-    /// Whether the heap of size `heap` with value `value` is one of the rare positions these
-    /// records count (heap sizes from 1).
-    pub fn is_rare(&self, heap: u64, value: u32) -> bool {
-        heap >= 1 && class(self.mask, value, (heap & 1) as usize) == self.rare_class
-    }
-}
-
-/// Whether `game` over `shape` has sparse-space records (see [`sparse_records`]): why not, if not.
-pub fn has_sparse_records(game: &Game, shape: &TableShape) -> Result<(), NotSparse> {
-    HeapMoves::new(game, shape).map(|_| ())
-}
-
-/// The records of the sequence `values` (heap sizes 0, 1, …) of a game the sparse-space engine
-/// computes (see [`crate::engine::Engine::Sparse`]): what the engine's mask review settles on when it
-/// has seen every value, whatever engine computed them.
-pub fn sparse_records(
-    game: &Game,
-    shape: &TableShape,
-    values: &GrundyTable,
-) -> Result<SparseRecords, NotSparse> {
-    let moves = HeapMoves::new(game, shape)?;
-    let filled = values.len();
-    let mut state =
-        grundy_core::with_cells!(values.cells(), |v| SparseState::rebuild(&moves, v, filled));
-    if filled < FIRST_REVIEW {
-        // Too short for the engine to have chosen; the records still name the best mask.
-        (state.mask, state.rare_class) = best_mask(&state.histogram, state.odd_masks);
-        grundy_core::with_cells!(values.cells(), |v| state.rebuild_rare(v));
-    }
-    Ok(SparseRecords {
-        mask: state.mask,
-        rare_class: state.rare_class,
-        rare: state.rare.len() as u64,
-        last_rare: state.rare.last().map_or(0, |&x| x.into()),
-    })
-}
-
-/// [`sparse_records`] of a sequence that repeats after a preperiod (a heap game's values past a
-/// proved period), counted from its repeating part: the same records as for its values written
-/// out, since the mask review reads only the histogram of extended values.
-pub(crate) fn sparse_records_repeating(
-    game: &Game,
-    shape: &TableShape,
-    values: &Repeating<'_>,
-) -> Result<SparseRecords, NotSparse> {
-    let moves = HeapMoves::new(game, shape)?;
-    let odd_masks = SparseState::new(&moves).odd_masks;
-    let (mask, rare_class) = best_mask(&values.extended_histogram(), odd_masks);
-    let rare = |value: u32, parity: usize| class(mask, value, parity) == rare_class;
-    Ok(SparseRecords {
-        mask,
-        rare_class,
-        // Rare positions are counted from heap size 1, as the engine keeps them.
-        rare: values.count_where(1, rare),
-        last_rare: values.last_where(rare).unwrap_or(0),
-    })
 }
 
 /// The options of one heap, one byte per value: adding an option is a single store (no
@@ -437,6 +215,273 @@ const FIRST_REVIEW: usize = 512;
 
 /// A periodic tail that starts this far out or nearer is always worth reading through.
 const TAIL_START: usize = 4096;
+
+impl SparseState {
+    /// Brings the state up to the heaps of `known`, all final: records the ones it has not seen.
+    fn catch_up<C: Cell>(&mut self, known: &[C]) {
+        for n in self.filled..known.len() {
+            self.record(known, n, known[n].into());
+        }
+    }
+
+    /// [`SparseState::begin`], or [`SparseState::begin_in_tail`] while the known values end in
+    /// a periodic tail. (The choice is made here, outside `begin`, whose loop over the rare list
+    /// compiles to fewer instructions on its own.)
+    #[inline]
+    fn begin_any<C: Cell>(
+        &self,
+        moves: &HeapMoves,
+        known: &[C],
+        n: usize,
+        heap: &mut HeapInProgress,
+    ) {
+        match &self.tail {
+            Some(tail) => self.begin_in_tail(tail, moves, known, n, heap),
+            None => self.begin(moves, known, n, heap),
+        }
+    }
+
+    /// The first step of heap `n`'s value, while the heaps from `known.len()` to n − 1 may still
+    /// be computed elsewhere: `known` holds final heaps (the state has seen them all). Adds every
+    /// option that reads only known heaps and verifies candidates against them;
+    /// [`HeapInProgress::finish`] adds the rest once every heap below `n` is final. `heap` is
+    /// scratch space from an earlier heap, and becomes heap `n` in progress. While the known
+    /// values end in a periodic tail, the heap reads through it instead ([`SparseState::begin_in_tail`],
+    /// which [`SparseState::begin_any`] picks).
+    #[inline]
+    fn begin<C: Cell>(&self, moves: &HeapMoves, known: &[C], n: usize, heap: &mut HeapInProgress) {
+        debug_assert!(known.len() <= n && self.filled == known.len());
+        let value = |x: usize| -> u32 { known[x].into() };
+        let options = &mut heap.options;
+        options.reset(self.limit);
+        self.add_takes(moves, known, n, options);
+        let mut through_rare = 0;
+        for b in &moves.breaks {
+            let Some(s) = n.checked_sub(b.k) else { continue };
+            let p = b.min_piece;
+            if s < 2 * p {
+                continue;
+            }
+            // A rare heap at or past `known.len()` pairs with a piece below the first known
+            // pair: `finish` adds those pairs.
+            let first = first_known_pair(s, known.len());
+            let (lo, hi) = (p.max(first), s - p);
+            // Usually every rare heap is in range (a search only near the ends).
+            let rare = &self.rare;
+            let start = match rare.first() {
+                Some(&first) if first as usize >= lo => 0,
+                _ => rare.partition_point(|&i| (i as usize) < lo),
+            };
+            let end = match rare.last() {
+                Some(&last) if last as usize <= hi => rare.len(),
+                _ => rare.partition_point(|&i| i as usize <= hi),
+            }
+            .max(start);
+            through_rare += (end - start) as u64;
+            for &i in &rare[start..end] {
+                let i = i as usize;
+                if !(b.unequal && 2 * i == s) {
+                    options.add(value(i) ^ value(s - i));
+                }
+            }
+        }
+        heap.cursors.clear();
+        heap.cursors.extend(
+            moves
+                .breaks
+                .iter()
+                .map(|b| b.min_piece.max(first_known_pair(n.saturating_sub(b.k), known.len()))),
+        );
+        heap.n = n;
+        heap.cost = 2 * through_rare;
+        heap.known = known.len();
+        heap.mask = self.mask;
+        heap.candidate = heap.options.mex_from(0);
+        heap.verify(moves, known);
+    }
+
+    /// [`SparseState::begin`] while the known values end in `tail`: the takes, the pairs with a
+    /// piece outside the tail one by one, and the tail's pairs by residue. Every option that
+    /// reads only known heaps is then in, so nothing is left to verify (the heap's mask is 0).
+    fn begin_in_tail<C: Cell>(
+        &self,
+        tail: &tail::Tail,
+        moves: &HeapMoves,
+        known: &[C],
+        n: usize,
+        heap: &mut HeapInProgress,
+    ) {
+        let value = |x: usize| -> u32 { known[x].into() };
+        heap.options.reset(self.limit);
+        self.add_takes(moves, known, n, &mut heap.options);
+        let options = &mut heap.options;
+        let mut read = 0u64;
+        for b in &moves.breaks {
+            let Some(s) = n.checked_sub(b.k) else { continue };
+            if s < 2 * b.min_piece {
+                continue;
+            }
+            let last = if b.unequal && s % 2 == 0 { s / 2 - 1 } else { s / 2 };
+            let low = b.min_piece.max(first_known_pair(s, known.len()));
+            let mut pairs = |from: usize, to: usize| {
+                for a in from..=to {
+                    options.add(value(a) ^ value(s - a));
+                }
+                read += (to + 1).saturating_sub(from) as u64;
+            };
+            match tail.covered(s, low, last) {
+                Some((first, to)) => {
+                    if first > low {
+                        pairs(low, first - 1);
+                    }
+                    if last > to {
+                        pairs(to + 1, last);
+                    }
+                    tail.options(s, |option| options.add(option));
+                }
+                None if low <= last => pairs(low, last),
+                None => {}
+            }
+        }
+        heap.cursors.clear();
+        heap.cursors.extend(moves.breaks.iter().map(|_| usize::MAX));
+        heap.n = n;
+        heap.cost = read;
+        heap.known = known.len();
+        heap.mask = 0;
+        heap.candidate = heap.options.mex_from(0);
+    }
+
+    /// Adds the options of heap `n`'s takes that read known heaps (or leave nothing).
+    #[inline(always)]
+    fn add_takes<C: Cell>(
+        &self,
+        moves: &HeapMoves,
+        known: &[C],
+        n: usize,
+        options: &mut OptionSet,
+    ) {
+        for take in &moves.takes {
+            if take.k > n {
+                break;
+            }
+            let rest = n - take.k;
+            if rest == 0 {
+                if take.to_nothing {
+                    options.add(0);
+                }
+            } else if take.to_heap && rest < known.len() {
+                options.add(known[rest].into());
+            }
+        }
+    }
+
+    /// Records that heap `n` has `value`: the histogram, the rare list, the mask's review, and
+    /// the periodic tail (kept while each heap repeats it, looked for again after it breaks).
+    fn record<C: Cell>(&mut self, v: &[C], n: usize, value: u32) {
+        let extended = ((value as usize) << 1) | (n & 1);
+        if extended >= self.histogram.len() {
+            self.histogram.resize((extended + 1).next_power_of_two(), 0);
+        }
+        self.histogram[extended] += 1;
+        if value as usize >= self.limit {
+            self.limit = (value as usize + 1).next_power_of_two();
+        }
+        if n >= 1 && class(self.mask, value, n) == self.rare_class {
+            self.rare.push(n as u32);
+        }
+        self.filled = n + 1;
+        if self.filled >= self.next_review || self.rare.len() > 2 * self.rare_at_review + 256 {
+            self.review_mask(v);
+        }
+        if self.tail.as_ref().is_some_and(|tail| !tail.holds(v, n, value)) {
+            self.tail = None;
+            self.next_tail_review = self.filled + self.filled / 4 + FIRST_REVIEW;
+        }
+        if self.tail.is_none() && self.filled >= self.next_tail_review {
+            self.tail = self.worth_it(tail::Tail::find(&v[..self.filled], self.limit));
+            if self.tail.is_none() {
+                self.next_tail_review = 2 * self.filled;
+            }
+        }
+    }
+}
+
+impl HeapInProgress {
+    /// Heap `n`'s value, now that `all` holds every heap below it: adds the options that read
+    /// heaps past the first step's and, if one of them is the candidate, verifies on from there.
+    #[inline]
+    fn finish<C: Cell>(&mut self, moves: &HeapMoves, all: &[C]) -> u32 {
+        let n = self.n;
+        debug_assert_eq!(all.len(), n);
+        if self.known == n {
+            return self.candidate;
+        }
+        let value = |x: usize| -> u32 { all[x].into() };
+        for take in &moves.takes {
+            if take.k > n {
+                break;
+            }
+            let rest = n - take.k;
+            if take.to_heap && rest >= self.known.max(1) {
+                self.options.add_growing(value(rest));
+            }
+        }
+        for b in &moves.breaks {
+            let Some(s) = n.checked_sub(b.k) else { continue };
+            let p = b.min_piece;
+            let last = s / 2;
+            for a in p..first_known_pair(s, self.known).min(last + 1) {
+                if !(b.unequal && 2 * a == s) {
+                    self.options.add_growing(value(a) ^ value(s - a));
+                }
+            }
+        }
+        if self.options.contains(self.candidate) {
+            self.candidate = self.options.mex_from(self.candidate);
+            self.verify(moves, all);
+        }
+        self.candidate
+    }
+
+    /// Verifies the candidate, and the next ones, against the pairs of two heaps of one class
+    /// from the cursors on, as far as `known` reaches.
+    #[inline]
+    fn verify<C: Cell>(&mut self, moves: &HeapMoves, known: &[C]) {
+        if self.mask == 0 {
+            return;
+        }
+        let (n, mask) = (self.n, self.mask);
+        let options = &mut self.options;
+        let candidate = &mut self.candidate;
+        'verify: loop {
+            for (b, cursor) in moves.breaks.iter().zip(self.cursors.iter_mut()) {
+                let Some(s) = n.checked_sub(b.k) else { continue };
+                // A candidate of class 1 at parity s cannot come from a pair left out.
+                if s < 2 * b.min_piece || class(mask, *candidate, s) == 1 {
+                    continue;
+                }
+                // The pairs (a, s − a) from the cursor to the middle (short of it for unequal
+                // pieces), the two heaps read as two slices walking towards it.
+                let last = if b.unequal && s % 2 == 0 { s / 2 - 1 } else { s / 2 };
+                if *cursor > last {
+                    continue;
+                }
+                let low = &known[*cursor..=last];
+                let high = &known[s - last..=s - *cursor];
+                if let Some(read) = scan_pairs(low, high, *candidate, options) {
+                    self.cost += read as u64;
+                    *cursor += read;
+                    *candidate = options.mex_from(*candidate);
+                    continue 'verify;
+                }
+                self.cost += low.len() as u64;
+                *cursor = last + 1;
+            }
+            break;
+        }
+    }
+}
 
 /// The first pair (a, s − a), by its smaller piece a, whose heaps are both below `known`.
 #[inline]
@@ -692,6 +737,5 @@ impl Store for SparseStore {
 }
 
 mod pipeline;
-mod state;
 #[cfg(test)]
 mod tests;
