@@ -285,6 +285,18 @@ impl fmt::Display for RequestError {
 impl std::error::Error for RequestError {}
 
 impl<'g> FillRequest<'g> {
+    /// Whether the same fill streamed row by row (its rows written out) would be prepared and
+    /// fit in memory: what a refusal of the whole table may suggest instead, and only then (a
+    /// suggestion that is itself refused helps nobody).
+    pub fn streamed_would_fit(&self) -> bool {
+        let layout = Layout::Streamed { rows: RowsTo::Writer, resumable: Resumable::No };
+        let runtime = self.runtime.clone();
+        match (FillRequest { layout, ..self.clone() }).prepare() {
+            Ok(fill) => fill.check_memory(runtime.memory(), &[]).is_ok(),
+            Err(_) => false,
+        }
+    }
+
     /// The fill of `game` over `shape` with the defaults: [`Engine::Auto`], the current threads,
     /// the whole table in memory in one run.
     pub fn new(game: &'g Game, shape: &'g TableShape) -> FillRequest<'g> {

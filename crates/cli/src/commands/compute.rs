@@ -21,9 +21,7 @@ pub(crate) use config::{Args, Format};
 use config::{CheckpointConfig, Config, ProvenanceTo};
 use grundy_compute::bands::{BandFill, NoCuts, SoloLink};
 use grundy_compute::Runtime;
-use grundy_compute::{
-    streaming_rows, Control, PreparedFill, RowStream, SparseRecords, TableFill, WaveMark,
-};
+use grundy_compute::{Control, PreparedFill, RowStream, SparseRecords, TableFill, WaveMark};
 use grundy_core::table::CsvRows;
 use grundy_core::{
     write_bfile, write_csv, write_npy, CsvLayout, GrundyTable, TableStats, ValuesDigest,
@@ -75,9 +73,7 @@ fn run_here(config: &Config) -> Result<ExitCode> {
     let besides = [("the watch for a proved period", watch_bytes)];
     if let Err(too_large) = fill.check_memory(config.runtime.memory(), &besides) {
         // Refused before anything is allocated; say when --stream would do it.
-        if matches!(fill, PreparedFill::Table(_))
-            && streaming_rows(&config.game, &config.shape).is_ok()
-        {
+        if matches!(fill, PreparedFill::Table(_)) && config.request(None).streamed_would_fit() {
             bail!("{too_large:#}; --stream computes it row by row in little memory");
         }
         return Err(too_large.into());

@@ -62,7 +62,7 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
         terms.iter().map(|t| Term { game: &t.game, positions: t.positions.clone() }).collect();
     let mut fill = |game: &Game, shape: &TableShape| {
         fill_table(game, shape, runtime, &bar, Analysis::None)
-            .map_err(|err| with_stream_hint(err, game, shape))
+            .map_err(|err| with_stream_hint(err, game, shape, runtime))
     };
     // Generalized values: a sum with a loopy component has them, and every other sum's are
     // its finite Grundy values.

@@ -96,7 +96,7 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     runtime.install(|| {
         let fill = |game: &Game, shape: &grundy_core::TableShape| {
             fill_table(game, shape, runtime, &bar, Analysis::None)
-                .map_err(|err| with_stream_hint(err, game, shape))
+                .map_err(|err| with_stream_hint(err, game, shape, runtime))
         };
         let (report, texts) = sum_of(&terms, &fill)?;
         print(&args, &report, &texts)
@@ -109,11 +109,16 @@ pub(super) fn with_stream_hint(
     err: anyhow::Error,
     game: &Game,
     shape: &grundy_core::TableShape,
+    runtime: &Runtime,
 ) -> anyhow::Error {
     let too_large = err
         .downcast_ref::<grundy_compute::RequestError>()
         .is_some_and(|e| matches!(e.kind(), grundy_compute::RequestErrorKind::TooLarge(_)));
-    if too_large && grundy_compute::streaming_rows(game, shape).is_ok() {
+    let streamed = || {
+        let request = grundy_compute::FillRequest::new(game, shape);
+        grundy_compute::FillRequest { runtime: runtime.clone(), ..request }.streamed_would_fit()
+    };
+    if too_large && streamed() {
         let size: Vec<String> = shape.max().iter().map(|c| c.to_string()).collect();
         return anyhow::anyhow!(
             "{}; `grundy compute {} --size {} --stream` computes the table row by row in \

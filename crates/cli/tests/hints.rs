@@ -1,0 +1,55 @@
+//! A refusal that suggests another command suggests one that runs (issue 52): the suggestion is
+//! made only when the library prepares the suggested fill and it fits in the same budget.
+
+use assert_cmd::Command;
+
+fn grundy(args: &[&str]) -> (bool, String, String) {
+    let out = Command::cargo_bin("grundy").unwrap().args(args).output().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (out.status.success(), text(out.stdout), text(out.stderr))
+}
+
+/// A table refused in memory whose stream fits: the refusal names `--stream`, and the command
+/// with `--stream` runs in the same budget.
+#[test]
+fn a_suggested_stream_runs() {
+    let args =
+        ["compute", "nim", "--size", "100000x3", "--format", "summary", "--max-memory", "64M"];
+    let (ok, _, err) = grundy(&args);
+    assert!(!ok && err.contains("--stream computes it row by row"), "{err}");
+    let (ok, out, err) = grundy(&[&args[..], &["--stream", "--quiet"]].concat());
+    assert!(ok, "{err}");
+    assert!(out.contains("\"cells\":400004"), "{out}");
+
+    let (ok, _, err) = grundy(&["value", "nim", "100000x3", "--max-memory", "64M"]);
+    let suggested = "`grundy compute nim --size 100000x3 --stream`";
+    assert!(!ok && err.contains(suggested), "{err}");
+    let (ok, _, err) = grundy(&[
+        "compute",
+        "nim",
+        "--size",
+        "100000x3",
+        "--stream",
+        "--format",
+        "summary",
+        "--max-memory",
+        "64M",
+        "--quiet",
+    ]);
+    assert!(ok, "{err}");
+}
+
+/// A table whose stream does not fit either: no suggestion of `--stream`.
+#[test]
+fn no_refusal_suggests_a_refused_stream() {
+    let args =
+        ["compute", "wythoff", "--size", "29x999999", "--format", "summary", "--max-memory", "1G"];
+    let (ok, _, err) = grundy(&args);
+    assert!(!ok, "{err}");
+    assert!(!err.contains("--stream"), "{err}");
+    let (ok, _, streamed) = grundy(&[&args[..], &["--stream"]].concat());
+    assert!(!ok, "{streamed}");
+    let (ok, _, err) = grundy(&["value", "wythoff", "29x999999", "--max-memory", "1G"]);
+    assert!(!ok, "{err}");
+    assert!(!err.contains("--stream"), "{err}");
+}
