@@ -1,6 +1,6 @@
 //! Analysing 2000×2000 tables, rows, columns and diagonals included, and long heap sequences.
 //!
-//! `cargo bench -p grundy-patterns --bench patterns`
+//! `cargo bench -p grundy-catalog --bench patterns`
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use grundy_compute::{FillRequest, NoProgress};

@@ -44,14 +44,14 @@ pub use search::{tame_rule, tameness, Component, MisereSearch, Standing};
 
 use crate::error::FillError;
 use crate::progress::Progress;
-use grundy_core::{Coord, Game, GrundyTable, Nimber, Play, TableShape};
+use grundy_core::{Coord, Game, GrundyTable, Nimber, TableShape};
 
 /// Whether a game's table comes from the exact search rather than from a fill: a heap game
 /// under misère play whose moves leave sums (no fill computes it; see [`grundy_core::Play`]).
 /// Decided in one place, [`crate::request::FillRequest::prepare`]; a front end may ask it to say what
 /// will run (a survey's note), never to choose.
 pub fn table_by_search(game: &Game) -> bool {
-    game.play() == Play::Misere && game.dims() == 1 && game.options_are_sums()
+    game.dims() == 1 && !game.values_are_local()
 }
 
 /// A table prepared for the exact misère search: what [`crate::request::FillRequest::prepare`] returns

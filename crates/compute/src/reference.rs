@@ -5,7 +5,7 @@
 
 use crate::error::FillError;
 use crate::progress::{NoProgress, Progress};
-use grundy_core::{mex, Coord, Game, GrundyTable, Nimber, Play, TableShape};
+use grundy_core::{mex, Coord, Game, GrundyTable, Nimber, TableShape};
 use ndarray::{Dimension, IxDyn};
 
 /// Fills the table of `game` over `shape` sequentially, in row-major order.
@@ -31,7 +31,7 @@ pub(crate) fn fill_reference_with(
 ) -> Result<GrundyTable, FillError> {
     assert_eq!(game.axes(), shape.axes(), "the shape belongs to another game");
     assert!(
-        game.play() == Play::Normal || !game.options_are_sums(),
+        game.values_are_local(),
         "misère values of sums are not a function of the components' values"
     );
     let mut table = GrundyTable::zeroed(shape.clone());

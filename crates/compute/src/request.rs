@@ -347,7 +347,7 @@ impl<'g> FillRequest<'g> {
         // Under misère play, a heap game whose moves leave sums runs the exact search, and only
         // it (a board whose moves leave sums has no engine): the one place where that is decided.
         let misere = game.play() == Play::Misere;
-        if misere && game.options_are_sums() {
+        if !game.values_are_local() {
             let asked = match (engine, layout) {
                 _ if !table_by_search(game) => {
                     Some("of a heap game, in memory in one run; this is a board".to_string())

@@ -9,7 +9,8 @@
 //! This per-position recursion is exact only when every option is one position. A move that
 //! leaves a sum (a split, a take-and-break that leaves two heaps) needs the misère value of the
 //! sum, which the components' misère values do not determine (`Game::options_are_sums`);
-//! such games are answered by the sum searches of `grundy-patterns`' `misere` module.
+//! such heap games are computed by the exact search over sums (grundy-compute's `misere`, the
+//! engine `search`).
 //!
 
 use crate::nimber::Nimber;
