@@ -8,6 +8,9 @@
  *
  *   board-loops GAME N      the table of `grundy compute GAME --size NxN`: cutting (w, h in
  *                           2..=N), wythoff (0..=N), kiki and prime-steps (1..=N)
+ *   board-loops wythoff-thin R C
+ *                           `grundy compute wythoff --size RxC` for a thin board (R small): a
+ *                           seen-window per row, the column and diagonal read from the table
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -117,6 +120,42 @@ static unsigned long long wythoff(long n) {
   return sum;
 }
 
+/* Wythoff's game on a thin board, rows 0..=r and columns 0..=c with r small (issue 52): column by
+ * column, each row keeps a bit set of the values it has seen with the first word not yet full,
+ * and the cell's column and diagonal (at most r cells each) are read from the table, which is
+ * kept whole, as the engine keeps it. */
+static unsigned long long wythoff_thin(long r, long c) {
+  long rows = r + 1, cols = c + 1, words = (cols + rows + 64) / 64 + 1;
+  uint32_t *t = calloc((size_t)rows * cols, sizeof(uint32_t));
+  uint64_t *seen = calloc((size_t)rows * words, 8);
+  long *first_free = calloc(rows, sizeof(long));
+  uint32_t near[128];
+  unsigned long long sum = 0;
+  for (long b = 0; b < cols; b++)
+    for (long a = 0; a < rows; a++) {
+      uint64_t *row = seen + a * words;
+      long count = 0;
+      for (long k = 1; k <= a; k++) near[count++] = t[(a - k) * cols + b];
+      for (long k = 1; k <= a && k <= b; k++) near[count++] = t[(a - k) * cols + b - k];
+      long v = first_free[a] * 64;
+      for (;;) {
+        while (row[v / 64] >> (v % 64) & 1) v++;
+        long k = 0;
+        while (k < count && near[k] != (uint32_t)v) k++;
+        if (k == count) break;
+        v++;
+      }
+      t[a * cols + b] = (uint32_t)v;
+      sum += (unsigned long long)v;
+      row[v / 64] |= 1ull << (v % 64);
+      while (row[first_free[a]] == ~0ull) first_free[a]++;
+    }
+  free(t);
+  free(seen);
+  free(first_free);
+  return sum;
+}
+
 /* Kiki's game: one step left, down or diagonally (values 0..3). The row's last value stays in a
  * register rather than being read back from the cell just written. */
 static unsigned long long kiki(long n) {
@@ -175,8 +214,12 @@ static unsigned long long prime_steps(long n) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 4 && !strcmp(argv[1], "wythoff-thin")) {
+    printf("%llu\n", wythoff_thin(atol(argv[2]), atol(argv[3])));
+    return 0;
+  }
   if (argc != 3) {
-    fprintf(stderr, "usage: board-loops cutting|wythoff|kiki|prime-steps N\n");
+    fprintf(stderr, "usage: board-loops cutting|wythoff|kiki|prime-steps N, or board-loops wythoff-thin R C\n");
     return 2;
   }
   long n = atol(argv[2]);

@@ -60,6 +60,25 @@ struct FixedMove {
 /// Jump sets up to this size become [`FixedMove`]s: a few compares per move beat walking a list.
 const FIXED_JUMPS: usize = 8;
 
+/// Lines of at most this many cells are walked, not summarised. A line's summary is a window of
+/// its values, and on a thin board the short lines' values are as large as the long axis: the
+/// columns of Wythoff 30 × 10^6 held a window of up to a million values each (issue 52: 262 GiB
+/// planned, 6.5 GB used at 30 × 200 000), where walking reads at most 63 cells.
+pub(crate) const SHORT_LINE: usize = 64;
+
+/// How many cells a line of `kind` has on a 2-D table of `lens`.
+fn line_length(kind: LineKind, lens: &[usize]) -> usize {
+    let (rows, cols) = match lens {
+        [rows, cols] => (*rows, *cols),
+        _ => return usize::MAX,
+    };
+    match kind {
+        LineKind::Row => cols,
+        LineKind::Column => rows,
+        LineKind::Diagonal => rows.min(cols),
+    }
+}
+
 /// Moves along one direction.
 #[derive(Clone, Debug)]
 struct Ray {
@@ -200,13 +219,29 @@ impl CompiledGame {
                 Rule::Slide { directions, max } => {
                     let bound = max.map_or(longest, |m| (m as usize).min(longest));
                     for direction in directions {
+                        // No slide goes further than the axes it lowers are long.
+                        let reach = direction
+                            .iter()
+                            .zip(&lens)
+                            .filter(|(&d, _)| d < 0)
+                            .map(|(&d, &len)| len.saturating_sub(1) / (-d) as usize)
+                            .min()
+                            .unwrap_or(0);
+                        let bound = bound.min(reach);
                         let line = match direction.as_slice() {
                             [0, -1] => Some(LineKind::Row),
                             [-1, 0] => Some(LineKind::Column),
                             [-1, -1] => Some(LineKind::Diagonal),
                             _ => None,
                         };
-                        match line.filter(|_| slides == Slides::Summarised && max.is_none()) {
+                        // A short line (a column of a thin board) is walked: its few cells
+                        // cost less to read than a set as wide as its values costs to keep.
+                        let summarised = |line: &LineKind| {
+                            slides == Slides::Summarised
+                                && max.is_none()
+                                && line_length(*line, &lens) > SHORT_LINE
+                        };
+                        match line.filter(summarised) {
                             Some(line) if !compiled.lines.contains(&line) => {
                                 compiled.lines.push(line)
                             }

@@ -1,6 +1,8 @@
 //! The report of `grundy patterns`: what a table's structure is, in the JSON contract's shape.
 
 use crate::certificate::prove_outcome_rule;
+use crate::closed_form::{find_laws, LawOptions, Laws, Source};
+use crate::conjecture::ClaimKind;
 use crate::error::{Error, ErrorKind};
 use crate::grid::{
     find_period_2d, is_separable, is_symmetric, line_periods_with, Grid, LinePeriod, Period2d,
@@ -11,7 +13,7 @@ use crate::proofs::prove_sequence;
 use crate::rules::{outcome_rule, values_rule, Described};
 use grundy_compute::memory::{Held, MemoryPool, Need, TooLarge};
 use grundy_compute::SequenceRecords;
-use grundy_core::{board_lines, Cell, CellKind, Game, GrundyTable, Table};
+use grundy_core::{board_lines, Cell, CellKind, Table};
 use serde::Serialize;
 
 mod loopy;
@@ -35,6 +37,18 @@ pub enum Report {
     LoopyBoard(LoopyBoardReport),
 }
 
+impl Report {
+    /// The laws found, for the reports that search for them (every one but a loopy heap game's).
+    pub fn laws(&self) -> Option<&Laws> {
+        match self {
+            Report::Sequence(r) => Some(&r.laws),
+            Report::Board(r) => Some(&r.laws),
+            Report::LoopyBoard(r) => Some(&r.laws),
+            Report::LoopyHeaps(_) => None,
+        }
+    }
+}
+
 /// The analysis of a 1-D table.
 #[derive(Clone, Debug, Serialize)]
 pub struct SequenceReport {
@@ -48,6 +62,9 @@ pub struct SequenceReport {
     pub axis: String,
     /// The periodicity found.
     pub sequence: SequencePeriod,
+    /// The closed forms found, each a `grundy check` claim. JSON: `laws` and `law_search`.
+    #[serde(flatten)]
+    pub laws: Laws,
 }
 
 /// Periodicity of a sequence, with its proof status.
@@ -106,6 +123,9 @@ pub struct BoardReport {
     pub columns: Vec<LineReport>,
     /// Each diagonal's (x − y constant) periodicity, by increasing x.
     pub diagonals: Vec<LineReport>,
+    /// The closed forms found, each a `grundy check` claim. JSON: `laws` and `law_search`.
+    #[serde(flatten)]
+    pub laws: Laws,
 }
 
 /// The outcome mask's structure.
@@ -254,24 +274,57 @@ pub struct ReportJson<'a, Known: Serialize = ()> {
 }
 
 /// Analyses `described`. Its game (when the table was computed here, not read from a file)
-/// enables proofs; its name names it in the report.
+/// enables proofs; its name names it in the report. The law search takes
+/// [`LawOptions::default`]'s time at most.
 pub fn analyze(described: &Table) -> Result<Report, Error> {
-    if described.loopy().is_some() {
-        return loopy::analyze(described);
-    }
-    // On the cells as they are stored (bytes for most tables), not on a copy of them.
-    grundy_core::with_cells!(described.data().cells(), |values| analyze_cells(described, values))
+    analyze_with(described, &LawOptions::default())
 }
 
-fn analyze_cells<C: Cell + Into<i64>>(described: &Table, values: &[C]) -> Result<Report, Error> {
-    let (table, kind, game, name) =
-        (described.data(), described.kind(), described.game(), described.name());
+/// [`analyze`], its law search bounded by `options`.
+pub fn analyze_with(described: &Table, options: &LawOptions) -> Result<Report, Error> {
+    if described.loopy().is_some() {
+        return loopy::analyze(described, options);
+    }
+    // On the cells as they are stored (bytes for most tables), not on a copy of them.
+    grundy_core::with_cells!(described.data().cells(), |values| analyze_cells(
+        described, values, options
+    ))
+}
+
+/// The axes of `described` as the law search reads them.
+pub(crate) fn law_source<'a>(
+    described: &'a Table,
+    value: Option<&'a (dyn Fn(usize) -> i64 + Sync)>,
+    is_p: &'a (dyn Fn(usize) -> bool + Sync),
+    rules: Vec<(ClaimKind, String, String, &'static str)>,
+) -> Source<'a> {
+    let axes = described.data().axes();
+    Source {
+        described,
+        names: axes.iter().map(|a| a.name.clone()).collect(),
+        mins: axes.iter().map(|a| a.min).collect(),
+        lens: described.data().shape().lens(),
+        value,
+        is_p,
+        rules,
+    }
+}
+
+fn analyze_cells<C: Cell + Into<i64>>(
+    described: &Table,
+    values: &[C],
+    options: &LawOptions,
+) -> Result<Report, Error> {
+    let (table, game, name) = (described.data(), described.game(), described.name());
     let axes = table.axes();
     let max = table.shape().max();
     match axes.len() {
         1 => {
             let found = find_period(values);
             let proof = found.map(|p| prove_sequence(game, &p, values.len(), axes[0].min));
+            let value = |f: usize| values[f].into();
+            let is_p = |f: usize| values[f].nimber().is_p();
+            let laws = find_laws(&law_source(described, Some(&value), &is_p, Vec::new()), options);
             Ok(Report::Sequence(SequenceReport {
                 game: name.to_string(),
                 size: [max[0]],
@@ -286,20 +339,21 @@ fn analyze_cells<C: Cell + Into<i64>>(described: &Table, values: &[C]) -> Result
                     proof: proof.map(|p| p.proof),
                     searched: Searched { max_period: values.len() / 3, length: values.len() },
                 },
+                laws,
             }))
         }
-        2 => Ok(Report::Board(analyze_board(table, values, kind, game, name))),
+        2 => Ok(Report::Board(analyze_board(described, values, options))),
         dims => Err(Error::new(ErrorKind::Axes { dims })),
     }
 }
 
 fn analyze_board<C: Cell + Into<i64>>(
-    table: &GrundyTable,
+    described: &Table,
     values: &[C],
-    kind: CellKind,
-    game: Option<&Game>,
-    name: &str,
+    options: &LawOptions,
 ) -> BoardReport {
+    let (table, kind, game, name) =
+        (described.data(), described.kind(), described.game(), described.name());
     let axes = table.axes();
     let lens = table.shape().lens();
     let (rows, cols) = (lens[0], lens[1]);
@@ -339,6 +393,20 @@ fn analyze_board<C: Cell + Into<i64>>(
     };
     let [rows_report, columns_report, diagonals_report] =
         line_periods_with(&value_grid, mins, LineReport::from);
+    let mut rules = Vec::new();
+    if let Some(rule) = &outcome.rule {
+        let statement = format!("the P-positions are periodic: {rule}");
+        rules.push((ClaimKind::PSet, rule.clone(), statement, "outcome period"));
+    }
+    if let Some(rule) = &values_report.rule {
+        let statement = "the values are periodic: a lookup on residues".to_string();
+        rules.push((ClaimKind::Values, rule.clone(), statement, "values period"));
+    }
+    let value = |f: usize| values[f].into();
+    let is_p = |f: usize| mask[f];
+    let has_values = kind == CellKind::Values;
+    let value: Option<&(dyn Fn(usize) -> i64 + Sync)> = if has_values { Some(&value) } else { None };
+    let laws = find_laws(&law_source(described, value, &is_p, rules), options);
     BoardReport {
         game: name.to_string(),
         size: [table.shape().max()[0], table.shape().max()[1]],
@@ -351,5 +419,6 @@ fn analyze_board<C: Cell + Into<i64>>(
         rows: rows_report,
         columns: columns_report,
         diagonals: diagonals_report,
+        laws,
     }
 }

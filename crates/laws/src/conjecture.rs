@@ -28,6 +28,17 @@ pub enum ClaimKind {
 }
 
 impl ClaimKind {
+    /// The option of `grundy check` that takes a claim of this kind: `p-set`, `values`, `holds`,
+    /// `draws`.
+    pub fn option(self) -> &'static str {
+        match self {
+            ClaimKind::PSet => "p-set",
+            ClaimKind::Values => "values",
+            ClaimKind::Holds => "holds",
+            ClaimKind::Draws => "draws",
+        }
+    }
+
     /// The claim named in messages: `a P-set claim`, `a values claim`, `a holds claim`.
     pub fn noun(self) -> &'static str {
         match self {

@@ -6,6 +6,8 @@
 //! - [`grid`]: 2-D periods, symmetry, separable P-sets, rows, columns and diagonals.
 //! - [`proofs`]: the subtraction-game and Octal Periodicity theorems for heap games.
 //! - [`expr::Expr`]: the expression language of rules and conjectures.
+//! - [`closed_form`]: the laws a table suggests (formulas, sums of games, Beatty rays), each a
+//!   `grundy check` claim checked on every cell.
 //! - [`analyze`]: everything above as one [`Report`], the JSON contract of `grundy patterns`.
 //! - [`search::ProofSearch`]: a heap game computed in rounds until a theorem proves its period.
 //! - [`answered`]: a heap game's fill stopped where a theorem proves its period, every later
@@ -33,6 +35,7 @@
 mod analysis;
 pub mod answered;
 pub mod certificate;
+pub mod closed_form;
 pub mod conjecture;
 mod error;
 pub mod expr;
@@ -44,7 +47,7 @@ mod rules;
 pub mod search;
 
 pub use analysis::{
-    analysis_bytes, analyze, check_analysis_memory, BoardReport, HeapPeriod, LineReport,
+    analysis_bytes, analyze, analyze_with, check_analysis_memory, BoardReport, HeapPeriod, LineReport,
     LoopyBoardReport, LoopyHeapReport, OutcomeCounts, OutcomeReport, OutcomeSet, Report,
     ReportJson, SequencePeriod, SequenceReport, ValuesReport, ANALYSIS_BYTES_PER_CELL,
     ANALYSIS_BYTES_PER_LINE, LISTED_HEAPS, LOOPY_EVIDENCE, NAMING_BYTES, NAMING_BYTES_PER_VALUE,

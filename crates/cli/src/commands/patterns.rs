@@ -10,7 +10,9 @@ use grundy_core::{parse_coords, CellKind};
 use grundy_laws::proof::Proof;
 use grundy_laws::search::{ProofSearch, Search, SearchError};
 use grundy_laws::{
-    analyze, BoardReport, ErrorKind, LineReport, LoopyBoardReport, LoopyHeapReport, Report,
+    analyze_with,
+    closed_form::{LawOptions, Laws},
+    BoardReport, ErrorKind, LineReport, LoopyBoardReport, LoopyHeapReport, Report,
     ReportJson, SequenceReport,
 };
 use std::io::Write;
@@ -48,6 +50,10 @@ pub(crate) struct Args {
     #[arg(long, value_name = "N", requires = "misere_quotient",
           value_parser = clap::value_parser!(i64).range(0..=1 << 20))]
     heaps: Option<i64>,
+    /// The seconds the search for laws (formulas, sums of games, Beatty rays) may take; past
+    /// them it reports the laws found so far and where it stopped.
+    #[arg(long, value_name = "SECONDS", default_value_t = LawOptions::DEFAULT_SECONDS)]
+    law_seconds: f64,
     /// The seconds --misere-quotient may take before it stops with an error.
     #[arg(long, value_name = "SECONDS", requires = "misere_quotient",
           default_value_t = SearchLimits::DEFAULT_SECONDS)]
@@ -67,7 +73,8 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     // command.
     let (report, records, known, genera) = runtime.install(|| -> Result<_> {
         let loaded = args.table.load(runtime, &bar, Analysis::Patterns)?;
-        let report = analyze(&loaded).map_err(|err| match err.kind() {
+        let options = LawOptions { seconds: args.law_seconds };
+        let report = analyze_with(&loaded, &options).map_err(|err| match err.kind() {
             ErrorKind::Axes { dims } => anyhow::anyhow!(
                 "patterns analyses 1-D and 2-D tables; this one has {dims} axes (take a 2-D \
                      slice with --slice AXIS=COORD)"
@@ -323,6 +330,9 @@ fn print_report(
             Report::LoopyHeaps(r) => print_loopy_heaps(&mut out, r)?,
             Report::LoopyBoard(r) => print_loopy(&mut out, r)?,
         }
+        if let Some(laws) = report.laws() {
+            print_laws(&mut out, laws, report, known)?;
+        }
         print_known(&mut out, report, known)?;
         if let (Some(records), Report::Sequence(r)) = (records, report) {
             writeln!(out, "{}", records.describe(&r.axis))?;
@@ -411,6 +421,55 @@ fn print_board(out: &mut impl Write, r: &BoardReport) -> std::io::Result<()> {
     lines(out, "rows", x, &r.rows)?;
     lines(out, "columns", y, &r.columns)?;
     lines(out, "diagonals", &format!("{x} - {y}"), &r.diagonals)?;
+    Ok(())
+}
+
+/// The laws, each as the `grundy check` option and expression that confirm it.
+fn print_laws(
+    out: &mut impl Write,
+    laws: &Laws,
+    report: &Report,
+    known: &Named,
+) -> std::io::Result<()> {
+    if laws.laws.is_empty() {
+        writeln!(out, "laws:      none found (formulas of up to {} nodes, sums of heap games, Beatty rays)", laws.law_search.largest_size)?;
+    } else {
+        writeln!(out, "laws:      each a claim for `grundy check`, checked on every cell; shortest first")?;
+    }
+    // The shortest law of each kind; `--json` lists them all.
+    let mut kinds = Vec::new();
+    for law in &laws.laws {
+        if kinds.contains(&law.kind) {
+            continue;
+        }
+        kinds.push(law.kind);
+        writeln!(out, "  --{} \"{}\"", law.kind.option(), law.expression)?;
+        writeln!(out, "      {}", law.statement)?;
+        if let Report::Board(r) = report {
+            // The heap games of a sum, by name when the index knows them.
+            if law.found_by == "sum of games" {
+                for (kind, index) in [("column", r.min[1]), ("row", r.min[0])] {
+                    let named = known.lines.iter().find(|l| l.kind == kind && l.index == index);
+                    if let Some(named) = named {
+                        let names: Vec<&str> =
+                            named.matches.iter().take(3).map(|m| m.class.as_str()).collect();
+                        writeln!(out, "      the {} is known as {}", named.line, names.join(", "))?;
+                    }
+                }
+            }
+        }
+        if law.proof.is_proved() {
+            writeln!(out, "      proved for every board: {}", law.proof.argument())?;
+        } else {
+            writeln!(out, "      evidence only, on {}; not proved: {}", law.scope.trim_start_matches("every cell, "), law.proof.argument())?;
+        }
+    }
+    if laws.laws.len() > kinds.len() {
+        writeln!(out, "  ... ({} longer with --json)", laws.laws.len() - kinds.len())?;
+    }
+    if let Some(stopped) = &laws.law_search.stopped {
+        writeln!(out, "  the search stopped: {stopped}")?;
+    }
     Ok(())
 }
 

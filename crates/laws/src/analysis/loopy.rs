@@ -3,6 +3,8 @@
 //! [`super::analyze`], which dispatches on the table's values.
 
 use super::{LineReport, Report};
+use crate::closed_form::{find_laws, LawOptions, Laws};
+use crate::conjecture::ClaimKind;
 use crate::error::{Error, ErrorKind};
 use crate::grid::{find_period_2d, line_periods_with, Grid};
 use crate::periodicity::find_period;
@@ -12,7 +14,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 /// The report of a loopy game's `table` (heaps or a board).
-pub(super) fn analyze(table: &Table) -> Result<Report, Error> {
+pub(super) fn analyze(table: &Table, options: &LawOptions) -> Result<Report, Error> {
     let shape = table.data().shape();
     let outcomes: Vec<LoopyOutcome> =
         (0..table.data().len()).into_par_iter().map(|i| table.outcome_at(i)).collect();
@@ -21,7 +23,18 @@ pub(super) fn analyze(table: &Table) -> Result<Report, Error> {
             let labels = table.data().cells().to_u32_vec();
             heaps(table.name(), shape, &labels, &outcomes).map(Report::LoopyHeaps)
         }
-        2 => board(table.name(), shape, &outcomes).map(Report::LoopyBoard),
+        2 => {
+            let mut report = board(table.name(), shape, &outcomes)?;
+            // The same law search as every other table's, on the P-positions the outcomes give.
+            let rules = report.p_positions.rule.iter().map(|rule| {
+                let statement = format!("the P-positions are periodic: {rule}");
+                (ClaimKind::PSet, rule.clone(), statement, "outcome period")
+            });
+            let is_p = |f: usize| outcomes[f] == LoopyOutcome::P;
+            let source = super::law_source(table, None, &is_p, rules.collect());
+            report.laws = find_laws(&source, options);
+            Ok(Report::LoopyBoard(report))
+        }
         dims => Err(Error::new(ErrorKind::Axes { dims })),
     }
 }
@@ -53,6 +66,10 @@ pub struct LoopyBoardReport {
     pub diagonals: Vec<LineReport>,
     /// Why this is evidence only.
     pub argument: &'static str,
+    /// The closed forms of the P-positions found, each a `grundy check` claim. JSON: `laws` and
+    /// `law_search`.
+    #[serde(flatten)]
+    pub laws: Laws,
 }
 
 /// What `patterns` finds in a loopy heap game's values on its whole range of heaps: how many
@@ -239,5 +256,6 @@ fn board(
         columns: columns_report,
         diagonals: diagonals_report,
         argument: LOOPY_EVIDENCE,
+        laws: Laws::default(),
     })
 }

@@ -1,0 +1,297 @@
+//! Law search: the closed forms a table suggests, each stated as a `grundy check` claim and
+//! checked on every cell of the table before it is reported.
+//!
+//! Where periodicity ([`crate::grid`], [`crate::periodicity`]) asks whether a table repeats, this
+//! room asks what formula it is. Its sources, each a module:
+//!
+//! - the rules periodicity already found (an outcome rule such as kiki's odd/odd, a lookup of
+//!   values on residues);
+//! - [`synthesis`]: the shortest formula over the axes and small constants with
+//!   `+ - * / % xor min max abs`, found bottom-up on sample cells (Nim: `xor(a, b)`), and the
+//!   shortest equation `s == t` between two small formulas for the P-positions (Nim: `a == b`);
+//! - [`sums`]: a board that is the sum of two heap games, G(x, y) = f(x) ⊕ g(y), with a formula
+//!   for each heap game;
+//! - [`beatty`]: P-positions on two mirror rays, (⌊nα⌋, ⌊nα⌋ + k·n), with α recognised exactly
+//!   (φ, √2, other quadratic irrationals with small coefficients) and the mex recursion the rays
+//!   follow.
+//!
+//! Every proposal becomes a [`Conjecture`] parsed with the table's axis names and goes through
+//! [`crate::conjecture::check`], the code `grundy check` runs: a printed law agrees with every
+//! cell, and it is `proved` exactly when that check's proof machinery proves it. The search is
+//! one for every play convention: it reads a table's values and its P-positions as the table
+//! states them (normal or misère values, a loopy table's outcomes), never the convention.
+
+mod beatty;
+mod sums;
+pub(crate) mod synthesis;
+
+use crate::conjecture::{check, ClaimKind, Conjecture, Verdict};
+use crate::proof::Proof;
+use grundy_core::Table;
+use serde::Serialize;
+use std::time::{Duration, Instant};
+use synthesis::Synthesis;
+
+/// A closed form that holds on every cell of a table, as a `grundy check` claim.
+#[derive(Clone, Debug, Serialize)]
+pub struct Law {
+    /// `p-set`, `values` or `holds`: the option of `grundy check` that takes the expression.
+    pub kind: ClaimKind,
+    /// The claim, exactly as `grundy check --<kind>` takes it.
+    pub expression: String,
+    /// The law in words.
+    pub statement: String,
+    /// Where it was checked: every cell of the table, as ranges of the axes.
+    pub scope: String,
+    /// How it compares with the table (always `agrees`: a law that does not is not reported).
+    pub verdict: Verdict,
+    /// Whether `grundy check`'s proof machinery proves it for every board, and the argument or
+    /// why there is none. JSON: `proved` and `argument`.
+    #[serde(flatten)]
+    pub proof: Proof,
+    /// Which search proposed it: `outcome period`, `values period`, `synthesis`, `sum of games`,
+    /// `beatty`.
+    pub found_by: &'static str,
+}
+
+/// How far the search went. JSON: `law_search`.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LawSearch {
+    /// Formulas tried by the synthesis.
+    pub formulas_tried: u64,
+    /// The largest formula size (nodes) the synthesis searches.
+    pub largest_size: usize,
+    /// Where a search stopped before its end, and why; `None` when every search ran to its end.
+    pub stopped: Option<String>,
+}
+
+/// The laws of a table and how far the search went.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Laws {
+    /// The laws, shortest expression first.
+    pub laws: Vec<Law>,
+    /// How far the search went.
+    pub law_search: LawSearch,
+}
+
+/// How long the law search may take.
+#[derive(Clone, Copy, Debug)]
+pub struct LawOptions {
+    /// The time the synthesis may take, in all.
+    pub seconds: f64,
+}
+
+impl LawOptions {
+    /// The default bound: every search of a 1000 × 1000 board ends well within it on 2 cores.
+    pub const DEFAULT_SECONDS: f64 = 10.0;
+}
+
+impl Default for LawOptions {
+    fn default() -> LawOptions {
+        LawOptions { seconds: LawOptions::DEFAULT_SECONDS }
+    }
+}
+
+/// The largest formula the synthesis builds (nodes): `xor(a % 3, b % 3)` has 7.
+const LARGEST_FORMULA: usize = 7;
+
+/// A table as the law search reads it: its axes, and per flat (row-major) cell index its value
+/// (when it has values) and whether it is a P-position.
+pub(crate) struct Source<'a> {
+    pub(crate) described: &'a Table,
+    pub(crate) names: Vec<String>,
+    pub(crate) mins: Vec<i64>,
+    pub(crate) lens: Vec<usize>,
+    pub(crate) value: Option<&'a (dyn Fn(usize) -> i64 + Sync)>,
+    pub(crate) is_p: &'a (dyn Fn(usize) -> bool + Sync),
+    /// Rules periodicity found: (kind, expression, statement, found by).
+    pub(crate) rules: Vec<(ClaimKind, String, String, &'static str)>,
+}
+
+impl Source<'_> {
+    fn coords(&self, flat: usize) -> Vec<i64> {
+        match self.lens.as_slice() {
+            [_, cols] => vec![self.mins[0] + (flat / cols) as i64, self.mins[1] + (flat % cols) as i64],
+            _ => vec![self.mins[0] + flat as i64],
+        }
+    }
+
+    fn cells(&self) -> usize {
+        self.lens.iter().product()
+    }
+
+    /// Sample cells: the corner up to 8 along each axis, then cells spread over the table by a
+    /// fixed sequence (the same samples every run).
+    fn samples(&self, extra: usize) -> Vec<usize> {
+        let mut flat: Vec<usize> = match self.lens.as_slice() {
+            [rows, cols] => (0..(*rows).min(8))
+                .flat_map(|i| (0..(*cols).min(8)).map(move |j| i * cols + j))
+                .collect(),
+            [len] => (0..(*len).min(24)).collect(),
+            _ => Vec::new(),
+        };
+        let cells = self.cells();
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..extra {
+            state = state.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            flat.push(((state >> 33) % cells as u64) as usize);
+        }
+        flat.sort_unstable();
+        flat.dedup();
+        flat
+    }
+
+    /// Every cell, as the ranges of the axes.
+    fn scope(&self) -> String {
+        let ranges: Vec<String> = self
+            .names
+            .iter()
+            .zip(&self.mins)
+            .zip(&self.lens)
+            .map(|((name, min), len)| format!("{name} = {min}..={}", min + *len as i64 - 1))
+            .collect();
+        format!("every cell, {}", ranges.join(", "))
+    }
+}
+
+/// A law proposed, not yet checked.
+struct Proposal {
+    kind: ClaimKind,
+    expression: String,
+    statement: String,
+    found_by: &'static str,
+}
+
+/// Searches `source` for laws, within `options`' time.
+pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions) -> Laws {
+    if source.cells() == 0 {
+        return Laws::default();
+    }
+    let deadline = Instant::now() + Duration::from_secs_f64(options.seconds.max(0.0));
+    let mut search = LawSearch { largest_size: LARGEST_FORMULA, ..LawSearch::default() };
+    let mut proposals: Vec<Proposal> = source
+        .rules
+        .iter()
+        .map(|(kind, expression, statement, found_by)| Proposal {
+            kind: *kind,
+            expression: expression.clone(),
+            statement: statement.clone(),
+            found_by,
+        })
+        .collect();
+    let mut laws = Vec::new();
+    if let Some(value) = source.value {
+        let samples = source.samples(64);
+        let points: Vec<Vec<i64>> = samples.iter().map(|&f| source.coords(f)).collect();
+        let target: Vec<i64> = samples.iter().map(|&f| value(f)).collect();
+        let mut synthesis = Synthesis::new(&source.names, &points);
+        let found = synthesis.find(&target, LARGEST_FORMULA, deadline);
+        search.formulas_tried += found.tried;
+        if let Some(stopped) = &found.stopped {
+            search.stopped = Some(format!(
+                "the values' formula search stopped after every formula of up to {} nodes and \
+                 {} formulas in all: its time ({} s) ran out",
+                stopped.complete, stopped.tried, options.seconds
+            ));
+        }
+        // The first candidate that holds on every cell (the samples are only a filter).
+        for expression in found.candidates {
+            if let Some(law) = checked(source, ClaimKind::Values, &expression, "synthesis", || {
+                format!("the value is {expression}")
+            }) {
+                laws.push(law);
+                break;
+            }
+        }
+        if source.lens.len() == 2 {
+            proposals.extend(sums::propose(source, value, deadline, &mut search));
+        }
+    }
+    if source.lens.len() == 2 {
+        proposals.extend(p_equations(source, deadline, &mut search));
+        proposals.extend(beatty::propose(source));
+    }
+    for proposal in proposals {
+        let Proposal { kind, expression, statement, found_by } = proposal;
+        if let Some(same) = laws.iter_mut().find(|law| law.expression == expression) {
+            // Two searches found the same law: say both (Nim's xor is also a sum of games).
+            same.statement = format!("{}; {statement}", same.statement);
+            same.found_by = found_by;
+            continue;
+        }
+        // One law per kind from each search: the shortest that holds.
+        if laws.iter().any(|law| law.kind == kind && law.found_by == found_by) {
+            continue;
+        }
+        if let Some(law) = checked(source, kind, &expression, found_by, || statement) {
+            laws.push(law);
+        }
+    }
+    laws.sort_by_key(|law| (law.expression.len(), law.expression.clone()));
+    Laws { laws, law_search: search }
+}
+
+/// `expression` as a law of `kind` when `grundy check` finds that it agrees with every cell.
+fn checked(
+    source: &Source<'_>,
+    kind: ClaimKind,
+    expression: &str,
+    found_by: &'static str,
+    statement: impl FnOnce() -> String,
+) -> Option<Law> {
+    let names: Vec<&str> = source.names.iter().map(String::as_str).collect();
+    let conjecture = Conjecture::parse(kind, expression, &names).ok()?;
+    let report = check(source.described, &conjecture, None, 0).ok()?;
+    (report.verdict == Verdict::Agrees).then(|| Law {
+        kind,
+        expression: expression.to_string(),
+        statement: statement(),
+        scope: source.scope(),
+        verdict: report.verdict,
+        proof: report.proof,
+        found_by,
+    })
+}
+
+/// The P-positions as one equation `s == t` between two formulas of at most three nodes (Nim:
+/// `a == b`), found on sample cells that hold P-positions and others.
+fn p_equations(source: &Source<'_>, deadline: Instant, search: &mut LawSearch) -> Vec<Proposal> {
+    let cells = source.cells();
+    let mut samples: Vec<usize> =
+        (0..cells).filter(|&f| (source.is_p)(f)).take(24).collect();
+    if samples.is_empty() {
+        return Vec::new();
+    }
+    samples.extend(source.samples(40));
+    samples.sort_unstable();
+    samples.dedup();
+    let points: Vec<Vec<i64>> = samples.iter().map(|&f| source.coords(f)).collect();
+    let truth: Vec<bool> = samples.iter().map(|&f| (source.is_p)(f)).collect();
+    let mut synthesis = Synthesis::new(&source.names, &points);
+    let bank = synthesis.bank(3, deadline);
+    search.formulas_tried += bank.len() as u64 * bank.len() as u64 / 2;
+    let mut found = Vec::new();
+    for (k, (left, left_values)) in bank.iter().enumerate() {
+        for (right, right_values) in &bank[k + 1..] {
+            let agrees =
+                left_values.iter().zip(right_values).zip(&truth).all(|((l, r), &t)| (l == r) == t);
+            if agrees {
+                found.push(format!("{left} == {right}"));
+            }
+        }
+    }
+    found.sort_by_key(|f| (f.len(), f.clone()));
+    found
+        .into_iter()
+        .take(4)
+        .map(|expression| Proposal {
+            kind: ClaimKind::PSet,
+            statement: format!("the P-positions are exactly the cells where {expression}"),
+            expression,
+            found_by: "synthesis",
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;
