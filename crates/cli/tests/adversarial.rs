@@ -860,7 +860,16 @@ fn help_says_what_each_command_takes() {
 #[test]
 fn a_thin_boards_refusal_names_what_it_holds() {
     let output = grundy()
-        .args(["compute", "nim", "--size", "200000x3", "--format", "summary", "--max-memory", "1G"])
+        .args([
+            "compute",
+            "nim",
+            "--size",
+            "200000x100",
+            "--format",
+            "summary",
+            "--max-memory",
+            "1G",
+        ])
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -873,20 +882,20 @@ fn a_thin_boards_refusal_names_what_it_holds() {
         "compute",
         "nim",
         "--size",
-        "200000x3",
+        "200000x100",
         "--format",
         "summary",
         "--max-memory",
         "1G",
         "--stream",
     ]);
-    assert!(streamed.contains("\"cells\":800004"), "{streamed}");
+    assert!(streamed.contains("\"cells\":20200101"), "{streamed}");
     // `value` has no --stream: it names the command that has one.
     let output =
-        grundy().args(["value", "nim", "1000000x3", "--max-memory", "1G"]).output().unwrap();
+        grundy().args(["value", "nim", "200000x100", "--max-memory", "1G"]).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("`grundy compute nim --size 1000000x3 --stream`"), "{stderr}");
+    assert!(stderr.contains("`grundy compute nim --size 200000x100 --stream`"), "{stderr}");
 }
 
 /// A checkpoint's lock deleted by hand while its run goes on: a second run takes the

@@ -14,21 +14,21 @@ fn grundy(args: &[&str]) -> (bool, String, String) {
 #[test]
 fn a_suggested_stream_runs() {
     let args =
-        ["compute", "nim", "--size", "100000x3", "--format", "summary", "--max-memory", "64M"];
+        ["compute", "nim", "--size", "100000x100", "--format", "summary", "--max-memory", "64M"];
     let (ok, _, err) = grundy(&args);
     assert!(!ok && err.contains("--stream computes it row by row"), "{err}");
     let (ok, out, err) = grundy(&[&args[..], &["--stream", "--quiet"]].concat());
     assert!(ok, "{err}");
-    assert!(out.contains("\"cells\":400004"), "{out}");
+    assert!(out.contains("\"cells\":10100101"), "{out}");
 
-    let (ok, _, err) = grundy(&["value", "nim", "100000x3", "--max-memory", "64M"]);
-    let suggested = "`grundy compute nim --size 100000x3 --stream`";
+    let (ok, _, err) = grundy(&["value", "nim", "100000x100", "--max-memory", "64M"]);
+    let suggested = "`grundy compute nim --size 100000x100 --stream`";
     assert!(!ok && err.contains(suggested), "{err}");
     let (ok, _, err) = grundy(&[
         "compute",
         "nim",
         "--size",
-        "100000x3",
+        "100000x100",
         "--stream",
         "--format",
         "summary",
@@ -43,13 +43,13 @@ fn a_suggested_stream_runs() {
 #[test]
 fn no_refusal_suggests_a_refused_stream() {
     let args =
-        ["compute", "wythoff", "--size", "29x999999", "--format", "summary", "--max-memory", "1G"];
+        ["compute", "wythoff", "--size", "99x999999", "--format", "summary", "--max-memory", "1G"];
     let (ok, _, err) = grundy(&args);
     assert!(!ok, "{err}");
     assert!(!err.contains("--stream"), "{err}");
     let (ok, _, streamed) = grundy(&[&args[..], &["--stream"]].concat());
     assert!(!ok, "{streamed}");
-    let (ok, _, err) = grundy(&["value", "wythoff", "29x999999", "--max-memory", "1G"]);
+    let (ok, _, err) = grundy(&["value", "wythoff", "99x999999", "--max-memory", "1G"]);
     assert!(!ok, "{err}");
     assert!(!err.contains("--stream"), "{err}");
 }

@@ -104,7 +104,10 @@ fn wythoff_p_positions_are_stated_as_beatty_rays_of_the_golden_ratio() {
     let law = law("wythoff", "150x150", "300x300", "p-set", "beatty");
     assert_eq!(law["expression"], "min(a, b) == floor(abs(a - b) * phi)");
     let statement = law["statement"].as_str().unwrap();
-    assert!(statement.contains("mex recursion") && statement.contains("[1; 1, 1, 1"), "{statement}");
+    assert!(
+        statement.contains("mex recursion") && statement.contains("[1; 1, 1, 1"),
+        "{statement}"
+    );
     assert_eq!(law["proved"], false);
 }
 
@@ -159,4 +162,92 @@ fn the_text_report_lists_each_law_as_a_check_option() {
     let text = stdout_of(&["patterns", "nim", "--size", "40x40"]);
     assert!(text.contains("  --values \"xor(a, b)\""), "{text}");
     assert!(text.contains("  --p-set \"a == b\""), "{text}");
+}
+
+/// Wythoff's game on the rows a = 0..rows by the definition, one row at a time: a cell's value
+/// is the smallest not taken by the cells below it in its column, on its diagonal, or to its
+/// left in its row. A row's values are distinct (a move along the row), so the row's set is a
+/// flag per value and the rest are at most 2 · rows values. Independent of the engine.
+fn wythoff_rows(rows: usize, cols: usize) -> Vec<Vec<u32>> {
+    let mut table: Vec<Vec<u32>> = Vec::with_capacity(rows);
+    for a in 0..rows {
+        let mut in_row = vec![false; cols + 2 * rows + 1];
+        let mut lowest_free = 0;
+        let mut row = Vec::with_capacity(cols);
+        for b in 0..cols {
+            let below = (0..a).map(|i| table[i][b]);
+            let diagonal = (1..=a.min(b)).map(|k| table[a - k][b - k]);
+            let others: Vec<u32> = below.chain(diagonal).collect();
+            let mut v = lowest_free;
+            while in_row[v as usize] || others.contains(&v) {
+                v += 1;
+            }
+            in_row[v as usize] = true;
+            while in_row[lowest_free as usize] {
+                lowest_free += 1;
+            }
+            row.push(v);
+        }
+        table.push(row);
+    }
+    table
+}
+
+/// A row's additive period by the definition: the smallest p for which G(b + p) − G(b) is one
+/// constant from some e on, with e at most half the row and three periods after it.
+fn additive_period(row: &[u32]) -> Option<(usize, i64, usize)> {
+    let len = row.len();
+    (1..=len / 3).find_map(|p| {
+        let diff = |b: usize| i64::from(row[b + p]) - i64::from(row[b]);
+        let saltus = diff(len - p - 1);
+        let mut e = len - p - 1;
+        while e > 0 && diff(e - 1) == saltus {
+            e -= 1;
+        }
+        (e <= len / 2 && e + 3 * p <= len).then_some((p, saltus, e))
+    })
+}
+
+/// Issue 52: every row of Wythoff's table on a 30 × 200000 board has the period, saltus and
+/// preperiod that the definition gives. Release only (the slow stage of `.ci/run`).
+#[test]
+#[ignore = "slow: run in release by the slow stage"]
+fn wythoff_rows_on_a_thin_board_match_the_definition() {
+    let (rows, cols) = (30, 200_000);
+    let report: Value = serde_json::from_str(&stdout_of(&[
+        "patterns",
+        "wythoff",
+        "--size",
+        "29x199999",
+        "--json",
+        "--law-seconds",
+        "2",
+    ]))
+    .unwrap();
+    let reported = report["rows"].as_array().unwrap();
+    assert_eq!(reported.len(), rows);
+    for (a, row) in wythoff_rows(rows, cols).iter().enumerate() {
+        let (p, saltus, e) = additive_period(row).unwrap_or_else(|| panic!("row {a}"));
+        let line = &reported[a];
+        assert_eq!(line["index"], a, "{line}");
+        assert_eq!(
+            (&line["period"], &line["saltus"], &line["preperiod"]),
+            (&Value::from(p), &Value::from(saltus), &Value::from(e)),
+            "row a = {a}"
+        );
+    }
+}
+
+/// Issue 52: a 30 × 10^6 Wythoff board sums to what the definition gives, in under 1 GiB.
+#[test]
+#[cfg(unix)]
+#[ignore = "slow: run in release by the slow stage"]
+fn a_thin_wythoff_board_sums_like_the_definition_in_under_a_gibibyte() {
+    let args = ["compute", "wythoff", "--size", "29x999999", "--format", "summary", "--quiet"];
+    let summary: Value = serde_json::from_str(&stdout_of(&args)).unwrap();
+    let sum: u64 = wythoff_rows(30, 1_000_000).iter().flatten().map(|&v| u64::from(v)).sum();
+    assert_eq!(summary["sum"], sum);
+    let (ok, stderr, peak) = common::peak_of(&args);
+    assert!(ok, "{stderr}");
+    assert!(peak < 1 << 30, "peak {peak} bytes");
 }

@@ -141,3 +141,13 @@ fn heap_games_run_on_the_sparse_engine_with_the_same_values_and_records() {
     assert!(summary.contains("\"max\":22,"), "{summary}");
     assert!(summary.contains("\"max_first_at\":15093,\"rare_mask\":60,\"rare_class\":0,\"rare\":52,\"last_rare\":13935}"), "{summary}");
 }
+
+/// A thin board is planned by what it holds (issue 52): its three-cell columns are walked, not
+/// summarised as wide as the values, so a position a million cells out answers at once in the
+/// default budget.
+#[test]
+fn a_far_cell_of_a_thin_board_answers_in_the_default_budget() {
+    let text = stdout_of(&["value", "nim", "1000000x3"]);
+    assert!(text.starts_with("1000000x3: 1000003\n"), "{text}");
+    assert_eq!(value_json(&["nim", "3x1000000"])["value"], 1000003);
+}

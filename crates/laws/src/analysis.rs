@@ -175,6 +175,10 @@ pub struct LineReport {
     /// Where the periodic part starts: the column coordinate for a row, the row coordinate for a
     /// column or a diagonal.
     pub from: Option<i64>,
+    /// For a line without a period: how far (in the coordinate `from` counts) a longer table
+    /// must reach for the period that the line's end suggests to be reported, or `null` when its
+    /// end suggests none.
+    pub visible_at: Option<i64>,
 }
 
 impl From<LinePeriod> for LineReport {
@@ -185,6 +189,7 @@ impl From<LinePeriod> for LineReport {
             saltus: line.period.map(|p| p.saltus),
             preperiod: line.period.map(|p| p.preperiod),
             from: line.period.map(|p| line.start + p.preperiod as i64),
+            visible_at: line.visible_at,
         }
     }
 }
@@ -405,7 +410,8 @@ fn analyze_board<C: Cell + Into<i64>>(
     let value = |f: usize| values[f].into();
     let is_p = |f: usize| mask[f];
     let has_values = kind == CellKind::Values;
-    let value: Option<&(dyn Fn(usize) -> i64 + Sync)> = if has_values { Some(&value) } else { None };
+    let value: Option<&(dyn Fn(usize) -> i64 + Sync)> =
+        if has_values { Some(&value) } else { None };
     let laws = find_laws(&law_source(described, value, &is_p, rules), options);
     BoardReport {
         game: name.to_string(),

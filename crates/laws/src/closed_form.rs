@@ -111,7 +111,9 @@ pub(crate) struct Source<'a> {
 impl Source<'_> {
     fn coords(&self, flat: usize) -> Vec<i64> {
         match self.lens.as_slice() {
-            [_, cols] => vec![self.mins[0] + (flat / cols) as i64, self.mins[1] + (flat % cols) as i64],
+            [_, cols] => {
+                vec![self.mins[0] + (flat / cols) as i64, self.mins[1] + (flat % cols) as i64]
+            }
             _ => vec![self.mins[0] + flat as i64],
         }
     }
@@ -257,8 +259,7 @@ fn checked(
 /// `a == b`), found on sample cells that hold P-positions and others.
 fn p_equations(source: &Source<'_>, deadline: Instant, search: &mut LawSearch) -> Vec<Proposal> {
     let cells = source.cells();
-    let mut samples: Vec<usize> =
-        (0..cells).filter(|&f| (source.is_p)(f)).take(24).collect();
+    let mut samples: Vec<usize> = (0..cells).filter(|&f| (source.is_p)(f)).take(24).collect();
     if samples.is_empty() {
         return Vec::new();
     }

@@ -1,7 +1,7 @@
 //! Structure of 2-D tables: periods in both directions, symmetry, separable P-sets, and the
 //! periodicity of every row, column and diagonal.
 
-use crate::periodicity::{find_lasting_period, Period};
+use crate::periodicity::{find_lasting_period, lasting_length, tail_period, Period};
 use ndarray::{s, ArrayView2, Axis};
 use rayon::prelude::*;
 
@@ -166,6 +166,25 @@ pub struct LinePeriod {
     pub start: i64,
     /// The line's period, if it has one.
     pub period: Option<Period>,
+    /// For a line without one: the coordinate (along the line) that a longer line must reach to
+    /// show the period its end suggests ([`tail_period`], [`lasting_length`]), if it suggests one.
+    pub visible_at: Option<i64>,
+}
+
+impl LinePeriod {
+    /// The period of the line of `values` starting at coordinate `start`, or where a longer line
+    /// would show one.
+    fn of<C: Copy + Into<i64>>(index: i64, start: i64, values: &[C]) -> LinePeriod {
+        let period = find_lasting_period(values);
+        let visible_at = match period {
+            Some(_) => None,
+            None => tail_period(values)
+                .map(lasting_length)
+                .filter(|&len| len > values.len())
+                .map(|len| start + len as i64 - 1),
+        };
+        LinePeriod { index, start, period, visible_at }
+    }
 }
 
 /// The rows, columns and diagonals (x − y constant) of a table of values, each analysed as a
@@ -182,23 +201,13 @@ pub fn line_periods_with<C: Copy + PartialEq + Into<i64> + Sync, T: Send>(
     let (rows, cols) = (grid.rows, grid.cols);
     let rows_out = (0..rows)
         .into_par_iter()
-        .map(|i| {
-            report(LinePeriod {
-                index: mins[0] + i as i64,
-                start: mins[1],
-                period: find_lasting_period(grid.row(i)),
-            })
-        })
+        .map(|i| report(LinePeriod::of(mins[0] + i as i64, mins[1], grid.row(i))))
         .collect();
     let cols_out = (0..cols)
         .into_par_iter()
         .map(|j| {
             let column: Vec<C> = (0..rows).map(|i| grid.at(i, j)).collect();
-            report(LinePeriod {
-                index: mins[1] + j as i64,
-                start: mins[0],
-                period: find_lasting_period(&column),
-            })
+            report(LinePeriod::of(mins[1] + j as i64, mins[0], &column))
         })
         .collect();
     // Index difference k = i − j runs from −(cols − 1) to rows − 1.
@@ -208,11 +217,7 @@ pub fn line_periods_with<C: Copy + PartialEq + Into<i64> + Sync, T: Send>(
             let (i0, j0) = if k >= 0 { (k as usize, 0) } else { (0, (-k) as usize) };
             let len = (rows - i0).min(cols - j0);
             let diagonal: Vec<C> = (0..len).map(|t| grid.at(i0 + t, j0 + t)).collect();
-            report(LinePeriod {
-                index: k + mins[0] - mins[1],
-                start: mins[0] + i0 as i64,
-                period: find_lasting_period(&diagonal),
-            })
+            report(LinePeriod::of(k + mins[0] - mins[1], mins[0] + i0 as i64, &diagonal))
         })
         .collect();
     [rows_out, cols_out, diagonals]

@@ -194,6 +194,18 @@ pub fn find_lasting_period<T: Copy + Into<i64>>(values: &[T]) -> Option<Period> 
     (find_period(&values[..values.len() - values.len() / 4]) == Some(found)).then_some(found)
 }
 
+/// The shortest line on which [`find_lasting_period`] reports `period`: the three-period rule
+/// (preperiod at most half the length, then three periods) must hold in the line's first three
+/// quarters. For a guess ([`tail_period`]) it says how long a line would show that law.
+pub fn lasting_length(period: Period) -> usize {
+    let needed = (2 * period.preperiod).max(period.preperiod + 3 * period.period);
+    let mut len = needed + needed / 3;
+    while len - len / 4 < needed {
+        len += 1;
+    }
+    len
+}
+
 /// The smallest preperiod and the saltus for period `p`, if they satisfy the three-period rule.
 pub fn preperiod_for<T: Copy + Into<i64>>(values: &[T], p: usize) -> Option<(usize, i64)> {
     let len = values.len();

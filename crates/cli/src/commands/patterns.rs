@@ -12,8 +12,8 @@ use grundy_laws::search::{ProofSearch, Search, SearchError};
 use grundy_laws::{
     analyze_with,
     closed_form::{LawOptions, Laws},
-    BoardReport, ErrorKind, LineReport, LoopyBoardReport, LoopyHeapReport, Report,
-    ReportJson, SequenceReport,
+    BoardReport, ErrorKind, LineReport, LoopyBoardReport, LoopyHeapReport, Report, ReportJson,
+    SequenceReport,
 };
 use std::io::Write;
 use std::process::ExitCode;
@@ -135,9 +135,9 @@ fn print_loopy(out: &mut impl Write, r: &LoopyBoardReport) -> std::io::Result<()
         }
     }
     writeln!(out, "lines:     the outcomes along each line (P, N, D), its period also found in the line's first three quarters")?;
-    lines(out, "rows", x, &r.rows)?;
-    lines(out, "columns", y, &r.columns)?;
-    lines(out, "diagonals", &format!("{x} - {y}"), &r.diagonals)?;
+    lines(out, "rows", x, y, Some(r.size[1]), &r.rows)?;
+    lines(out, "columns", y, x, Some(r.size[0]), &r.columns)?;
+    lines(out, "diagonals", &format!("{x} - {y}"), x, None, &r.diagonals)?;
     Ok(())
 }
 
@@ -418,9 +418,9 @@ fn print_board(out: &mut impl Write, r: &BoardReport) -> std::io::Result<()> {
     writeln!(out, "symmetric: {} ({on_table})", yes(r.symmetric))?;
     let within = "evidence only: each line as far as the table reaches, its period also found in the line's first three quarters";
     writeln!(out, "lines:     {within}")?;
-    lines(out, "rows", x, &r.rows)?;
-    lines(out, "columns", y, &r.columns)?;
-    lines(out, "diagonals", &format!("{x} - {y}"), &r.diagonals)?;
+    lines(out, "rows", x, y, Some(r.size[1]), &r.rows)?;
+    lines(out, "columns", y, x, Some(r.size[0]), &r.columns)?;
+    lines(out, "diagonals", &format!("{x} - {y}"), x, None, &r.diagonals)?;
     Ok(())
 }
 
@@ -432,9 +432,16 @@ fn print_laws(
     known: &Named,
 ) -> std::io::Result<()> {
     if laws.laws.is_empty() {
-        writeln!(out, "laws:      none found (formulas of up to {} nodes, sums of heap games, Beatty rays)", laws.law_search.largest_size)?;
+        writeln!(
+            out,
+            "laws:      none found (formulas of up to {} nodes, sums of heap games, Beatty rays)",
+            laws.law_search.largest_size
+        )?;
     } else {
-        writeln!(out, "laws:      each a claim for `grundy check`, checked on every cell; shortest first")?;
+        writeln!(
+            out,
+            "laws:      each a claim for `grundy check`, checked on every cell; shortest first"
+        )?;
     }
     // The shortest law of each kind; `--json` lists them all.
     let mut kinds = Vec::new();
@@ -461,7 +468,12 @@ fn print_laws(
         if law.proof.is_proved() {
             writeln!(out, "      proved for every board: {}", law.proof.argument())?;
         } else {
-            writeln!(out, "      evidence only, on {}; not proved: {}", law.scope.trim_start_matches("every cell, "), law.proof.argument())?;
+            writeln!(
+                out,
+                "      evidence only, on {}; not proved: {}",
+                law.scope.trim_start_matches("every cell, "),
+                law.proof.argument()
+            )?;
         }
     }
     if laws.laws.len() > kinds.len() {
@@ -549,25 +561,61 @@ fn yes(b: bool) -> &'static str {
     }
 }
 
-/// A summary of a family of lines: how many are periodic, the commonest periods, and the first
-/// few lines in full.
+/// Lines of a table, each shown in full when there are few long ones (a thin board's rows, the
+/// point of computing one), otherwise how many are periodic and the first few. A line without a
+/// period says how far a longer table must reach to show the one its end suggests.
 fn lines(
     out: &mut impl Write,
     what: &str,
     index_name: &str,
+    along: &str,
+    end: Option<i64>,
     lines: &[LineReport],
 ) -> std::io::Result<()> {
+    const IN_FULL: usize = 32;
     let periodic: Vec<&LineReport> = lines.iter().filter(|l| l.period.is_some()).collect();
     write!(out, "{what}: {} of {} periodic", periodic.len(), lines.len())?;
+    let law = |line: &LineReport| {
+        match (line.period, line.saltus, line.from) {
+        (Some(p), Some(s), Some(from)) => {
+            let saltus = if s == 0 { String::new() } else { format!(" saltus {s}") };
+            format!("period {p}{saltus} from {along} = {from}")
+        }
+        _ => match line.visible_at {
+            Some(at) => format!(
+                "no period yet; its end suggests one that a table reaching {along} = {at} would show"
+            ),
+            None => match end {
+                Some(end) => format!(
+                    "no period yet, and its end suggests none: try a table reaching {along} = {} \
+                     or more",
+                    2 * end + 1
+                ),
+                None => "no period yet, and its end suggests none".to_string(),
+            },
+        },
+    }
+    };
+    // A thin table's lines: few and long, the reason to compute such a table.
+    let thin = lines.len() <= IN_FULL && lines.len() > 1 && end.is_some_and(|end| end >= 256);
+    if thin {
+        writeln!(out)?;
+        for line in lines {
+            writeln!(out, "  {index_name} = {}: {}", line.index, law(line))?;
+        }
+        return Ok(());
+    }
     for (shown, line) in periodic.iter().enumerate() {
         if shown == 5 {
             write!(out, "; ...")?;
             break;
         }
-        let (p, s, from) = (line.period.unwrap(), line.saltus.unwrap(), line.from.unwrap());
-        let saltus = if s == 0 { String::new() } else { format!(" saltus {s}") };
         let separator = if shown == 0 { ":" } else { ";" };
-        write!(out, "{separator} {index_name} = {}: period {p}{saltus} from {from}", line.index)?;
+        write!(out, "{separator} {index_name} = {}: {}", line.index, law(line))?;
+    }
+    let reach = lines.iter().filter_map(|l| l.visible_at);
+    if let (count @ 1.., Some(at)) = (reach.clone().count(), reach.max()) {
+        write!(out, "; {count} more would show a period on a table reaching {along} = {at}")?;
     }
     writeln!(out)
 }

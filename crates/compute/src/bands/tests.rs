@@ -150,15 +150,17 @@ fn games() -> Vec<(grundy_core::Game, Vec<i64>)> {
     vec![
         (long_step, vec![50, 30]),
         (lookup("kiki").unwrap(), vec![60, 75]),
-        (lookup("wythoff").unwrap(), vec![70, 70]),
-        (lookup("wythoff").unwrap(), vec![45, 80]),
+        // Slides along lines longer than the walked ones (compiled.rs, SHORT_LINE), so that
+        // the bands keep a window of rows, not every row.
+        (lookup("wythoff").unwrap(), vec![150, 150]),
+        (lookup("wythoff").unwrap(), vec![100, 180]),
         (lookup("nim").unwrap(), vec![300, 300]),
         (lookup("cutting").unwrap(), vec![50, 50]),
         (lookup("cutting").unwrap(), vec![40, 61]),
         (lookup("prime-steps").unwrap(), vec![55, 50]),
         (lookup("wythoff-short-diagonal").unwrap(), vec![30, 44]),
         (lookup("fibonacci-rook").unwrap(), vec![40, 40]),
-        (queen, vec![66, 41]),
+        (queen, vec![140, 90]),
         (split, vec![40, 33]),
         (lookup("kiki").unwrap(), vec![1, 40]),
         (lookup("kiki").unwrap(), vec![40, 1]),

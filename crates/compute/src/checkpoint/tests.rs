@@ -125,19 +125,20 @@ fn a_stream_stopped_and_resumed_from_its_checkpoint_gives_every_row_once() {
 #[test]
 fn a_ring_claiming_more_than_the_game_allows_is_refused() {
     let game = lookup("wythoff").unwrap();
-    let shape = TableShape::new(&game, &[30, 30], "test").unwrap();
+    // Longer than the lines walked without a summary (compiled.rs, SHORT_LINE).
+    let shape = TableShape::new(&game, &[80, 80], "test").unwrap();
     let stream = RowStream::new(&game, &shape).unwrap();
     let mut stop = |_: &RingStore, _: WaveMark| Control::Stop;
     let (ring, _) =
         stream.run_resumable(None, &NoProgress, |_| Ok::<(), ()>(()), &mut stop).unwrap();
-    let of = CheckpointOf::new(&game, &[30, 30]);
+    let of = CheckpointOf::new(&game, &[80, 80]);
     let mut bytes = Cursor::new(Vec::new());
     of.write_stream(&mut bytes, &ring, b"").unwrap();
     let mut bytes = bytes.into_inner();
     // The first line of the first store (the row): count at the ring's end, then base, mex
     // and the word count, which is set huge; the checksum is recomputed to match.
     let header_len = u32::from_le_bytes(bytes[16..20].try_into().unwrap()) as usize;
-    let ring_end = 20 + header_len + ring.kept() * 31 * 4;
+    let ring_end = 20 + header_len + ring.kept() * 81 * 4;
     let words_at = ring_end + 8 + 8 + 4;
     bytes[words_at..words_at + 8].copy_from_slice(&(1u64 << 40).to_le_bytes());
     let crc = crc32fast::hash(&bytes[16..]);

@@ -77,7 +77,8 @@ fn recognise(low: f64, high: f64) -> Option<Quadratic> {
                 for p in -8..=8 {
                     let candidate = Quadratic { p, q, d, r };
                     let v = candidate.value();
-                    if v >= low && v < high && best.is_none_or(|b| candidate.weight() < b.weight()) {
+                    if v >= low && v < high && best.is_none_or(|b| candidate.weight() < b.weight())
+                    {
                         best = Some(candidate);
                     }
                 }
@@ -140,7 +141,8 @@ pub(super) fn propose(source: &Source<'_>) -> Vec<Proposal> {
     }
     let Some(alpha) = recognise(low, high) else { return Vec::new() };
     let (x, y) = (&source.names[0], &source.names[1]);
-    let shifted = |name: &str, min: i64| if min == 0 { name.to_string() } else { format!("{name} - {min}") };
+    let shifted =
+        |name: &str, min: i64| if min == 0 { name.to_string() } else { format!("{name} - {min}") };
     let (u, v) = (shifted(x, source.mins[0]), shifted(y, source.mins[1]));
     let gap = if source.mins[0] == source.mins[1] {
         format!("abs({x} - {y})")

@@ -54,7 +54,8 @@ fn heap_formula(
 ) -> Option<String> {
     let names = [name.to_string()];
     let spread = (values.len() / 48).max(1);
-    let picked: Vec<usize> = (0..values.len().min(24)).chain((24..values.len()).step_by(spread)).collect();
+    let picked: Vec<usize> =
+        (0..values.len().min(24)).chain((24..values.len()).step_by(spread)).collect();
     let points: Vec<Vec<i64>> = picked.iter().map(|&k| vec![min + k as i64]).collect();
     let target: Vec<i64> = picked.iter().map(|&k| values[k]).collect();
     let found = Synthesis::new(&names, &points).find(&target, LARGEST_FORMULA, deadline);

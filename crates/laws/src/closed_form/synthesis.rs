@@ -273,7 +273,11 @@ impl<'a> Synthesis<'a> {
     }
 
     fn matching(&self, target: &[i64], size: usize) -> Vec<String> {
-        self.by_size[size].iter().filter(|&&id| self.row(id) == target).map(|&id| self.render(id)).collect()
+        self.by_size[size]
+            .iter()
+            .filter(|&&id| self.row(id) == target)
+            .map(|&id| self.render(id))
+            .collect()
     }
 
     /// The formula `id` in the expression language.
@@ -292,7 +296,8 @@ impl<'a> Synthesis<'a> {
                 let (right, rp) = self.render_node(self.nodes[b as usize]);
                 match op.infix() {
                     Some((symbol, p)) => {
-                        let left = if lp.is_some_and(|l| l < p) { format!("({left})") } else { left };
+                        let left =
+                            if lp.is_some_and(|l| l < p) { format!("({left})") } else { left };
                         let right =
                             if rp.is_some_and(|r| r <= p) { format!("({right})") } else { right };
                         (format!("{left} {symbol} {right}"), Some(p))

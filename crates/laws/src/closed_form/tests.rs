@@ -4,10 +4,13 @@ use super::*;
 use grundy_core::{Axis, CellKind, GrundyTable, TableShape};
 
 fn board(names: [&str; 2], mins: [i64; 2], max: [i64; 2], f: impl Fn(i64, i64) -> u32) -> Table {
-    let axes = (0..2).map(|k| Axis { name: names[k].to_string(), min: mins[k], max: None }).collect();
+    let axes =
+        (0..2).map(|k| Axis { name: names[k].to_string(), min: mins[k], max: None }).collect();
     let shape = TableShape::from_axes(axes, max.to_vec());
-    let values: Vec<u32> =
-        (mins[0]..=max[0]).flat_map(|x| (mins[1]..=max[1]).map(move |y| (x, y))).map(|(x, y)| f(x, y)).collect();
+    let values: Vec<u32> = (mins[0]..=max[0])
+        .flat_map(|x| (mins[1]..=max[1]).map(move |y| (x, y)))
+        .map(|(x, y)| f(x, y))
+        .collect();
     Table::without_game(GrundyTable::from_vec(shape, values), CellKind::Values, "test")
 }
 
@@ -47,7 +50,8 @@ fn wythoff_p_positions_are_beatty_rays_of_phi() {
     assert_eq!(beatty.expression, "min(a, b) == floor(abs(a - b) * phi)");
     assert!(beatty.statement.contains("mex recursion"), "{}", beatty.statement);
     // Shifted axes: the same board from 1 states the law in a - 1 and b - 1.
-    let shifted = board(["a", "b"], [1, 1], [61, 61], |a, b| wythoff[a as usize - 1][b as usize - 1]);
+    let shifted =
+        board(["a", "b"], [1, 1], [61, 61], |a, b| wythoff[a as usize - 1][b as usize - 1]);
     let laws = laws_of(&shifted);
     let beatty = laws.laws.iter().find(|l| l.found_by == "beatty").expect("a Beatty law");
     assert_eq!(beatty.expression, "min(a - 1, b - 1) == floor(abs(a - b) * phi)");
