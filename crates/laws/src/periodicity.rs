@@ -199,7 +199,8 @@ pub fn find_lasting_period<T: Copy + Into<i64>>(values: &[T]) -> Option<Period> 
 /// quarters. For a guess ([`tail_period`]) it says how long a line would show that law.
 pub fn lasting_length(period: Period) -> usize {
     let needed = (2 * period.preperiod).max(period.preperiod + 3 * period.period);
-    let mut len = needed + needed / 3;
+    // len − ⌊len / 4⌋ ≥ needed from about 4·needed / 3 on: start just below, step up.
+    let mut len = (needed + needed / 3).saturating_sub(2);
     while len - len / 4 < needed {
         len += 1;
     }
@@ -235,6 +236,18 @@ fn periodic_from<T: Copy + Into<i64>>(values: &[T], p: usize) -> (usize, i64) {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    /// The length [`lasting_length`] names is the shortest on which the period is reported.
+    #[test]
+    fn a_lasting_period_shows_first_at_its_lasting_length() {
+        let line = |len: usize| -> Vec<i64> {
+            (0..len as i64).map(|n| if n < 37 { 1000 + n * n } else { n / 5 * 2 + n % 5 % 2 }).collect()
+        };
+        let found = find_lasting_period(&line(400)).unwrap();
+        let len = lasting_length(found);
+        assert_eq!(find_lasting_period(&line(len)), Some(found));
+        assert_ne!(find_lasting_period(&line(len - 1)), Some(found));
+    }
 
     /// The definition, candidate by candidate: the oracle for the linear search.
     fn find_period_by_candidates(values: &[i64]) -> Option<Period> {
