@@ -16,6 +16,14 @@ fn main() {
     // not when a source file does, so such a mark would go stale.
     let revision = revision.unwrap_or_else(|| "unknown".to_string());
     println!("cargo:rustc-env=GRUNDY_GIT_REVISION={revision}");
+    // The optional features built in, for `grundy --version` (cargo sets CARGO_FEATURE_<NAME>
+    // for each enabled feature of this package).
+    let mut features: Vec<String> = std::env::vars()
+        .filter_map(|(name, _)| name.strip_prefix("CARGO_FEATURE_").map(|f| f.to_lowercase()))
+        .collect();
+    features.sort();
+    let features = if features.is_empty() { "none".to_string() } else { features.join(", ") };
+    println!("cargo:rustc-env=GRUNDY_FEATURES={features}");
     // A new commit or a checkout changes HEAD or the branch it names.
     let git = Command::new("git").args(["rev-parse", "--git-dir"]).output().ok();
     if let Some(dir) = git.filter(|out| out.status.success()) {

@@ -2,6 +2,7 @@
 //! what several of them load (games, tables) is `crate::load`'s.
 
 mod check;
+mod completions;
 mod compute;
 mod dataset;
 mod games;
@@ -47,6 +48,8 @@ pub(crate) enum Command {
     /// Build a collection of tables, pictures and surveys from a recipe: checksums, a manifest
     /// and a dataset card.
     Dataset(dataset::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) or the man page.
+    Completions(completions::Args),
 }
 
 impl Command {
@@ -63,7 +66,7 @@ impl Command {
             Command::Dataset(args) => args.threads.count(),
             Command::Identify(args) => args.threads.count(),
             Command::View(args) => args.table.threads.count(),
-            Command::Games(_) | Command::Show(_) => None,
+            Command::Games(_) | Command::Show(_) | Command::Completions(_) => None,
         }
     }
 
@@ -80,7 +83,7 @@ impl Command {
             Command::Dataset(args) => args.memory.max_memory,
             Command::Identify(args) => args.memory.max_memory,
             Command::View(args) => args.table.memory.max_memory,
-            Command::Games(_) | Command::Show(_) => None,
+            Command::Games(_) | Command::Show(_) | Command::Completions(_) => None,
         }
     }
 }
@@ -99,5 +102,6 @@ pub(crate) fn run(command: Command, runtime: &Runtime) -> Result<ExitCode> {
         Command::Dataset(args) => dataset::run(args, runtime),
         Command::Identify(args) => identify::run(args, runtime),
         Command::View(args) => view::run(args, runtime),
+        Command::Completions(args) => completions::run(args),
     }
 }

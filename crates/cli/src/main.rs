@@ -24,10 +24,21 @@ use grundy_compute::memory::{self, MemoryPool};
 use grundy_compute::Runtime;
 use std::process::ExitCode;
 
+/// The version, the git revision the binary was built from and its optional features: what a
+/// bug report needs, as the provenance of a table records it.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (revision ",
+    env!("GRUNDY_GIT_REVISION"),
+    "; optional features: ",
+    env!("GRUNDY_FEATURES"),
+    ")"
+);
+
 /// Compute Sprague–Grundy tables of impartial games, in parallel, as CSV.
 #[derive(Debug, Parser)]
-#[command(name = "grundy", version, about, max_term_width = 100)]
-struct Cli {
+#[command(name = "grundy", version = VERSION, max_term_width = 100)]
+pub(crate) struct Cli {
     #[command(subcommand)]
     command: commands::Command,
     /// As a command's --max-memory (given here, before the command, it applies to it).

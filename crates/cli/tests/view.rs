@@ -4,8 +4,9 @@
 //! counterexamples (as many as `grundy check` counts), and draw P-positions red where they are
 //! (checked on screenshots, pixel by pixel).
 //!
-//! Chromium must be installed (`apt-get install chromium`; `.ci/run` does it) or named by
-//! `GRUNDY_CHROMIUM`. Without it the test fails, saying so, unless `GRUNDY_SKIP_BROWSER=1`.
+//! Chromium is found at Debian's path or named by `GRUNDY_CHROMIUM`. Without it each test prints
+//! that it was skipped and why, and passes, so that `cargo test --workspace` runs on any machine;
+//! with `GRUNDY_REQUIRE_EXTERNAL=1` (set by `.ci/run`, which installs Chromium) it fails instead.
 
 mod common;
 
@@ -65,7 +66,8 @@ impl Drop for Served {
 
 fn chromium() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("GRUNDY_CHROMIUM") {
-        return Some(PathBuf::from(path));
+        // A path that names nothing hides the browser (`.ci/run` tests the skip that way).
+        return Some(PathBuf::from(path)).filter(|p| p.exists());
     }
     ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
         .iter()
@@ -75,14 +77,13 @@ fn chromium() -> Option<PathBuf> {
 
 fn browser() -> Option<Browser> {
     let Some(path) = chromium() else {
-        if std::env::var_os("GRUNDY_SKIP_BROWSER").is_some() {
-            eprintln!("no Chromium: the browser test is skipped (GRUNDY_SKIP_BROWSER)");
-            return None;
+        let why = "no Chromium at /usr/bin/chromium (or GRUNDY_CHROMIUM): `apt-get install \
+                   chromium` to run it";
+        if std::env::var_os("GRUNDY_REQUIRE_EXTERNAL").is_some() {
+            panic!("the browser test is required here (GRUNDY_REQUIRE_EXTERNAL) but {why}");
         }
-        panic!(
-            "the browser test needs Chromium: `apt-get install chromium`, or GRUNDY_CHROMIUM=PATH \
-             (GRUNDY_SKIP_BROWSER=1 skips it)"
-        );
+        eprintln!("skipped the browser test: {why}");
+        return None;
     };
     // The flags a closed network needs (no background connections, no first-run work).
     let flags = [

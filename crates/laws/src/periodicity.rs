@@ -241,7 +241,9 @@ mod tests {
     #[test]
     fn a_lasting_period_shows_first_at_its_lasting_length() {
         let line = |len: usize| -> Vec<i64> {
-            (0..len as i64).map(|n| if n < 37 { 1000 + n * n } else { n / 5 * 2 + n % 5 % 2 }).collect()
+            (0..len as i64)
+                .map(|n| if n < 37 { 1000 + n * n } else { n / 5 * 2 + n % 5 % 2 })
+                .collect()
         };
         let found = find_lasting_period(&line(400)).unwrap();
         let len = lasting_length(found);

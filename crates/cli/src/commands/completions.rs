@@ -1,0 +1,86 @@
+//! `grundy completions SHELL` and `grundy completions man`: generated from the one clap
+//! definition of the command line, so they cannot drift from `--help`.
+
+use crate::output::{Destination, Overwrite, Special};
+use anyhow::bail;
+use anyhow::Result;
+use clap::CommandFactory;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Print a completion script for a shell, or the man page (roff), on standard output.
+///
+/// Examples: `source <(grundy completions bash)`;
+/// `grundy completions zsh > ~/.zfunc/_grundy`;
+/// `grundy completions fish > ~/.config/fish/completions/grundy.fish`;
+/// `grundy completions man > grundy.1 && man ./grundy.1`;
+/// `grundy completions man --dir ~/.local/share/man/man1` (a page per command).
+#[derive(Debug, clap::Args)]
+pub(crate) struct Args {
+    /// bash, zsh, fish, elvish, powershell, or man for the man page.
+    #[arg(value_enum)]
+    target: Target,
+    /// With man: write grundy.1 and a page per command (grundy-compute.1, ...) into this
+    /// directory instead of the main page to standard output.
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Target {
+    Bash,
+    Zsh,
+    Fish,
+    Elvish,
+    Powershell,
+    Man,
+}
+
+pub(crate) fn run(args: Args) -> Result<ExitCode> {
+    use clap_complete::Shell;
+    let mut command = crate::Cli::command();
+    let shell = match args.target {
+        Target::Bash => Shell::Bash,
+        Target::Zsh => Shell::Zsh,
+        Target::Fish => Shell::Fish,
+        Target::Elvish => Shell::Elvish,
+        Target::Powershell => Shell::PowerShell,
+        Target::Man => {
+            let Some(dir) = args.dir else {
+                write_to(None, &page(command)?)?;
+                return Ok(ExitCode::SUCCESS);
+            };
+            if !dir.is_dir() {
+                bail!("cannot write the man pages into {}: not a directory", dir.display());
+            }
+            command.build();
+            for sub in command.get_subcommands().filter(|sub| sub.get_name() != "help") {
+                let name = format!("grundy-{}", sub.get_name());
+                let sub = sub.clone().display_name(name.clone());
+                write_to(Some(dir.join(format!("{name}.1"))), &page(sub)?)?;
+            }
+            write_to(Some(dir.join("grundy.1")), &page(command)?)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
+    if args.dir.is_some() {
+        bail!("--dir is for the man pages (grundy completions man --dir DIR)");
+    }
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "grundy", &mut script);
+    write_to(None, &script)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A command's man page, in roff.
+fn page(command: clap::Command) -> Result<Vec<u8>> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(command).render(&mut page)?;
+    Ok(page)
+}
+
+/// Writes `bytes` to standard output, or whole to the file (never half of it).
+fn write_to(path: Option<PathBuf>, bytes: &[u8]) -> Result<()> {
+    Destination::open(path.as_deref(), Overwrite::Force, Special::WriteThrough)?
+        .write_with(|out| out.write_all(bytes))
+}

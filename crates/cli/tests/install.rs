@@ -1,0 +1,71 @@
+//! What installing grundy gives beside the binary (issue 53): shell completions that the shell
+//! loads, man pages that `man` reads, and a `--version` that names the build.
+
+mod common;
+
+use common::{grundy, stdout_of};
+use std::process::Command;
+
+#[test]
+fn bash_sources_the_completion_script_and_completes_commands() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("grundy.bash");
+    std::fs::write(&script, stdout_of(&["completions", "bash"])).unwrap();
+    // Source it, then ask its function for the words after `grundy pat`.
+    let probe = format!(
+        "set -e; source '{}'; complete -p grundy; COMP_WORDS=(grundy pat); COMP_CWORD=1; \
+         COMP_LINE='grundy pat'; COMP_POINT=10; _grundy grundy pat grundy; \
+         printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display()
+    );
+    let out = Command::new("bash").args(["--norc", "-c", &probe]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("complete -o bashdefault") && text.contains("patterns"), "{text}");
+    for shell in ["zsh", "fish", "elvish", "powershell"] {
+        assert!(stdout_of(&["completions", shell]).contains("patterns"), "{shell}");
+    }
+    grundy().args(["completions", "tcsh"]).assert().code(2);
+}
+
+#[test]
+fn man_reads_the_generated_pages() {
+    let page = stdout_of(&["completions", "man"]);
+    assert!(page.contains(".TH grundy 1"), "{page}");
+    for command in ["compute", "patterns", "check", "view", "completions"] {
+        assert!(page.contains(&format!("grundy\\-{command}(1)")), "{command}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    grundy().args(["completions", "man", "--dir"]).arg(dir.path()).assert().success();
+    let compute = std::fs::read_to_string(dir.path().join("grundy-compute.1")).unwrap();
+    assert!(compute.contains(".TH grundy-compute 1") && compute.contains("\\-\\-size"));
+    // `man` itself, where it is installed (CI installs man-db): the page renders with its name.
+    match Command::new("man")
+        .arg("-l")
+        .arg(dir.path().join("grundy.1"))
+        .env("MANWIDTH", "80")
+        .output()
+    {
+        Ok(out) if out.status.success() => {
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(text.contains("Sprague") && text.contains("patterns"), "{text}");
+        }
+        Ok(out) => panic!("man -l failed: {}", String::from_utf8_lossy(&out.stderr)),
+        Err(_) => eprintln!("skipped the `man -l` reading: no man on this machine"),
+    }
+    grundy().args(["completions", "bash", "--dir"]).arg(dir.path()).assert().code(2);
+}
+
+#[test]
+fn the_version_names_the_revision_and_the_features() {
+    let text = stdout_of(&["--version"]);
+    // "grundy 0.1.0 (revision 0123456789ab; optional features: none)"
+    let revision = text.split("(revision ").nth(1).and_then(|r| r.split(';').next()).unwrap();
+    assert!(
+        revision == "unknown"
+            || (revision.len() == 12 && revision.chars().all(|c| c.is_ascii_hexdigit())),
+        "{text}"
+    );
+    assert!(text.starts_with(&format!("grundy {} (", env!("CARGO_PKG_VERSION"))), "{text}");
+    assert!(text.contains("optional features: "), "{text}");
+}
