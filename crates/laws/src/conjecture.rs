@@ -160,6 +160,21 @@ impl Conjecture {
         self.kind
     }
 
+    /// Whether the claim agrees at one cell whose value (`None`: not a finite value) and
+    /// outcome are given: a cheap filter before a check of every cell. A draws claim, and an
+    /// expression that cannot be evaluated there, are left to the full check (`true`).
+    pub(crate) fn agrees_at(&self, pos: &[Coord], value: Option<i64>, is_p: bool) -> bool {
+        let mut slots = vec![0i64; self.variables.names.len()];
+        self.variables.fill(&mut slots, pos, value.unwrap_or(INFINITE_G));
+        let agrees = match self.kind {
+            ClaimKind::PSet => self.expr.eval_bool(&slots).map(|claimed| claimed == is_p),
+            ClaimKind::Values => self.expr.eval_int(&slots).map(|claimed| value == Some(claimed)),
+            ClaimKind::Holds => self.expr.eval_bool(&slots),
+            ClaimKind::Draws => Ok(true),
+        };
+        agrees.unwrap_or(true)
+    }
+
     /// The operations one evaluation of the claim does ([`Expr::size`]): a check costs this
     /// times the cells.
     pub fn size(&self) -> usize {

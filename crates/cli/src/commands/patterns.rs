@@ -51,7 +51,8 @@ pub(crate) struct Args {
           value_parser = clap::value_parser!(i64).range(0..=1 << 20))]
     heaps: Option<i64>,
     /// The seconds the search for laws (formulas, sums of games, Beatty rays) may take; past
-    /// them it reports the laws found so far and where it stopped.
+    /// them it reports the laws found so far and where it stopped. 0 skips the search, and the
+    /// check of each law on every cell that it ends with.
     #[arg(long, value_name = "SECONDS", default_value_t = LawOptions::DEFAULT_SECONDS)]
     law_seconds: f64,
     /// The seconds --misere-quotient may take before it stops with an error.
@@ -431,7 +432,10 @@ fn print_laws(
     report: &Report,
     known: &Named,
 ) -> std::io::Result<()> {
-    if laws.laws.is_empty() {
+    if laws.laws.is_empty() && laws.law_search.largest_size == 0 {
+        // The search did not run (a time bound of 0 s); the reason follows below.
+        writeln!(out, "laws:      not searched (--law-seconds 0)")?;
+    } else if laws.laws.is_empty() {
         writeln!(
             out,
             "laws:      none found (formulas of up to {} nodes, sums of heap games, Beatty rays)",
