@@ -36,16 +36,23 @@ struct Block {
     line: usize,
 }
 
+/// The fenced blocks of a Markdown text, also those indented inside a list item (their lines
+/// lose the fence's indentation).
 fn blocks(text: &str) -> Vec<Block> {
     let mut blocks = Vec::new();
-    let mut open: Option<Block> = None;
+    let mut open: Option<(Block, usize)> = None;
     for (n, line) in text.lines().enumerate() {
-        match (&mut open, line.strip_prefix("```")) {
+        let indent = line.len() - line.trim_start().len();
+        match (&mut open, line.trim_start().strip_prefix("```")) {
             (None, Some(info)) => {
-                open = Some(Block { info: info.trim().to_string(), lines: Vec::new(), line: n + 1 })
+                let block = Block { info: info.trim().to_string(), lines: Vec::new(), line: n + 1 };
+                open = Some((block, indent));
             }
-            (Some(_), Some("")) => blocks.push(open.take().unwrap()),
-            (Some(block), _) => block.lines.push(line.to_string()),
+            (Some(_), Some("")) => blocks.push(open.take().unwrap().0),
+            (Some((block, indent)), _) => {
+                let cut = line.len() - line.trim_start().len();
+                block.lines.push(line[cut.min(*indent)..].to_string());
+            }
             (None, None) => {}
         }
     }
