@@ -251,3 +251,39 @@ fn a_thin_wythoff_board_sums_like_the_definition_in_under_a_gibibyte() {
     assert!(ok, "{stderr}");
     assert!(peak < 1 << 30, "peak {peak} bytes");
 }
+
+/// Misère play goes through the same search (issue 52): misère subtraction {1, 2, 3} has the
+/// values 1, 0, 2, 3, ..., no short formula, so its law is the lookup on residues, which `check
+/// --misere` proves for every heap and which normal play's table refutes.
+#[test]
+fn a_misere_heap_game_gets_its_periodic_law() {
+    let report: Value = serde_json::from_str(&stdout_of(&[
+        "patterns",
+        "subtraction:1,2,3",
+        "--size",
+        "200",
+        "--misere",
+        "--json",
+    ]))
+    .unwrap();
+    let law = report["laws"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["kind"] == "values")
+        .unwrap_or_else(|| panic!("{report}"))
+        .clone();
+    let expression = law["expression"].as_str().unwrap();
+    assert_eq!(expression, "if(n % 4 == 0, 1, if(n % 4 == 1, 0, if(n % 4 == 2, 2, 3)))");
+    let check = |extra: &[&str]| -> Value {
+        let args = [&["check", "subtraction:1,2,3", "--size", "400"][..], extra].concat();
+        let output = common::grundy().args(&args).args(["--values", expression, "--json"]).output();
+        serde_json::from_slice(&output.unwrap().stdout).unwrap()
+    };
+    let misere = check(&["--misere"]);
+    assert_eq!(
+        (&misere["verdict"], &misere["proved"]),
+        (&Value::from("agrees"), &Value::from(true))
+    );
+    assert_eq!(check(&[])["verdict"], "disagrees");
+}

@@ -92,6 +92,9 @@ impl Default for LawOptions {
     }
 }
 
+/// The heaps a heap game's periodic lookup is read from (the law is then checked on all).
+const PERIOD_PREFIX: usize = 1 << 16;
+
 /// The largest formula the synthesis builds (nodes): `xor(a % 3, b % 3)` has 7.
 const LARGEST_FORMULA: usize = 7;
 
@@ -215,6 +218,24 @@ pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions) -> Laws {
         }
         if source.lens.len() == 2 {
             proposals.extend(sums::propose(source, value, deadline, &mut search));
+        }
+        let have_values = laws.iter().any(|law| law.kind == ClaimKind::Values);
+        if let ([len], [name], [min], false) =
+            (&source.lens[..], &source.names[..], &source.mins[..], have_values)
+        {
+            // A heap game periodic from its start, with no short formula (misère
+            // subtraction {1, 2, 3}: 1, 0, 2, 3, ...): its values as a lookup on the residues.
+            // Found on a prefix, checked below on every heap.
+            let prefix: Vec<i64> = (0..(*len).min(PERIOD_PREFIX)).map(value).collect();
+            if let Some(expression) = sums::lookup(name, *min, &prefix) {
+                let statement = format!("the values repeat from the start: {expression}");
+                proposals.push(Proposal {
+                    kind: ClaimKind::Values,
+                    expression,
+                    statement,
+                    found_by: "period",
+                });
+            }
         }
     }
     if source.lens.len() == 2 {

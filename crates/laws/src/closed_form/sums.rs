@@ -73,7 +73,7 @@ fn heap_formula(
 }
 
 /// A periodic heap game from its start as a lookup on residues, plus the saltus.
-fn lookup(name: &str, min: i64, values: &[i64]) -> Option<String> {
+pub(super) fn lookup(name: &str, min: i64, values: &[i64]) -> Option<String> {
     let period = find_period(values).filter(|p| p.preperiod == 0 && p.period <= LONGEST_LOOKUP)?;
     let p = period.period;
     let t = if min == 0 { name.to_string() } else { format!("({name} - {min})") };
