@@ -6,12 +6,12 @@
 //!
 //! - the rules periodicity already found (an outcome rule such as kiki's odd/odd, a lookup of
 //!   values on residues);
-//! - [`synthesis`]: the shortest formula over the axes and small constants with
+//! - `synthesis`: the shortest formula over the axes and small constants with
 //!   `+ - * / % xor min max abs`, found bottom-up on sample cells (Nim: `xor(a, b)`), and the
 //!   shortest equation `s == t` between two small formulas for the P-positions (Nim: `a == b`);
-//! - [`sums`]: a board that is the sum of two heap games, G(x, y) = f(x) ⊕ g(y), with a formula
+//! - `sums`: a board that is the sum of two heap games, G(x, y) = f(x) ⊕ g(y), with a formula
 //!   for each heap game;
-//! - [`beatty`]: P-positions on two mirror rays, (⌊nα⌋, ⌊nα⌋ + k·n), with α recognised exactly
+//! - `beatty`: P-positions on two mirror rays, (⌊nα⌋, ⌊nα⌋ + k·n), with α recognised exactly
 //!   (φ, √2, other quadratic irrationals with small coefficients) and the mex recursion the rays
 //!   follow.
 //!
