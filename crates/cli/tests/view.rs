@@ -1,8 +1,8 @@
 //! `grundy view` in a real browser (issue 29): Debian's Chromium, headless, driven through the
-//! DevTools protocol (`browser/`, over a pipe). The page of a real Wythoff table must load its tiles, show the known value
-//! of a hovered cell, list a clicked cell's moves with the winning ones marked, mark a claim's
-//! counterexamples (as many as `grundy check` counts), and draw P-positions red where they are
-//! (checked on screenshots, pixel by pixel).
+//! DevTools protocol over a pipe (`browser/`). The page of a real Wythoff table must load its
+//! tiles, show the known value of a hovered cell, list a clicked cell's moves with the winning
+//! ones marked, mark a claim's counterexamples (as many as `grundy check` counts), and draw
+//! P-positions red where they are (checked on screenshots, pixel by pixel).
 //!
 //! Chromium is found at Debian's path or named by `GRUNDY_CHROMIUM`. Without it each test prints
 //! that it was skipped and why, and passes, so that `cargo test --workspace` runs on any machine;
