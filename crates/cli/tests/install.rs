@@ -51,7 +51,7 @@ fn man_reads_the_generated_pages() {
             assert!(text.contains("Sprague") && text.contains("patterns"), "{text}");
         }
         Ok(out) => panic!("man -l failed: {}", String::from_utf8_lossy(&out.stderr)),
-        Err(_) => eprintln!("skipped the `man -l` reading: no man on this machine"),
+        Err(_) => no_man("the `man -l` reading"),
     }
     grundy().args(["completions", "bash", "--dir"]).arg(dir.path()).assert().code(2);
 }
@@ -68,4 +68,54 @@ fn the_version_names_the_revision_and_the_features() {
     );
     assert!(text.starts_with(&format!("grundy {} (", env!("CARGO_PKG_VERSION"))), "{text}");
     assert!(text.contains("optional features: "), "{text}");
+}
+
+/// Says that a check needing `man` was skipped, or fails where `.ci/run` requires it.
+fn no_man(check: &str) {
+    let why = "no man on this machine (`apt-get install man-db` to run it)";
+    assert!(
+        std::env::var_os("GRUNDY_REQUIRE_EXTERNAL").is_none(),
+        "{check} is required, but {why}"
+    );
+    eprintln!("skipped {check}: {why}");
+}
+
+/// The README's lines after `cargo install`, run as written, in a fresh home whose
+/// `~/.cargo/bin` holds `grundy` (where `cargo install` puts it): the completion script loads,
+/// `man` finds the pages the README installs, `--version` answers.
+#[test]
+fn the_readme_install_lines_run_as_written() {
+    let readme = include_str!("../../../README.md");
+    let line = |start: &str| -> String {
+        let line = readme.lines().find(|l| l.starts_with(start));
+        let line = line.unwrap_or_else(|| panic!("the README has no line `{start}...`"));
+        line.split(" #").next().unwrap().trim().to_string()
+    };
+    let home = tempfile::tempdir().unwrap();
+    let bin = home.path().join(".cargo/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_grundy"), bin.join("grundy")).unwrap();
+    let run = |script: &str| {
+        Command::new("bash")
+            .args(["--norc", "-c", &format!("set -e; {script}")])
+            .env_clear()
+            .env("HOME", home.path())
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .env("MANPAGER", "cat")
+            .env("MANWIDTH", "80")
+            .output()
+            .unwrap()
+    };
+    let out = run(&format!("{}; complete -p grundy", line("source <(grundy completions bash)")));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let version = run(&line("grundy --version"));
+    assert!(String::from_utf8_lossy(&version.stdout).starts_with("grundy "));
+    let man_line = line("grundy completions man --dir ");
+    if Command::new("man").arg("--version").output().is_err() {
+        return no_man("reading the installed pages with `man`");
+    }
+    let out = run(&man_line);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{man_line}: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("grundy-patterns") && text.contains("law-seconds"), "{text}");
 }

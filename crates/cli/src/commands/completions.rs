@@ -2,8 +2,8 @@
 //! definition of the command line, so they cannot drift from `--help`.
 
 use crate::output::{Destination, Overwrite, Special};
-use anyhow::bail;
 use anyhow::Result;
+use anyhow::{anyhow, bail};
 use clap::CommandFactory;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,7 +14,8 @@ use std::process::ExitCode;
 /// `grundy completions zsh > ~/.zfunc/_grundy`;
 /// `grundy completions fish > ~/.config/fish/completions/grundy.fish`;
 /// `grundy completions man > grundy.1 && man ./grundy.1`;
-/// `grundy completions man --dir ~/.local/share/man/man1` (a page per command).
+/// `grundy completions man --dir ~/.cargo/share/man/man1` (a page per command; `man` looks
+/// there for the commands of ~/.cargo/bin, where `cargo install` puts `grundy`).
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// bash, zsh, fish, elvish, powershell, or man for the man page.
@@ -50,9 +51,13 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
                 write_to(None, &page(command)?)?;
                 return Ok(ExitCode::SUCCESS);
             };
-            if !dir.is_dir() {
+            // Like `install -D`: a fresh ~/.cargo/share/man/man1 is made, not refused.
+            if dir.exists() && !dir.is_dir() {
                 bail!("cannot write the man pages into {}: not a directory", dir.display());
             }
+            std::fs::create_dir_all(&dir).map_err(|e| {
+                anyhow!("cannot make the directory {} for the man pages: {e}", dir.display())
+            })?;
             command.build();
             for sub in command.get_subcommands().filter(|sub| sub.get_name() != "help") {
                 let name = format!("grundy-{}", sub.get_name());
