@@ -107,7 +107,8 @@ fn continued_fraction(mut x: f64, terms: usize) -> String {
 /// The Beatty law of `source`'s P-positions, when they lie on two mirror rays.
 pub(super) fn propose(source: &Source<'_>) -> Vec<Proposal> {
     let [rows, cols] = [source.lens[0], source.lens[1]];
-    // (a, b) with a < b, in coordinates from the axes' first values, by increasing a.
+    // (a, b) with a < b, in coordinates from the axes' first values, by increasing a: at most
+    // one per row, so at most `rows` of them.
     let mut pairs: Vec<(i64, i64)> = Vec::new();
     let mut diagonal_p = false;
     for i in 0..rows {
@@ -117,6 +118,11 @@ pub(super) fn propose(source: &Source<'_>) -> Vec<Proposal> {
             }
             let (a, b) = (i as i64, j as i64);
             match a.cmp(&b) {
+                // Two pairs with one a are no two rays: stop before a table full of
+                // P-positions (kiki's quarter of the cells) is listed.
+                std::cmp::Ordering::Less if pairs.last().is_some_and(|&(last, _)| last == a) => {
+                    return Vec::new();
+                }
                 std::cmp::Ordering::Less => pairs.push((a, b)),
                 std::cmp::Ordering::Equal => diagonal_p |= a == 0,
                 std::cmp::Ordering::Greater => {}
