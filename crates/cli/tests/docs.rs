@@ -12,6 +12,10 @@
 //! duckdb: the one `GRUNDY_DOCS_PYTHON` names, or the block is skipped, saying so), `jq`.
 //! Release only: `.ci/run` runs this in its slow stage (`--release ... -- --ignored`), with
 //! `GRUNDY_REQUIRE_EXTERNAL=1`, so that nothing is skipped there.
+//!
+//! A block tagged `mpi` needs `mpirun` and a `grundy` built with the `mpi` feature: it runs only
+//! when `GRUNDY_DOCS_BLOCKS=mpi` says so (then only such blocks run), which `.ci/run` does in its
+//! MPI stage with that build; everywhere else it is left to that stage, not run.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -89,6 +93,17 @@ fn line_matches(expected: &str, actual: &str) -> bool {
     rest.is_empty()
 }
 
+/// Whether this run is the MPI stage's (`GRUNDY_DOCS_BLOCKS=mpi`): it runs the `mpi` blocks only.
+fn mpi_run() -> bool {
+    std::env::var("GRUNDY_DOCS_BLOCKS").is_ok_and(|blocks| blocks == "mpi")
+}
+
+/// Whether a block belongs to this run: the `mpi` blocks to the MPI stage's, the others to
+/// every other run.
+fn belongs_here(info: &str) -> bool {
+    info.split_whitespace().any(|word| word == "mpi") == mpi_run()
+}
+
 /// Why a block cannot run here, if it cannot.
 fn missing(info: &str) -> Option<String> {
     let words: Vec<&str> = info.split_whitespace().collect();
@@ -102,7 +117,12 @@ fn missing(info: &str) -> Option<String> {
 }
 
 /// Runs the document's examples; the failures, each with what was expected and what came.
-fn run_document(path: &Path, failures: &mut Vec<String>, skipped: &mut Vec<String>) {
+fn run_document(
+    path: &Path,
+    failures: &mut Vec<String>,
+    skipped: &mut Vec<String>,
+    ran: &mut usize,
+) {
     let text = std::fs::read_to_string(path).unwrap();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..").canonicalize().unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -126,6 +146,10 @@ fn run_document(path: &Path, failures: &mut Vec<String>, skipped: &mut Vec<Strin
         if block.info.split_whitespace().next() != Some("console") {
             continue;
         }
+        if !belongs_here(&block.info) {
+            continue;
+        }
+        *ran += 1;
         if let Some(why) = missing(&block.info) {
             skipped.push(format!("{where_}: {why}"));
             continue;
@@ -184,10 +208,23 @@ fn the_matcher_understands_its_wildcards() {
 #[test]
 #[ignore = "slow: every example of the docs, in release, in the slow stage of .ci/run"]
 fn every_console_example_prints_what_the_docs_say() {
-    let (mut failures, mut skipped) = (Vec::new(), Vec::new());
-    for doc in documents() {
-        run_document(&doc, &mut failures, &mut skipped);
+    let (mut failures, mut skipped, mut ran) = (Vec::new(), Vec::new(), 0);
+    if mpi_run() {
+        let version = String::from_utf8(
+            Command::new(env!("CARGO_BIN_EXE_grundy")).arg("--version").output().unwrap().stdout,
+        )
+        .unwrap();
+        assert!(version.contains("mpi"), "the mpi blocks need grundy built with mpi: {version}");
+        assert!(Command::new("mpirun").arg("--version").output().is_ok(), "no mpirun here");
     }
+    for doc in documents() {
+        run_document(&doc, &mut failures, &mut skipped, &mut ran);
+    }
+    assert!(
+        ran > 0,
+        "no example ran (GRUNDY_DOCS_BLOCKS={:?})",
+        std::env::var("GRUNDY_DOCS_BLOCKS")
+    );
     for skip in &skipped {
         eprintln!("skipped {skip}");
     }
