@@ -257,3 +257,123 @@ fn far_misere_sums_use_the_proved_standings_and_a_long_search_says_it_runs() {
     let quick = grundy().args(["value", "--misere", "kayles", "5", "7"]).output().unwrap();
     assert!(quick.stderr.is_empty(), "{}", String::from_utf8_lossy(&quick.stderr));
 }
+
+/// The misère values of heaps 0 to `last` of the octal code `0.d1d2…` whose digits (0–3) are
+/// `digits`, by the definition: heap n may become heap n − k for each k ≥ 1 whose digit has
+/// bit 2 (n > k), or nothing when n = k and the digit has bit 1. A position without a move is
+/// worth 1 (its player has no move, so the other made the last move and lost): heap 0, and the
+/// nothing a whole heap's taking leaves (issue 58: it was counted 0).
+fn takes_misere_values(digits: &[u8], last: usize) -> Vec<u32> {
+    const WITHOUT_A_MOVE: u32 = 1;
+    let mut values: Vec<u32> = Vec::with_capacity(last + 1);
+    for n in 0..=last {
+        let mut options = Vec::new();
+        for (i, &digit) in digits.iter().enumerate() {
+            let k = i + 1;
+            if digit & 1 != 0 && n == k {
+                options.push(WITHOUT_A_MOVE);
+            }
+            if digit & 2 != 0 && n > k {
+                options.push(values[n - k]);
+            }
+        }
+        let value = match options.is_empty() {
+            true => WITHOUT_A_MOVE,
+            false => (0..).find(|v| !options.contains(v)).unwrap(),
+        };
+        values.push(value);
+    }
+    values
+}
+
+/// Every octal code with digits 0–3 and at most three digits, under `compute --misere`, equals
+/// the definition up to heap 40 (issue 58: 54 of these 63 codes panicked on a genus mismatch).
+#[test]
+fn every_octal_code_that_only_takes_computes_its_misere_values() {
+    let mut codes = 0;
+    for n in 1..64u8 {
+        let mut digits = vec![n & 3, (n >> 2) & 3, n >> 4];
+        while digits.last() == Some(&0) {
+            digits.pop();
+        }
+        let code: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
+        let name = format!("octal:0.{code}");
+        let csv = stdout(&["compute", &name, "--size", "40", "--misere"]);
+        let mut lines = csv.lines();
+        assert_eq!(lines.next(), Some("n,misere,genus,tameness"), "{name}");
+        let values: Vec<u32> =
+            lines.map(|line| line.split(',').nth(1).unwrap().parse().unwrap()).collect();
+        assert_eq!(values, takes_misere_values(&digits, 40), "{name}");
+        codes += 1;
+    }
+    assert_eq!(codes, 63);
+}
+
+/// `check --misere` agrees with the definition's P-set on the codes of issue 58, and refuses a
+/// claim that agreed with the old, wrong tables (heap 1 of 0.1 is P: its one move takes the
+/// whole heap, and its mover makes the last move).
+#[test]
+fn check_misere_states_the_p_positions_of_codes_that_take_a_whole_heap() {
+    type Rule = fn(usize) -> bool;
+    let claims: [(&str, &[u8], &str, Rule); 5] = [
+        ("0.1", &[1], "n == 1", |n| n == 1),
+        ("0.3", &[3], "n % 2 == 1", |n| n % 2 == 1),
+        ("0.31", &[3, 1], "n % 2 == 1", |n| n % 2 == 1),
+        ("0.13", &[1, 3], "n % 4 == 1 || n % 4 == 2", |n| n % 4 == 1 || n % 4 == 2),
+        ("0.01", &[0, 1], "n == 2", |n| n == 2),
+    ];
+    for (code, digits, p_set, rule) in claims {
+        let values = takes_misere_values(digits, 40);
+        for (n, value) in values.iter().enumerate() {
+            assert_eq!(*value == 0, rule(n), "0.{code}: the stated rule at heap {n}");
+        }
+        let name = format!("octal:{code}");
+        let out = stdout(&["check", &name, "--size", "40", "--misere", "--p-set", p_set]);
+        assert!(out.contains("agrees on all 41 cells"), "{name}: {out}");
+    }
+    let wrong = grundy()
+        .args(["check", "octal:0.3", "--size", "40", "--misere", "--p-set", "n % 2 == 0 && n > 0"])
+        .output()
+        .unwrap();
+    assert_eq!(wrong.status.code(), Some(1), "{}", String::from_utf8_lossy(&wrong.stdout));
+}
+
+/// The other front doors take the empty position's value from the same place: `survey
+/// --misere` (issue 58: wrong rows for 0.01, 0.11, 0.21 and 0.31), `value --misere` and `moves
+/// --misere` (the exact search), and `patterns --misere` (the fill behind its report).
+#[test]
+fn every_front_door_agrees_on_codes_that_take_a_whole_heap() {
+    let csv = stdout(&["survey", "octal:0.?1", "--misere", "--size", "30"]);
+    let mut rows = csv.lines().skip_while(|line| !line.starts_with("game,"));
+    let header: Vec<&str> = rows.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let mut seen = 0;
+    for row in rows {
+        let cells: Vec<&str> = row.split(',').collect();
+        let Some(code) = cells[0].strip_prefix("octal:0.") else { continue };
+        let digits: Vec<u8> = code.bytes().map(|b| b - b'0').collect();
+        if digits.iter().any(|&d| d > 3) {
+            continue;
+        }
+        let values = takes_misere_values(&digits, 30);
+        let p = values.iter().filter(|&&v| v == 0).count();
+        assert_eq!(cells[column("p_positions")], p.to_string(), "survey --misere: {row}");
+        let max = values.iter().max().unwrap();
+        assert_eq!(cells[column("max")], max.to_string(), "survey --misere: {row}");
+        seen += 1;
+    }
+    assert_eq!(seen, 4, "0.01, 0.11, 0.21 and 0.31");
+    let values = takes_misere_values(&[3, 1], 12);
+    for (n, &value) in values.iter().enumerate() {
+        let heap = n.to_string();
+        let report = json(&["value", "--misere", "octal:0.31", &heap, "--json"]);
+        assert_eq!(report["value"], value, "value --misere octal:0.31 {n}");
+        let moves = stdout(&["moves", "--misere", "octal:0.31", &heap]);
+        let outcome = if value == 0 { "P under misère play" } else { "N under misère play" };
+        assert!(moves.contains(outcome), "moves --misere octal:0.31 {n}: {moves}");
+    }
+    // 0.1's misère values are 1, 0, then 1 for ever (the old table: 1 for ever).
+    let report = json(&["patterns", "octal:0.1", "--size", "40", "--misere", "--json"]);
+    let sequence = &report["sequence"];
+    assert_eq!((&sequence["preperiod"], &sequence["period"]), (&2.into(), &1.into()), "{report}");
+}

@@ -152,6 +152,9 @@ pub(crate) struct CompiledGame {
     rays: Vec<Ray>,
     splits: Vec<Split>,
     take_and_break: Vec<u8>,
+    /// The value of the option a take-and-break move that leaves no heap leads to: the empty
+    /// position's under the game's play ([`grundy_core::Play::option_value`]), 1 under misère.
+    leaves_nothing: Nimber,
 }
 
 /// How unbounded 2-D slides along a row, a column or the main diagonal are compiled.
@@ -179,6 +182,7 @@ impl CompiledGame {
             rays: Vec::new(),
             splits: Vec::new(),
             take_and_break: Vec::new(),
+            leaves_nothing: game.play().option_value([]),
         };
         let ray = |direction: &[Coord], amounts: Amounts| {
             let mut lowers = [(0, 0); 3];
@@ -553,7 +557,7 @@ impl CompiledGame {
         for (k, &digit) in self.take_and_break.iter().enumerate().take(n + 1) {
             let rest = n - k;
             if digit & 1 != 0 && rest == 0 {
-                mex.insert_with_low(low, Nimber::ZERO);
+                mex.insert_with_low(low, self.leaves_nothing);
             }
             if digit & 2 != 0 && rest >= 1 && k >= 1 {
                 mex.insert_with_low(low, values.at(rest));

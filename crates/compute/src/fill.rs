@@ -165,7 +165,10 @@ impl<'g> TableFill<'g> {
     /// As [`TableFill::fill`]; the genera's search, as [`FillError::Search`] (without heaps).
     ///
     /// # Panics
-    /// If the game is not a heap game, or a genus disagrees with the value filled.
+    /// If the game is not a heap game, or a genus disagrees with the value filled. That is a
+    /// bug, not an input to refuse: the fill and the search are two computations of the same
+    /// misère value (issue 58: the empty position's value differed between them), compared for
+    /// every small take-and-break code by `grundy-play`'s `misere_oracle` test.
     pub fn fill_genera(
         &self,
         limits: &SearchLimits,
@@ -182,7 +185,7 @@ impl<'g> TableFill<'g> {
             assert_eq!(
                 table.get_flat(heap).0,
                 row.genus.misere[0],
-                "the genus of heap {}",
+                "a bug: heap {}'s misère value filled differs from its genus' (the search's)",
                 row.heap
             );
         }

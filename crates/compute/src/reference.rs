@@ -5,7 +5,7 @@
 
 use crate::error::FillError;
 use crate::progress::{NoProgress, Progress};
-use grundy_core::{mex, Coord, Game, GrundyTable, Nimber, TableShape};
+use grundy_core::{mex, Coord, Game, GrundyTable, TableShape};
 use ndarray::{Dimension, IxDyn};
 
 /// Fills the table of `game` over `shape` sequentially, in row-major order.
@@ -51,12 +51,15 @@ pub(crate) fn fill_reference_with(
         let pos: Vec<Coord> =
             index.slice().iter().zip(game.axes()).map(|(&i, axis)| axis.min + i as Coord).collect();
         let options = game.options(&pos);
+        let play = game.play();
         let value = mex(options.iter().map(|option| {
-            option.iter().fold(Nimber::ZERO, |sum, component| {
-                sum ^ table.get(component).expect("options lie inside the table")
-            })
+            play.option_value(
+                option
+                    .iter()
+                    .map(|component| table.get(component).expect("options lie inside the table")),
+            )
         }));
-        let value = game.play().value(value, || options.is_empty());
+        let value = play.value(value, || options.is_empty());
         table.typed_mut::<u32>().expect("a u32 table")[flat] = value.value();
     }
     progress.advance((shape.cells() - reported as u128) as u64);

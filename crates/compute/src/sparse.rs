@@ -80,6 +80,10 @@ pub(crate) struct HeapMoves {
     /// By increasing `k`.
     takes: Vec<Take>,
     breaks: Vec<Break>,
+    /// What a take that leaves nothing is worth: the empty position's value under the game's
+    /// play ([`grundy_core::Play::option_value`]). The kernel runs under normal play (a misère
+    /// game with breaks is searched, [`crate::misere::table_by_search`]), where it is 0.
+    nothing: u32,
 }
 
 /// The options of one heap, one byte per value: adding an option is a single store (no
@@ -368,7 +372,7 @@ impl SparseState {
             let rest = n - take.k;
             if rest == 0 {
                 if take.to_nothing {
-                    options.add(0);
+                    options.add(moves.nothing);
                 }
             } else if take.to_heap && rest < known.len() {
                 options.add(known[rest].into());

@@ -28,6 +28,20 @@ pub enum Play {
 }
 
 impl Play {
+    /// The value of a position without an option: 0 under normal play (the player to move
+    /// there has lost), 1 under misère play (the other player made the last move and lost).
+    ///
+    /// This is the one source of that value. The empty position is such a position: a heap
+    /// game's heap 0, and what a move that takes a whole heap leaves (an octal digit's bit 1),
+    /// which is why [`Play::option_value`] answers it for an option that leaves nothing.
+    #[inline]
+    pub const fn terminal_value(self) -> Nimber {
+        match self {
+            Play::Normal => Nimber(0),
+            Play::Misere => Nimber(1),
+        }
+    }
+
     /// The value of a position whose options' values have mex `mex`; `terminal` says whether
     /// the position has no option at all (asked only when `mex` is 0, the one case in which the
     /// conventions can differ: a terminal position has mex 0).
@@ -35,15 +49,40 @@ impl Play {
     pub fn value(self, mex: Nimber, terminal: impl FnOnce() -> bool) -> Nimber {
         match self {
             Play::Normal => mex,
-            Play::Misere if mex.0 == 0 && terminal() => Nimber(1),
+            Play::Misere if mex.0 == 0 && terminal() => self.terminal_value(),
             Play::Misere => mex,
+        }
+    }
+
+    /// The value of an option that leaves the components whose values are `parts`, in a game
+    /// whose values are local ([`crate::Game::values_are_local`]). Under normal play it is their
+    /// nim-sum (the Sprague–Grundy sum theorem). Under misère play such an option is one
+    /// component or none: its value, or, when the move leaves nothing (it takes a whole heap),
+    /// the [`Play::terminal_value`] of the empty position it leaves — not the empty nim-sum 0
+    /// (issue 58: misère octal codes with bit 1 were wrong in every fill).
+    ///
+    /// # Panics
+    /// Under misère play, for an option of two components or more: its misère value is not a
+    /// function of theirs (the exact search over sums answers it).
+    #[inline]
+    pub fn option_value(self, parts: impl IntoIterator<Item = Nimber>) -> Nimber {
+        let mut parts = parts.into_iter();
+        let Some(first) = parts.next() else {
+            return self.terminal_value();
+        };
+        match self {
+            Play::Normal => parts.fold(first, |sum, part| sum ^ part),
+            Play::Misere => {
+                assert!(parts.next().is_none(), "a misère option of a sum has no local value");
+                first
+            }
         }
     }
 
     /// Whether a position without an option is a P-position (the player to move loses): under
     /// normal play it is, under misère play it is not.
     pub fn terminal_is_p(self) -> bool {
-        self.value(Nimber(0), || true) == Nimber(0)
+        self.terminal_value() == Nimber(0)
     }
 
     /// The tag of a table computed under this convention, `None` under normal play (the
@@ -107,7 +146,24 @@ mod tests {
             assert_eq!(Play::Misere.value(Nimber(mex), || false), Nimber(mex));
         }
         assert_eq!(Play::Misere.value(Nimber(0), || true), Nimber(1));
+        assert_eq!(Play::Misere.value(Nimber(0), || true), Play::Misere.terminal_value());
+        assert!(Play::Normal.terminal_is_p() && !Play::Misere.terminal_is_p());
         assert_eq!("misère".parse::<Play>(), Ok(Play::Misere));
         assert!("loopy".parse::<Play>().is_err());
+    }
+
+    #[test]
+    fn an_option_that_leaves_nothing_is_worth_the_empty_position() {
+        // Taking a whole heap leaves the empty position: 0 under normal play, 1 under misère.
+        assert_eq!(Play::Normal.option_value([]), Nimber(0));
+        assert_eq!(Play::Misere.option_value([]), Nimber(1));
+        assert_eq!(Play::Misere.option_value([Nimber(0)]), Nimber(0));
+        assert_eq!(Play::Normal.option_value([Nimber(3), Nimber(5)]), Nimber(6));
+    }
+
+    #[test]
+    #[should_panic(expected = "no local value")]
+    fn a_misere_option_of_a_sum_has_no_local_value() {
+        Play::Misere.option_value([Nimber(1), Nimber(1)]);
     }
 }

@@ -77,3 +77,23 @@ def test_misere_patterns_prove_subtraction_periods():
     assert "under misère play too" in report.argument
     with pytest.raises(grundy.InputError, match="misere is for games"):
         grundy.patterns(np.zeros(5, dtype=np.uint8), misere=True)
+
+
+def test_misere_octal_codes_that_take_a_whole_heap():
+    """Issue 58: the empty position (what taking a whole heap leaves) is worth 1 under misère
+    play, and the package's table, its genus column and the command line say so alike."""
+    # 0.3 is subtraction {1}: a heap's misère value is 1 on even heaps, 0 on odd ones.
+    table = grundy.compute("octal:0.3", (20,), misere=True)
+    assert [int(v) for v in np.asarray(table)] == [(n + 1) % 2 for n in range(21)]
+    # 0.1: heap 1's one move takes it whole, and its mover makes the last move: heap 1 is P.
+    values = [int(v) for v in np.asarray(grundy.compute("octal:0.1", (10,), misere=True))]
+    assert values == [1, 0] + [1] * 9
+    rows = grundy.genus("octal:0.31", 12)
+    table = grundy.compute("octal:0.31", (12,), misere=True)
+    assert [r.misere for r in rows] == [int(v) for v in np.asarray(table)]
+    assert [r.genus for r in rows[:2]] == ["0^120", "1^031"]
+    out = subprocess.run(
+        [cli_path(), "compute", "octal:0.31", "--size", "12", "--misere"],
+        check=True, capture_output=True, text=True,
+    ).stdout.splitlines()[1:]
+    assert [int(line.split(",")[1]) for line in out] == [int(v) for v in np.asarray(table)]

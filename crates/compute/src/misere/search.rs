@@ -3,7 +3,7 @@
 
 use super::limits::SearchLimits;
 use crate::error::MisereError;
-use grundy_core::{mex, Coord, Game, Nimber};
+use grundy_core::{mex, Coord, Game, Nimber, Play};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -186,7 +186,7 @@ impl MisereSearch {
             miseres.push(Nimber(self.value(option)?));
         }
         let normal = mex(normals).value();
-        let misere = if options.is_empty() { 1 } else { mex(miseres).value() };
+        let misere = Play::Misere.value(mex(miseres), || options.is_empty()).value();
         let tame_form = matches!((normal, misere), (0, 1) | (1, 0)) || normal == misere;
         let standing = Standing { normal, misere, options_tame, tame: options_tame && tame_form };
         self.remember(BYTES_PER_ENTRY)?;
@@ -243,7 +243,7 @@ impl MisereSearch {
     /// [`MisereSearch::value_of`] for a sorted sum without terminal components.
     fn value(&mut self, sum: &[Component]) -> Result<u32, MisereError> {
         match sum {
-            [] => return Ok(1),
+            [] => return Ok(Play::Misere.terminal_value().value()),
             [one] => return Ok(self.standing(*one)?.misere),
             _ => {}
         }
@@ -279,7 +279,7 @@ impl MisereSearch {
     /// option and every option is an N-position.
     fn is_p(&mut self, sum: &[Component]) -> Result<bool, MisereError> {
         match sum {
-            [] => return Ok(false),
+            [] => return Ok(Play::Misere.terminal_is_p()),
             [one] => return Ok(self.standing(*one)?.misere == 0),
             _ => {}
         }

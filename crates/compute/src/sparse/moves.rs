@@ -96,6 +96,6 @@ impl HeapMoves {
         });
         breaks.sort_by_key(|b| (b.k, b.min_piece, b.unequal));
         breaks.dedup();
-        Ok(HeapMoves { takes, breaks })
+        Ok(HeapMoves { takes, breaks, nothing: game.play().option_value([]).value() })
     }
 }
