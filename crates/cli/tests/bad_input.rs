@@ -110,6 +110,18 @@ const CASES: &[(&[&str], &str)] = &[
     (&["compute", "kiki", "--size", "5x5", "--engine", "magic"], "invalid value 'magic'"),
     (&["compute", "kiki", "--size", "5x5", "--threads", "0"], "--threads"),
     (&["games", "--bogus"], "unexpected argument '--bogus'"),
+    // Issue 59, item 5: a time bound that no clock holds panicked (inf, 1e20, 1e308, 2^64 − 1);
+    // -1 was taken as 0 and NaN as "stop at once".
+    (&["patterns", "kayles", "--size", "9", "--law-seconds", "inf"], "a law search's time bound"),
+    (&["patterns", "kayles", "--size", "9", "--law-seconds", "1e20"], "a law search's time bound"),
+    (&["patterns", "kayles", "--size", "9", "--law-seconds", "1e308"], "a law search's time bound"),
+    (
+        &["patterns", "kayles", "--size", "9", "--law-seconds", "18446744073709551615"],
+        "a law search's time bound",
+    ),
+    (&["patterns", "kayles", "--size", "9", "--law-seconds=-1"], "a law search's time bound"),
+    (&["patterns", "kayles", "--size", "9", "--law-seconds", "NaN"], "a law search's time bound"),
+    (&["patterns", "kayles", "--size", "9", "--law-seconds", "ten"], "`ten` is not a number"),
     // Numbers past what coordinates hold (issue 13).
     (
         &[

@@ -263,3 +263,31 @@ fn heap_games_report_their_records() {
     assert_eq!(report["records"]["max_first_at"], 27);
     assert_eq!(report["records"]["rare_mask"], Value::Null);
 }
+
+/// Issue 59, item 5 (`--law-seconds`): every value is a finite bound from 0 to a week, or one
+/// line and exit 2 — never a panic (inf, 1e20, 1e308 and 2^64 − 1 exited 101 with a
+/// backtrace), never a silent reading (-1 was taken as 0, NaN as "stop at once").
+#[test]
+fn law_seconds_are_a_finite_bound_or_refused() {
+    for bad in ["inf", "-inf", "1e20", "1e308", "18446744073709551615", "-1", "NaN", "604800.5"] {
+        let option = format!("--law-seconds={bad}");
+        let output =
+            grundy().args(["patterns", "kayles", "--size", "30", &option]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "--law-seconds {bad}: {stderr}");
+        assert!(
+            stderr.contains("a law search's time bound is a number of seconds from 0 to 604800")
+        );
+        assert!(!stderr.contains("panicked"), "--law-seconds {bad}: {stderr}");
+    }
+    // Both ends of the range are taken: 0 skips the search, a week lets it run to its end.
+    let out = stdout_of(&["patterns", "kayles", "--size", "30", "--law-seconds", "0"]);
+    assert!(out.contains("not searched (--law-seconds 0)"), "{out}");
+    let week = grundy()
+        .args(["patterns", "kayles", "--size", "30", "--law-seconds", "604800", "--json"])
+        .output()
+        .unwrap();
+    assert!(week.status.success(), "{}", String::from_utf8_lossy(&week.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&week.stdout).unwrap();
+    assert_eq!(report["law_search"]["stopped"], serde_json::Value::Null, "{report}");
+}

@@ -77,13 +77,51 @@ pub struct Laws {
 /// How long the law search may take.
 #[derive(Clone, Copy, Debug)]
 pub struct LawOptions {
-    /// The time the synthesis may take, in all.
+    /// The time the synthesis may take, in all: finite, from 0 to [`LawOptions::MOST_SECONDS`]
+    /// ([`LawOptions::within`] checks it).
+    seconds: f64,
+}
+
+/// Why a law search's time bound was refused (issue 59: `inf` and `1e20` panicked, `-1` was
+/// taken as 0 and `NaN` stopped the search at once).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("a law search's time bound is a number of seconds from 0 to {}", LawOptions::MOST_SECONDS)]
+pub struct LawSecondsError {
+    /// The bound refused.
     pub seconds: f64,
 }
 
 impl LawOptions {
     /// The default bound: every search of a 1000 × 1000 board ends well within it on 2 cores.
     pub const DEFAULT_SECONDS: f64 = 10.0;
+
+    /// The largest bound taken: a week. (A search that long finds nothing a shorter one misses:
+    /// its formulas are capped in size; the cap keeps the deadline inside every clock.)
+    pub const MOST_SECONDS: f64 = 604_800.0;
+
+    /// A search of at most `seconds`; 0 skips it.
+    ///
+    /// # Errors
+    /// `seconds` is not a finite number from 0 to [`LawOptions::MOST_SECONDS`] (NaN, ∞ or
+    /// negative included).
+    pub fn within(seconds: f64) -> Result<LawOptions, LawSecondsError> {
+        match (0.0..=LawOptions::MOST_SECONDS).contains(&seconds) {
+            true => Ok(LawOptions { seconds }),
+            false => Err(LawSecondsError { seconds }),
+        }
+    }
+
+    /// The bound, in seconds.
+    pub fn seconds(&self) -> f64 {
+        self.seconds
+    }
+}
+
+/// The bound in seconds, as a command line takes it back.
+impl std::fmt::Display for LawOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.seconds)
+    }
 }
 
 impl Default for LawOptions {
@@ -172,7 +210,7 @@ pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions) -> Laws {
     if source.cells() == 0 {
         return Laws::default();
     }
-    if options.seconds <= 0.0 {
+    if options.seconds == 0.0 {
         // No time at all: no search, and no check of every cell (a pass over the table).
         let stopped = Some("the law search was not run: its time bound is 0 s".to_string());
         return Laws {
@@ -180,7 +218,7 @@ pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions) -> Laws {
             law_search: LawSearch { stopped, ..LawSearch::default() },
         };
     }
-    let deadline = Instant::now() + Duration::from_secs_f64(options.seconds.max(0.0));
+    let deadline = Instant::now() + Duration::from_secs_f64(options.seconds);
     let mut search = LawSearch { largest_size: LARGEST_FORMULA, ..LawSearch::default() };
     let mut proposals: Vec<Proposal> = source
         .rules

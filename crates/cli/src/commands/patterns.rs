@@ -53,12 +53,19 @@ pub(crate) struct Args {
     /// The seconds the search for laws (formulas, sums of games, Beatty rays) may take; past
     /// them it reports the laws found so far and where it stopped. 0 skips the search, and the
     /// check of each law on every cell that it ends with.
-    #[arg(long, value_name = "SECONDS", default_value_t = LawOptions::DEFAULT_SECONDS)]
-    law_seconds: f64,
+    #[arg(long, value_name = "SECONDS", default_value_t = LawOptions::default(),
+          value_parser = law_seconds)]
+    law_seconds: LawOptions,
     /// The seconds --misere-quotient may take before it stops with an error.
     #[arg(long, value_name = "SECONDS", requires = "misere_quotient",
           default_value_t = SearchLimits::DEFAULT_SECONDS)]
     search_seconds: u64,
+}
+
+/// `--law-seconds`: a number, then the library's bound on it.
+fn law_seconds(text: &str) -> Result<LawOptions, String> {
+    let seconds: f64 = text.trim().parse().map_err(|_| format!("`{text}` is not a number"))?;
+    LawOptions::within(seconds).map_err(|err| err.to_string())
 }
 
 pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
@@ -74,7 +81,7 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     // command.
     let (report, records, known, genera) = runtime.install(|| -> Result<_> {
         let loaded = args.table.load(runtime, &bar, Analysis::Patterns)?;
-        let options = LawOptions { seconds: args.law_seconds };
+        let options = args.law_seconds;
         let report = analyze_with(&loaded, &options).map_err(|err| match err.kind() {
             ErrorKind::Axes { dims } => anyhow::anyhow!(
                 "patterns analyses 1-D and 2-D tables; this one has {dims} axes (take a 2-D \
