@@ -295,3 +295,40 @@ fn the_commands_named_in_catalog_specs_exist() {
     }
     assert!(named > 0, "the specs name no command at all");
 }
+
+/// Issue 59, item 6: an axis may not take a word that claims reserve. Axes named `true` and
+/// `false` made `patterns` panic (and the view's `/api/patterns` answer 500); an axis named `g`
+/// silently took the value's place in `--holds`, so a claim meant something else.
+#[test]
+fn axes_named_after_reserved_words_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let pairs =
+        [("true", "false", "true"), ("n", "g", "g"), ("phi", "m", "phi"), ("n", "min", "min")];
+    for (first, second, refused) in pairs {
+        let spec = write(
+            dir.path(),
+            &format!("{first}-{second}.toml"),
+            &format!(
+                "name = \"reserved\"\naxes = [{{ name = \"{first}\", min = 0 }}, \
+                 {{ name = \"{second}\", min = 0 }}]\n[[rules]]\nkind = \"step\"\n\
+                 offsets = [[-1, 0], [0, -1]]\n"
+            ),
+        );
+        for args in [
+            vec!["patterns", &spec, "--size", "9x9"],
+            vec!["check", &spec, "--size", "9x9", "--holds", "g == 0 || g > 0"],
+            vec!["compute", &spec, "--size", "9x9"],
+        ] {
+            let output = grundy().args(&args).output().unwrap();
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+            assert!(stderr.contains(&format!("bad axis name `{refused}`")), "{args:?}: {stderr}");
+            assert!(stderr.contains("none of the words claims reserve (g, true, false, phi"));
+            assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        }
+    }
+    // A CSV table's header is held to the same rule.
+    let csv = write(dir.path(), "g.csv", "g\\m,0,1\n0,0,1\n1,1,0\n");
+    let output = grundy().args(["patterns", &csv]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", String::from_utf8_lossy(&output.stderr));
+}

@@ -27,8 +27,8 @@ pub enum ModelError {
     /// The game declares no axes or too many.
     #[error("a game has 1, 2 or 3 axes, not {0}")]
     AxisCount(usize),
-    /// An axis name is empty, repeated or not an identifier.
-    #[error("bad axis name `{0}`: axis names are distinct identifiers such as `n` or `w`")]
+    /// An axis name is empty, repeated, not an identifier or a reserved word.
+    #[error("bad axis name `{0}`: axis names are distinct identifiers such as `n` or `w`, and none of the words claims reserve ({reserved})", reserved = crate::RESERVED_NAMES.join(", "))]
     AxisName(String),
     /// An axis' largest coordinate lies below its smallest, or at 2^31 or beyond.
     #[error("axis `{axis}`: its `max` {max} must lie between its `min` {min} and 2^31 - 1")]

@@ -55,13 +55,23 @@ impl Axis {
     }
 
     /// Whether `text` can name an axis: an identifier (`n`, `w`, `x_1`) of ASCII letters, digits
-    /// and `_`, not starting with a digit. The one rule for spec files, CSV headers and Parquet
-    /// columns: a name is written into expressions, headers and terminal lines as it is.
+    /// and `_`, not starting with a digit, and none of the [`RESERVED_NAMES`]. The one rule for
+    /// spec files, CSV headers and Parquet columns: a name is written into expressions, headers
+    /// and terminal lines as it is, and means there what it says.
     pub fn is_name(text: &str) -> bool {
         text.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && !RESERVED_NAMES.contains(&text)
     }
 }
+
+/// The words that claims about a table reserve, so no axis may take them (issue 59: axes named
+/// `true` and `false` made the law search panic, and an axis named `g` silently took the place
+/// of the value in a claim): the value of a cell, `g`; the constants `true`, `false` and `phi`;
+/// and the functions. Kept here, beside the rule for names, because axes are named here;
+/// grundy-laws' expression parser is tested to know no other word.
+pub const RESERVED_NAMES: &[&str] =
+    &["g", "true", "false", "phi", "floor", "ceil", "sqrt", "abs", "min", "max", "xor", "if"];
 
 /// One kind of move, stated as data.
 #[derive(Clone, Debug, PartialEq, Eq)]
