@@ -119,3 +119,49 @@ fn the_readme_install_lines_run_as_written() {
     assert!(out.status.success(), "{man_line}: {}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("grundy-patterns") && text.contains("law-seconds"), "{text}");
 }
+
+/// Issue 59, item 10: `completions man --dir` keeps its pages as grundy keeps its own files. A
+/// symbolic link planted as `grundy.1` (to a file, or dangling) was written through, and a FIFO
+/// there blocked the command for ever; each is refused in one line, exit 2, before any page is
+/// written, and the link's target is untouched. An older page is replaced.
+#[cfg(unix)]
+#[test]
+fn man_pages_follow_no_link_and_wait_on_no_fifo() {
+    use std::os::unix::fs::symlink;
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("victim.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let cases: [(&str, &dyn Fn(&std::path::Path)); 3] = [
+        ("a link to a file", &|page| symlink(&victim, page).unwrap()),
+        ("a dangling link", &|page| symlink(dir.path().join("nowhere.txt"), page).unwrap()),
+        ("a FIFO", &|page| {
+            let path = std::ffi::CString::new(page.to_str().unwrap()).unwrap();
+            // SAFETY: a NUL-terminated path and a mode.
+            assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+        }),
+    ];
+    for (i, (what, plant)) in cases.iter().enumerate() {
+        let man = dir.path().join(format!("man{i}"));
+        std::fs::create_dir(&man).unwrap();
+        plant(&man.join("grundy.1"));
+        let output = grundy()
+            .args(["completions", "man", "--dir", man.to_str().unwrap()])
+            .timeout(std::time::Duration::from_secs(20))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{what}: {stderr}");
+        assert!(stderr.contains("grundy.1"), "{what}: {stderr}");
+        let written = std::fs::read_dir(&man).unwrap().count();
+        assert_eq!(written, 1, "{what}: no page is written beside it");
+    }
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+    assert!(!dir.path().join("nowhere.txt").exists());
+    // An older page, a regular file, is replaced.
+    let man = dir.path().join("again");
+    std::fs::create_dir(&man).unwrap();
+    std::fs::write(man.join("grundy.1"), "old page\n").unwrap();
+    grundy().args(["completions", "man", "--dir", man.to_str().unwrap()]).assert().success();
+    assert!(std::fs::read_to_string(man.join("grundy.1")).unwrap().starts_with(".ie"));
+}

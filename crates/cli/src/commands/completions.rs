@@ -48,7 +48,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
         Target::Powershell => Shell::PowerShell,
         Target::Man => {
             let Some(dir) = args.dir else {
-                write_to(None, &page(command)?)?;
+                print(&page(command)?)?;
                 return Ok(ExitCode::SUCCESS);
             };
             // Like `install -D`: a fresh ~/.cargo/share/man/man1 is made, not refused.
@@ -59,12 +59,22 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
                 anyhow!("cannot make the directory {} for the man pages: {e}", dir.display())
             })?;
             command.build();
+            let mut pages = Vec::new();
             for sub in command.get_subcommands().filter(|sub| sub.get_name() != "help") {
                 let name = format!("grundy-{}", sub.get_name());
                 let sub = sub.clone().display_name(name.clone());
-                write_to(Some(dir.join(format!("{name}.1"))), &page(sub)?)?;
+                pages.push((dir.join(format!("{name}.1")), page(sub)?));
             }
-            write_to(Some(dir.join("grundy.1")), &page(command)?)?;
+            pages.push((dir.join("grundy.1"), page(command)?));
+            // The pages are grundy's own files: every place is checked before any is written
+            // (issue 59: a link planted as grundy.1 was written through, a FIFO blocked).
+            for (path, _) in &pages {
+                own_page(path)?;
+            }
+            for (path, bytes) in pages {
+                Destination::open(Some(&path), Overwrite::Force, Special::Refuse)?
+                    .write_with(|out| out.write_all(&bytes))?;
+            }
             return Ok(ExitCode::SUCCESS);
         }
     };
@@ -73,7 +83,7 @@ pub(crate) fn run(args: Args) -> Result<ExitCode> {
     }
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut command, "grundy", &mut script);
-    write_to(None, &script)?;
+    print(&script)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -84,8 +94,21 @@ fn page(command: clap::Command) -> Result<Vec<u8>> {
     Ok(page)
 }
 
-/// Writes `bytes` to standard output, or whole to the file (never half of it).
-fn write_to(path: Option<PathBuf>, bytes: &[u8]) -> Result<()> {
-    Destination::open(path.as_deref(), Overwrite::Force, Special::WriteThrough)?
+/// Whether a man page may be written at `path`: nothing is there, or a regular file (an older
+/// page, replaced); a symbolic link (dangling or not), a FIFO or a device is refused.
+fn own_page(path: &std::path::Path) -> Result<()> {
+    if crate::derived::exists(path)? && !std::fs::symlink_metadata(path)?.is_file() {
+        bail!(
+            "cannot write the man page {}: it is not a regular file (a device, FIFO or \
+             directory); delete it",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
+/// Writes `bytes` to standard output.
+fn print(bytes: &[u8]) -> Result<()> {
+    Destination::open(None, Overwrite::Force, Special::WriteThrough)?
         .write_with(|out| out.write_all(bytes))
 }
