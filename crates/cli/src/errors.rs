@@ -25,26 +25,43 @@ pub(crate) fn chain(err: &anyhow::Error) -> String {
 }
 
 /// `message` made safe for a terminal: control characters escaped (a name from a spec file
-/// must not recolour or clear the user's terminal) and every run of more than
-/// `LONGEST_WORD` characters without a space cut to its start, saying how much was left out (a
-/// 50 MB CSV cell made a 50 MB error line). Issue 19.
+/// must not recolour or clear the user's terminal), every run of more than `LONGEST_WORD`
+/// characters without a space cut to its start, saying how much was left out (a 50 MB CSV cell
+/// made a 50 MB error line; issue 19), and the whole line kept to about `LONGEST_LINE`
+/// characters: its start (what was refused) and its end (usually why), with how much was left
+/// out between (issue 59: inputs with spaces were echoed whole, a 6 MB line for a CSV cell).
 pub(crate) fn printable(message: &str) -> String {
     const LONGEST_WORD: usize = 200;
+    const LONGEST_LINE: usize = 600;
+    const KEPT_END: usize = 200;
+    let out = escaped_words(message, LONGEST_WORD);
+    let chars = out.chars().count();
+    if chars <= LONGEST_LINE {
+        return out;
+    }
+    let head: String = out.chars().take(LONGEST_LINE - KEPT_END).collect();
+    let tail: String = out.chars().skip(chars - KEPT_END).collect();
+    format!("{head}…({} characters left out)…{tail}", chars - LONGEST_LINE)
+}
+
+/// `message` with control characters escaped and runs of more than `longest` characters
+/// without a space cut to their start.
+fn escaped_words(message: &str, longest: usize) -> String {
     let mut out = String::with_capacity(message.len().min(4096));
     for (k, word) in message.split(' ').enumerate() {
         if k > 0 {
             out.push(' ');
         }
         let chars = word.chars().count();
-        for c in word.chars().take(LONGEST_WORD) {
+        for c in word.chars().take(longest) {
             if c.is_control() {
                 out.extend(c.escape_default());
             } else {
                 out.push(c);
             }
         }
-        if chars > LONGEST_WORD {
-            out.push_str(&format!("…({} more characters)", chars - LONGEST_WORD));
+        if chars > longest {
+            out.push_str(&format!("…({} more characters)", chars - longest));
         }
     }
     out
@@ -76,6 +93,22 @@ pub(crate) fn one_line(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 59, item 11: a message with spaces is kept to about 600 characters as a whole,
+    /// its start and its end kept (a CSV cell of 3 M words made a 6.0 MB line).
+    #[test]
+    fn error_lines_are_cut_as_a_whole_keeping_their_start_and_end() {
+        let huge = format!("bad cell `{}`: not a number", vec!["1"; 3_000_000].join(" "));
+        let line = printable(&huge);
+        assert!(line.chars().count() < 700, "{} characters", line.chars().count());
+        assert!(line.starts_with("bad cell `1 1 1"), "{line}");
+        assert!(line.ends_with("1 1`: not a number"), "{line}");
+        assert!(line.contains("characters left out)"), "{line}");
+        // Short messages are as they were, control characters escaped.
+        assert_eq!(printable("a \u{1b}[2J b"), "a \\u{1b}[2J b");
+        let words = format!("x {}", "y".repeat(300));
+        assert_eq!(printable(&words), format!("x {}…(100 more characters)", "y".repeat(200)));
+    }
 
     #[derive(Debug)]
     struct SaysItsCause(std::io::Error);

@@ -616,3 +616,27 @@ fn every_bad_input_is_one_line_exit_code_2_and_leaves_files_alone() {
     }
     assert!(failures.is_empty(), "{} bad cases:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Issue 59, item 11: an error line that echoes a huge input with spaces in it is cut as a
+/// whole to a few hundred bytes (a CSV cell of 3 M words gave a 6.0 MB line, a 12 000-term
+/// claim 120 KB), keeping the reason at its end.
+#[test]
+fn error_lines_echo_at_most_a_few_hundred_bytes_of_a_huge_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let cell = dir.path().join("spacecell.csv");
+    fs::write(&cell, format!("n\\m,0,1\n0,0,{}\n1,1,0\n", vec!["1"; 300_000].join(" "))).unwrap();
+    let claim = vec!["n >= 0"; 12_000].join(" && ");
+    let long_size = vec!["5x5"; 20_000].join(" ");
+    for args in [
+        vec!["patterns", cell.to_str().unwrap()],
+        vec!["check", "kiki", "--size", "5x5", "--p-set", &claim],
+        vec!["compute", "kiki", "--size", &long_size],
+    ] {
+        let output = grundy().args(&args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{}", &args[..2].join(" "));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.len() < 1000, "{}: {} bytes", &args[..2].join(" "), stderr.len());
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("characters left out)"), "{stderr}");
+    }
+}
