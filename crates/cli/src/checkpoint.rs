@@ -178,11 +178,11 @@ impl Checkpoint {
     /// Says that a signal stopped the run before its first `wave` (a tile-wave, a row): the
     /// checkpoint is as it was.
     pub(crate) fn say_unchanged(&self, wave: &str) {
-        eprintln!(
+        say(&format!(
             "grundy: interrupted before any {wave}; checkpoint {} is unchanged; run the same \
              command again to resume",
             self.path.display()
-        );
+        ));
     }
 
     /// Says that the run goes on from the checkpoint, `done` of `total` waves done.
@@ -192,7 +192,7 @@ impl Checkpoint {
 
     /// Says that the run goes on from the checkpoint, which holds `what`.
     pub(crate) fn say_resuming_at(&self, what: &str) {
-        eprintln!("grundy: resuming from checkpoint {} ({what})", self.path.display());
+        say(&format!("grundy: resuming from checkpoint {} ({what})", self.path.display()));
     }
 
     /// Says that a signal stopped the run after saving `done` of `total` waves.
@@ -202,11 +202,11 @@ impl Checkpoint {
 
     /// Says that a signal stopped the run after saving `what`.
     pub(crate) fn say_saved_at(&self, what: &str) {
-        eprintln!(
+        say(&format!(
             "grundy: interrupted; saved {what} to checkpoint {}; run the same command again to \
              resume",
             self.path.display()
-        );
+        ));
     }
 
     /// Deletes the checkpoint once the table it served is written, if the file is still the one
@@ -216,10 +216,10 @@ impl Checkpoint {
             return Ok(());
         };
         if identity(&self.path) != Some(ours) {
-            eprintln!(
+            say(&format!(
                 "grundy: checkpoint {} is no longer the one this run saved; left in place",
                 self.path.display()
-            );
+            ));
             return Ok(());
         }
         match std::fs::remove_file(&self.path) {
@@ -234,4 +234,10 @@ impl Checkpoint {
 /// The identity of the file at `path`, if there is one.
 fn identity(path: &Path) -> Option<(u64, u64)> {
     std::fs::metadata(path).ok().map(|meta| file_identity(&meta))
+}
+
+/// Prints a checkpoint's note on standard error, made safe for a terminal as error lines are:
+/// the file's name is the user's, and may hold escapes (issue 59: they were printed raw).
+fn say(line: &str) {
+    eprintln!("{}", crate::errors::printable(line));
 }

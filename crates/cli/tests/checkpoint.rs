@@ -453,3 +453,20 @@ fn an_interrupted_sparse_fill_resumes_to_the_same_table() {
     assert!(sparse.status.success());
     assert!(fs::read(&out).unwrap() == sparse.stdout, "the resumed table differs");
 }
+
+/// Issue 59, item 12: the checkpoint's notes ("saved … to checkpoint NAME", "resuming from
+/// checkpoint NAME") print a file name's terminal escapes escaped, as error lines do: they were
+/// printed raw, so a name could retitle or clear the user's terminal.
+#[test]
+fn checkpoint_notes_escape_the_file_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let ckpt = dir.path().join("c\u{1b}]0;pwned\u{7}\u{1b}[2J.ckpt");
+    let out = dir.path().join("escape.npy");
+    let args = checkpointed(&["compute", GAME, "--size", SIZE], "0", &out, &ckpt);
+    let saved = interrupt_after_first_save(&args, &ckpt);
+    let resumed = resume_from(&args, &ckpt);
+    for stderr in [saved, resumed] {
+        assert!(!stderr.contains('\u{1b}') && !stderr.contains('\u{7}'), "{stderr:?}");
+        assert!(stderr.contains(r"c\u{1b}]0;pwned\u{7}\u{1b}[2J.ckpt"), "{stderr:?}");
+    }
+}
