@@ -181,7 +181,18 @@ fn read_csv(path: &str, memory: &MemoryPool) -> Result<Provenance> {
             );
         }
         let line = String::from_utf8_lossy(&line);
+        // One header, one record, one checksum: a second of any is refused, whichever comes
+        // first (issue 59: a second record after the first was ignored and the file "checked").
+        let second = |what: &str| {
+            anyhow::anyhow!(
+                "line {number} of {path} holds a second provenance {what}: a file carries one, \
+                 so which is the table's cannot be told"
+            )
+        };
         if line == CSV_MARK {
+            if record.is_some() || after_mark {
+                return Err(second("header"));
+            }
             after_mark = true;
         } else if after_mark {
             let json = line.strip_prefix("# ").unwrap_or(&line);
@@ -191,7 +202,12 @@ fn read_csv(path: &str, memory: &MemoryPool) -> Result<Provenance> {
             record = Some(read);
             after_mark = false;
         } else if let Some(sum) = line.strip_prefix(CSV_CHECKSUM) {
+            if checksum.is_some() {
+                return Err(second("checksum"));
+            }
             checksum = Some(sum.trim().to_string());
+        } else if line.starts_with("# {") {
+            return Err(second("record"));
         }
     }
     let Some(mut record) = record else {

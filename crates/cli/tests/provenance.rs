@@ -472,3 +472,36 @@ fn a_link_at_the_sidecar_is_refused_and_nothing_is_written() {
     assert_eq!(fs::read_to_string(d.join("victim.txt")).unwrap(), "precious\n");
     assert!(!d.join("s.npy").exists(), "the table was written without its sidecar");
 }
+
+/// Issue 59, item 9: a CSV carries one provenance record. A second, different one after the
+/// first was ignored and the file said "checked"; placed first, it was refused. Either way
+/// round, and a second header or checksum line too, `show` now refuses the file.
+#[test]
+fn show_refuses_a_second_provenance_record_whichever_comes_first() {
+    let dir = tempfile::tempdir().unwrap();
+    run_in(dir.path(), &["compute", "kiki", "--size", "30x30", "--provenance", "--out", "k.csv"]);
+    let text = fs::read_to_string(dir.path().join("k.csv")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let other = lines[1].replacen("\"game\":\"kiki\"", "\"game\":\"wythoff\"", 1);
+    assert_ne!(other, lines[1]);
+    let with = |extra: &[(usize, &str)]| {
+        let mut edited: Vec<&str> = lines.clone();
+        for &(at, line) in extra.iter().rev() {
+            edited.insert(at, line);
+        }
+        edited.join("\n") + "\n"
+    };
+    let cases = [
+        ("after.csv", with(&[(2, &other)]), "second provenance record"),
+        ("before.csv", with(&[(1, &other)]), "second provenance record"),
+        ("mark.csv", with(&[(2, lines[0]), (2, &other)]), "second provenance header"),
+        ("sum.csv", with(&[(lines.len(), lines[lines.len() - 1])]), "second provenance checksum"),
+    ];
+    for (name, contents, message) in cases {
+        fs::write(dir.path().join(name), contents).unwrap();
+        fails_in(dir.path(), &["show", name], message);
+    }
+    // The file as written still checks.
+    let shown = stdout_of(&["show", dir.path().join("k.csv").to_str().unwrap()]);
+    assert!(shown.contains("checked:"), "{shown}");
+}
