@@ -286,3 +286,20 @@ fn an_evaluation_error_is_reported_at_its_first_cell() {
         assert!(stderr.contains("cannot be evaluated at (1, 1)"), "{stderr}");
     }
 }
+
+/// Issue 59, item 1 (the 1-D half): a box proof costs what its box holds. Listing a jump's
+/// options asked the step set about every amount up to the coordinate, so the proof of a
+/// period-400 000 claim on subtraction {1, 2, 3} ran past 300 s; it now takes well under a
+/// second (the bound here only keeps a regression from hanging the suite).
+#[test]
+fn a_long_period_on_a_short_heap_table_is_proved_in_linear_time() {
+    let output = grundy()
+        .args(["check", "subtraction:1,2,3", "--size", "100", "--values", "n % 400000 % 4"])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("box n in 0..=400002"), "{stdout}");
+    assert!(stdout.contains("proved for every board"), "{stdout}");
+}

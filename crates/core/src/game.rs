@@ -391,9 +391,14 @@ impl Game {
                     groups.push(listed(rule, MoveKind::Step, options.collect()));
                 }
                 Rule::Jump { directions, steps } => {
+                    // The set's members up to the reach, not every amount asked of the set: a
+                    // finite set's options cost its size, not the coordinate (issue 59: a box
+                    // proof of 400 000 heaps of subtraction {1, 2, 3} was quadratic).
+                    let amounts = steps.up_to(reach.max(0) as u64);
                     for direction in directions {
-                        let options = (1..=reach)
-                            .filter(|&a| steps.contains(a as u64))
+                        let options = amounts
+                            .iter()
+                            .map(|&a| a as Coord)
                             .map_while(|a| shifted(direction, a).map(|p| vec![p]));
                         let kind = MoveKind::Along(direction.clone());
                         groups.push(listed(rule, kind, options.collect()));
