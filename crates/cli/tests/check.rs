@@ -303,3 +303,34 @@ fn a_long_period_on_a_short_heap_table_is_proved_in_linear_time() {
     assert!(stdout.contains("box n in 0..=400002"), "{stdout}");
     assert!(stdout.contains("proved for every board"), "{stdout}");
 }
+
+/// Issue 59, item 1 (the 2-D half): a proof runs within `--proof-seconds`. A 60-byte claim
+/// whose form has period 7000 on kiki asks for a 49 M-cell box: with the default budget the
+/// proof stops at once with its estimate and proves nothing; `--proof-seconds` refuses what is
+/// no time bound.
+#[test]
+fn a_proof_that_cannot_end_in_its_budget_says_so_and_proves_nothing() {
+    let claim = "n % 2 == 1 && m % 2 == 1 && n % 7000 >= 0 && m % 7000 >= 0";
+    let output = grundy()
+        .args(["check", "kiki", "--size", "50x50", "--p-set", claim, "--proof-seconds", "2"])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("agrees on all 2500 cells"), "{stdout}");
+    assert!(stdout.contains("not proved for every board: the proof stopped"), "{stdout}");
+    assert!(stdout.contains("49014001 cells"), "{stdout}");
+    let report = check(&["kiki", "--size", "50x50", "--p-set", claim], 0);
+    assert_ne!(report["proof"]["proved"], true, "{report}");
+    for bad in ["inf", "-1", "NaN", "1e9"] {
+        let option = format!("--proof-seconds={bad}");
+        let output = grundy()
+            .args(["check", "kiki", "--size", "5x5", "--p-set", "n == m", &option])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{bad}: {stderr}");
+        assert!(stderr.contains("a proof's time bound is a number of seconds from 0 to 604800"));
+    }
+}

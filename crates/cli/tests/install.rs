@@ -131,7 +131,8 @@ fn man_pages_follow_no_link_and_wait_on_no_fifo() {
     let dir = tempfile::tempdir().unwrap();
     let victim = dir.path().join("victim.txt");
     std::fs::write(&victim, "precious\n").unwrap();
-    let cases: [(&str, &dyn Fn(&std::path::Path)); 3] = [
+    type Plant<'a> = &'a dyn Fn(&std::path::Path);
+    let cases: [(&str, Plant<'_>); 3] = [
         ("a link to a file", &|page| symlink(&victim, page).unwrap()),
         ("a dangling link", &|page| symlink(dir.path().join("nowhere.txt"), page).unwrap()),
         ("a FIFO", &|page| {

@@ -291,3 +291,44 @@ fn law_seconds_are_a_finite_bound_or_refused() {
     let report: serde_json::Value = serde_json::from_slice(&week.stdout).unwrap();
     assert_eq!(report["law_search"]["stopped"], serde_json::Value::Null, "{report}");
 }
+
+/// Issue 59, item 2: the law search's proofs run within `--law-seconds` (and each within
+/// `--proof-seconds`). A spec of 7320 step offsets on a 10 × 10 board proved its laws for
+/// 66-149 s under `--law-seconds 1`; now the search says where its time ran out.
+#[test]
+fn the_law_search_bounds_the_proofs_of_its_laws() {
+    let dir = tempfile::tempdir().unwrap();
+    let offsets: Vec<String> = (0..=120i64)
+        .flat_map(|dx| (0..=120i64).map(move |dy| (dx, dy)))
+        .filter(|(dx, dy)| (dx + dy) % 2 == 1)
+        .map(|(dx, dy)| format!("[{}, {}]", -dx, -dy))
+        .collect();
+    assert_eq!(offsets.len(), 7320);
+    let spec = dir.path().join("manyoff.toml");
+    std::fs::write(
+        &spec,
+        format!(
+            "name = \"manyoff\"\ndescription = \"odd steps\"\naxes = [{{ name = \"n\", min = 0 }}, \
+             {{ name = \"m\", min = 0 }}]\n[[rules]]\nkind = \"step\"\noffsets = [{}]\n",
+            offsets.join(", ")
+        ),
+    )
+    .unwrap();
+    let spec = spec.to_str().unwrap();
+    let report = json(&[
+        "patterns",
+        spec,
+        "--size",
+        "10x10",
+        "--law-seconds",
+        "1",
+        "--proof-seconds",
+        "1",
+        "--json",
+    ]);
+    let stopped = report["law_search"]["stopped"].as_str().unwrap_or_default();
+    assert!(stopped.contains("ran out"), "{report}");
+    for law in report["laws"].as_array().unwrap() {
+        assert_eq!(law["proved"], false, "{law}");
+    }
+}

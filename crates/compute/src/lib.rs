@@ -42,6 +42,7 @@
 #![warn(missing_docs)]
 
 pub mod bands;
+mod budget;
 pub mod checkpoint;
 mod compiled;
 #[cfg(test)]
@@ -68,6 +69,7 @@ mod store;
 mod stream;
 mod threads;
 
+pub use budget::{Budget, Seconds, SecondsError, Spent};
 pub use engine::{Engine, UnknownEngine};
 pub use error::{FillError, ResumeMismatch};
 pub use fill::TableFill;

@@ -372,7 +372,7 @@ fn analyze_board<C: Cell + Into<i64>>(
     let described_mask = Described { grid: mask_grid, names, mins };
     let rule = outcome_period.as_ref().and_then(|p| outcome_rule(&described_mask, p));
     let proof = rule.as_ref().map(|rule| match game {
-        Some(game) => prove_outcome_rule(game, rule).proof,
+        Some(game) => prove_outcome_rule(game, rule, &options.proof_budget()).proof,
         None => {
             Proof::none("the game's rules are not known for this table (read from a file, or a slice of a 3-D table)")
         }

@@ -18,6 +18,7 @@
 
 use crate::expr::Expr;
 use crate::proof::{Proof, Theorem};
+use grundy_compute::Budget;
 use grundy_core::{mex, Coord, Game, Nimber, Rule};
 use ndarray::Dimension;
 
@@ -121,6 +122,67 @@ pub fn reach(game: &Game) -> Result<Coord, Unbounded> {
         .ok_or(Unbounded::TooFar { cells: reach })
 }
 
+/// The budget's watch over a box proof: every few thousand cells it reports them and asks
+/// whether the proof must stop, and once it has run a little it projects the whole box's time
+/// and stops at once when the box cannot be checked in what is left (issue 59: a 49 M-cell box
+/// ran for minutes with no bound and no progress).
+struct BoxWatch<'b> {
+    cells: u128,
+    done: u128,
+    reported: u128,
+    projected: bool,
+    budget: &'b Budget<'b>,
+}
+
+impl<'b> BoxWatch<'b> {
+    /// Cells between two looks at the budget.
+    const EVERY: u128 = 4096;
+
+    fn new(cells: u128, budget: &'b Budget<'b>) -> BoxWatch<'b> {
+        BoxWatch { cells, done: 0, reported: 0, projected: false, budget }
+    }
+
+    /// One more cell; why the proof must stop, if it must.
+    fn tick(&mut self) -> Option<String> {
+        self.done += 1;
+        if self.done % Self::EVERY != 1 {
+            return None;
+        }
+        self.budget.advance(self.unreported());
+        let checked = self.done - 1;
+        if let Some(spent) = self.budget.spent() {
+            return Some(format!(
+                "the proof stopped: {spent} after {checked} of the box's {} cells",
+                self.cells
+            ));
+        }
+        // A projection from the first tenth of a second (or of the budget, when shorter).
+        let elapsed = self.budget.elapsed().as_secs_f64();
+        let settled = elapsed >= (self.budget.seconds().get() / 10.0).min(0.1);
+        if !self.projected && settled && checked > 0 {
+            self.projected = true;
+            let whole = elapsed * self.cells as f64 / checked as f64;
+            if whole > 2.0 * (elapsed + self.budget.remaining().as_secs_f64()) {
+                return Some(format!(
+                    "the proof stopped: the box's {} cells would take about {} s to check, past \
+                     its budget of {} s",
+                    self.cells,
+                    whole.ceil(),
+                    self.budget.seconds()
+                ));
+            }
+        }
+        None
+    }
+
+    /// The cells not yet reported to the budget's progress, now reported.
+    fn unreported(&mut self) -> u64 {
+        let new = self.done - self.reported;
+        self.reported = self.done;
+        new as u64
+    }
+}
+
 /// What a periodic claim says at each position.
 pub enum PeriodicClaim<'a> {
     /// The P-positions are where this condition holds.
@@ -136,6 +198,7 @@ pub fn prove_periodic(
     claim: &PeriodicClaim<'_>,
     periods: &[u64],
     how_periodic: &str,
+    budget: &Budget<'_>,
 ) -> Certificate {
     let r = match reach(game) {
         Ok(r) => r,
@@ -164,7 +227,11 @@ pub fn prove_periodic(
     let describe = |pos: &[Coord]| pos.iter().map(Coord::to_string).collect::<Vec<_>>().join(", ");
     let lens: Vec<usize> = bounds.iter().map(|[lo, hi]| (hi - lo + 1) as usize).collect();
     // Every position of the box, row-major.
+    let mut watch = BoxWatch::new(cells, budget);
     for index in ndarray::indices(ndarray::IxDyn(&lens)) {
+        if let Some(why) = watch.tick() {
+            return Certificate { proof: Proof::none(why), checked_box: None };
+        }
         let pos: Vec<Coord> =
             bounds.iter().zip(index.slice()).map(|([lo, _], &i)| lo + i as Coord).collect();
         let options = game.options(&pos);
@@ -214,6 +281,7 @@ pub fn prove_periodic(
             };
         }
     }
+    budget.advance(watch.unreported());
     let shown: Vec<String> = axes
         .iter()
         .zip(&bounds)
@@ -231,8 +299,8 @@ pub fn prove_periodic(
 }
 
 /// Runs [`prove_periodic`] for a P-set rule in the expression language whose variables are the
-/// game's axis names.
-pub fn prove_outcome_rule(game: &Game, rule: &str) -> Certificate {
+/// game's axis names, within `budget`.
+pub fn prove_outcome_rule(game: &Game, rule: &str, budget: &Budget<'_>) -> Certificate {
     let names: Vec<&str> = game.axes().iter().map(|a| a.name.as_str()).collect();
     let Ok(expr) = Expr::parse(rule, &names) else {
         return Certificate::none("the rule does not parse");
@@ -241,7 +309,8 @@ pub fn prove_outcome_rule(game: &Game, rule: &str) -> Certificate {
         return Certificate::none("the rule's form does not show that it repeats on the whole board (it names single cells or bounds a coordinate)");
     };
     let claimed_p = |pos: &[Coord]| expr.eval_bool(pos).ok();
-    prove_periodic(game, &PeriodicClaim::PSet(&claimed_p), &periods, "read from the rule's form")
+    let how = "read from the rule's form";
+    prove_periodic(game, &PeriodicClaim::PSet(&claimed_p), &periods, how, budget)
 }
 
 #[cfg(test)]
@@ -254,7 +323,8 @@ mod tests {
         // Under misère play kiki's corner (1, 1) has no move, so it is N, and the normal-play
         // rule fails there; a rule that is right under misère play passes the same box.
         let misere = lookup("kiki").unwrap().with_play(grundy_core::Play::Misere);
-        let normal_rule = prove_outcome_rule(&misere, "n % 2 == 1 && m % 2 == 1");
+        let normal_rule =
+            prove_outcome_rule(&misere, "n % 2 == 1 && m % 2 == 1", &Budget::default());
         assert!(normal_rule.proof.argument().contains("at (1, 1)"), "{:?}", normal_rule.proof);
         // One step left or down from (0, 0): (0, 0) is N under misère play, so the P-positions
         // are those of odd n + m, and the box proves it.
@@ -262,20 +332,22 @@ mod tests {
             "name = \"steps\"\naxes = [{ name = \"n\", min = 0 }, { name = \"m\", min = 0 }]\n\
                     play = \"misere\"\n[[rules]]\nkind = \"step\"\noffsets = [[-1, 0], [0, -1]]\n";
         let steps = grundy_core::parse_spec(spec, "steps").unwrap();
-        let proof = prove_outcome_rule(&steps, "(n + m) % 2 == 1");
+        let proof = prove_outcome_rule(&steps, "(n + m) % 2 == 1", &Budget::default());
         assert!(proof.proof.is_proved(), "{:?}", proof.proof);
-        assert!(!prove_outcome_rule(&steps, "(n + m) % 2 == 0").proof.is_proved());
+        assert!(!prove_outcome_rule(&steps, "(n + m) % 2 == 0", &Budget::default())
+            .proof
+            .is_proved());
         let cutting = lookup("cutting").unwrap().with_play(grundy_core::Play::Misere);
-        assert!(!prove_outcome_rule(&cutting, "w == 1").proof.is_proved());
+        assert!(!prove_outcome_rule(&cutting, "w == 1", &Budget::default()).proof.is_proved());
     }
 
     #[test]
     fn kikis_rule_is_proved_and_a_wrong_one_is_not() {
         let kiki = lookup("kiki").unwrap();
-        let proof = prove_outcome_rule(&kiki, "n % 2 == 1 && m % 2 == 1");
+        let proof = prove_outcome_rule(&kiki, "n % 2 == 1 && m % 2 == 1", &Budget::default());
         assert!(proof.proof.is_proved(), "{:?}", proof.proof);
         assert_eq!(proof.checked_box, Some(vec![[1, 3], [1, 3]]));
-        let wrong = prove_outcome_rule(&kiki, "n % 2 == 0");
+        let wrong = prove_outcome_rule(&kiki, "n % 2 == 0", &Budget::default());
         assert!(!wrong.proof.is_proved());
         assert!(
             wrong.proof.argument().starts_with("the claim fails its own local condition at (1, 1)"),
@@ -292,7 +364,7 @@ mod tests {
         for rule in
             ["n % 2 == 1 && m % 2 == 1 && n < 1000", "n % 2 == 1 && m % 2 == 1 || n == 5000"]
         {
-            let proof = prove_outcome_rule(&kiki, rule);
+            let proof = prove_outcome_rule(&kiki, rule, &Budget::default());
             assert!(!proof.proof.is_proved(), "{rule}: {:?}", proof.proof);
             assert_eq!(proof.checked_box, None);
         }
@@ -313,6 +385,7 @@ mod tests {
             &PeriodicClaim::Values(&value),
             &[u64::MAX, 2],
             "given",
+            &Budget::default(),
         );
         assert!(proof.proof.argument().contains("2^31 or more"), "{:?}", proof.proof);
         assert!(!proof.proof.is_proved());
@@ -331,11 +404,23 @@ mod tests {
     fn subtraction_values_are_proved() {
         let game = lookup("subtraction:1,3,4").unwrap();
         let value = |pos: &[Coord]| Some([0, 1, 0, 1, 2, 3, 2][(pos[0] % 7) as usize]);
-        let proof = prove_periodic(&game, &PeriodicClaim::Values(&value), &[7], "given");
+        let proof = prove_periodic(
+            &game,
+            &PeriodicClaim::Values(&value),
+            &[7],
+            "given",
+            &Budget::default(),
+        );
         assert!(proof.proof.is_proved(), "{:?}", proof.proof);
         let wrong = |pos: &[Coord]| Some([0, 1, 0, 1, 2, 3, 3][(pos[0] % 7) as usize]);
-        assert!(!prove_periodic(&game, &PeriodicClaim::Values(&wrong), &[7], "given")
-            .proof
-            .is_proved());
+        assert!(!prove_periodic(
+            &game,
+            &PeriodicClaim::Values(&wrong),
+            &[7],
+            "given",
+            &Budget::default()
+        )
+        .proof
+        .is_proved());
     }
 }

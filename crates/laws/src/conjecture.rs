@@ -5,7 +5,7 @@ use crate::certificate::{prove_periodic, reach, Certificate, PeriodicClaim};
 use crate::error::{Error, ErrorKind};
 use crate::expr::{lcm, EvalError, Expr, ExprError, Type};
 use crate::proof::Proof;
-use grundy_compute::{NoProgress, Progress};
+use grundy_compute::{Budget, Progress};
 use grundy_core::{
     Axis, Cell, CellKind, Coord, Game, GrundyTable, LoopyOutcome, Table, TableShape,
 };
@@ -261,25 +261,28 @@ pub fn check(
     period: Option<&[u64]>,
     show: usize,
 ) -> Result<CheckReport, Error> {
-    check_with(described, conjecture, period, show, &NoProgress)
+    check_with(described, conjecture, period, show, &Budget::default())
 }
 
-/// [`check`], telling `progress` of each row checked and stopping with
-/// [`ErrorKind::Cancelled`] as soon as it asks (a view's client that went away).
+/// [`check`] within `budget`: each row checked is told to its progress, which stops the check
+/// with [`ErrorKind::Cancelled`] as soon as it asks (a view's client that went away), and the
+/// proof attempted after an agreement runs within its time (a proof that runs out says so and
+/// proves nothing).
 pub fn check_with(
     described: &Table,
     conjecture: &Conjecture,
     period: Option<&[u64]>,
     show: usize,
-    progress: &dyn Progress,
+    budget: &Budget<'_>,
 ) -> Result<CheckReport, Error> {
+    let progress = budget.progress();
     let (table, kind, game, name) =
         (described.data(), described.kind(), described.game(), described.name());
     if described.loopy().is_some() {
         if period.is_some() {
             return Err(Error::new(ErrorKind::LoopyPeriod { table: name.to_string() }));
         }
-        return check_loopy(described, conjecture, show);
+        return check_loopy(described, conjecture, show, budget);
     }
     if kind == CellKind::Outcomes && conjecture.kind != ClaimKind::PSet {
         return Err(Error::new(ErrorKind::OutcomesOnly { table: name.to_string() }));
@@ -301,6 +304,7 @@ pub fn check_with(
         table.len() as u64,
         disagreements,
         counterexamples,
+        budget,
     ))
 }
 
@@ -316,6 +320,7 @@ fn check_loopy(
     described: &Table,
     conjecture: &Conjecture,
     show: usize,
+    budget: &Budget<'_>,
 ) -> Result<CheckReport, Error> {
     let shape = described.data().shape();
     let labels = described.data().cells().to_u32_vec();
@@ -353,6 +358,7 @@ fn check_loopy(
         cells,
         disagreements,
         counterexamples,
+        budget,
     ))
 }
 
@@ -393,6 +399,7 @@ fn report(
     cells: u64,
     disagreements: u64,
     counterexamples: Vec<Counterexample>,
+    budget: &Budget<'_>,
 ) -> CheckReport {
     let certificate = if disagreements > 0 {
         Certificate::none("the claim disagrees with the table")
@@ -402,7 +409,7 @@ fn report(
              evidence, not a proof for other boards",
         )
     } else {
-        prove(game, conjecture, period)
+        prove(game, conjecture, period, &budget.from_now())
     };
     CheckReport {
         game: name.to_string(),
@@ -469,8 +476,14 @@ impl<'a> RowChecker<'a> {
         Ok(())
     }
 
-    /// The report, with the proof attempted for `game` when the claim agreed.
-    pub fn finish(self, game: &Game, name: &str, period: Option<&[u64]>) -> CheckReport {
+    /// The report, with the proof attempted for `game` when the claim agreed, within `budget`.
+    pub fn finish(
+        self,
+        game: &Game,
+        name: &str,
+        period: Option<&[u64]>,
+        budget: &Budget<'_>,
+    ) -> CheckReport {
         report(
             &self.shape,
             Some(game),
@@ -480,6 +493,7 @@ impl<'a> RowChecker<'a> {
             self.cells,
             self.disagreements,
             self.counterexamples,
+            budget,
         )
     }
 }
@@ -598,7 +612,12 @@ fn judge(conjecture: &Conjecture, slots: &[i64], value: u32) -> Result<Option<Cl
 }
 
 /// Tries to prove an agreeing claim for every board.
-fn prove(game: Option<&Game>, conjecture: &Conjecture, period: Option<&[u64]>) -> Certificate {
+fn prove(
+    game: Option<&Game>,
+    conjecture: &Conjecture,
+    period: Option<&[u64]>,
+    budget: &Budget<'_>,
+) -> Certificate {
     let Some(game) = game else {
         return Certificate::none(
             "the game's rules are not known for this table (read from a file, or a slice of a 3-D table)",
@@ -648,11 +667,11 @@ fn prove(game: Option<&Game>, conjecture: &Conjecture, period: Option<&[u64]>) -
     match conjecture.kind {
         ClaimKind::PSet => {
             let claimed = |pos: &[Coord]| conjecture.expr.eval_bool(&slots_at(pos)).ok();
-            prove_periodic(game, &PeriodicClaim::PSet(&claimed), &periods, how)
+            prove_periodic(game, &PeriodicClaim::PSet(&claimed), &periods, how, budget)
         }
         ClaimKind::Values => {
             let claimed = |pos: &[Coord]| conjecture.expr.eval_int(&slots_at(pos)).ok();
-            prove_periodic(game, &PeriodicClaim::Values(&claimed), &periods, how)
+            prove_periodic(game, &PeriodicClaim::Values(&claimed), &periods, how, budget)
         }
         ClaimKind::Holds => unreachable!("handled above"),
         ClaimKind::Draws => unreachable!("a draws claim is checked on loopy tables only"),

@@ -19,13 +19,14 @@ use grundy_catalog::identify::{
 };
 use grundy_compute::memory::{Held, Need};
 use grundy_compute::misere as search;
-use grundy_compute::{Engine, SequenceRecords};
+use grundy_compute::{Budget, Engine, Seconds, SequenceRecords};
 use grundy_core::{
     check_position, Axis, CellArray, CellKind, Coord, GrundyTable, Table, TableShape,
 };
-use grundy_laws::conjecture::{check, ClaimKind, Conjecture};
+use grundy_laws::closed_form::LawOptions;
+use grundy_laws::conjecture::{check_with, ClaimKind, Conjecture};
 use grundy_laws::search::{ProofSearch, SearchError};
-use grundy_laws::{analysis_bytes, analyze, Report, ReportJson};
+use grundy_laws::{analysis_bytes, analyze_with, Report, ReportJson};
 use grundy_play::misere;
 use grundy_play::positions::{values_of, Position, ValuesError};
 use grundy_plot::{plot, ImageFormat, PlotOptions};
@@ -343,7 +344,8 @@ fn to_json(py: Python<'_>, value: &impl serde::Serialize) -> PyResult<String> {
 
 /// The report of `grundy patterns --json` for a table.
 #[pyfunction]
-#[pyo3(signature = (array, axes, name, game=None, spec=None))]
+#[pyo3(signature = (array, axes, name, game=None, spec=None, law_seconds=None, proof_seconds=None))]
+#[allow(clippy::too_many_arguments)]
 fn patterns_of(
     py: Python<'_>,
     array: Cells<'_>,
@@ -351,19 +353,37 @@ fn patterns_of(
     name: &str,
     game: Option<&str>,
     spec: Option<&str>,
+    law_seconds: Option<f64>,
+    proof_seconds: Option<f64>,
 ) -> PyResult<String> {
     guard(py, || {
+        let laws = law_seconds.unwrap_or(LawOptions::DEFAULT_SECONDS);
+        let options = LawOptions::within(laws)
+            .map_err(|err| error(py, Class::Input, format!("law_seconds: {err}")))?
+            .with_proof_seconds(seconds(
+                py,
+                proof_seconds,
+                Budget::PROOF_SECONDS,
+                "proof_seconds",
+            )?);
         // The table's copy of the array and what the analysis holds besides, before either is
         // made.
         let extra = analysis_bytes(&array.lens());
         let table = described(py, &array, axes, name, game, spec, extra)?;
         let (report, records) = watched(py, 0, None, |_| {
-            let report = analyze(&table);
+            let report = analyze_with(&table, &options);
             (report, SequenceRecords::of(table.game(), table.data()))
         })?;
         let report = report.map_err(|err| error(py, Class::Input, err))?;
         report_json(py, &report, table.data(), records.as_ref(), None)
     })
+}
+
+/// A time bound given as `keyword` (the default when `None`), as the library checks it.
+fn seconds(py: Python<'_>, given: Option<f64>, default: f64, keyword: &str) -> PyResult<Seconds> {
+    let what = "a proof's time bound";
+    Seconds::new(given.unwrap_or(default), what)
+        .map_err(|err| error(py, Class::Input, format!("{keyword}: {err}")))
 }
 
 /// The JSON of `grundy patterns --json`: the report of `data`, with the known games it names.
@@ -539,7 +559,7 @@ fn patterns_until_proved(
 
 /// The report of `grundy check --json` for a claim about a table.
 #[pyfunction]
-#[pyo3(signature = (array, axes, name, game, spec, kind, expression, period=None, show=10))]
+#[pyo3(signature = (array, axes, name, game, spec, kind, expression, period=None, show=10, proof_seconds=None))]
 #[allow(clippy::too_many_arguments)]
 fn check_of(
     py: Python<'_>,
@@ -552,8 +572,10 @@ fn check_of(
     expression: &str,
     period: Option<Vec<u64>>,
     show: usize,
+    proof_seconds: Option<f64>,
 ) -> PyResult<String> {
     guard(py, || {
+        let proof_seconds = seconds(py, proof_seconds, Budget::PROOF_SECONDS, "proof_seconds")?;
         let (kind, argument) = match kind {
             "p_set" => (ClaimKind::PSet, "p_set"),
             "values" => (ClaimKind::Values, "values"),
@@ -573,8 +595,12 @@ fn check_of(
             }
         }
         let table = described(py, &array, axes, name, game, spec, 0)?;
-        let report = watched(py, 0, None, |_| check(&table, &conjecture, period.as_deref(), show))?
-            .map_err(|err| error(py, Class::Input, err))?;
+        // The proof within its budget, stopped by a notebook's interrupt too.
+        let report = watched(py, 0, None, |watch| {
+            let budget = Budget::new(proof_seconds, watch);
+            check_with(&table, &conjecture, period.as_deref(), show, &budget)
+        })?
+        .map_err(|err| error(py, Class::Input, err))?;
         to_json(py, &report)
     })
 }

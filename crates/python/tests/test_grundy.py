@@ -634,3 +634,21 @@ def test_identify_refuses_bad_input(tmp_path):
     bad.write_text("not an index\n")
     with pytest.raises(grundy.InputError, match="not an index of known games"):
         grundy.identify([0, 1, 2, 3], index=bad)
+
+
+def test_proofs_and_law_searches_run_within_their_budgets():
+    """Issue 59: the keywords of ``--proof-seconds`` and ``--law-seconds``, checked as the
+    command line checks them; a proof that cannot end in its budget proves nothing and says so."""
+    claim = "n % 2 == 1 && m % 2 == 1 && n % 7000 >= 0 && m % 7000 >= 0"
+    report = grundy.check("kiki", (50, 50), p_set=claim, proof_seconds=1)
+    assert report.verdict == "agrees" and not report.proved
+    assert "the proof stopped" in report.argument
+    for bad in (float("inf"), float("nan"), -1, 1e9):
+        with pytest.raises(grundy.InputError, match="proof_seconds: a proof's time bound"):
+            grundy.check("kiki", (5, 5), p_set="n == m", proof_seconds=bad)
+        with pytest.raises(grundy.InputError, match="law_seconds: a law search's time bound"):
+            grundy.patterns("kiki", (5, 5), law_seconds=bad)
+    with pytest.raises(grundy.InputError, match="proof_seconds must be a number"):
+        grundy.check("kiki", (5, 5), p_set="n == m", proof_seconds="10")
+    skipped = grundy.patterns("kiki", (20, 20), law_seconds=0)
+    assert skipped.laws == []

@@ -11,6 +11,7 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+use grundy_compute::{Budget, Seconds};
 use grundy_core::{CellKind, Coord, CsvLayout, GrundyTable, Nimber, TableShape};
 use grundy_laws::conjecture::{check_with, ClaimKind, Conjecture};
 use grundy_laws::ErrorKind;
@@ -27,6 +28,9 @@ const MAX_BODY: usize = 16 << 10;
 const MAX_CLAIM: usize = 4096;
 /// Counterexamples sent back at most.
 const MAX_COUNTEREXAMPLES: usize = 2000;
+/// The time a claim's proof may take in the view (the check of the table's cells comes first,
+/// bounded by the claim's work): a box of a few million cells.
+const PROOF_SECONDS: Seconds = Seconds::new_const(5.0);
 /// The most work a claim may ask for: cells of the table times the operations of the claim
 /// ([`Conjecture::size`]; an operation takes about 10 ns, so this is about 40 s of one core, and
 /// the check stops as soon as its client goes away).
@@ -396,9 +400,12 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Body) -> ApiResu
             ),
             None => &ready.table,
         };
+        // The proof after an agreement within the view's budget, stopped with its client
+        // (issue 59: a 60-byte claim proved over a 49 M-cell box, on after its client left).
+        let budget = Budget::new(PROOF_SECONDS, &client);
         let report = ready
             .threads
-            .install(|| check_with(checked, &conjecture, None, MAX_COUNTEREXAMPLES, &client))
+            .install(|| check_with(checked, &conjecture, None, MAX_COUNTEREXAMPLES, &budget))
             .map_err(|err| match err.kind() {
                 ErrorKind::Cancelled => {
                     ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the check was stopped")

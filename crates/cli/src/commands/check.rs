@@ -3,9 +3,11 @@ use crate::output::write_json_line;
 use crate::progress::Bar;
 use anyhow::{anyhow, bail, Result};
 use grundy_compute::bands::{NoCuts, SoloLink};
-use grundy_compute::Runtime;
+use grundy_compute::{Budget, NoProgress, Runtime, Seconds};
 use grundy_compute::{FillRequest, Layout, PreparedFill, RequestErrorKind, Resumable, RowsTo};
-use grundy_laws::conjecture::{check, CheckReport, ClaimKind, Claimed, Conjecture, RowChecker};
+use grundy_laws::conjecture::{
+    check_with, CheckReport, ClaimKind, Claimed, Conjecture, RowChecker,
+};
 use grundy_laws::ErrorKind;
 use std::io::Write;
 use std::process::ExitCode;
@@ -51,9 +53,20 @@ pub(crate) struct Args {
     /// memory (2-D games whose moves do not run down whole columns).
     #[arg(long)]
     stream: bool,
+    /// The seconds the proof for every board may take once the claim agrees with the table; a
+    /// proof that runs out says where it stopped and proves nothing.
+    #[arg(long, value_name = "SECONDS", default_value_t = Seconds::new_const(Budget::PROOF_SECONDS),
+          value_parser = proof_seconds)]
+    pub(crate) proof_seconds: Seconds,
     /// Print a JSON object instead of text.
     #[arg(long)]
     json: bool,
+}
+
+/// `--proof-seconds` (and `patterns`'): a number, then the library's bound on it.
+pub(crate) fn proof_seconds(text: &str) -> Result<Seconds, String> {
+    let seconds: f64 = text.trim().parse().map_err(|_| format!("`{text}` is not a number"))?;
+    Seconds::new(seconds, "a proof's time bound").map_err(|err| err.to_string())
 }
 
 /// Exit code for a claim that disagrees with the table.
@@ -97,7 +110,8 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
             fill.run(&SoloLink, None, &bar, &mut |row| checker.feed(row), &mut NoCuts)
         })?;
         bar.finish();
-        let report = checker.finish(&game, game.name(), period.as_deref());
+        let budget = Budget::new(args.proof_seconds, &NoProgress);
+        let report = checker.finish(&game, game.name(), period.as_deref(), &budget);
         return print(&args, &report, &axis_names);
     }
     let (report, axis_names) = threads.install(|| -> Result<_> {
@@ -108,18 +122,18 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
         let conjecture = parse(&names)?;
         let period = args.period.as_deref().map(|p| parse_period(p, names.len())).transpose()?;
         refuse_period(&conjecture, period.as_deref(), names.len())?;
-        let report = check(&loaded, &conjecture, period.as_deref(), args.show).map_err(|err| {
-            match err.kind() {
-                ErrorKind::LoopyPeriod { table } => {
-                    anyhow::anyhow!("--period: no theorem proves a claim about {table}'s board")
-                }
-                ErrorKind::OutcomesOnly { table } => {
-                    anyhow::anyhow!(
-                        "{table} holds only outcomes (P/N); {option} needs a table of values"
-                    )
-                }
-                _ => anyhow::Error::from(err),
+        let budget = Budget::new(args.proof_seconds, &NoProgress);
+        let report = check_with(&loaded, &conjecture, period.as_deref(), args.show, &budget);
+        let report = report.map_err(|err| match err.kind() {
+            ErrorKind::LoopyPeriod { table } => {
+                anyhow::anyhow!("--period: no theorem proves a claim about {table}'s board")
             }
+            ErrorKind::OutcomesOnly { table } => {
+                anyhow::anyhow!(
+                    "{table} holds only outcomes (P/N); {option} needs a table of values"
+                )
+            }
+            _ => anyhow::Error::from(err),
         })?;
         Ok((report, axis_names))
     })?;

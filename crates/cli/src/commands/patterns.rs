@@ -5,7 +5,7 @@ use anyhow::{bail, Result};
 use grundy_catalog::identify::{name_report, Index, Match, Named};
 use grundy_compute::misere::{genus_period, genus_table, GeneraCount, GenusPeriod, SearchLimits};
 use grundy_compute::SequenceRecords;
-use grundy_compute::{Content, Runtime};
+use grundy_compute::{Budget, Content, Runtime, Seconds};
 use grundy_core::{parse_coords, CellKind};
 use grundy_laws::proof::Proof;
 use grundy_laws::search::{ProofSearch, Search, SearchError};
@@ -56,6 +56,12 @@ pub(crate) struct Args {
     #[arg(long, value_name = "SECONDS", default_value_t = LawOptions::default(),
           value_parser = law_seconds)]
     law_seconds: LawOptions,
+    /// The seconds each proof may take (an outcome rule's, a law's; a law's within what is left
+    /// of --law-seconds too); a proof that runs out says where it stopped and proves nothing.
+    #[arg(long, value_name = "SECONDS",
+          default_value_t = Seconds::new_const(Budget::PROOF_SECONDS),
+          value_parser = super::check::proof_seconds)]
+    proof_seconds: Seconds,
     /// The seconds --misere-quotient may take before it stops with an error.
     #[arg(long, value_name = "SECONDS", requires = "misere_quotient",
           default_value_t = SearchLimits::DEFAULT_SECONDS)]
@@ -81,7 +87,7 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     // command.
     let (report, records, known, genera) = runtime.install(|| -> Result<_> {
         let loaded = args.table.load(runtime, &bar, Analysis::Patterns)?;
-        let options = args.law_seconds;
+        let options = args.law_seconds.with_proof_seconds(args.proof_seconds);
         let report = analyze_with(&loaded, &options).map_err(|err| match err.kind() {
             ErrorKind::Axes { dims } => anyhow::anyhow!(
                 "patterns analyses 1-D and 2-D tables; this one has {dims} axes (take a 2-D \

@@ -34,7 +34,7 @@ import json
 import numpy as np
 
 from . import _grundy
-from ._args import _I64, _coords, _int, _ints, _threads
+from ._args import _I64, _coords, _int, _ints, _seconds, _threads
 from ._errors import GrundyError, InputError, TableTooLarge
 from ._progress import ProgressArg, _progress
 from ._reports import BoardReport, CheckReport, Counterexample, Identification, Record, SequenceReport
@@ -502,6 +502,8 @@ def patterns(
     threads: Optional[int] = None,
     progress: ProgressArg = False,
     misere: bool = False,
+    law_seconds: Optional[float] = None,
+    proof_seconds: Optional[float] = None,
 ) -> Union[SequenceReport, BoardReport]:
     """The laws behind a table (``grundy patterns``): a heap game's period, preperiod and
     saltus, proved where a theorem allows; a board's outcome rule, values rule, symmetry and the
@@ -511,7 +513,9 @@ def patterns(
     and coordinates; a plain array takes ``axes`` names and ``mins``, by default ``n, m`` from
     0). With ``until_proved=True`` a heap game is computed in rounds, from ``size`` (4095 by
     default) up to ``limit``, until the Octal Periodicity Theorem (or a subtraction game's
-    window) proves its period.
+    window) proves its period. ``law_seconds`` bounds the search for laws and their proofs (10
+    by default, 0 skips it) and ``proof_seconds`` each proof (10 by default), as ``grundy
+    patterns --law-seconds --proof-seconds`` do.
     """
     if until_proved:
         if isinstance(source, np.ndarray):
@@ -531,7 +535,15 @@ def patterns(
         values, named_axes, name, g = _described(
             source, size, axes, mins, _threads(threads), progress, misere, "patterns"
         )
-        text = _grundy.patterns_of(values, named_axes, name, g and g._ref, g and g._spec)
+        text = _grundy.patterns_of(
+            values,
+            named_axes,
+            name,
+            g and g._ref,
+            g and g._spec,
+            _seconds(law_seconds, "law_seconds"),
+            _seconds(proof_seconds, "proof_seconds"),
+        )
     fields = json.loads(text)
     return SequenceReport(fields) if "sequence" in fields else BoardReport(fields)
 
@@ -617,6 +629,7 @@ def check(
     threads: Optional[int] = None,
     progress: ProgressArg = False,
     misere: bool = False,
+    proof_seconds: Optional[float] = None,
 ) -> CheckReport:
     """A closed-form claim against a table (``grundy check``): exactly one of ``p_set`` (the
     P-positions are exactly where the expression is true), ``values`` (the value equals the
@@ -624,7 +637,8 @@ def check(
 
     Variables are the axis names, ``i, j, k`` for the axes and ``g`` (in ``holds``); operators
     ``+ - * / %``, comparisons, ``&& || !``; functions ``floor ceil sqrt abs min max xor if``;
-    the constant ``phi``. ``period`` proves the claim for every board where the game allows.
+    the constant ``phi``. ``period`` proves the claim for every board where the game allows;
+    the proof may take ``proof_seconds`` (10 by default), and one that runs out says so.
     The report lists the first ``show`` counterexamples as ``(position, value, claimed)``.
     """
     claims = [(k, e) for k, e in (("p_set", p_set), ("values", values), ("holds", holds)) if e is not None]
@@ -647,6 +661,7 @@ def check(
         expression,
         period,
         show,
+        _seconds(proof_seconds, "proof_seconds"),
     )
     fields = json.loads(text)
     return CheckReport(

@@ -35,6 +35,16 @@ def _ints(values: Any, what: str, low: Optional[int] = None, high: Optional[int]
     return [_int(v, f"{what}[{i}]", low, high) for i, v in enumerate(values)]
 
 
+def _seconds(value: Any, what: str) -> Optional[float]:
+    """``value`` (``None``, or an int or a float, not a bool) as a float; the library checks its
+    range (a finite number of seconds from 0 to a week)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise InputError(f"{what} must be a number of seconds, not {value!r}")
+    return float(value)
+
+
 def _threads(threads: Any) -> Optional[int]:
     if threads is None:
         return None

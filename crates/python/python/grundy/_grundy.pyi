@@ -36,6 +36,8 @@ def patterns_of(
     name: str,
     game: Optional[str] = None,
     spec: Optional[str] = None,
+    law_seconds: Optional[float] = None,
+    proof_seconds: Optional[float] = None,
 ) -> str: ...
 def identify_game(
     game: str,
@@ -74,6 +76,7 @@ def check_of(
     expression: str,
     period: Optional[Sequence[int]] = None,
     show: int = 10,
+    proof_seconds: Optional[float] = None,
 ) -> str: ...
 def plot_of(
     array: np.ndarray,
