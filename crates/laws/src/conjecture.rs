@@ -512,27 +512,29 @@ fn check_rows<C: Cell>(
 ) -> Result<Vec<(u64, Vec<Counterexample>)>, Error> {
     let lens = table.shape().lens();
     let row_len = *lens.last().unwrap();
-    let rows: Vec<Result<(u64, Vec<Counterexample>), Error>> = values
-        .par_chunks(row_len)
-        .enumerate()
-        .map(|(row, cells)| {
-            if progress.cancelled() {
-                return Err(Error::new(ErrorKind::Cancelled));
-            }
-            let checked = check_row(
-                conjecture,
-                table.axes(),
-                &lens,
-                row,
-                cells.iter().map(|&c| c.into()),
-                show,
-            );
-            progress.advance(row_len as u64);
-            checked
-        })
-        .collect();
+    let one_row = |(row, cells): (usize, &[C])| {
+        if progress.cancelled() {
+            return Err(Error::new(ErrorKind::Cancelled));
+        }
+        let checked =
+            check_row(conjecture, table.axes(), &lens, row, cells.iter().map(|&c| c.into()), show);
+        progress.advance(row_len as u64);
+        checked
+    };
+    // A small check runs on the caller's thread: split, it gains nothing, and it would wait
+    // behind whatever keeps the pool busy (issue 59: the view's light check behind two heavy
+    // ones).
+    let work = values.len() as u128 * conjecture.size() as u128;
+    let rows: Vec<Result<(u64, Vec<Counterexample>), Error>> = match work <= SMALL_CHECK_WORK {
+        true => values.chunks(row_len).enumerate().map(one_row).collect(),
+        false => values.par_chunks(row_len).enumerate().map(one_row).collect(),
+    };
     rows.into_iter().collect()
 }
+
+/// The most operations (cells × the claim's size) a check does on the caller's thread alone:
+/// tens of milliseconds.
+pub const SMALL_CHECK_WORK: u128 = 1 << 25;
 
 /// Checks row number `row` (counted in row-major order over all axes but the last): the number
 /// of disagreements and the first `show` counterexamples.

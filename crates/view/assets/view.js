@@ -69,7 +69,15 @@ function cellsPerTile(level) {
 async function api(path, options) {
   const request = Object.assign({}, options);
   request.headers = Object.assign({ "X-Grundy-Token": TOKEN }, request.headers);
-  const response = await fetch(path, request);
+  let response = await fetch(path, request);
+  // A busy view (503 with Retry-After: heavy requests running and waiting) is asked again a
+  // few times, saying so, before its answer is shown as an error.
+  for (let tries = 0; response.status === 503 && response.headers.get("Retry-After") && tries < 5; tries++) {
+    setStatus("busy: other checks are running; trying again");
+    const seconds = Number(response.headers.get("Retry-After")) || 2;
+    await new Promise((resolve) => setTimeout(resolve, 1000 * seconds));
+    response = await fetch(path, request);
+  }
   if (!response.ok) {
     let message = response.status + " " + response.statusText;
     try {

@@ -35,6 +35,10 @@ const PROOF_SECONDS: Seconds = Seconds::new_const(5.0);
 /// ([`Conjecture::size`]; an operation takes about 10 ns, so this is about 40 s of one core, and
 /// the check stops as soon as its client goes away).
 const MAX_CLAIM_WORK: u128 = 1 << 32;
+/// The work of a claim that runs without waiting for a heavy turn (`a == b` on a 2000 × 2000
+/// table is 1.2 × 10⁷): the library checks it on the request's own thread, so a light check is
+/// answered while heavy ones keep the pool busy.
+const LIGHT_CLAIM_WORK: u128 = grundy_laws::conjecture::SMALL_CHECK_WORK;
 /// The most cells of a region downloaded as CSV.
 const MAX_REGION_CELLS: u64 = 1 << 22;
 /// The most buckets of a sequence request.
@@ -387,8 +391,13 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Body) -> ApiResu
             ),
         ));
     }
-    // One of a few heavy requests at once; the check stops when its client goes away.
-    let _turn = state.heavy_turn().await;
+    // A light claim runs at once; a heavy one is one of a few at once, or waits in a short
+    // queue, or is told that the view is busy. The check stops when its client goes away.
+    let light = work <= LIGHT_CLAIM_WORK;
+    let _turn = match light {
+        true => None,
+        false => Some(state.heavy_turn().await.map_err(|_| ApiError::busy())?),
+    };
     let (client, _watch) = Client::watch(&state);
     blocking(move || {
         let checked = match &region {
@@ -403,15 +412,18 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Body) -> ApiResu
         // The proof after an agreement within the view's budget, stopped with its client
         // (issue 59: a 60-byte claim proved over a 49 M-cell box, on after its client left).
         let budget = Budget::new(PROOF_SECONDS, &client);
-        let report = ready
-            .threads
-            .install(|| check_with(checked, &conjecture, None, MAX_COUNTEREXAMPLES, &budget))
-            .map_err(|err| match err.kind() {
-                ErrorKind::Cancelled => {
-                    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the check was stopped")
-                }
-                _ => ApiError::bad(err.to_string()),
-            })?;
+        let check = || check_with(checked, &conjecture, None, MAX_COUNTEREXAMPLES, &budget);
+        // A light check on this thread (the pool may be busy with heavy ones), others on it.
+        let report = match light {
+            true => check(),
+            false => ready.threads.install(check),
+        };
+        let report = report.map_err(|err| match err.kind() {
+            ErrorKind::Cancelled => {
+                ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the check was stopped")
+            }
+            _ => ApiError::bad(err.to_string()),
+        })?;
         Ok(axum::Json(report).into_response())
     })
     .await
@@ -419,7 +431,7 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Body) -> ApiResu
 
 async fn patterns(State(state): State<Arc<ViewState>>) -> ApiResult<Response> {
     let ready = ready(&state)?;
-    let _turn = state.heavy_turn().await;
+    let _turn = state.heavy_turn().await.map_err(|_| ApiError::busy())?;
     let json = blocking(move || {
         let made = ready.patterns.get_or_init(|| {
             let report = ready

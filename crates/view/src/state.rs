@@ -10,6 +10,11 @@ use std::sync::{Arc, OnceLock, RwLock};
 /// client that goes away while waiting costs nothing.
 pub(crate) const HEAVY_AT_ONCE: usize = 2;
 
+/// Heavy requests that may wait for a turn; one more is answered at once that the view is busy
+/// (503, `Retry-After`), instead of waiting in silence behind the others (issue 59: a check
+/// waited 63-83 s behind two heavy ones).
+pub(crate) const HEAVY_WAITING: usize = 2;
+
 /// The bytes a view holds besides a table of `lens` cells per axis: the tiles' pyramid and, for
 /// the patterns overlay, what `grundy patterns` holds ([`grundy_laws::analysis_bytes`]).
 pub fn view_bytes(lens: &[usize]) -> u128 {
@@ -34,6 +39,22 @@ pub struct ViewState {
     stopping: AtomicBool,
     /// Turns for heavy requests ([`HEAVY_AT_ONCE`]).
     heavy: tokio::sync::Semaphore,
+    /// Heavy requests waiting for a turn ([`HEAVY_WAITING`] at most).
+    waiting: std::sync::atomic::AtomicUsize,
+}
+
+/// Why a heavy request got no turn: the view is busy with [`HEAVY_AT_ONCE`] and
+/// [`HEAVY_WAITING`] more wait.
+#[derive(Debug)]
+pub(crate) struct Busy;
+
+/// A place in the queue for a heavy turn, given back when the wait ends or its request goes.
+struct Waiting<'a>(&'a std::sync::atomic::AtomicUsize);
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 pub(crate) enum Phase {
@@ -65,6 +86,7 @@ impl ViewState {
             name: name.to_string(),
             stopping: AtomicBool::new(false),
             heavy: tokio::sync::Semaphore::new(HEAVY_AT_ONCE),
+            waiting: std::sync::atomic::AtomicUsize::new(0),
         })
     }
 
@@ -98,9 +120,18 @@ impl ViewState {
         self.stopping.store(true, Ordering::SeqCst);
     }
 
-    /// A turn to run heavy work, waited for.
-    pub(crate) async fn heavy_turn(&self) -> tokio::sync::SemaphorePermit<'_> {
-        self.heavy.acquire().await.expect("the semaphore is never closed")
+    /// A turn to run heavy work: at once when one is free, after a wait in a queue of at most
+    /// [`HEAVY_WAITING`]; [`Busy`] when the queue is full.
+    pub(crate) async fn heavy_turn(&self) -> Result<tokio::sync::SemaphorePermit<'_>, Busy> {
+        if let Ok(turn) = self.heavy.try_acquire() {
+            return Ok(turn);
+        }
+        let places = self.waiting.fetch_add(1, Ordering::Relaxed);
+        let _place = Waiting(&self.waiting);
+        if places >= HEAVY_WAITING {
+            return Err(Busy);
+        }
+        Ok(self.heavy.acquire().await.expect("the semaphore is never closed"))
     }
 
     pub(crate) fn threads(&self) -> &Threads {

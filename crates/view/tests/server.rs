@@ -373,3 +373,34 @@ fn a_claim_is_refused_by_its_work_not_its_length() {
     assert_eq!(status(&answer), 200, "{}", first_line(&answer));
     running.stop_within_two_seconds("after a refused claim");
 }
+
+/// Issue 59, item 3: heavy checks run two at once and two more wait; one more is answered at
+/// once, 503 with `Retry-After`, instead of waiting in silence (a light check waited 63-83 s
+/// behind two heavy ones). A light check needs no turn: it is answered while heavy ones run.
+#[test]
+fn a_full_queue_answers_busy_at_once_and_a_light_check_does_not_wait() {
+    let running = Running::start(state_of("wythoff", &[1999, 1999]));
+    let claim = heavy_claim(120);
+    let mut streams: Vec<TcpStream> = (0..4).map(|_| send_check(&running, &claim)).collect();
+    for stream in &mut streams {
+        still_working(stream, Duration::from_millis(100));
+    }
+    let start = Instant::now();
+    let mut fifth = send_check(&running, &claim);
+    fifth.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    // The answer's first bytes (the connection stays open for the next request).
+    let mut bytes = [0u8; 4096];
+    let read = fifth.read(&mut bytes).unwrap();
+    let answer = String::from_utf8_lossy(&bytes[..read]).into_owned();
+    assert_eq!(status(&answer), 503, "{answer}");
+    assert!(answer.to_ascii_lowercase().contains("retry-after: 2"), "{answer}");
+    assert!(error(&answer).starts_with("busy: 2 heavy requests are running"), "{answer}");
+    assert!(start.elapsed() < Duration::from_secs(2), "busy after {:?}", start.elapsed());
+    let start = Instant::now();
+    let light = running.check("a == b");
+    assert_eq!(status(&light), 200, "{}", first_line(&light));
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(5), "a light check waited {took:?} behind heavy ones");
+    drop(streams);
+    running.stop_within_two_seconds("with heavy claims abandoned");
+}
