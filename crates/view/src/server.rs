@@ -2,8 +2,11 @@
 //! runtime, with the limits that keep a slow or hostile client from holding it.
 //!
 //! - A client has [`HEADER_TIMEOUT`] to send a request's headers (and, idle, the next request's),
-//!   and [`BODY_TIMEOUT`] for its body; at most [`MAX_CONNECTIONS`] connections are open at once
-//!   (one more is closed as it comes).
+//!   and [`BODY_TIMEOUT`] for its body; at most [`MAX_CONNECTIONS`] connections are open at once.
+//!   At the cap a new connection takes the place of the oldest one with no request in flight
+//!   (one that has not sent its headers, or idles between requests), so a local process that
+//!   holds half-open connections cannot lock the user out (issue 59: 140 of them did); when
+//!   every connection is serving a request, the new one is closed as it comes.
 //! - Heavy work (a claim's check, the analysis) runs at most [`crate::state::HEAVY_AT_ONCE`] at a
 //!   time and stops when its client goes away (see `api.rs`); the blocking threads are enough for
 //!   those and for as many light requests (tiles, cells) as the pool has threads besides, so a
@@ -16,7 +19,9 @@ use crate::access::{Access, TOKEN_PARAMETER};
 use crate::state::{ViewState, HEAVY_AT_ONCE};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
+use std::collections::VecDeque;
 use std::net::{Ipv4Addr, SocketAddr, TcpListener};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{watch, Semaphore};
@@ -128,6 +133,8 @@ async fn accept_until(
     let (closing, closed) = watch::channel(false);
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let mut connections = JoinSet::new();
+    // The connections held, oldest first: the ones to evict at the cap.
+    let mut held: VecDeque<Held> = VecDeque::new();
     let stopped = async move {
         while !stop() {
             tokio::time::sleep(STOP_POLL).await;
@@ -146,11 +153,27 @@ async fn accept_until(
                         continue;
                     }
                 };
-                // Over the cap, the connection is closed as it comes.
-                let Ok(slot) = slots.clone().try_acquire_owned() else { continue };
-                let service = TowerToHyperService::new(app.clone());
+                held.retain(|connection| !connection.abort.is_finished());
+                let slot = match slots.clone().try_acquire_owned() {
+                    Ok(slot) => slot,
+                    Err(_) => {
+                        // At the cap: the oldest connection with no request in flight makes
+                        // room; with none, the new connection is closed as it comes.
+                        let Some(at) = held.iter().position(Held::idle) else { continue };
+                        if let Some(evicted) = held.remove(at) {
+                            evicted.abort.abort();
+                        }
+                        let freed = slots.clone().acquire_owned();
+                        match tokio::time::timeout(EVICTION_WAIT, freed).await {
+                            Ok(Ok(slot)) => slot,
+                            _ => continue,
+                        }
+                    }
+                };
+                let serving = Arc::new(AtomicUsize::new(0));
+                let service = TowerToHyperService::new(counted(app.clone(), serving.clone()));
                 let mut closed = closed.clone();
-                connections.spawn(async move {
+                let abort = connections.spawn(async move {
                     let _slot = slot;
                     let mut builder = hyper::server::conn::http1::Builder::new();
                     builder.timer(TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT);
@@ -164,6 +187,7 @@ async fn accept_until(
                         }
                     }
                 });
+                held.push_back(Held { serving, abort });
             }
             // Finished connections are collected as they end.
             Some(_) = connections.join_next(), if !connections.is_empty() => {}
@@ -175,5 +199,51 @@ async fn accept_until(
     let drained = async { while connections.join_next().await.is_some() {} };
     if tokio::time::timeout(GRACE, drained).await.is_err() {
         connections.abort_all();
+    }
+}
+
+/// How long a new connection at the cap waits for the slot of the connection it evicted.
+const EVICTION_WAIT: Duration = Duration::from_millis(200);
+
+/// A connection the server holds: how many requests are in flight on it, and its task.
+struct Held {
+    serving: Arc<AtomicUsize>,
+    abort: tokio::task::AbortHandle,
+}
+
+impl Held {
+    /// Whether no request is in flight: it has not sent its headers, or idles between requests.
+    fn idle(&self) -> bool {
+        self.serving.load(Ordering::Relaxed) == 0
+    }
+}
+
+/// `app`, counting in `serving` the requests in flight on one connection.
+fn counted(
+    app: axum::Router,
+    serving: Arc<AtomicUsize>,
+) -> impl tower::Service<
+    hyper::Request<hyper::body::Incoming>,
+    Response = axum::response::Response,
+    Error = std::convert::Infallible,
+    Future = impl Send,
+> + Clone {
+    tower::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+        let app = app.clone();
+        let serving = serving.clone();
+        async move {
+            serving.fetch_add(1, Ordering::Relaxed);
+            let _done = InFlight(serving);
+            tower::ServiceExt::oneshot(app, request).await
+        }
+    })
+}
+
+/// One request in flight, counted off when its answer is made (or its future dropped).
+struct InFlight(Arc<AtomicUsize>);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
     }
 }
