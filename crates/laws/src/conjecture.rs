@@ -290,11 +290,9 @@ pub fn check_with(
     if conjecture.kind == ClaimKind::Draws {
         return Err(Error::new(ErrorKind::NoDraws { table: name.to_string() }));
     }
-    let rows = grundy_core::with_cells!(table.cells(), |values| check_rows(
-        table, values, conjecture, show, progress
-    ))?;
-    let disagreements = rows.iter().map(|(count, _)| count).sum();
-    let counterexamples = rows.into_iter().flat_map(|(_, found)| found).take(show).collect();
+    let (disagreements, counterexamples) = grundy_core::with_cells!(table.cells(), |values| {
+        check_rows(table, values, conjecture, show, progress)
+    })?;
     Ok(report(
         table.shape(),
         game,
@@ -509,7 +507,7 @@ fn check_rows<C: Cell>(
     conjecture: &Conjecture,
     show: usize,
     progress: &dyn Progress,
-) -> Result<Vec<(u64, Vec<Counterexample>)>, Error> {
+) -> Result<(u64, Vec<Counterexample>), Error> {
     let lens = table.shape().lens();
     let row_len = *lens.last().unwrap();
     let one_row = |(row, cells): (usize, &[C])| {
@@ -524,12 +522,26 @@ fn check_rows<C: Cell>(
     // A small check runs on the caller's thread: split, it gains nothing, and it would wait
     // behind whatever keeps the pool busy (issue 59: the view's light check behind two heavy
     // ones).
-    let work = values.len() as u128 * conjecture.size() as u128;
-    let rows: Vec<Result<(u64, Vec<Counterexample>), Error>> = match work <= SMALL_CHECK_WORK {
-        true => values.chunks(row_len).enumerate().map(one_row).collect(),
-        false => values.par_chunks(row_len).enumerate().map(one_row).collect(),
+    // The rows' counts are added and their counterexamples kept in row order, the first `show`
+    // only, as the rows are checked: a table of millions of one-cell rows held a result per row
+    // (issue 59: kiki 4000000 × 1 peaked 132 MB above what patterns announced).
+    let merge = |(a, mut first): (u64, Vec<Counterexample>), (b, next): (u64, Vec<_>)| {
+        first.extend(next.into_iter().take(show.saturating_sub(first.len())));
+        Ok((a + b, first))
     };
-    rows.into_iter().collect()
+    let work = values.len() as u128 * conjecture.size() as u128;
+    match work <= SMALL_CHECK_WORK {
+        true => values
+            .chunks(row_len)
+            .enumerate()
+            .map(one_row)
+            .try_fold((0, Vec::new()), |sum, row| merge(sum, row?)),
+        false => values
+            .par_chunks(row_len)
+            .enumerate()
+            .map(one_row)
+            .try_reduce(|| (0, Vec::new()), merge),
+    }
 }
 
 /// The most operations (cells × the claim's size) a check does on the caller's thread alone:
