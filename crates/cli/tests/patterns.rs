@@ -282,7 +282,8 @@ fn law_seconds_are_a_finite_bound_or_refused() {
     }
     // Both ends of the range are taken: 0 skips the search, a week lets it run to its end.
     let out = stdout_of(&["patterns", "kayles", "--size", "30", "--law-seconds", "0"]);
-    assert!(out.contains("not searched (--law-seconds 0)"), "{out}");
+    assert!(out.contains("laws:      not searched"), "{out}");
+    assert!(out.contains("the law search was not run: its time bound is 0 s"), "{out}");
     let week = grundy()
         .args(["patterns", "kayles", "--size", "30", "--law-seconds", "604800", "--json"])
         .output()
@@ -331,4 +332,29 @@ fn the_law_search_bounds_the_proofs_of_its_laws() {
     for law in report["laws"].as_array().unwrap() {
         assert_eq!(law["proved"], false, "{law}");
     }
+}
+
+/// Issue 59, item 8: a law must be told from the table's edge. On wythoff 1 × 1000, wythoff
+/// 1000 × 1, kiki 1 × 1000 and kiki 2 × 2 the laws proposed failed on a board twice as large
+/// (kiki's on 999 of 4000 cells); a table with fewer than 8 values of a coordinate now gets no
+/// law, and says why. Eight of each is enough for kiki's law, which holds on every board.
+#[test]
+fn thin_tables_get_no_law_and_say_why() {
+    for (game, size, axis, values) in [
+        ("wythoff", "1x1000", "a", 2),
+        ("wythoff", "1000x1", "b", 2),
+        ("kiki", "1x1000", "n", 1),
+        ("kiki", "2x2", "n", 2),
+    ] {
+        let report = json(&["patterns", game, "--size", size, "--json"]);
+        assert_eq!(report["laws"], serde_json::json!([]), "{game} {size}: {report}");
+        let stopped = report["law_search"]["stopped"].as_str().unwrap();
+        let why = format!("`{axis}` takes {values} value");
+        assert!(stopped.contains(&why), "{game} {size}: {stopped}");
+        assert!(stopped.contains("at least 8 of every coordinate"), "{stopped}");
+    }
+    let report = json(&["patterns", "kiki", "--size", "8x8", "--json"]);
+    assert_eq!(report["laws"][0]["expression"], "n % 2 == 1 && m % 2 == 1", "{report}");
+    let text = stdout_of(&["patterns", "kiki", "--size", "2x2"]);
+    assert!(text.contains("laws:      not searched"), "{text}");
 }

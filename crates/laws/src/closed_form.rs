@@ -131,6 +131,9 @@ impl Default for LawOptions {
 /// The heaps a heap game's periodic lookup is read from (the law is then checked on all).
 const PERIOD_PREFIX: usize = 1 << 16;
 
+/// The fewest values of every coordinate on a table whose laws are proposed.
+pub const LEAST_LINES: usize = 8;
+
 /// The largest formula the synthesis builds (nodes): `xor(a % 3, b % 3)` has 7.
 const LARGEST_FORMULA: usize = 7;
 
@@ -207,6 +210,23 @@ struct Proposal {
 pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions) -> Laws {
     if source.cells() == 0 {
         return Laws::default();
+    }
+    // A law must be told from the board's edge: on a board of one or two lines along an axis
+    // every formula in the other coordinate fits (issue 59: wythoff 1 × 1000, kiki 2 × 2 and
+    // others gave laws that failed on a board twice as large), so, as a period must be seen
+    // three times, a law needs some lines along every axis.
+    if let Some((name, &lines)) =
+        source.names.iter().zip(&source.lens).find(|(_, &lines)| lines < LEAST_LINES)
+    {
+        let stopped = Some(format!(
+            "no law is proposed: `{name}` takes {lines} {} on this table, and a law needs at \
+             least {LEAST_LINES} of every coordinate to be told from the table's edge",
+            if lines == 1 { "value" } else { "values" }
+        ));
+        return Laws {
+            laws: Vec::new(),
+            law_search: LawSearch { stopped, ..LawSearch::default() },
+        };
     }
     if options.seconds.get() == 0.0 {
         // No time at all: no search, and no check of every cell (a pass over the table).

@@ -446,8 +446,8 @@ fn print_laws(
     known: &Named,
 ) -> std::io::Result<()> {
     if laws.laws.is_empty() && laws.law_search.largest_size == 0 {
-        // The search did not run (a time bound of 0 s); the reason follows below.
-        writeln!(out, "laws:      not searched (--law-seconds 0)")?;
+        // The search did not run (a time bound of 0 s, a table too thin); the reason follows.
+        writeln!(out, "laws:      not searched")?;
     } else if laws.laws.is_empty() {
         writeln!(
             out,
