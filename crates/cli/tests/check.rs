@@ -302,6 +302,14 @@ fn a_long_period_on_a_short_heap_table_is_proved_in_linear_time() {
     assert!(output.status.success(), "{stdout}{}", String::from_utf8_lossy(&output.stderr));
     assert!(stdout.contains("box n in 0..=400002"), "{stdout}");
     assert!(stdout.contains("proved for every board"), "{stdout}");
+    // Soundness of the faster path: a false claim that agrees on the table (it changes only at
+    // heap 200, past it) and repeats with period 400 fails the box, at its first wrong cell.
+    let report =
+        check(&["subtraction:1,2,3", "--size", "100", "--values", "n % 4 + n / 200 % 2"], 0);
+    assert_eq!(report["verdict"], "agrees", "{report}");
+    assert_ne!(report["proved"], true, "{report}");
+    let argument = report["argument"].as_str().unwrap();
+    assert!(argument.contains("fails its own local condition at (200)"), "{argument}");
 }
 
 /// Issue 59, item 1 (the 2-D half): a proof runs within `--proof-seconds`. A 60-byte claim

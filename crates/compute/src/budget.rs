@@ -113,22 +113,26 @@ impl<'p> Budget<'p> {
 
     /// The same bound, ending by `other`'s deadline at the latest (a law's proof within the law
     /// search's time), now and after any [`Budget::from_now`].
-    pub fn within(mut self, other: &Budget<'_>) -> Budget<'p> {
-        let cap = self.cap.map_or(other.deadline, |cap| cap.min(other.deadline));
-        self.cap = Some(cap);
-        self.deadline = self.deadline.min(cap);
-        self
+    pub fn within(self, other: &Budget<'_>) -> Budget<'p> {
+        self.capped(other.deadline)
     }
 
     /// The same bound counted from now (a proof's time starts when the proof does, not when the
     /// table's check that comes before it did), within the outer deadline it was given.
     pub fn from_now(&self) -> Budget<'p> {
-        let mut restarted = Budget::new(self.seconds, self.progress);
-        if let Some(cap) = self.cap {
-            restarted.cap = Some(cap);
-            restarted.deadline = restarted.deadline.min(cap);
+        let restarted = Budget::new(self.seconds, self.progress);
+        match self.cap {
+            Some(cap) => restarted.capped(cap),
+            None => restarted,
         }
-        restarted
+    }
+
+    /// The same budget, ending by `cap` at the latest, now and after any restart.
+    fn capped(mut self, cap: Instant) -> Budget<'p> {
+        let cap = self.cap.map_or(cap, |own| own.min(cap));
+        self.cap = Some(cap);
+        self.deadline = self.deadline.min(cap);
+        self
     }
 
     /// The bound it was made with.
@@ -177,13 +181,13 @@ impl<'p> Budget<'p> {
 /// The budget of a proof when the caller says nothing: ten seconds, nobody to stop it.
 impl Default for Budget<'static> {
     fn default() -> Budget<'static> {
-        Budget::new(Seconds::new_const(Budget::PROOF_SECONDS), &NoProgress)
+        Budget::new(Budget::PROOF_SECONDS, &NoProgress)
     }
 }
 
 impl Budget<'_> {
     /// The default time of a proof: a box of about ten million cells on one core.
-    pub const PROOF_SECONDS: f64 = 10.0;
+    pub const PROOF_SECONDS: Seconds = Seconds::new_const(10.0);
 }
 
 #[cfg(test)]

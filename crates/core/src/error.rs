@@ -27,9 +27,17 @@ pub enum ModelError {
     /// The game declares no axes or too many.
     #[error("a game has 1, 2 or 3 axes, not {0}")]
     AxisCount(usize),
-    /// An axis name is empty, repeated, not an identifier or a reserved word.
-    #[error("bad axis name `{0}`: axis names are distinct identifiers such as `n` or `w`, and none of the words claims reserve ({reserved})", reserved = crate::RESERVED_NAMES.join(", "))]
+    /// An axis name is empty, repeated or not an identifier.
+    #[error("bad axis name `{0}`: axis names are distinct identifiers such as `n` or `w`")]
     AxisName(String),
+    /// An axis name is a word that claims about a table reserve (the game's `RESERVED_NAMES`).
+    #[error("bad axis name `{name}`: axis names are distinct identifiers such as `n` or `w`, and none of the words claims reserve ({reserved})")]
+    ReservedAxisName {
+        /// The name refused.
+        name: String,
+        /// The reserved words, as the refusal lists them.
+        reserved: String,
+    },
     /// An axis' largest coordinate lies below its smallest, or at 2^31 or beyond.
     #[error("axis `{axis}`: its `max` {max} must lie between its `min` {min} and 2^31 - 1")]
     AxisBound {

@@ -154,6 +154,10 @@ impl Game {
         for (i, axis) in axes.iter().enumerate() {
             let valid =
                 Axis::is_name(&axis.name) && !axes[..i].iter().any(|other| other.name == axis.name);
+            if !valid && RESERVED_NAMES.contains(&axis.name.as_str()) {
+                let (name, reserved) = (axis.name.clone(), RESERVED_NAMES.join(", "));
+                return Err(ModelError::ReservedAxisName { name, reserved });
+            }
             if !valid {
                 return Err(ModelError::AxisName(axis.name.clone()));
             }

@@ -55,7 +55,7 @@ impl Play {
     }
 
     /// The value of an option that leaves the components whose values are `parts`, in a game
-    /// whose values are local ([`crate::Game::values_are_local`]). Under normal play it is their
+    /// whose values are local (`Game::values_are_local`). Under normal play it is their
     /// nim-sum (the Sprague–Grundy sum theorem). Under misère play such an option is one
     /// component or none: its value, or, when the move leaves nothing (it takes a whole heap),
     /// the [`Play::terminal_value`] of the empty position it leaves — not the empty nim-sum 0

@@ -19,7 +19,7 @@
 use crate::expr::Expr;
 use crate::proof::{Proof, Theorem};
 use grundy_compute::Budget;
-use grundy_core::{mex, Coord, Game, Nimber, Rule};
+use grundy_core::{mex, Coord, Game, GameOption, Nimber, Play, Rule};
 use ndarray::Dimension;
 
 /// The outcome of trying to prove a claim for every board: the proof (by the finite box,
@@ -191,6 +191,57 @@ pub enum PeriodicClaim<'a> {
     Values(&'a dyn Fn(&[Coord]) -> Option<i64>),
 }
 
+impl PeriodicClaim<'_> {
+    /// Whether the claim's local condition holds at `pos`, whose options are `options`, under
+    /// `play`: what the box checks at every one of its cells.
+    fn holds_at(&self, pos: &[Coord], options: &[GameOption], play: Play) -> bool {
+        match self {
+            PeriodicClaim::PSet(claimed_p) => {
+                let here = claimed_p(pos);
+                let any_p_option = options
+                    .iter()
+                    .map(|o| claimed_p(&o[0]))
+                    .try_fold(false, |any, p| p.map(|p| any || p));
+                // A position is P when it has an option and none is P, except that under normal
+                // play a position without an option is P too (under misère play it is N).
+                let p_without_options = play.terminal_is_p();
+                match (here, any_p_option) {
+                    (Some(here), Some(any)) => {
+                        here == if options.is_empty() { p_without_options } else { !any }
+                    }
+                    _ => false,
+                }
+            }
+            PeriodicClaim::Values(value) => {
+                let here = value(pos);
+                let option_values: Option<Vec<Nimber>> = options
+                    .iter()
+                    .map(|o| value(&o[0]).and_then(|v| u32::try_from(v).ok()).map(Nimber))
+                    .collect();
+                match (here, option_values) {
+                    (Some(here), Some(values)) => {
+                        let value = play.value(mex(values), || options.is_empty());
+                        i64::from(value.value()) == here
+                    }
+                    _ => false,
+                }
+            }
+        }
+    }
+
+    /// The local condition, as a refusal states it.
+    fn condition(&self) -> &'static str {
+        match self {
+            PeriodicClaim::PSet(_) => {
+                "a claimed P-position must have no claimed-P option and every other position one"
+            }
+            PeriodicClaim::Values(_) => {
+                "the claimed value must be the mex of the options' claimed values"
+            }
+        }
+    }
+}
+
 /// Proves `claim` (periodic with `periods` on the game's axes) for every board of `game`, by the
 /// finite check described in the module documentation.
 pub fn prove_periodic(
@@ -234,48 +285,12 @@ pub fn prove_periodic(
         }
         let pos: Vec<Coord> =
             bounds.iter().zip(index.slice()).map(|([lo, _], &i)| lo + i as Coord).collect();
-        let options = game.options(&pos);
-        let ok = match claim {
-            PeriodicClaim::PSet(claimed_p) => {
-                let here = claimed_p(&pos);
-                let any_p_option = options
-                    .iter()
-                    .map(|o| claimed_p(&o[0]))
-                    .try_fold(false, |any, p| p.map(|p| any || p));
-                // A position is P when it has an option and none is P, except that under normal
-                // play a position without an option is P too (under misère play it is N).
-                let p_without_options = play.terminal_is_p();
-                match (here, any_p_option) {
-                    (Some(here), Some(any)) => {
-                        here == if options.is_empty() { p_without_options } else { !any }
-                    }
-                    _ => false,
-                }
-            }
-            PeriodicClaim::Values(value) => {
-                let here = value(&pos);
-                let option_values: Option<Vec<Nimber>> = options
-                    .iter()
-                    .map(|o| value(&o[0]).and_then(|v| u32::try_from(v).ok()).map(Nimber))
-                    .collect();
-                match (here, option_values) {
-                    (Some(here), Some(values)) => {
-                        let value = play.value(mex(values), || options.is_empty());
-                        i64::from(value.value()) == here
-                    }
-                    _ => false,
-                }
-            }
-        };
-        if !ok {
-            let what = match claim {
-                PeriodicClaim::PSet(_) => "a claimed P-position must have no claimed-P option and every other position one",
-                PeriodicClaim::Values(_) => "the claimed value must be the mex of the options' claimed values",
-            };
+        if !claim.holds_at(&pos, &game.options(&pos), play) {
             return Certificate {
                 proof: Proof::none(format!(
-                    "the claim fails its own local condition at ({}): {what}",
-                    describe(&pos)
+                    "the claim fails its own local condition at ({}): {}",
+                    describe(&pos),
+                    claim.condition()
                 )),
                 checked_box: Some(bounds),
             };

@@ -94,8 +94,7 @@ impl LawOptions {
     /// included).
     pub fn within(seconds: f64) -> Result<LawOptions, SecondsError> {
         let seconds = Seconds::new(seconds, "a law search's time bound")?;
-        let proofs = Seconds::new(Budget::PROOF_SECONDS, "a proof's time bound")?;
-        Ok(LawOptions { seconds, proofs })
+        Ok(LawOptions { seconds, proofs: Budget::PROOF_SECONDS })
     }
 
     /// The same search, each proof of the analysis (a period's, an outcome rule's, a law's)
@@ -211,33 +210,11 @@ pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions) -> Laws {
     if source.cells() == 0 {
         return Laws::default();
     }
-    // A law must be told from the board's edge: on a board of one or two lines along an axis
-    // every formula in the other coordinate fits (issue 59: wythoff 1 × 1000, kiki 2 × 2 and
-    // others gave laws that failed on a board twice as large), so, as a period must be seen
-    // three times, a law needs some lines along every axis.
-    if let Some((name, &lines)) =
-        source.names.iter().zip(&source.lens).find(|(_, &lines)| lines < LEAST_LINES)
-    {
-        let stopped = Some(format!(
-            "no law is proposed: `{name}` takes {lines} {} on this table, and a law needs at \
-             least {LEAST_LINES} of every coordinate to be told from the table's edge",
-            if lines == 1 { "value" } else { "values" }
-        ));
-        return Laws {
-            laws: Vec::new(),
-            law_search: LawSearch { stopped, ..LawSearch::default() },
-        };
-    }
-    if options.seconds.get() == 0.0 {
-        // No time at all: no search, and no check of every cell (a pass over the table).
-        let stopped = Some("the law search was not run: its time bound is 0 s".to_string());
-        return Laws {
-            laws: Vec::new(),
-            law_search: LawSearch { stopped, ..LawSearch::default() },
-        };
+    if let Some(why) = not_searched(source, options) {
+        let law_search = LawSearch { stopped: Some(why), ..LawSearch::default() };
+        return Laws { laws: Vec::new(), law_search };
     }
     let budget = Budget::new(options.seconds, &NoProgress);
-    let deadline = budget.deadline();
     // Each law's proof within its own bound and what is left of the search's time.
     let proofs = || options.proof_budget().within(&budget);
     let mut search = LawSearch { largest_size: LARGEST_FORMULA, ..LawSearch::default() };
@@ -253,55 +230,103 @@ pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions) -> Laws {
         .collect();
     let mut laws = Vec::new();
     if let Some(value) = source.value {
-        let samples = source.samples(64);
-        let points: Vec<Vec<i64>> = samples.iter().map(|&f| source.coords(f)).collect();
-        let target: Vec<i64> = samples.iter().map(|&f| value(f)).collect();
-        let mut synthesis = Synthesis::new(&source.names, &points);
-        let found = synthesis.find(&target, LARGEST_FORMULA, deadline);
-        search.formulas_tried += found.tried;
-        if let Some(stopped) = &found.stopped {
-            search.stopped = Some(format!(
-                "the values' formula search stopped after every formula of up to {} nodes and \
-                 {} formulas in all: its time ({} s) ran out",
-                stopped.complete, stopped.tried, options.seconds
-            ));
-        }
-        // The first candidate that holds on every cell (the samples are only a filter).
-        for expression in found.candidates {
-            let statement = || format!("the value is {expression}");
-            if let Some(law) =
-                checked(source, ClaimKind::Values, &expression, "synthesis", statement, &proofs)
-            {
-                laws.push(law);
-                break;
-            }
-        }
-        if source.lens.len() == 2 {
-            proposals.extend(sums::propose(source, value, deadline, &mut search));
-        }
-        let have_values = laws.iter().any(|law| law.kind == ClaimKind::Values);
-        if let ([len], [name], [min], false) =
-            (&source.lens[..], &source.names[..], &source.mins[..], have_values)
-        {
-            // A heap game periodic from its start, with no short formula (misère
-            // subtraction {1, 2, 3}: 1, 0, 2, 3, ...): its values as a lookup on the residues.
-            // Found on a prefix, checked below on every heap.
-            let prefix: Vec<i64> = (0..(*len).min(PERIOD_PREFIX)).map(value).collect();
-            if let Some(expression) = sums::lookup(name, *min, &prefix) {
-                let statement = format!("the values repeat from the start: {expression}");
-                proposals.push(Proposal {
-                    kind: ClaimKind::Values,
-                    expression,
-                    statement,
-                    found_by: "period",
-                });
-            }
-        }
+        let (law, more) = values_laws(source, value, options, &budget, &proofs, &mut search);
+        laws.extend(law);
+        proposals.extend(more);
     }
     if source.lens.len() == 2 {
-        proposals.extend(p_equations(source, deadline, &mut search));
+        proposals.extend(p_equations(source, budget.deadline(), &mut search));
         proposals.extend(beatty::propose(source));
     }
+    check_proposals(source, proposals, &budget, &proofs, &mut laws, &mut search);
+    laws.sort_by_key(|law| (law.expression.len(), law.expression.clone()));
+    Laws { laws, law_search: search }
+}
+
+/// Why no law is searched for, when none is: a table too thin to tell a law from its edge, or
+/// no time at all.
+fn not_searched(source: &Source<'_>, options: &LawOptions) -> Option<String> {
+    // On a board of one or two lines along an axis every formula in the other coordinate fits
+    // (issue 59: wythoff 1 × 1000, kiki 2 × 2 and others gave laws that failed on a board twice
+    // as large), so, as a period must be seen three times, a law needs some lines along every
+    // axis.
+    let thin = source.names.iter().zip(&source.lens).find(|(_, &lines)| lines < LEAST_LINES);
+    if let Some((name, &lines)) = thin {
+        return Some(format!(
+            "no law is proposed: `{name}` takes {lines} {} on this table, and a law needs at \
+             least {LEAST_LINES} of every coordinate to be told from the table's edge",
+            if lines == 1 { "value" } else { "values" }
+        ));
+    }
+    // No time at all: no search, and no check of every cell (a pass over the table).
+    (options.seconds.get() == 0.0)
+        .then(|| "the law search was not run: its time bound is 0 s".to_string())
+}
+
+/// The laws the values suggest: the first formula of the synthesis that holds on every cell
+/// (checked here), and the proposals still to check (sums of heap games, a heap game's lookup
+/// on residues).
+fn values_laws(
+    source: &Source<'_>,
+    value: &(dyn Fn(usize) -> i64 + Sync),
+    options: &LawOptions,
+    budget: &Budget<'_>,
+    proofs: &dyn Fn() -> Budget<'static>,
+    search: &mut LawSearch,
+) -> (Option<Law>, Vec<Proposal>) {
+    let deadline = budget.deadline();
+    let samples = source.samples(64);
+    let points: Vec<Vec<i64>> = samples.iter().map(|&f| source.coords(f)).collect();
+    let target: Vec<i64> = samples.iter().map(|&f| value(f)).collect();
+    let mut synthesis = Synthesis::new(&source.names, &points);
+    let found = synthesis.find(&target, LARGEST_FORMULA, deadline);
+    search.formulas_tried += found.tried;
+    if let Some(stopped) = &found.stopped {
+        search.stopped = Some(format!(
+            "the values' formula search stopped after every formula of up to {} nodes and {} \
+             formulas in all: its time ({} s) ran out",
+            stopped.complete, stopped.tried, options.seconds
+        ));
+    }
+    // The first candidate that holds on every cell (the samples are only a filter).
+    let law = found.candidates.iter().find_map(|expression| {
+        let statement = || format!("the value is {expression}");
+        checked(source, ClaimKind::Values, expression, "synthesis", statement, proofs)
+    });
+    let mut proposals = Vec::new();
+    if source.lens.len() == 2 {
+        proposals.extend(sums::propose(source, value, deadline, search));
+    }
+    if let ([len], [name], [min], None) =
+        (&source.lens[..], &source.names[..], &source.mins[..], &law)
+    {
+        // A heap game periodic from its start, with no short formula (misère subtraction
+        // {1, 2, 3}: 1, 0, 2, 3, ...): its values as a lookup on the residues. Found on a
+        // prefix, checked with the other proposals on every heap.
+        let prefix: Vec<i64> = (0..(*len).min(PERIOD_PREFIX)).map(value).collect();
+        if let Some(expression) = sums::lookup(name, *min, &prefix) {
+            let statement = format!("the values repeat from the start: {expression}");
+            proposals.push(Proposal {
+                kind: ClaimKind::Values,
+                expression,
+                statement,
+                found_by: "period",
+            });
+        }
+    }
+    (law, proposals)
+}
+
+/// Checks `proposals` in turn on every cell and keeps, from each search, the first of each kind
+/// that holds (the same law found twice says both), until the search's `budget` is spent.
+fn check_proposals(
+    source: &Source<'_>,
+    proposals: Vec<Proposal>,
+    budget: &Budget<'_>,
+    proofs: &dyn Fn() -> Budget<'static>,
+    laws: &mut Vec<Law>,
+    search: &mut LawSearch,
+) {
     for proposal in proposals {
         let Proposal { kind, expression, statement, found_by } = proposal;
         if let Some(same) = laws.iter_mut().find(|law| law.expression == expression) {
@@ -320,12 +345,10 @@ pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions) -> Laws {
                 .get_or_insert_with(|| format!("the laws' checks and proofs stopped: {spent}"));
             break;
         }
-        if let Some(law) = checked(source, kind, &expression, found_by, || statement, &proofs) {
+        if let Some(law) = checked(source, kind, &expression, found_by, || statement, proofs) {
             laws.push(law);
         }
     }
-    laws.sort_by_key(|law| (law.expression.len(), law.expression.clone()));
-    Laws { laws, law_search: search }
 }
 
 /// `expression` as a law of `kind` when `grundy check` finds that it agrees with every cell.

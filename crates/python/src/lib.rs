@@ -363,7 +363,7 @@ fn patterns_of(
             .with_proof_seconds(seconds(
                 py,
                 proof_seconds,
-                Budget::PROOF_SECONDS,
+                Budget::PROOF_SECONDS.get(),
                 "proof_seconds",
             )?);
         // The table's copy of the array and what the analysis holds besides, before either is
@@ -575,7 +575,8 @@ fn check_of(
     proof_seconds: Option<f64>,
 ) -> PyResult<String> {
     guard(py, || {
-        let proof_seconds = seconds(py, proof_seconds, Budget::PROOF_SECONDS, "proof_seconds")?;
+        let proof_seconds =
+            seconds(py, proof_seconds, Budget::PROOF_SECONDS.get(), "proof_seconds")?;
         let (kind, argument) = match kind {
             "p_set" => (ClaimKind::PSet, "p_set"),
             "values" => (ClaimKind::Values, "values"),

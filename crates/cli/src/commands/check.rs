@@ -55,18 +55,12 @@ pub(crate) struct Args {
     stream: bool,
     /// The seconds the proof for every board may take once the claim agrees with the table; a
     /// proof that runs out says where it stopped and proves nothing.
-    #[arg(long, value_name = "SECONDS", default_value_t = Seconds::new_const(Budget::PROOF_SECONDS),
-          value_parser = proof_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = Budget::PROOF_SECONDS,
+          value_parser = crate::budget::proof_seconds)]
     pub(crate) proof_seconds: Seconds,
     /// Print a JSON object instead of text.
     #[arg(long)]
     json: bool,
-}
-
-/// `--proof-seconds` (and `patterns`'): a number, then the library's bound on it.
-pub(crate) fn proof_seconds(text: &str) -> Result<Seconds, String> {
-    let seconds: f64 = text.trim().parse().map_err(|_| format!("`{text}` is not a number"))?;
-    Seconds::new(seconds, "a proof's time bound").map_err(|err| err.to_string())
 }
 
 /// Exit code for a claim that disagrees with the table.

@@ -54,24 +54,18 @@ pub(crate) struct Args {
     /// them it reports the laws found so far and where it stopped. 0 skips the search, and the
     /// check of each law on every cell that it ends with.
     #[arg(long, value_name = "SECONDS", default_value_t = LawOptions::default(),
-          value_parser = law_seconds)]
+          value_parser = crate::budget::law_seconds)]
     law_seconds: LawOptions,
     /// The seconds each proof may take (an outcome rule's, a law's; a law's within what is left
     /// of --law-seconds too); a proof that runs out says where it stopped and proves nothing.
     #[arg(long, value_name = "SECONDS",
-          default_value_t = Seconds::new_const(Budget::PROOF_SECONDS),
-          value_parser = super::check::proof_seconds)]
+          default_value_t = Budget::PROOF_SECONDS,
+          value_parser = crate::budget::proof_seconds)]
     proof_seconds: Seconds,
     /// The seconds --misere-quotient may take before it stops with an error.
     #[arg(long, value_name = "SECONDS", requires = "misere_quotient",
           default_value_t = SearchLimits::DEFAULT_SECONDS)]
     search_seconds: u64,
-}
-
-/// `--law-seconds`: a number, then the library's bound on it.
-fn law_seconds(text: &str) -> Result<LawOptions, String> {
-    let seconds: f64 = text.trim().parse().map_err(|_| format!("`{text}` is not a number"))?;
-    LawOptions::within(seconds).map_err(|err| err.to_string())
 }
 
 pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
