@@ -22,7 +22,9 @@ pub(crate) fn proof_seconds(text: &str) -> Result<grundy_compute::Seconds, Strin
 }
 
 /// `--law-seconds`: a number, then the library's bound on it.
-pub(crate) fn law_seconds(text: &str) -> Result<grundy_laws::closed_form::LawOptions, String> {
+pub(crate) fn law_seconds(
+    text: &str,
+) -> Result<grundy_laws::closed_form::LawOptions<'static>, String> {
     grundy_laws::closed_form::LawOptions::within(number(text)?).map_err(|err| err.to_string())
 }
 

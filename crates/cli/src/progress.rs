@@ -107,6 +107,10 @@ impl Progress for Bar {
     fn runs(&self, engine: grundy_compute::Engine) {
         say_engine(engine);
     }
+
+    fn starts(&self, total: u64) {
+        self.start(total);
+    }
 }
 
 /// When set, every fill says on standard error which engine runs it: the path the library

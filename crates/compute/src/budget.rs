@@ -167,6 +167,12 @@ impl<'p> Budget<'p> {
         }
     }
 
+    /// Says that the work begins, and that it has `total` units (a box's cells): the caller's
+    /// progress counts them from 0.
+    pub fn starts(&self, total: u64) {
+        self.progress.starts(total);
+    }
+
     /// Reports `units` more done (cells of a box, rows of a table).
     pub fn advance(&self, units: u64) {
         self.progress.advance(units);

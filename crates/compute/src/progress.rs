@@ -19,6 +19,10 @@ pub trait Progress: Sync {
     /// (a front end may show it; the tests of the one seam compare it across front ends). The
     /// default says nothing.
     fn runs(&self, _engine: crate::engine::Engine) {}
+
+    /// A new piece of work of `total` units begins after the last one (a proof's box after the
+    /// table it proves a claim of): a front end restarts its bar. The default says nothing.
+    fn starts(&self, _total: u64) {}
 }
 
 /// A [`Progress`] that ignores every report.

@@ -286,7 +286,7 @@ pub fn analyze(described: &Table) -> Result<Report, Error> {
 }
 
 /// [`analyze`], its law search bounded by `options`.
-pub fn analyze_with(described: &Table, options: &LawOptions) -> Result<Report, Error> {
+pub fn analyze_with(described: &Table, options: &LawOptions<'_>) -> Result<Report, Error> {
     if described.loopy().is_some() {
         return loopy::analyze(described, options);
     }
@@ -318,7 +318,7 @@ pub(crate) fn law_source<'a>(
 fn analyze_cells<C: Cell + Into<i64>>(
     described: &Table,
     values: &[C],
-    options: &LawOptions,
+    options: &LawOptions<'_>,
 ) -> Result<Report, Error> {
     let (table, game, name) = (described.data(), described.game(), described.name());
     let axes = table.axes();
@@ -355,7 +355,7 @@ fn analyze_cells<C: Cell + Into<i64>>(
 fn analyze_board<C: Cell + Into<i64>>(
     described: &Table,
     values: &[C],
-    options: &LawOptions,
+    options: &LawOptions<'_>,
 ) -> BoardReport {
     let (table, kind, game, name) =
         (described.data(), described.kind(), described.game(), described.name());

@@ -139,6 +139,7 @@ impl<'b> BoxWatch<'b> {
     const EVERY: u128 = 4096;
 
     fn new(cells: u128, budget: &'b Budget<'b>) -> BoxWatch<'b> {
+        budget.starts(u64::try_from(cells).unwrap_or(u64::MAX));
         BoxWatch { cells, done: 0, reported: 0, projected: false, budget }
     }
 
@@ -262,17 +263,12 @@ pub fn prove_periodic(
         );
     }
     let axes = game.axes();
-    if let Some(p) = periods.iter().find(|&&p| p >= grundy_core::COORD_LIMIT as u64) {
-        return Certificate::none(format!("the period {p} is 2^31 or more, too long to check"));
-    }
-    // Every term is below 2^31, so the sums stay inside `Coord`.
-    let bounds: Vec<[Coord; 2]> = axes
-        .iter()
-        .zip(periods)
-        .map(|(axis, &p)| [axis.min, axis.min + r + p as Coord - 1])
-        .collect();
-    let cells: u128 = bounds.iter().map(|[lo, hi]| (hi - lo + 1) as u128).product();
-    if cells > 50_000_000 {
+    let bounds = match proof_box(game, r, periods) {
+        Ok(bounds) => bounds,
+        Err(why) => return Certificate::none(why),
+    };
+    let cells = box_cells(&bounds);
+    if cells > MAX_BOX_CELLS {
         return Certificate::none(format!("the box to check has {cells} cells, too many"));
     }
     let describe = |pos: &[Coord]| pos.iter().map(Coord::to_string).collect::<Vec<_>>().join(", ");
@@ -311,6 +307,43 @@ pub fn prove_periodic(
         shown.join(", ")
     );
     Certificate { proof: Proof::by(Theorem::FiniteBox, argument), checked_box: Some(bounds) }
+}
+
+/// The most cells a box proof checks.
+const MAX_BOX_CELLS: u128 = 50_000_000;
+
+/// The box that proves a claim with `periods` on `game`, whose moves reach `r`: from each axis'
+/// minimum, `r` plus a period along it.
+fn proof_box(game: &Game, r: Coord, periods: &[u64]) -> Result<Vec<[Coord; 2]>, String> {
+    if let Some(p) = periods.iter().find(|&&p| p >= grundy_core::COORD_LIMIT as u64) {
+        return Err(format!("the period {p} is 2^31 or more, too long to check"));
+    }
+    // Every term is below 2^31, so the sums stay inside `Coord`.
+    Ok(game
+        .axes()
+        .iter()
+        .zip(periods)
+        .map(|(axis, &p)| [axis.min, axis.min + r + p as Coord - 1])
+        .collect())
+}
+
+fn box_cells(bounds: &[[Coord; 2]]) -> u128 {
+    bounds.iter().map(|[lo, hi]| (hi - lo + 1) as u128).product()
+}
+
+/// The work of [`prove_periodic`] with `periods` on `game` to its end, a bound a server counts
+/// before it starts one: the box's cells times one more than the options of its far corner (the
+/// corner has every move a cell of the box has, for moves that only shrink coordinates); 0 when
+/// no box is checked.
+pub(crate) fn box_work(game: &Game, periods: &[u64]) -> u128 {
+    let Ok(r) = reach(game) else { return 0 };
+    let Ok(bounds) = proof_box(game, r, periods) else { return 0 };
+    let cells = box_cells(&bounds);
+    if cells > MAX_BOX_CELLS || !game.values_are_local() {
+        return 0;
+    }
+    let corner: Vec<Coord> = bounds.iter().map(|[_, hi]| *hi).collect();
+    cells * (game.options(&corner).len() as u128 + 1)
 }
 
 /// Runs [`prove_periodic`] for a P-set rule in the expression language whose variables are the
@@ -437,5 +470,38 @@ mod tests {
         )
         .proof
         .is_proved());
+    }
+
+    /// Issue 59 ("long proofs show progress"): a box proof says its box's size as it starts and
+    /// reports every cell it checks, so a front end's bar runs from 0 to the box.
+    #[test]
+    fn a_box_proof_reports_its_cells_from_the_start() {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        use std::sync::Mutex;
+        #[derive(Default)]
+        struct Recorded {
+            starts: Mutex<Vec<u64>>,
+            done: AtomicU64,
+        }
+        impl grundy_compute::Progress for Recorded {
+            fn advance(&self, cells: u64) {
+                self.done.fetch_add(cells, Ordering::Relaxed);
+            }
+            fn starts(&self, total: u64) {
+                self.starts.lock().unwrap().push(total);
+                self.done.store(0, Ordering::Relaxed);
+            }
+        }
+        let recorded = Recorded::default();
+        let kiki = lookup("kiki").unwrap();
+        let budget = Budget::new(Budget::PROOF_SECONDS, &recorded);
+        let proof = prove_outcome_rule(&kiki, "n % 2 == 1 && m % 2 == 1", &budget);
+        assert!(proof.proof.is_proved());
+        assert_eq!(*recorded.starts.lock().unwrap(), vec![9]);
+        assert_eq!(recorded.done.load(Ordering::Relaxed), 9);
+        // The work a server counts before it starts one: the box's cells (kiki's moves reach 1,
+        // so 400 001 × 2), each with the three options of the far corner and itself.
+        assert_eq!(box_work(&kiki, &[400_000, 1]), 400_001 * 2 * (3 + 1));
+        assert_eq!(box_work(&lookup("wythoff").unwrap(), &[2, 2]), 0, "no box: unbounded moves");
     }
 }

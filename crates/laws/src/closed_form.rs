@@ -27,7 +27,7 @@ pub(crate) mod synthesis;
 
 use crate::conjecture::{check_with, ClaimKind, Conjecture, Verdict};
 use crate::proof::Proof;
-use grundy_compute::{Budget, NoProgress, Seconds, SecondsError};
+use grundy_compute::{Budget, NoProgress, Progress, Seconds, SecondsError};
 use grundy_core::Table;
 use serde::Serialize;
 use std::time::Instant;
@@ -76,31 +76,50 @@ pub struct Laws {
 }
 
 /// How long the law search may take: the synthesis, and the check and proof of every law it
-/// proposes (issue 59: the proofs ran past the bound).
-#[derive(Clone, Copy, Debug)]
-pub struct LawOptions {
+/// proposes (issue 59: the proofs ran past the bound); and the progress it reports to and is
+/// stopped through (a view's client that went away, a notebook's interrupt).
+#[derive(Clone, Copy)]
+pub struct LawOptions<'p> {
     seconds: Seconds,
     proofs: Seconds,
+    progress: &'p dyn Progress,
 }
 
-impl LawOptions {
+impl std::fmt::Debug for LawOptions<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LawOptions")
+            .field("seconds", &self.seconds)
+            .field("proofs", &self.proofs)
+            .finish_non_exhaustive()
+    }
+}
+
+impl LawOptions<'static> {
     /// The default bound: every search of a 1000 × 1000 board ends well within it on 2 cores.
     pub const DEFAULT_SECONDS: f64 = 10.0;
 
-    /// A search of at most `seconds`; 0 skips it.
+    /// A search of at most `seconds`; 0 skips it. Nobody stops it before its time
+    /// ([`LawOptions::reporting_to`] names who may).
     ///
     /// # Errors
     /// `seconds` is not a finite number from 0 to [`Seconds::MOST`] (NaN, ∞ or negative
     /// included).
-    pub fn within(seconds: f64) -> Result<LawOptions, SecondsError> {
+    pub fn within(seconds: f64) -> Result<LawOptions<'static>, SecondsError> {
         let seconds = Seconds::new(seconds, "a law search's time bound")?;
-        Ok(LawOptions { seconds, proofs: Budget::PROOF_SECONDS })
+        Ok(LawOptions { seconds, proofs: Budget::PROOF_SECONDS, progress: &NoProgress })
     }
+}
 
+impl<'p> LawOptions<'p> {
     /// The same search, each proof of the analysis (a period's, an outcome rule's, a law's)
     /// within `proofs` (a law's within what is left of the search's time, too).
-    pub fn with_proof_seconds(self, proofs: Seconds) -> LawOptions {
+    pub fn with_proof_seconds(self, proofs: Seconds) -> LawOptions<'p> {
         LawOptions { proofs, ..self }
+    }
+
+    /// The same search and proofs, reporting to `progress` and stopped when it cancels.
+    pub fn reporting_to<'q>(self, progress: &'q dyn Progress) -> LawOptions<'q> {
+        LawOptions { seconds: self.seconds, proofs: self.proofs, progress }
     }
 
     /// The bound of the search.
@@ -108,21 +127,26 @@ impl LawOptions {
         self.seconds
     }
 
+    /// The search's budget, from now.
+    fn search_budget(&self) -> Budget<'p> {
+        Budget::new(self.seconds, self.progress)
+    }
+
     /// A proof's budget, from now.
-    pub fn proof_budget(&self) -> Budget<'static> {
-        Budget::new(self.proofs, &NoProgress)
+    pub fn proof_budget(&self) -> Budget<'p> {
+        Budget::new(self.proofs, self.progress)
     }
 }
 
 /// The bound in seconds, as a command line takes it back.
-impl std::fmt::Display for LawOptions {
+impl std::fmt::Display for LawOptions<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.seconds.fmt(f)
     }
 }
 
-impl Default for LawOptions {
-    fn default() -> LawOptions {
+impl Default for LawOptions<'static> {
+    fn default() -> LawOptions<'static> {
         LawOptions::within(LawOptions::DEFAULT_SECONDS).expect("the default is a bound")
     }
 }
@@ -206,7 +230,7 @@ struct Proposal {
 }
 
 /// Searches `source` for laws, within `options`' time.
-pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions) -> Laws {
+pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions<'_>) -> Laws {
     if source.cells() == 0 {
         return Laws::default();
     }
@@ -214,7 +238,7 @@ pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions) -> Laws {
         let law_search = LawSearch { stopped: Some(why), ..LawSearch::default() };
         return Laws { laws: Vec::new(), law_search };
     }
-    let budget = Budget::new(options.seconds, &NoProgress);
+    let budget = options.search_budget();
     // Each law's proof within its own bound and what is left of the search's time.
     let proofs = || options.proof_budget().within(&budget);
     let mut search = LawSearch { largest_size: LARGEST_FORMULA, ..LawSearch::default() };
@@ -245,7 +269,7 @@ pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions) -> Laws {
 
 /// Why no law is searched for, when none is: a table too thin to tell a law from its edge, or
 /// no time at all.
-fn not_searched(source: &Source<'_>, options: &LawOptions) -> Option<String> {
+fn not_searched(source: &Source<'_>, options: &LawOptions<'_>) -> Option<String> {
     // On a board of one or two lines along an axis every formula in the other coordinate fits
     // (issue 59: wythoff 1 × 1000, kiki 2 × 2 and others gave laws that failed on a board twice
     // as large), so, as a period must be seen three times, a law needs some lines along every
@@ -266,12 +290,12 @@ fn not_searched(source: &Source<'_>, options: &LawOptions) -> Option<String> {
 /// The laws the values suggest: the first formula of the synthesis that holds on every cell
 /// (checked here), and the proposals still to check (sums of heap games, a heap game's lookup
 /// on residues).
-fn values_laws(
+fn values_laws<'p>(
     source: &Source<'_>,
     value: &(dyn Fn(usize) -> i64 + Sync),
-    options: &LawOptions,
+    options: &LawOptions<'_>,
     budget: &Budget<'_>,
-    proofs: &dyn Fn() -> Budget<'static>,
+    proofs: &dyn Fn() -> Budget<'p>,
     search: &mut LawSearch,
 ) -> (Option<Law>, Vec<Proposal>) {
     let deadline = budget.deadline();
@@ -319,11 +343,11 @@ fn values_laws(
 
 /// Checks `proposals` in turn on every cell and keeps, from each search, the first of each kind
 /// that holds (the same law found twice says both), until the search's `budget` is spent.
-fn check_proposals(
+fn check_proposals<'p>(
     source: &Source<'_>,
     proposals: Vec<Proposal>,
     budget: &Budget<'_>,
-    proofs: &dyn Fn() -> Budget<'static>,
+    proofs: &dyn Fn() -> Budget<'p>,
     laws: &mut Vec<Law>,
     search: &mut LawSearch,
 ) {
@@ -355,13 +379,13 @@ fn check_proposals(
 /// The cells a proposal must agree on before it is checked on every cell.
 const FILTER_CELLS: usize = 4096;
 
-fn checked(
+fn checked<'p>(
     source: &Source<'_>,
     kind: ClaimKind,
     expression: &str,
     found_by: &'static str,
     statement: impl FnOnce() -> String,
-    proof: &dyn Fn() -> Budget<'static>,
+    proof: &dyn Fn() -> Budget<'p>,
 ) -> Option<Law> {
     let names: Vec<&str> = source.names.iter().map(String::as_str).collect();
     let conjecture = Conjecture::parse(kind, expression, &names).ok()?;

@@ -290,6 +290,7 @@ pub fn check_with(
     if conjecture.kind == ClaimKind::Draws {
         return Err(Error::new(ErrorKind::NoDraws { table: name.to_string() }));
     }
+    budget.starts(table.len() as u64);
     let (disagreements, counterexamples) = grundy_core::with_cells!(table.cells(), |values| {
         check_rows(table, values, conjecture, show, progress)
     })?;
@@ -625,6 +626,69 @@ fn judge(conjecture: &Conjecture, slots: &[i64], value: u32) -> Result<Option<Cl
     })
 }
 
+/// The periods a box proof of `conjecture` on `game` takes, and how they were found; or why no
+/// box proof applies.
+fn proof_plan(
+    game: Option<&Game>,
+    conjecture: &Conjecture,
+    period: Option<&[u64]>,
+) -> Result<(Vec<u64>, &'static str), Certificate> {
+    let Some(game) = game else {
+        return Err(Certificate::none(
+            "the game's rules are not known for this table (read from a file, or a slice of a 3-D table)",
+        ));
+    };
+    if conjecture.kind == ClaimKind::Holds {
+        return Err(Certificate::none(
+            "a claim about the values themselves (one that uses g) is checked on the table only",
+        ));
+    }
+    if let Err(why) = reach(game) {
+        return Err(Certificate::none(format!("the moves are unbounded: {why}")));
+    }
+    // The box argument needs the claim to repeat on the whole infinite board, so the period is
+    // read from the expression's form (`Expr::periods`), never sampled from the table: a claim
+    // such as `n % 2 == 1 && n < 1000` repeats on any table smaller than 1000 and is still false.
+    let Some(slot_periods) = conjecture.expr.periods() else {
+        return Err(Certificate::none(
+            "the expression's form does not show that it repeats on the whole board (a coordinate \
+             occurs outside a residue such as `x % c` or `(x + y) % c`), so the agreement holds on \
+             the table only",
+        ));
+    };
+    let own = conjecture.variables.axis_periods(&slot_periods, game.dims());
+    let shown = |p: &[u64]| p.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    match period {
+        Some(stated) if stated.iter().zip(&own).all(|(s, o)| s % o == 0) => Ok((
+            stated.to_vec(),
+            "as stated, a multiple of the period read from the expression's form",
+        )),
+        Some(stated) => Err(Certificate::none(format!(
+            "the expression's form shows the period [{}], which does not divide the stated \
+             period [{}]; leave the stated period out to prove the claim with the period of its \
+             form",
+            shown(&own),
+            shown(stated)
+        ))),
+        None => Ok((own, "read from the expression's form")),
+    }
+}
+
+/// The work of the proof that follows an agreeing check of `conjecture` on `described`, in the
+/// units of [`Conjecture::size`] × cells: the box's cells times the options of its far corner
+/// and the claim's size; 0 when no box proof applies. A server that bounds the work of each
+/// request counts it beside the check's (issue 59: a 60-byte claim on a small table made the
+/// view prove it over a 49 M-cell box).
+pub fn proof_work(described: &Table, conjecture: &Conjecture) -> u128 {
+    let game = described.game();
+    match (game, proof_plan(game, conjecture, None)) {
+        (Some(game), Ok((periods, _))) => {
+            crate::certificate::box_work(game, &periods) * conjecture.size() as u128
+        }
+        _ => 0,
+    }
+}
+
 /// Tries to prove an agreeing claim for every board.
 fn prove(
     game: Option<&Game>,
@@ -632,47 +696,11 @@ fn prove(
     period: Option<&[u64]>,
     budget: &Budget<'_>,
 ) -> Certificate {
-    let Some(game) = game else {
-        return Certificate::none(
-            "the game's rules are not known for this table (read from a file, or a slice of a 3-D table)",
-        );
+    let (periods, how) = match proof_plan(game, conjecture, period) {
+        Ok(plan) => plan,
+        Err(none) => return none,
     };
-    if conjecture.kind == ClaimKind::Holds {
-        return Certificate::none(
-            "a claim about the values themselves (one that uses g) is checked on the table only",
-        );
-    }
-    if let Err(why) = reach(game) {
-        return Certificate::none(format!("the moves are unbounded: {why}"));
-    }
-    // The box argument needs the claim to repeat on the whole infinite board, so the period is
-    // read from the expression's form (`Expr::periods`), never sampled from the table: a claim
-    // such as `n % 2 == 1 && n < 1000` repeats on any table smaller than 1000 and is still false.
-    let Some(slot_periods) = conjecture.expr.periods() else {
-        return Certificate::none(
-            "the expression's form does not show that it repeats on the whole board (a coordinate \
-             occurs outside a residue such as `x % c` or `(x + y) % c`), so the agreement holds on \
-             the table only",
-        );
-    };
-    let own = conjecture.variables.axis_periods(&slot_periods, game.dims());
-    let shown = |p: &[u64]| p.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
-    let (periods, how) = match period {
-        Some(stated) if stated.iter().zip(&own).all(|(s, o)| s % o == 0) => (
-            stated.to_vec(),
-            "as stated, a multiple of the period read from the expression's form",
-        ),
-        Some(stated) => {
-            return Certificate::none(format!(
-                "the expression's form shows the period [{}], which does not divide the stated \
-                 period [{}]; leave the stated period out to prove the claim with the period of its \
-                 form",
-                shown(&own),
-                shown(stated)
-            ))
-        }
-        None => (own, "read from the expression's form"),
-    };
+    let game = game.expect("a plan is made for a game");
     let slots_at = |pos: &[Coord]| {
         let mut slots = vec![0; conjecture.variables.names.len()];
         conjecture.variables.fill(&mut slots, pos, 0);

@@ -370,8 +370,9 @@ fn patterns_of(
         // made.
         let extra = analysis_bytes(&array.lens());
         let table = described(py, &array, axes, name, game, spec, extra)?;
-        let (report, records) = watched(py, 0, None, |_| {
-            let report = analyze_with(&table, &options);
+        // The law search and the proofs stopped by a notebook's interrupt too.
+        let (report, records) = watched(py, 0, None, |watch| {
+            let report = analyze_with(&table, &options.reporting_to(watch));
             (report, SequenceRecords::of(table.game(), table.data()))
         })?;
         let report = report.map_err(|err| error(py, Class::Input, err))?;

@@ -11,9 +11,10 @@ use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
-use grundy_compute::{Budget, Seconds};
+use grundy_compute::{Budget, Progress, Seconds};
 use grundy_core::{CellKind, Coord, CsvLayout, GrundyTable, Nimber, TableShape};
-use grundy_laws::conjecture::{check_with, ClaimKind, Conjecture};
+use grundy_laws::closed_form::LawOptions;
+use grundy_laws::conjecture::{check_with, proof_work, ClaimKind, Conjecture};
 use grundy_laws::ErrorKind;
 use grundy_play::moves::{moves_in_table, MovesError};
 use grundy_plot::tiles::{TileColours, Tiles, MAX_LEVEL, TILE_PIXELS};
@@ -392,8 +393,14 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Body) -> ApiResu
         ));
     }
     // A light claim runs at once; a heavy one is one of a few at once, or waits in a short
-    // queue, or is told that the view is busy. The check stops when its client goes away.
-    let light = work <= LIGHT_CLAIM_WORK;
+    // queue, or is told that the view is busy. The check stops when its client goes away. The
+    // proof that follows an agreement counts too (a box, checked for the whole table only), as
+    // it may be heavy on a light table; it is bounded by its budget, not refused.
+    let proof = match region {
+        None => proof_work(&ready.table, &conjecture),
+        Some(_) => 0,
+    };
+    let light = work + proof <= LIGHT_CLAIM_WORK;
     let _turn = match light {
         true => None,
         false => Some(state.heavy_turn().await.map_err(|_| ApiError::busy())?),
@@ -431,24 +438,41 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Body) -> ApiResu
 
 async fn patterns(State(state): State<Arc<ViewState>>) -> ApiResult<Response> {
     let ready = ready(&state)?;
-    let _turn = state.heavy_turn().await.map_err(|_| ApiError::busy())?;
-    let json = blocking(move || {
-        let made = ready.patterns.get_or_init(|| {
-            let report = ready
-                .threads
-                .install(|| grundy_laws::analyze(&ready.table))
-                .map_err(|err| err.to_string())?;
-            let json = grundy_laws::ReportJson::<()> {
-                report: &report,
-                records: None,
-                until_proved: None,
-                known: None,
-            };
-            serde_json::to_string(&json).map_err(|err| err.to_string())
-        });
-        made.clone().map_err(|why| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, why))
-    })
-    .await?;
+    let json = match ready.patterns.get() {
+        Some(made) => made.clone(),
+        None => {
+            // The analysis is heavy work: one of a few at once, and its law search and proofs
+            // stop when its client goes away (a stopped analysis is not kept: the next request
+            // makes it again).
+            let _turn = state.heavy_turn().await.map_err(|_| ApiError::busy())?;
+            let (client, _watch) = Client::watch(&state);
+            blocking(move || {
+                let options = LawOptions::default().reporting_to(&client);
+                let made = ready
+                    .threads
+                    .install(|| grundy_laws::analyze_with(&ready.table, &options))
+                    .map_err(|err| err.to_string())
+                    .and_then(|report| {
+                        let json = grundy_laws::ReportJson::<()> {
+                            report: &report,
+                            records: None,
+                            until_proved: None,
+                            known: None,
+                        };
+                        serde_json::to_string(&json).map_err(|err| err.to_string())
+                    });
+                if client.cancelled() {
+                    return Err(ApiError::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "the analysis was stopped",
+                    ));
+                }
+                Ok(ready.patterns.get_or_init(|| made).clone())
+            })
+            .await?
+        }
+    };
+    let json = json.map_err(|why| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, why))?;
     Ok(([(header::CONTENT_TYPE, "application/json")], json).into_response())
 }
 

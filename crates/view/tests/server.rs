@@ -423,3 +423,29 @@ fn a_full_queue_answers_busy_at_once_and_a_light_check_does_not_wait() {
     drop(streams);
     running.stop_within_two_seconds("with heavy claims abandoned");
 }
+
+/// Issue 59, item 3 ("proofs counted by the cost guard"): a claim that is light to check on a
+/// small table may ask for a heavy proof (its form repeats every 1200 cells: a box of 1.4 M
+/// cells). Such checks take heavy turns like heavy checks: two run, two wait, the fifth
+/// is told the view is busy, and a light claim with a light proof is answered meanwhile.
+#[test]
+fn a_heavy_proof_takes_a_heavy_turn() {
+    let running = Running::start(state_of("kiki", &[100, 100]));
+    // A box of 1.4 M cells: about a second of a core each, well within the proof's budget.
+    let claim = "n % 2 == 1 && m % 2 == 1 || (n + m) % 1200 == 9999";
+    let streams: Vec<TcpStream> = (0..4).map(|_| send_check(&running, claim)).collect();
+    let mut fifth = send_check(&running, claim);
+    fifth.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut bytes = [0u8; 4096];
+    let read = fifth.read(&mut bytes).unwrap();
+    let answer = String::from_utf8_lossy(&bytes[..read]).into_owned();
+    assert_eq!(status(&answer), 503, "{answer}");
+    let start = Instant::now();
+    let light = running.check("n % 2 == 1 && m % 2 == 1");
+    assert_eq!(status(&light), 200, "{}", first_line(&light));
+    assert!(light.contains("\"proved\":true"), "{light}");
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(1), "a light check waited {took:?} behind heavy proofs");
+    drop(streams);
+    running.stop_within_two_seconds("with heavy proofs abandoned");
+}

@@ -3,7 +3,7 @@ use crate::output::write_json_line;
 use crate::progress::Bar;
 use anyhow::{anyhow, bail, Result};
 use grundy_compute::bands::{NoCuts, SoloLink};
-use grundy_compute::{Budget, NoProgress, Runtime, Seconds};
+use grundy_compute::{Budget, Runtime, Seconds};
 use grundy_compute::{FillRequest, Layout, PreparedFill, RequestErrorKind, Resumable, RowsTo};
 use grundy_laws::conjecture::{
     check_with, CheckReport, ClaimKind, Claimed, Conjecture, RowChecker,
@@ -104,8 +104,9 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
             fill.run(&SoloLink, None, &bar, &mut |row| checker.feed(row), &mut NoCuts)
         })?;
         bar.finish();
-        let budget = Budget::new(args.proof_seconds, &NoProgress);
+        let budget = Budget::new(args.proof_seconds, &bar);
         let report = checker.finish(&game, game.name(), period.as_deref(), &budget);
+        bar.finish();
         return print(&args, &report, &axis_names);
     }
     let (report, axis_names) = threads.install(|| -> Result<_> {
@@ -116,7 +117,7 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
         let conjecture = parse(&names)?;
         let period = args.period.as_deref().map(|p| parse_period(p, names.len())).transpose()?;
         refuse_period(&conjecture, period.as_deref(), names.len())?;
-        let budget = Budget::new(args.proof_seconds, &NoProgress);
+        let budget = Budget::new(args.proof_seconds, &bar);
         let report = check_with(&loaded, &conjecture, period.as_deref(), args.show, &budget);
         let report = report.map_err(|err| match err.kind() {
             ErrorKind::LoopyPeriod { table } => {
@@ -131,6 +132,7 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
         })?;
         Ok((report, axis_names))
     })?;
+    bar.finish();
     let names: Vec<&str> = axis_names.iter().map(String::as_str).collect();
     print(&args, &report, &names)
 }

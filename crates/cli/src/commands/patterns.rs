@@ -55,7 +55,7 @@ pub(crate) struct Args {
     /// check of each law on every cell that it ends with.
     #[arg(long, value_name = "SECONDS", default_value_t = LawOptions::default(),
           value_parser = crate::budget::law_seconds)]
-    law_seconds: LawOptions,
+    law_seconds: LawOptions<'static>,
     /// The seconds each proof may take (an outcome rule's, a law's; a law's within what is left
     /// of --law-seconds too); a proof that runs out says where it stopped and proves nothing.
     #[arg(long, value_name = "SECONDS",
@@ -81,7 +81,7 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     // command.
     let (report, records, known, genera) = runtime.install(|| -> Result<_> {
         let loaded = args.table.load(runtime, &bar, Analysis::Patterns)?;
-        let options = args.law_seconds.with_proof_seconds(args.proof_seconds);
+        let options = args.law_seconds.with_proof_seconds(args.proof_seconds).reporting_to(&bar);
         let report = analyze_with(&loaded, &options).map_err(|err| match err.kind() {
             ErrorKind::Axes { dims } => anyhow::anyhow!(
                 "patterns analyses 1-D and 2-D tables; this one has {dims} axes (take a 2-D \

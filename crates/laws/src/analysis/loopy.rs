@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 /// The report of a loopy game's `table` (heaps or a board).
-pub(super) fn analyze(table: &Table, options: &LawOptions) -> Result<Report, Error> {
+pub(super) fn analyze(table: &Table, options: &LawOptions<'_>) -> Result<Report, Error> {
     let shape = table.data().shape();
     let outcomes: Vec<LoopyOutcome> =
         (0..table.data().len()).into_par_iter().map(|i| table.outcome_at(i)).collect();
