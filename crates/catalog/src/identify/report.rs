@@ -10,6 +10,7 @@ use grundy_laws::proof::Proof;
 use grundy_laws::{LineReport, Report};
 use serde::Serialize;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// The most periodic lines of each kind (rows, columns, diagonals) that are looked up: a board
 /// of 10^6 rows has as many lines, and the first ones are those a reader looks at (rows and
@@ -47,8 +48,10 @@ pub struct NamedLine {
     pub index: i64,
     /// The line as text: `row w = 2`.
     pub line: String,
-    /// The classes it equals, best first.
-    pub matches: Vec<Match>,
+    /// The classes it equals, best first: shared by the lines with the same values (a board
+    /// repeats its lines, and a class may have hundreds of members: halfp 4000² held 45 MB of
+    /// copies).
+    pub matches: Arc<[Match]>,
 }
 
 /// The classes `query` equals, without the members whose names begin with `own` (lines of the
@@ -112,7 +115,7 @@ pub fn name_report(data: &GrundyTable, report: &Report, index: &Index) -> Named 
             // Boards repeat their lines (kiki's rows alternate between two): each distinct line
             // is looked up once, by a hash of its values checked against the first line that
             // had it.
-            let mut seen: HashMap<u64, (Line, Vec<Match>)> = HashMap::new();
+            let mut seen: HashMap<u64, (Line, Arc<[Match]>)> = HashMap::new();
             let kinds: [LineKind<'_>; 3] = [
                 ("row", &r.rows, Line::Row),
                 ("column", &r.columns, Line::Column),
@@ -139,7 +142,7 @@ pub fn name_report(data: &GrundyTable, report: &Report, index: &Index) -> Named 
                     let matches = match seen.get(&key) {
                         Some((first, matches)) if same(*first) => matches.clone(),
                         _ => {
-                            let matches = known_games(index, &query, &own);
+                            let matches: Arc<[Match]> = known_games(index, &query, &own).into();
                             seen.insert(key, (line, matches.clone()));
                             matches
                         }
