@@ -275,6 +275,29 @@ pub fn check_with(
     show: usize,
     budget: &Budget<'_>,
 ) -> Result<CheckReport, Error> {
+    check_in(described, conjecture, period, show, budget, Lanes::Pool)
+}
+
+/// Where a check's rows run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lanes {
+    /// Spread over the caller's rayon pool.
+    Pool,
+    /// On the caller's thread alone: a server's light check of a table of values, answered
+    /// beside heavy work that keeps the pool busy (issue 59: a light check waited 83 s behind
+    /// two heavy ones). A loopy game's table is checked on the pool.
+    Caller,
+}
+
+/// [`check_with`], the rows of a table of values checked in `lanes`.
+pub fn check_in(
+    described: &Table,
+    conjecture: &Conjecture,
+    period: Option<&[u64]>,
+    show: usize,
+    budget: &Budget<'_>,
+    lanes: Lanes,
+) -> Result<CheckReport, Error> {
     let progress = budget.progress();
     let (table, kind, game, name) =
         (described.data(), described.kind(), described.game(), described.name());
@@ -292,7 +315,7 @@ pub fn check_with(
     }
     budget.starts(table.len() as u64);
     let (disagreements, counterexamples) = grundy_core::with_cells!(table.cells(), |values| {
-        check_rows(table, values, conjecture, show, progress)
+        check_rows(table, values, conjecture, show, progress, lanes)
     })?;
     Ok(report(
         table.shape(),
@@ -508,6 +531,7 @@ fn check_rows<C: Cell>(
     conjecture: &Conjecture,
     show: usize,
     progress: &dyn Progress,
+    lanes: Lanes,
 ) -> Result<(u64, Vec<Counterexample>), Error> {
     let lens = table.shape().lens();
     let row_len = *lens.last().unwrap();
@@ -520,9 +544,6 @@ fn check_rows<C: Cell>(
         progress.advance(row_len as u64);
         checked
     };
-    // A small check runs on the caller's thread: split, it gains nothing, and it would wait
-    // behind whatever keeps the pool busy (issue 59: the view's light check behind two heavy
-    // ones).
     // The rows' counts are added and their counterexamples kept in row order, the first `show`
     // only, as the rows are checked: a table of millions of one-cell rows held a result per row
     // (issue 59: kiki 4000000 × 1 peaked 132 MB above what patterns announced).
@@ -530,24 +551,19 @@ fn check_rows<C: Cell>(
         first.extend(next.into_iter().take(show.saturating_sub(first.len())));
         Ok((a + b, first))
     };
-    let work = values.len() as u128 * conjecture.size() as u128;
-    match work <= SMALL_CHECK_WORK {
-        true => values
+    match lanes {
+        Lanes::Caller => values
             .chunks(row_len)
             .enumerate()
             .map(one_row)
             .try_fold((0, Vec::new()), |sum, row| merge(sum, row?)),
-        false => values
+        Lanes::Pool => values
             .par_chunks(row_len)
             .enumerate()
             .map(one_row)
             .try_reduce(|| (0, Vec::new()), merge),
     }
 }
-
-/// The most operations (cells × the claim's size) a check does on the caller's thread alone:
-/// tens of milliseconds.
-pub const SMALL_CHECK_WORK: u128 = 1 << 25;
 
 /// Checks row number `row` (counted in row-major order over all axes but the last): the number
 /// of disagreements and the first `show` counterexamples.

@@ -14,7 +14,7 @@ use axum::Router;
 use grundy_compute::{Budget, Progress, Seconds};
 use grundy_core::{CellKind, Coord, CsvLayout, GrundyTable, Nimber, TableShape};
 use grundy_laws::closed_form::LawOptions;
-use grundy_laws::conjecture::{check_with, proof_work, ClaimKind, Conjecture};
+use grundy_laws::conjecture::{check_in, proof_work, ClaimKind, Conjecture, Lanes};
 use grundy_laws::ErrorKind;
 use grundy_play::moves::{moves_in_table, MovesError};
 use grundy_plot::tiles::{TileColours, Tiles, MAX_LEVEL, TILE_PIXELS};
@@ -37,9 +37,9 @@ const PROOF_SECONDS: Seconds = Seconds::new_const(5.0);
 /// the check stops as soon as its client goes away).
 const MAX_CLAIM_WORK: u128 = 1 << 32;
 /// The work of a claim that runs without waiting for a heavy turn (`a == b` on a 2000 × 2000
-/// table is 1.2 × 10⁷): the library checks it on the request's own thread, so a light check is
-/// answered while heavy ones keep the pool busy.
-const LIGHT_CLAIM_WORK: u128 = grundy_laws::conjecture::SMALL_CHECK_WORK;
+/// table is 1.2 × 10⁷, tenths of a second): it is checked on the request's own thread alone
+/// ([`Lanes::Caller`]), so a light check is answered while heavy ones keep the pool busy.
+const LIGHT_CLAIM_WORK: u128 = 1 << 25;
 /// The most cells of a region downloaded as CSV.
 const MAX_REGION_CELLS: u64 = 1 << 22;
 /// The most buckets of a sequence request.
@@ -400,7 +400,8 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Body) -> ApiResu
         None => proof_work(&ready.table, &conjecture),
         Some(_) => 0,
     };
-    let light = work + proof <= LIGHT_CLAIM_WORK;
+    // A loopy game's table is checked on the pool: always a heavy turn.
+    let light = work + proof <= LIGHT_CLAIM_WORK && ready.table.loopy().is_none();
     let _turn = match light {
         true => None,
         false => Some(state.heavy_turn().await.map_err(|_| ApiError::busy())?),
@@ -419,11 +420,13 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Body) -> ApiResu
         // The proof after an agreement within the view's budget, stopped with its client
         // (issue 59: a 60-byte claim proved over a 49 M-cell box, on after its client left).
         let budget = Budget::new(PROOF_SECONDS, &client);
-        let check = || check_with(checked, &conjecture, None, MAX_COUNTEREXAMPLES, &budget);
-        // A light check on this thread (the pool may be busy with heavy ones), others on it.
+        let check =
+            |lanes| check_in(checked, &conjecture, None, MAX_COUNTEREXAMPLES, &budget, lanes);
+        // A light check on this thread alone (the pool may be busy with heavy ones), others on
+        // the pool.
         let report = match light {
-            true => check(),
-            false => ready.threads.install(check),
+            true => check(Lanes::Caller),
+            false => ready.threads.install(|| check(Lanes::Pool)),
         };
         let report = report.map_err(|err| match err.kind() {
             ErrorKind::Cancelled => {
