@@ -327,10 +327,16 @@ fn the_law_search_bounds_the_proofs_of_its_laws() {
         "1",
         "--json",
     ]);
+    // Each proof stops within its budget (most at once: its box of 14884 cells of 7320 options
+    // each is projected past it), or the search's time runs out first; none is proved.
     let stopped = report["law_search"]["stopped"].as_str().unwrap_or_default();
-    assert!(stopped.contains("ran out"), "{report}");
     for law in report["laws"].as_array().unwrap() {
         assert_eq!(law["proved"], false, "{law}");
+        let argument = law["argument"].as_str().unwrap();
+        assert!(
+            argument.starts_with("the proof stopped") || stopped.contains("ran out"),
+            "{law}"
+        );
     }
 }
 

@@ -130,25 +130,33 @@ struct BoxWatch<'b> {
     cells: u128,
     done: u128,
     reported: u128,
+    /// The work done (cells and their options) and the work at which the budget is looked at
+    /// next.
+    work: u128,
+    next_look: u128,
     projected: bool,
     budget: &'b Budget<'b>,
 }
 
 impl<'b> BoxWatch<'b> {
-    /// Cells between two looks at the budget.
-    const EVERY: u128 = 4096;
+    /// Work (cells and their options) between two looks at the budget: some thousand cells of a
+    /// game with a few moves, a few cells of one with thousands (issue 59: a spec of 7320 steps
+    /// ran 30 M options between two looks, past its budget by a second).
+    const EVERY: u128 = 1 << 14;
 
     fn new(cells: u128, budget: &'b Budget<'b>) -> BoxWatch<'b> {
         budget.starts(u64::try_from(cells).unwrap_or(u64::MAX));
-        BoxWatch { cells, done: 0, reported: 0, projected: false, budget }
+        BoxWatch { cells, done: 0, reported: 0, work: 0, next_look: 0, projected: false, budget }
     }
 
-    /// One more cell; why the proof must stop, if it must.
-    fn tick(&mut self) -> Option<String> {
+    /// One more cell, with its `options`; why the proof must stop, if it must.
+    fn tick(&mut self, options: usize) -> Option<String> {
         self.done += 1;
-        if self.done % Self::EVERY != 1 {
+        self.work += 1 + options as u128;
+        if self.work < self.next_look {
             return None;
         }
+        self.next_look = self.work + Self::EVERY;
         self.budget.advance(self.unreported());
         let checked = self.done - 1;
         if let Some(spent) = self.budget.spent() {
@@ -276,12 +284,13 @@ pub fn prove_periodic(
     // Every position of the box, row-major.
     let mut watch = BoxWatch::new(cells, budget);
     for index in ndarray::indices(ndarray::IxDyn(&lens)) {
-        if let Some(why) = watch.tick() {
-            return Certificate { proof: Proof::none(why), checked_box: None };
-        }
         let pos: Vec<Coord> =
             bounds.iter().zip(index.slice()).map(|([lo, _], &i)| lo + i as Coord).collect();
-        if !claim.holds_at(&pos, &game.options(&pos), play) {
+        let options = game.options(&pos);
+        if let Some(why) = watch.tick(options.len()) {
+            return Certificate { proof: Proof::none(why), checked_box: None };
+        }
+        if !claim.holds_at(&pos, &options, play) {
             return Certificate {
                 proof: Proof::none(format!(
                     "the claim fails its own local condition at ({}): {}",
