@@ -333,10 +333,7 @@ fn the_law_search_bounds_the_proofs_of_its_laws() {
     for law in report["laws"].as_array().unwrap() {
         assert_eq!(law["proved"], false, "{law}");
         let argument = law["argument"].as_str().unwrap();
-        assert!(
-            argument.starts_with("the proof stopped") || stopped.contains("ran out"),
-            "{law}"
-        );
+        assert!(argument.starts_with("the proof stopped") || stopped.contains("ran out"), "{law}");
     }
 }
 

@@ -557,11 +557,15 @@ fn check_rows<C: Cell>(
             .enumerate()
             .map(one_row)
             .try_fold((0, Vec::new()), |sum, row| merge(sum, row?)),
-        Lanes::Pool => values
-            .par_chunks(row_len)
-            .enumerate()
-            .map(one_row)
-            .try_reduce(|| (0, Vec::new()), merge),
+        // Reduced in row order, errors too: the error reported is the first row's that has
+        // one, on any number of threads (`try_reduce` would give whichever came first).
+        Lanes::Pool => values.par_chunks(row_len).enumerate().map(one_row).reduce(
+            || Ok((0, Vec::new())),
+            |first, next| match (first, next) {
+                (Err(err), _) | (Ok(_), Err(err)) => Err(err),
+                (Ok(first), Ok(next)) => merge(first, next),
+            },
+        ),
     }
 }
 
