@@ -28,8 +28,12 @@ pub enum ClaimKind {
 }
 
 impl ClaimKind {
+    /// Every kind, in the order front ends list them.
+    pub const ALL: [ClaimKind; 4] =
+        [ClaimKind::PSet, ClaimKind::Values, ClaimKind::Holds, ClaimKind::Draws];
+
     /// The option of `grundy check` that takes a claim of this kind: `p-set`, `values`, `holds`,
-    /// `draws`.
+    /// `draws`; also its name wherever a kind is given as text ([`ClaimKind::from_str`]).
     pub fn option(self) -> &'static str {
         match self {
             ClaimKind::PSet => "p-set",
@@ -48,6 +52,40 @@ impl ClaimKind {
             ClaimKind::Draws => "a draws claim",
         }
     }
+}
+
+/// A claim's kind named as text, by its [`ClaimKind::option`] name: what every front end that
+/// takes a kind as a word parses (the view's API, Python's keyword), so that all take every kind.
+impl std::str::FromStr for ClaimKind {
+    type Err = UnknownClaimKind;
+
+    fn from_str(name: &str) -> Result<ClaimKind, UnknownClaimKind> {
+        ClaimKind::ALL
+            .into_iter()
+            .find(|kind| kind.option() == name)
+            .ok_or_else(|| UnknownClaimKind(name.to_string()))
+    }
+}
+
+/// A claim kind's name that is none of [`ClaimKind::ALL`]'s.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("`{}` is no kind of claim: write {}", printable_name(.0), kinds_listed())]
+pub struct UnknownClaimKind(pub String);
+
+/// The name as a message quotes it: control characters escaped, cut at 60 characters.
+fn printable_name(name: &str) -> String {
+    let escaped: String = name.chars().take(60).flat_map(char::escape_default).collect();
+    match name.chars().count() > 60 {
+        true => format!("{escaped}..."),
+        false => escaped,
+    }
+}
+
+/// "p-set, values, holds or draws".
+fn kinds_listed() -> String {
+    let names: Vec<&str> = ClaimKind::ALL.iter().map(|kind| kind.option()).collect();
+    let (last, rest) = names.split_last().expect("there are kinds");
+    format!("{} or {last}", rest.join(", "))
 }
 
 /// The variables of a claim about a table with `axes`: the axis names, then `i`, `j`, `k` for

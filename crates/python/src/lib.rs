@@ -578,14 +578,12 @@ fn check_of(
     guard(py, || {
         let proof_seconds =
             seconds(py, proof_seconds, Budget::PROOF_SECONDS.get(), "proof_seconds")?;
-        let (kind, argument) = match kind {
-            "p_set" => (ClaimKind::PSet, "p_set"),
-            "values" => (ClaimKind::Values, "values"),
-            "holds" => (ClaimKind::Holds, "holds"),
-            other => return Err(error(py, Class::Input, format!("unknown claim kind {other:?}"))),
-        };
+        // The keyword (`p_set`) is the kind's name (`p-set`) as Python spells a name.
+        let kind: ClaimKind =
+            kind.replace('_', "-").parse().map_err(|err| error(py, Class::Input, err))?;
+        let argument = kind.option().replace('-', "_");
         let names: Vec<&str> = axes.iter().map(|(n, _)| n.as_str()).collect();
-        let conjecture = Conjecture::parse_named(kind, expression, &names, argument)
+        let conjecture = Conjecture::parse_named(kind, expression, &names, &argument)
             .map_err(|err| error(py, Class::Input, err))?;
         if let Some(period) = &period {
             if period.len() != axes.len() || period.contains(&0) {

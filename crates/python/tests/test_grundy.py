@@ -161,6 +161,17 @@ def test_check_equals_the_cli_json(game, size, claim, expression):
     assert all(isinstance(c, tuple) and isinstance(c.position, tuple) for c in report.counterexamples)
 
 
+def test_every_claim_kind_is_a_keyword():
+    # Issue 60, item 3: the kinds are the library's (`ClaimKind::from_str`), draws included;
+    # a draws claim needs a loopy game's table, which `check` here refuses in one line.
+    with pytest.raises(grundy.InputError, match="draws claim|no draws"):
+        grundy.check("kiki", (10, 10), draws="n == m")
+    with pytest.raises(grundy.InputError, match="loopy game's"):
+        grundy.check("diagonal-shuffle", (63, 63), draws="(n + m) % 2 == 1")
+    with pytest.raises(grundy.InputError, match="exactly one claim: p_set=, values=, holds= or draws="):
+        grundy.check("kiki", (10, 10))
+
+
 def test_check_on_plain_arrays():
     values = np.add.outer(np.arange(10), np.arange(10)) % 3
     report = grundy.check(values, values="(n + m) % 3")

@@ -366,15 +366,8 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Body) -> ApiResu
         _ => return Err(ApiError::bad("`from` and `to` go together: a box of the table")),
     };
     let kind = match body.kind.as_deref() {
-        None | Some("p-set") => ClaimKind::PSet,
-        Some("values") => ClaimKind::Values,
-        Some("holds") => ClaimKind::Holds,
-        Some(other) => {
-            return Err(ApiError::bad(format!(
-                "`kind` = `{}`: write p-set, values or holds",
-                printable(other)
-            )))
-        }
+        None => ClaimKind::PSet,
+        Some(name) => name.parse().map_err(|err| ApiError::bad(format!("`kind`: {err}")))?,
     };
     let names: Vec<&str> = ready.table.data().axes().iter().map(|a| a.name.as_str()).collect();
     let conjecture = Conjecture::parse(kind, &body.claim, &names)

@@ -210,7 +210,11 @@ async fn bad_requests_get_a_4xx_and_a_message() {
         (r#"{"claim": 5}"#.into(), 400, "invalid type"),
         (r#"{"claim": "a +"}"#.into(), 400, "bad expression"),
         (r#"{"claim": "x == 1"}"#.into(), 400, "bad expression"),
-        (r#"{"claim": "a == 1", "kind": "bogus"}"#.into(), 400, "write p-set, values or holds"),
+        (
+            r#"{"claim": "a == 1", "kind": "bogus"}"#.into(),
+            400,
+            "`bogus` is no kind of claim: write p-set, values, holds or draws",
+        ),
         (r#"{"claim": "a == 1", "extra": 1}"#.into(), 400, "unknown field `extra`"),
         (r#"{"claim": "a == 1", "kind": "values"}"#.into(), 400, "bad expression"),
         (r#"{"claim": "a == 1", "from": [1, 1]}"#.into(), 400, "`from` and `to` go together"),
@@ -299,4 +303,33 @@ fn the_server_keeps_serving_and_stops_when_asked() {
     assert!(answer.contains(r#""value":0"#), "{answer}");
     stop.store(true, Ordering::SeqCst);
     serving.join().unwrap().unwrap();
+}
+
+/// Issue 60, item 3: the view takes every kind of claim the library has, by the one parser
+/// (`ClaimKind::from_str`): a loopy game's draws too.
+#[tokio::test]
+async fn every_kind_of_claim_is_taken() {
+    let game = lookup("diagonal-shuffle").unwrap();
+    let shape = TableShape::from_axes(game.axes().to_vec(), vec![63, 63]);
+    let table = FillRequest::new(&game, &shape).whole(&[]).unwrap().fill(&NoProgress).unwrap();
+    let loopy = ViewState::of_table(table, Threads::current());
+    let draws = r#"{"claim": "(n + m) % 2 == 1", "kind": "draws"}"#;
+    let (status, report) = post(&loopy, "/api/check", draws).await;
+    assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&report));
+    let report = json(&report);
+    assert_eq!(
+        (report["claim"].as_str(), report["verdict"].as_str()),
+        (Some("draws"), Some("agrees"))
+    );
+    let board = state_of("kiki", &[20, 20]);
+    for (kind, claim) in [
+        ("p-set", "n % 2 == 1 && m % 2 == 1"),
+        ("values", "2 * ((min(n, m) + 1) % 2) + (n + m) % 2"),
+        ("holds", "g < 4"),
+    ] {
+        let body = serde_json::json!({ "claim": claim, "kind": kind }).to_string();
+        let (status, report) = post(&board, "/api/check", body).await;
+        assert_eq!(status, StatusCode::OK, "{kind}: {}", String::from_utf8_lossy(&report));
+        assert_eq!(json(&report)["claim"], kind);
+    }
 }

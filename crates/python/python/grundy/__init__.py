@@ -622,6 +622,7 @@ def check(
     p_set: Optional[str] = None,
     values: Optional[str] = None,
     holds: Optional[str] = None,
+    draws: Optional[str] = None,
     period: Optional[Sequence[int]] = None,
     show: int = 10,
     axes: Optional[Sequence[str]] = None,
@@ -633,7 +634,8 @@ def check(
 ) -> CheckReport:
     """A closed-form claim against a table (``grundy check``): exactly one of ``p_set`` (the
     P-positions are exactly where the expression is true), ``values`` (the value equals the
-    expression) or ``holds`` (the expression, which may use ``g``, is true on every cell).
+    expression), ``holds`` (the expression, which may use ``g``, is true on every cell) or
+    ``draws`` (a loopy game's draws are exactly where the expression is true).
 
     Variables are the axis names, ``i, j, k`` for the axes and ``g`` (in ``holds``); operators
     ``+ - * / %``, comparisons, ``&& || !``; functions ``floor ceil sqrt abs min max xor if``;
@@ -641,9 +643,10 @@ def check(
     the proof may take ``proof_seconds`` (10 by default), and one that runs out says so.
     The report lists the first ``show`` counterexamples as ``(position, value, claimed)``.
     """
-    claims = [(k, e) for k, e in (("p_set", p_set), ("values", values), ("holds", holds)) if e is not None]
+    given = (("p_set", p_set), ("values", values), ("holds", holds), ("draws", draws))
+    claims = [(k, e) for k, e in given if e is not None]
     if len(claims) != 1:
-        raise InputError("check needs exactly one claim: p_set=, values= or holds=")
+        raise InputError("check needs exactly one claim: p_set=, values=, holds= or draws=")
     kind, expression = claims[0]
     if not isinstance(expression, str):
         raise InputError(f"{kind} must be an expression (a string), not {expression!r}")
@@ -651,6 +654,11 @@ def check(
     if period is not None:
         period = _ints(period, "period", 1, (1 << 63) - 1)
     array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress, misere)
+    if g is not None and g.loopy:
+        raise InputError(
+            f"check takes tables of Grundy values here; {g.name}'s is a loopy game's (∞ as -1): "
+            "check it with `grundy check` on the command line"
+        )
     text = _grundy.check_of(
         array,
         named_axes,
