@@ -21,16 +21,6 @@ pub(crate) fn load_game(name: &str) -> Result<Game> {
     }
 }
 
-/// `game` under misère play when `misere` (the `--misere` flag) says so; a spec that states
-/// `play = "misere"` is misère already.
-pub(crate) fn with_play(game: Game, misere: bool) -> Game {
-    if misere {
-        game.with_play(grundy_core::Play::Misere)
-    } else {
-        game
-    }
-}
-
 use grundy_core::SPEC_LIMIT_BYTES as MAX_SPEC_BYTES;
 
 /// The text of the spec file at `path`, at most [`MAX_SPEC_BYTES`] of it.
@@ -80,10 +70,9 @@ pub(crate) struct TableArgs {
     /// Take the 2-D slice of a 3-D table where an axis has one coordinate, e.g. `z=5`.
     #[arg(long, value_name = "AXIS=COORD")]
     pub(crate) slice: Option<String>,
-    /// Misère play (the last mover loses): the game's misère Grundy values, 0 exactly on the
-    /// misère P-positions (not for tables read from files).
-    #[arg(long)]
-    pub(crate) misere: bool,
+    /// The play convention (not for tables read from files).
+    #[command(flatten)]
+    pub(crate) play: crate::play::PlayArg,
 }
 
 impl TableArgs {
@@ -98,7 +87,7 @@ impl TableArgs {
                 "--slice takes a slice of a table in memory; it cannot be combined with --stream"
             );
         }
-        let game = with_play(load_game(&self.source)?, self.misere);
+        let game = self.play.apply(load_game(&self.source)?);
         let Some(size) = self.size.as_deref() else {
             bail!("--size is needed to compute {}", self.source)
         };
@@ -111,11 +100,14 @@ impl TableArgs {
     /// command) with `bar` showing the fill. A game's table is computed only if it fits in
     /// memory together with what `analysis` holds besides.
     pub(crate) fn load(&self, runtime: &Runtime, bar: &Bar, analysis: Analysis) -> Result<Table> {
-        if self.misere && is_table_file(&self.source) {
-            bail!("--misere applies to games; {} is a table that is read as it is", self.source);
+        if self.play.given().is_some() && is_table_file(&self.source) {
+            bail!(
+                "--misere and --play apply to games; {} is a table that is read as it is",
+                self.source
+            );
         }
         let loaded =
-            load_table(&self.source, self.size.as_deref(), self.misere, runtime, bar, analysis)?;
+            load_table(&self.source, self.size.as_deref(), self.play, runtime, bar, analysis)?;
         match &self.slice {
             Some(slice) => sliced(loaded, slice),
             None => Ok(loaded),
@@ -233,7 +225,7 @@ pub(crate) fn is_table_file(source: &str) -> bool {
 pub(crate) fn read_table_file(source: &str, runtime: &Runtime) -> Result<Table> {
     debug_assert!(is_table_file(source));
     let bar = Bar::new(0, true);
-    load_table(source, None, false, runtime, &bar, Analysis::None)
+    load_table(source, None, crate::play::PlayArg::default(), runtime, &bar, Analysis::None)
 }
 
 fn is_bfile(source: &str) -> bool {
@@ -245,7 +237,7 @@ fn is_bfile(source: &str) -> bool {
 fn load_table(
     source: &str,
     size: Option<&str>,
-    misere: bool,
+    play: crate::play::PlayArg,
     runtime: &Runtime,
     bar: &Bar,
     analysis: Analysis,
@@ -301,7 +293,7 @@ fn load_table(
         let (table, kind) = read.with_context(|| format!("cannot read {source}"))?;
         return Ok(Table::without_game(table, kind, source));
     }
-    let game = with_play(load_game(source)?, misere);
+    let game = play.apply(load_game(source)?);
     let Some(size) = size else {
         bail!("--size is needed to compute {source} (or give a .csv table written by `grundy compute`)")
     };

@@ -12,6 +12,7 @@ mod derived;
 mod errors;
 mod load;
 mod output;
+mod play;
 mod progress;
 mod provenance;
 mod signals;

@@ -476,7 +476,13 @@ const CASES: &[(&[&str], &str)] = &[
     (&["value", "--misere", "kayles", "10^18"], "too far out for the exact misère search"),
     (&["value", "kayles", "3", "+", "misere.toml", "4"], "a sum is played under one convention"),
     (&["compute", "loopy-play.toml", "--size", "5"], "`loopy` is no play convention"),
-    (&["patterns", "existing.csv", "--misere"], "--misere applies to games"),
+    (&["patterns", "existing.csv", "--misere"], "--misere and --play apply to games"),
+    (&["patterns", "existing.csv", "--play", "misere"], "--misere and --play apply to games"),
+    (&["compute", "kayles", "--size", "9", "--play", "misere", "--misere"], "cannot be used with"),
+    (
+        &["compute", "kayles", "--size", "9", "--play", "loopy"],
+        "invalid value 'loopy' for '--play <PLAY>'",
+    ),
     (
         &["value", "--misere", "kayles", "40", "41", "42", "--search-seconds", "1"],
         "ran past its limit of 1 s",

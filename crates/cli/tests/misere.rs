@@ -377,3 +377,39 @@ fn every_front_door_agrees_on_codes_that_take_a_whole_heap() {
     let sequence = &report["sequence"];
     assert_eq!((&sequence["preperiod"], &sequence["period"]), (&2.into(), &1.into()), "{report}");
 }
+
+/// Issue 60, item 2: the play convention is one value, `--play`, of which `--misere` is the
+/// short form; `--play normal` plays a misère spec under normal play.
+#[test]
+fn play_misere_is_misere_and_play_normal_undoes_a_misere_spec() {
+    let out = |args: &[&str]| {
+        let output = grundy().args(args).output().unwrap();
+        assert!(output.status.success(), "{args:?}: {}", String::from_utf8_lossy(&output.stderr));
+        String::from_utf8(output.stdout).unwrap()
+    };
+    for command in [&["compute", "octal:0.3", "--size", "30"][..], &["value", "kayles", "5", "9"]] {
+        let short = out(&[command, &["--misere"]].concat());
+        assert_eq!(out(&[command, &["--play", "misere"]].concat()), short);
+        assert_ne!(out(&[command, &["--play", "normal"]].concat()), short, "{command:?}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, play: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(
+            &path,
+            format!(
+                "name = \"heap\"\ndescription = \"one heap\"\n{play}axes = [{{ name = \"n\", \
+                 min = 0 }}]\n[[rules]]\nkind = \"slide\"\ndirections = [[-1]]\n"
+            ),
+        )
+        .unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let misere = write("misere.toml", "play = \"misere\"\n");
+    let normal = write("normal.toml", "");
+    let table =
+        |spec: &str, play: &[&str]| out(&[&["compute", spec, "--size", "12"][..], play].concat());
+    assert_ne!(table(&misere, &[]), table(&normal, &[]));
+    assert_eq!(table(&misere, &["--play", "normal"]), table(&normal, &[]));
+    assert_eq!(table(&normal, &["--misere"]), table(&misere, &[]));
+}

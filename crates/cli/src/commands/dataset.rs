@@ -195,8 +195,10 @@ impl Build<'_> {
             None => None,
             Some(name) => {
                 let game = crate::load::load_game(name).with_context(named)?;
-                let misere = entry.words.iter().any(|w| w == "--misere");
-                let game = crate::load::with_play(game, misere);
+                let game = match crate::play::PlayArg::in_words(&entry.words) {
+                    Some(play) => game.with_play(play),
+                    None => game,
+                };
                 let spec = grundy_core::to_spec(&game);
                 Some(GameRecord {
                     name: game.name().to_string(),

@@ -170,7 +170,7 @@ fn query(args: &Args, runtime: &Runtime) -> Result<(String, Sequence)> {
         memory: args.memory,
         quiet: args.quiet || args.json,
         slice: args.slice.clone(),
-        misere: false,
+        play: crate::play::PlayArg::default(),
     };
     let loaded = runtime.install(|| table.load(runtime, &bar, Analysis::None))?;
     if loaded.kind() == CellKind::Outcomes {

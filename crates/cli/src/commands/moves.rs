@@ -49,7 +49,7 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
         })
         .collect();
     let mut out = crate::output::stdout()?;
-    if sum_play(&terms, args.sum.misere)? == grundy_core::Play::Misere {
+    if sum_play(&terms, args.sum.play)? == grundy_core::Play::Misere {
         let moves = super::misere_sums::moves(
             &sum_terms(&terms),
             args.sum.search_seconds,

@@ -271,7 +271,7 @@ fn until_proved(args: &Args, runtime: &Runtime, bar: &Bar) -> Result<ExitCode> {
     if is_table_file(source) {
         bail!("--until-proved computes a game; {source} is a table to read");
     }
-    let game = crate::load::with_play(load_game(source)?, args.table.misere);
+    let game = args.table.play.apply(load_game(source)?);
     let start = args.table.size.as_deref().map(|size| parse_coords(size, "size")).transpose()?;
     let mut search = ProofSearch::new(&game, start.map(|s| s[0]), args.limit, runtime.clone())
         .map_err(|err| match err {

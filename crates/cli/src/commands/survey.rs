@@ -46,10 +46,10 @@ pub(crate) struct Args {
     /// Compute heap games until a periodicity theorem proves their period (or --limit).
     #[arg(long)]
     until_proved: bool,
-    /// Misère play (the last mover loses) for every member: misère values, with the proofs
-    /// that hold under misère play (subtraction games' window, the finite box).
-    #[arg(long)]
-    misere: bool,
+    /// The play convention of every member; under misère play, misère values with the proofs
+    /// that hold under it (subtraction games' window, the finite box).
+    #[command(flatten)]
+    play: crate::play::PlayArg,
     /// The largest heap size --until-proved computes.
     #[arg(long, requires = "until_proved", value_name = "N", default_value_t = 1 << 20,
           value_parser = clap::value_parser!(u64).range(1..=1 << 32))]
@@ -117,9 +117,10 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
         })
         .collect::<Result<Vec<Family>>>()?;
     let mut family = Family::join(families);
-    if args.misere {
-        family.members =
-            family.members.into_iter().map(|game| crate::load::with_play(game, true)).collect();
+    if args.play.given().is_some() {
+        family.members = family.members.into_iter().map(|game| args.play.apply(game)).collect();
+    }
+    if args.play.is_misere() {
         family.text = format!("{} (misère)", family.text);
     }
     let extent = Extent {
@@ -313,8 +314,10 @@ fn gather(
 /// How an index was built, as its header says: the command that rebuilds it.
 fn built_with(args: &Args) -> String {
     let mut command = format!("grundy survey {} --size {}", args.families.join(" "), args.size);
-    if args.misere {
-        command += " --misere";
+    match args.play.given() {
+        Some(grundy_core::Play::Misere) => command += " --misere",
+        Some(grundy_core::Play::Normal) => command += " --play normal",
+        None => {}
     }
     if args.until_proved {
         command += &format!(" --until-proved --limit {}", args.limit);

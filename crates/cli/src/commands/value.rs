@@ -34,10 +34,10 @@ pub(crate) struct SumArgs {
     /// positions are a sum of games, and `+` adds positions of another game to the sum.
     #[arg(required = true, value_name = "GAME POS")]
     pub(super) terms: Vec<String>,
-    /// Misère play: the player who makes the last move loses. The sum's misère value comes
-    /// from the exact search over its positions (the tame rule when every component is tame).
-    #[arg(long)]
-    pub(super) misere: bool,
+    /// The play convention of the whole sum; under misère play its value comes from the exact
+    /// search over its positions (the tame rule when every component is tame).
+    #[command(flatten)]
+    pub(super) play: crate::play::PlayArg,
     /// With --misere: the most seconds the exact search over sums may run.
     #[arg(long, value_name = "SECONDS", default_value_t = grundy_compute::misere::SearchLimits::DEFAULT_SECONDS)]
     pub(super) search_seconds: u64,
@@ -83,7 +83,7 @@ pub(super) struct Term<'a> {
 
 pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     let terms = parse_terms(&args.sum.terms)?;
-    if sum_play(&terms, args.sum.misere)? == Play::Misere {
+    if sum_play(&terms, args.sum.play)? == Play::Misere {
         let report = super::misere_sums::report(
             &sum_terms(&terms),
             args.sum.search_seconds,
@@ -265,11 +265,12 @@ pub(super) fn sum_terms<'g>(terms: &'g [Term<'_>]) -> Vec<grundy_play::misere::S
         .collect()
 }
 
-/// The convention the sum is played under: misère with `--misere`, else the one every game's
-/// spec gives (games that disagree are refused: a sum is played under one convention).
-pub(super) fn sum_play(terms: &[Term<'_>], flag: bool) -> Result<Play> {
-    if flag {
-        return Ok(Play::Misere);
+/// The convention the sum is played under: the one `--play` (or `--misere`) gives, else the one
+/// every game's spec gives (games that disagree are refused: a sum is played under one
+/// convention).
+pub(super) fn sum_play(terms: &[Term<'_>], asked: crate::play::PlayArg) -> Result<Play> {
+    if let Some(play) = asked.given() {
+        return Ok(play);
     }
     let first = &terms[0].game;
     match terms.iter().find(|t| t.game.play() != first.play()) {

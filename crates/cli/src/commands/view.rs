@@ -48,7 +48,7 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     }
     // A game: checked (its dimensions and the memory for the table and the view) before the
     // server starts, then computed while the page shows the progress.
-    let game = crate::load::with_play(load_game(&table_args.source)?, table_args.misere);
+    let game = table_args.play.apply(load_game(&table_args.source)?);
     let Some(size) = table_args.size.as_deref() else {
         bail!(
             "--size is needed to compute {} (or give a table file: .csv, .npy, .b)",

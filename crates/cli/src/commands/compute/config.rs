@@ -65,11 +65,10 @@ pub(crate) struct Args {
     /// No FILE.json beside a .npy or b-file.
     #[arg(long)]
     no_provenance: bool,
-    /// Misère play: the player who makes the last move loses. The values are misère Grundy
-    /// values (0 exactly on the misère P-positions); a heap game's table adds each heap's genus
-    /// and whether it is tame (an exact search over sums when moves split heaps).
-    #[arg(long)]
-    misere: bool,
+    /// The play convention; under misère play a heap game's table adds each heap's genus and
+    /// whether it is tame (an exact search over sums when moves split heaps).
+    #[command(flatten)]
+    play: crate::play::PlayArg,
     /// With --misere on a heap game: the most seconds the exact search over sums may run.
     #[arg(long, value_name = "SECONDS", default_value_t = grundy_compute::misere::SearchLimits::DEFAULT_SECONDS)]
     search_seconds: u64,
@@ -212,7 +211,7 @@ impl Config {
     /// Validates `args`: the game, the size, the format for the game's dimensions, the files,
     /// and the threads (the command's one pool is built here).
     pub(super) fn from_args(args: Args, runtime: &Runtime) -> Result<Config> {
-        let game = crate::load::with_play(load_game(&args.game)?, args.misere);
+        let game = args.play.apply(load_game(&args.game)?);
         let max = parse_coords(&args.size, "size")?;
         let shape = TableShape::new(&game, &max, &args.size)?;
         // What the table holds decides what may be written of it: a misère heap game's genus
