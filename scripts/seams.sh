@@ -4,7 +4,8 @@
 # game.rs, game/, loopy.rs, the table that carries either kind of cell: table.rs, table/), the
 # fill request that chooses the engine and says what a table holds (grundy-compute's request.rs)
 # and the engines that compute each convention (misere*, retrograde*, reference.rs), and the play
-# of sums, where each component's rule meets the others (positions, moves and misere*). Everywhere else, code that tests
+# of sums, where each component's rule meets the others (positions, moves and misere*), and the
+# command line's play value (grundy-cli's play.rs, where `--play` becomes a `Play`). Everywhere else, code that tests
 # the convention is a copied decision; at most MAX sites of each kind may stand (front ends that
 # show a convention's own output: a loopy board's draws, a misère sum's words).
 #
@@ -15,7 +16,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 MAX=3
-seams='^crates/(core/src/(play|game|loopy|table)(\.rs|/)|compute/src/(request|reference|misere|retrograde)(\.rs|/)|play/src/(positions|moves|misere)(\.rs|/))'
+seams='^crates/(core/src/(play|game|loopy|table)(\.rs|/)|compute/src/(request|reference|misere|retrograde)(\.rs|/)|play/src/(positions|moves|misere)(\.rs|/)|cli/src/play\.rs$)'
 # Test modules kept in files of their own (`#[cfg(test)] mod compositions;`).
 tests='^crates/compute/src/compositions\.rs$'
 

@@ -33,7 +33,7 @@ impl ClaimKind {
         [ClaimKind::PSet, ClaimKind::Values, ClaimKind::Holds, ClaimKind::Draws];
 
     /// The option of `grundy check` that takes a claim of this kind: `p-set`, `values`, `holds`,
-    /// `draws`; also its name wherever a kind is given as text ([`ClaimKind::from_str`]).
+    /// `draws`; also its name wherever a kind is given as text (`ClaimKind::from_str`).
     pub fn option(self) -> &'static str {
         match self {
             ClaimKind::PSet => "p-set",
@@ -323,7 +323,8 @@ pub enum Lanes {
     Pool,
     /// On the caller's thread alone: a server's light check of a table of values, answered
     /// beside heavy work that keeps the pool busy (issue 59: a light check waited 83 s behind
-    /// two heavy ones). A loopy game's table is checked on the pool.
+    /// two heavy ones). A loopy game's table is checked on the caller's pool even so (rayon's
+    /// global one when it has none).
     Caller,
 }
 

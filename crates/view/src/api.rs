@@ -393,8 +393,7 @@ async fn check_claim(State(state): State<Arc<ViewState>>, body: Body) -> ApiResu
         None => proof_work(&ready.table, &conjecture),
         Some(_) => 0,
     };
-    // A loopy game's table is checked on the pool: always a heavy turn.
-    let light = work + proof <= LIGHT_CLAIM_WORK && ready.table.loopy().is_none();
+    let light = work + proof <= LIGHT_CLAIM_WORK;
     let _turn = match light {
         true => None,
         false => Some(state.heavy_turn().await.map_err(|_| ApiError::busy())?),
