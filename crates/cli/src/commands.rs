@@ -88,7 +88,13 @@ impl Command {
     }
 }
 
-pub(crate) fn run(command: Command, runtime: &Runtime) -> Result<ExitCode> {
+/// Runs `command` on `runtime`; `interface` makes the whole command line's description (what
+/// `completions` writes scripts and man pages of).
+pub(crate) fn run(
+    command: Command,
+    runtime: &Runtime,
+    interface: &dyn Fn() -> clap::Command,
+) -> Result<ExitCode> {
     match command {
         Command::Compute(args) => compute::run(args, runtime),
         Command::Value(args) => value::run(args, runtime),
@@ -102,6 +108,6 @@ pub(crate) fn run(command: Command, runtime: &Runtime) -> Result<ExitCode> {
         Command::Dataset(args) => dataset::run(args, runtime),
         Command::Identify(args) => identify::run(args, runtime),
         Command::View(args) => view::run(args, runtime),
-        Command::Completions(args) => completions::run(args),
+        Command::Completions(args) => completions::run(args, interface()),
     }
 }

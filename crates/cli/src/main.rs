@@ -19,7 +19,7 @@ mod signals;
 mod threads;
 
 use clap::error::ErrorKind;
-use clap::Parser;
+use clap::{CommandFactory, Parser};
 use errors::{one_line, print_error, printable, EXIT_ERROR};
 use grundy_compute::memory::{self, MemoryPool};
 use grundy_compute::Runtime;
@@ -39,7 +39,7 @@ const VERSION: &str = concat!(
 /// Compute Sprague–Grundy tables of impartial games, in parallel, as CSV.
 #[derive(Debug, Parser)]
 #[command(name = "grundy", version = VERSION, max_term_width = 100)]
-pub(crate) struct Cli {
+struct Cli {
     #[command(subcommand)]
     command: commands::Command,
     /// As a command's --max-memory (given here, before the command, it applies to it).
@@ -93,7 +93,9 @@ fn main() -> ExitCode {
         eprintln!("grundy: error: cannot handle Ctrl-C: {err}");
         return ExitCode::from(EXIT_ERROR);
     }
-    let ran = runtime.install(|| commands::run(cli.command, &runtime));
+    // The whole interface, for the completions and man pages: handed down, so that no command
+    // reads the binary's root.
+    let ran = runtime.install(|| commands::run(cli.command, &runtime, &Cli::command));
     if std::env::var_os(THREAD_STATS_VARIABLE).is_some() {
         // The threads alive at the end, rayon's global pool's included (`tests/threads.rs`
         // also watches them while the command runs).

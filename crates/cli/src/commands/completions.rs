@@ -4,7 +4,6 @@
 use crate::output::{Destination, Overwrite, Special};
 use anyhow::Result;
 use anyhow::{anyhow, bail};
-use clap::CommandFactory;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -37,9 +36,9 @@ enum Target {
     Man,
 }
 
-pub(crate) fn run(args: Args) -> Result<ExitCode> {
+/// Writes the script or pages `args` ask for, of the command line `command` describes.
+pub(crate) fn run(args: Args, mut command: clap::Command) -> Result<ExitCode> {
     use clap_complete::Shell;
-    let mut command = crate::Cli::command();
     let shell = match args.target {
         Target::Bash => Shell::Bash,
         Target::Zsh => Shell::Zsh,
