@@ -122,8 +122,8 @@ pub fn reach(game: &Game) -> Result<Coord, Unbounded> {
         .ok_or(Unbounded::TooFar { cells: reach })
 }
 
-/// The budget's watch over a box proof: every few thousand cells it reports them and asks
-/// whether the proof must stop, and once it has run a little it projects the whole box's time
+/// The budget's watch over a box proof: after every [`BoxWatch::EVERY`] units of work (a cell and
+/// its options) it reports the cells checked and asks whether the proof must stop, and once it has run a little it projects the whole box's time
 /// and stops at once when the box cannot be checked in what is left (issue 59: a 49 M-cell box
 /// ran for minutes with no bound and no progress).
 struct BoxWatch<'b> {
