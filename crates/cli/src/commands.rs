@@ -16,9 +16,10 @@ mod survey;
 mod value;
 mod view;
 
+use crate::runtime_args::RuntimeArgs;
 use anyhow::Result;
 use clap::Subcommand;
-use grundy_compute::{Runtime, ThreadCount};
+use grundy_compute::Runtime;
 use std::process::ExitCode;
 
 #[derive(Debug, Subcommand)]
@@ -52,47 +53,12 @@ pub(crate) enum Command {
     Completions(completions::Args),
 }
 
-impl Command {
-    /// The command's `--threads`, for the commands that compute.
-    pub(crate) fn threads(&self) -> Option<ThreadCount> {
-        match self {
-            Command::Compute(args) => args.threads.count(),
-            Command::Value(args) => args.sum.threads.count(),
-            Command::Moves(args) => args.sum.threads.count(),
-            Command::Patterns(args) => args.table.threads.count(),
-            Command::Plot(args) => args.table.threads.count(),
-            Command::Check(args) => args.table.threads.count(),
-            Command::Survey(args) => args.threads.count(),
-            Command::Dataset(args) => args.threads.count(),
-            Command::Identify(args) => args.threads.count(),
-            Command::View(args) => args.table.threads.count(),
-            Command::Games(_) | Command::Show(_) | Command::Completions(_) => None,
-        }
-    }
-
-    /// The command's `--max-memory`, for the commands that hold a table.
-    pub(crate) fn max_memory(&self) -> Option<u64> {
-        match self {
-            Command::Compute(args) => args.memory.max_memory,
-            Command::Value(args) => args.sum.memory.max_memory,
-            Command::Moves(args) => args.sum.memory.max_memory,
-            Command::Patterns(args) => args.table.memory.max_memory,
-            Command::Plot(args) => args.table.memory.max_memory,
-            Command::Check(args) => args.table.memory.max_memory,
-            Command::Survey(args) => args.memory.max_memory,
-            Command::Dataset(args) => args.memory.max_memory,
-            Command::Identify(args) => args.memory.max_memory,
-            Command::View(args) => args.table.memory.max_memory,
-            Command::Games(_) | Command::Show(_) | Command::Completions(_) => None,
-        }
-    }
-}
-
-/// Runs `command` on `runtime`; `interface` makes the whole command line's description (what
-/// `completions` writes scripts and man pages of).
+/// Runs `command` on `runtime`, which `main` made of `asked`; `interface` makes the whole command
+/// line's description (what `completions` writes scripts and man pages of).
 pub(crate) fn run(
     command: Command,
     runtime: &Runtime,
+    asked: RuntimeArgs,
     interface: &dyn Fn() -> clap::Command,
 ) -> Result<ExitCode> {
     match command {
@@ -105,7 +71,7 @@ pub(crate) fn run(
         Command::Games(args) => games::run(args),
         Command::Show(args) => show::run(args, runtime),
         Command::Survey(args) => survey::run(args, runtime),
-        Command::Dataset(args) => dataset::run(args, runtime),
+        Command::Dataset(args) => dataset::run(args, runtime, asked),
         Command::Identify(args) => identify::run(args, runtime),
         Command::View(args) => view::run(args, runtime),
         Command::Completions(args) => completions::run(args, interface()),

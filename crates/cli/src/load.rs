@@ -3,7 +3,6 @@
 //! from a CSV file.
 
 use crate::progress::Bar;
-use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
 use grundy_compute::{FillRequest, Runtime};
 use grundy_core::{
@@ -60,10 +59,6 @@ pub(crate) struct TableArgs {
     /// The size to compute a game at (not for CSV tables).
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) size: Option<String>,
-    #[command(flatten)]
-    pub(crate) threads: ThreadsArg,
-    #[command(flatten)]
-    pub(crate) memory: crate::budget::MemoryArg,
     /// No progress bar.
     #[arg(long, short)]
     pub(crate) quiet: bool,

@@ -15,11 +15,11 @@ mod output;
 mod play;
 mod progress;
 mod provenance;
+mod runtime_args;
 mod signals;
-mod threads;
 
 use clap::error::ErrorKind;
-use clap::{CommandFactory, Parser};
+use clap::{CommandFactory, FromArgMatches, Parser};
 use errors::{one_line, print_error, printable, EXIT_ERROR};
 use grundy_compute::memory::{self, MemoryPool};
 use grundy_compute::Runtime;
@@ -42,17 +42,29 @@ const VERSION: &str = concat!(
 struct Cli {
     #[command(subcommand)]
     command: commands::Command,
-    /// As a command's --max-memory (given here, before the command, it applies to it).
+    /// --threads and --max-memory, given before the command (`runtime_args::asked` reads them).
     #[command(flatten)]
-    memory: budget::MemoryArg,
+    _before: runtime_args::RuntimeArgs,
+}
+
+/// The whole command line: clap's derived one, with the runtime's options on the commands that
+/// take them.
+fn interface() -> clap::Command {
+    runtime_args::on_commands(Cli::command())
+}
+
+/// The command and the runtime asked for: clap's errors as they come.
+fn parse() -> Result<(Cli, runtime_args::RuntimeArgs), clap::Error> {
+    let matches = interface().try_get_matches()?;
+    Ok((Cli::from_arg_matches(&matches)?, runtime_args::asked(&matches)?))
 }
 
 /// When set, the command says on standard error how many threads it has when it ends.
 const THREAD_STATS_VARIABLE: &str = "GRUNDY_THREAD_STATS";
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let (cli, asked) = match parse() {
+        Ok(parsed) => parsed,
         Err(err) if !err.use_stderr() => {
             // --help and --version: print as clap would, and succeed.
             let _ = err.print();
@@ -70,9 +82,7 @@ fn main() -> ExitCode {
     };
     // Either way, refusals name both.
     let set_by = "--max-memory or GRUNDY_MAX_MEMORY";
-    // The command's own --max-memory, or the one given before it.
-    let max_memory = cli.command.max_memory().or(cli.memory.max_memory);
-    let budget = match (max_memory, memory::budget_from_env()) {
+    let budget = match (asked.max_memory, memory::budget_from_env()) {
         (Some(bytes), _) | (None, Ok(Some(bytes))) => Some(memory::Budget { bytes, set_by }),
         (None, Err(err)) => {
             eprintln!("grundy: error: {}", printable(&err.to_string()));
@@ -82,7 +92,7 @@ fn main() -> ExitCode {
     };
     // The command's one runtime: rayon's global pool made of its --threads, so that no rayon
     // call anywhere can start another, and its memory.
-    let runtime = match Runtime::for_process(cli.command.threads(), MemoryPool::new(budget)) {
+    let runtime = match Runtime::for_process(asked.threads, MemoryPool::new(budget)) {
         Ok(runtime) => runtime,
         Err(err) => {
             eprintln!("grundy: error: {}", printable(&err.to_string()));
@@ -95,7 +105,7 @@ fn main() -> ExitCode {
     }
     // The whole interface, for the completions and man pages: handed down, so that no command
     // reads the binary's root.
-    let ran = runtime.install(|| commands::run(cli.command, &runtime, &Cli::command));
+    let ran = runtime.install(|| commands::run(cli.command, &runtime, asked, &interface));
     if std::env::var_os(THREAD_STATS_VARIABLE).is_some() {
         // The threads alive at the end, rayon's global pool's included (`tests/threads.rs`
         // also watches them while the command runs).

@@ -289,7 +289,7 @@ const CASES: &[(&[&str], &str)] = &[
             "--out",
             "k.parquet",
         ],
-        "--format parquet writes tables of values; knight-retreat's table is a loopy game's",
+        "--format parquet writes tables of values, and a loopy game's holds",
     ),
     (&["patterns", "bad.parquet"], "cannot read Parquet table bad.parquet"),
     (&["show", "bad.parquet"], "cannot read Parquet table bad.parquet"),

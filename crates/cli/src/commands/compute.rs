@@ -9,6 +9,7 @@ mod loopy;
 mod misere;
 mod saves;
 mod summary;
+mod writers;
 
 use crate::checkpoint::Checkpoint;
 use crate::output::write_json_line;
@@ -18,14 +19,12 @@ use crate::provenance;
 use crate::signals::{self, StopOnSignal};
 use anyhow::{bail, Context, Result};
 pub(crate) use config::{Args, Format};
-use config::{CheckpointConfig, Config, ProvenanceTo};
+use config::{Config, ProvenanceTo};
 use grundy_compute::bands::{BandFill, NoCuts, SoloLink};
 use grundy_compute::Runtime;
 use grundy_compute::{Control, PreparedFill, RowStream, SparseRecords, TableFill, WaveMark};
 use grundy_core::table::CsvRows;
-use grundy_core::{
-    write_bfile, write_csv, write_npy, CsvLayout, GrundyTable, TableStats, ValuesDigest,
-};
+use grundy_core::{write_bfile, write_csv, write_npy, GrundyTable, TableStats, ValuesDigest};
 use grundy_laws::answered::{Answered, PeriodWatch};
 use grundy_parquet::ParquetError;
 use rayon::prelude::*;
@@ -34,19 +33,20 @@ use std::convert::Infallible;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use summary::{RowSums, Summary};
+use writers::{Holding, RowWriter, TableWriter};
 
 pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     // In an MPI job of two ranks or more, the ranks share the table (2-D games).
     #[cfg(feature = "mpi")]
     if let Some(cluster) = grundy_mpi::Cluster::join() {
-        return match Config::from_args(args, runtime) {
+        return match Config::from_args(args, runtime, Some(cluster.size())) {
             Ok(config) => distributed::run(config, &cluster),
             // Every rank found the same error: rank 0 says it.
             Err(err) if cluster.rank() == 0 => Err(err),
             Err(_) => Ok(ExitCode::from(crate::errors::EXIT_ERROR)),
         };
     }
-    let config = Config::from_args(args, runtime)?;
+    let config = Config::from_args(args, runtime, None)?;
     run_here(&config)
 }
 
@@ -54,58 +54,42 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
 /// it, and so do the sums of a summary and the bands of a stream; the rest (files, checkpoints,
 /// the output) stays on the main thread.
 fn run_here(config: &Config) -> Result<ExitCode> {
-    let fill = config.request(None).prepare().map_err(|err| config.refusal(err))?;
-    if config.content == grundy_compute::Content::Genera {
-        fill.check_memory(config.runtime.memory(), &[])?;
-        let PreparedFill::Table(fill) = fill else { unreachable!("a heap game fills in memory") };
-        let destination =
-            Destination::open(config.out.as_deref(), config.overwrite, Special::WriteThrough)?;
-        return misere::heaps(config, &fill, destination);
-    }
+    let fill = config.request().prepare().map_err(|err| config.refusal(err))?;
+    let genera = config.holding == Holding::Genera;
     // Parquet seeks nowhere, but its writer needs a file of its own to send to.
     let special =
         if config.format == Format::Parquet { Special::Refuse } else { Special::WriteThrough };
-    let destination = Destination::open(config.out.as_deref(), config.overwrite, special)?;
     let watch_bytes = match &fill {
-        PreparedFill::Table(fill) if !config.search_all => PeriodWatch::bytes(&config.game, fill),
+        PreparedFill::Table(fill) if !config.search_all && !genera => {
+            PeriodWatch::bytes(&config.game, fill)
+        }
         _ => 0,
     };
+    let destination = Destination::open(config.out.as_deref(), config.overwrite, special)?;
     let besides = [("the watch for a proved period", watch_bytes)];
     if let Err(too_large) = fill.check_memory(config.runtime.memory(), &besides) {
         // Refused before anything is allocated; say when --stream would do it.
-        if matches!(fill, PreparedFill::Table(_)) && config.request(None).streamed_would_fit() {
+        let table = matches!(fill, PreparedFill::Table(_)) && !genera;
+        if table && config.request().streamed_would_fit() {
             bail!("{too_large:#}; --stream computes it row by row in little memory");
         }
         return Err(too_large.into());
     }
-    let checkpoint = config.mode.checkpoint();
     match fill {
-        PreparedFill::Table(fill) => in_memory(config, &fill, checkpoint, destination),
-        PreparedFill::Rows(stream) => {
-            let checkpoint = checkpoint.expect("only a resumable stream runs rows");
-            stream_checkpointed(config, &stream, checkpoint, destination)
-        }
+        PreparedFill::Table(fill) if genera => misere::heaps(config, &fill, destination),
+        PreparedFill::Table(fill) => in_memory(config, &fill, destination),
+        PreparedFill::Rows(stream) => stream_checkpointed(config, &stream, destination),
         PreparedFill::Bands { fill, .. } => {
             config.runtime.install(|| streamed(config, &fill, destination))
         }
-        PreparedFill::Retrograde(fill) => loopy::run(config, &fill, checkpoint, destination),
+        PreparedFill::Retrograde(fill) => loopy::run(config, &fill, destination),
     }
 }
 
 /// The whole table in memory, from and to the checkpoint when there is one, then written.
-fn in_memory(
-    config: &Config,
-    fill: &TableFill<'_>,
-    checkpoint: Option<&CheckpointConfig>,
-    destination: Destination,
-) -> Result<ExitCode> {
+fn in_memory(config: &Config, fill: &TableFill<'_>, destination: Destination) -> Result<ExitCode> {
     let start = Instant::now();
-    let checkpoint = match checkpoint {
-        Some(c) => {
-            Some((Checkpoint::open(&c.path, &config.game, &config.max, config.overwrite)?, c.every))
-        }
-        None => None,
-    };
+    let checkpoint = config.open_checkpoint()?;
     let bar = Bar::new(config.shape.cells() as u64, config.quiet);
     // Heap games whose period a theorem proves stop searching there (unless --search-all).
     let mut watch = config.period_watch(fill);
@@ -151,7 +135,7 @@ fn in_memory(
     };
     let written = write_table(config, &mut answered, seconds, &engine, destination);
     match (&checkpoint, mark) {
-        (Some((checkpoint, _)), Some(mark)) => after_write(
+        (Some((checkpoint, _)), Some(mark)) => saves::after_write(
             checkpoint,
             written,
             || checkpoint.save(answered.table(), mark),
@@ -159,35 +143,6 @@ fn in_memory(
         ),
         _ => written.map(|()| ExitCode::SUCCESS),
     }
-}
-
-/// After a checkpointed run's finished table was written (`written`): deletes the checkpoint;
-/// or, when the write failed, keeps the finished table in it (`save`) so that the next run
-/// writes it without computing anything, and says so (`say_saved` after a signal).
-pub(super) fn after_write(
-    checkpoint: &Checkpoint,
-    written: Result<()>,
-    save: impl FnOnce() -> Result<()>,
-    say_saved: impl FnOnce(),
-) -> Result<ExitCode> {
-    if let Err(err) = written {
-        let saved = save();
-        signals::undefer();
-        if signals::is_stopped(&err) && saved.is_ok() {
-            say_saved();
-            return Ok(ExitCode::from(signals::EXIT_INTERRUPTED));
-        }
-        return Err(match saved {
-            Ok(()) => err.context(format!(
-                "the finished table is saved in checkpoint {}",
-                checkpoint.path().display()
-            )),
-            Err(_) => err,
-        });
-    }
-    signals::undefer();
-    checkpoint.remove()?;
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Writes the finished table to `destination` in the format `config` asks for: a summary
@@ -200,29 +155,12 @@ fn write_table(
     engine: &str,
     destination: Destination,
 ) -> Result<()> {
-    if config.format == Format::Summary {
-        let stats = answered.stats(|table| {
-            // The sums in parallel, on the command's pool: a single pass over a large table
-            // costs as much as filling a simple game's table.
-            config.runtime.install(|| {
-                grundy_core::with_cells!(table.cells(), |values| values
-                    .par_chunks(1 << 20)
-                    .map(TableStats::of)
-                    .reduce(|| TableStats::EMPTY, TableStats::merge))
-            })
-        });
-        let mut summary = Summary::new(&config.game, &config.max, stats, seconds);
-        summary.sequence = answered.records(&config.game);
-        summary.by_period = answered.by_period();
-        return destination.write_with(|out| write_json_line(&mut StopOnSignal(out), &summary));
-    }
-    let table = answered.table();
+    let writer = config.writer(|row| row.table)?;
     let record = || provenance::record(&config.game, &config.max, config.cells, engine);
-    match config.format {
-        Format::Summary => unreachable!("written above"),
-        Format::Grid | Format::Long => {
-            let layout =
-                if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
+    match writer {
+        TableWriter::Summary => write_summary(config, answered, seconds, destination),
+        TableWriter::Csv(layout) => {
+            let table = answered.table();
             let comments = config.provenance == ProvenanceTo::CsvComments;
             destination.write_with(|out| {
                 let mut out = StopOnSignal(out);
@@ -237,18 +175,21 @@ fn write_table(
                 Ok(())
             })
         }
-        Format::Npy => {
+        TableWriter::Npy => {
+            let table = answered.table();
             destination.write_with(|out| {
                 // A stopped write stays the io::Error that says so.
                 write_npy(table, &mut StopOnSignal(out)).map_err(grundy_core::NpyError::into_io)
             })?;
             write_sidecar(config, table, record)
         }
-        Format::Bfile => {
+        TableWriter::Bfile => {
+            let table = answered.table();
             destination.write_with(|out| write_bfile(table, &mut StopOnSignal(out)))?;
             write_sidecar(config, table, record)
         }
-        Format::Parquet => {
+        TableWriter::Parquet => {
+            let table = answered.table();
             let provenance = (config.provenance == ProvenanceTo::Metadata).then(record);
             destination.write_file_with(|file| {
                 let out = std::io::BufWriter::with_capacity(1 << 16, StopOnSignal(file));
@@ -256,12 +197,39 @@ fn write_table(
                     .map_err(ParquetError::into_io)
             })
         }
-        Format::Rare => {
+        TableWriter::Rare => {
+            let table = answered.table();
             let records = grundy_compute::sparse_records(&config.game, &config.shape, table)
-                .expect("--format rare is refused for games without records");
+                .with_context(|| {
+                    format!("--format rare: {} has no rare heaps", config.game.name())
+                })?;
             destination.write_with(|out| write_rare(table, records, &mut StopOnSignal(out)))
         }
     }
+}
+
+/// `--format summary` of a finished table: its sums (from the proved period when one answered
+/// the table), its records and the period.
+fn write_summary(
+    config: &Config,
+    answered: &mut Answered,
+    seconds: f64,
+    destination: Destination,
+) -> Result<()> {
+    let stats = answered.stats(|table| {
+        // The sums in parallel, on the command's pool: a single pass over a large table
+        // costs as much as filling a simple game's table.
+        config.runtime.install(|| {
+            grundy_core::with_cells!(table.cells(), |values| values
+                .par_chunks(1 << 20)
+                .map(TableStats::of)
+                .reduce(|| TableStats::EMPTY, TableStats::merge))
+        })
+    });
+    let mut summary = Summary::new(&config.game, &config.max, stats, seconds);
+    summary.sequence = answered.records(&config.game);
+    summary.by_period = answered.by_period();
+    destination.write_with(|out| write_json_line(&mut StopOnSignal(out), &summary))
 }
 
 /// The provenance of `table` (made by `record`, its checksum added) as FILE.json beside the
@@ -374,8 +342,8 @@ fn streamed(config: &Config, fill: &BandFill, destination: Destination) -> Resul
     let start = Instant::now();
     // What a streamed table's provenance names as its engine.
     let engine = format!("{} (streamed)", grundy_compute::Engine::Tiles);
-    match config.format {
-        Format::Summary => {
+    match config.writer(|row| row.rows)? {
+        RowWriter::Summary => {
             let lower_half = fill.lower_rows();
             let mut sums = RowSums::new(TableStats::EMPTY);
             let mut sink = |row: &[u32]| {
@@ -387,9 +355,7 @@ fn streamed(config: &Config, fill: &BandFill, destination: Destination) -> Resul
             let summary = Summary::new(game, max, sums.stats, start.elapsed().as_secs_f64());
             destination.write_with(|out| write_json_line(out, &summary))?
         }
-        // Only 2-D games stream, and bfile and rare are for heap games.
-        Format::Npy | Format::Bfile | Format::Rare => unreachable!("refused before streaming"),
-        Format::Parquet => {
+        RowWriter::Parquet => {
             let lens = shape.lens();
             // The value column's type comes before the first row: the widest the values may need.
             let width = fill.planned_width();
@@ -411,9 +377,7 @@ fn streamed(config: &Config, fill: &BandFill, destination: Destination) -> Resul
                 rows.finish().map_err(ParquetError::into_io)
             })?
         }
-        Format::Grid | Format::Long => {
-            let layout =
-                if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
+        RowWriter::Csv(layout) => {
             let lens = shape.lens();
             let comments = config.provenance == ProvenanceTo::CsvComments;
             destination.write_with(|out| {
@@ -448,11 +412,12 @@ fn streamed(config: &Config, fill: &BandFill, destination: Destination) -> Resul
 fn stream_checkpointed(
     config: &Config,
     stream: &RowStream,
-    checkpointed: &CheckpointConfig,
     destination: Destination,
 ) -> Result<ExitCode> {
     let (game, max) = (&config.game, &config.max);
-    let checkpoint = Checkpoint::open(&checkpointed.path, game, max, config.overwrite)?;
+    let Some((checkpoint, every)) = config.open_checkpoint()? else {
+        bail!("--stream --checkpoint: no checkpoint to resume the rows from");
+    };
     let bar = Bar::new(config.shape.cells() as u64, config.quiet);
     let start = Instant::now();
     signals::defer();
@@ -466,7 +431,7 @@ fn stream_checkpointed(
         None => (None, RowSums::new(TableStats::EMPTY)),
     };
     let sums = std::cell::Cell::new(sums);
-    let mut saves = Saves::every(checkpointed.every);
+    let mut saves = Saves::every(every);
     let (_, mark) = stream
         .run_resumable(
             ring,

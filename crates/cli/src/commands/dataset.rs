@@ -8,9 +8,8 @@ mod card;
 mod manifest;
 mod recipe;
 
-use crate::budget::MemoryArg;
 use crate::output::{Destination, Overwrite, Special};
-use crate::threads::ThreadsArg;
+use crate::runtime_args::RuntimeArgs;
 use anyhow::{anyhow, bail, Context, Result};
 use grundy_compute::Runtime;
 use manifest::{Built, GameRecord, Manifest, Summed, MANIFEST_VERSION};
@@ -43,17 +42,12 @@ pub(crate) struct Args {
     /// Say which files would be made and which are up to date; write nothing.
     #[arg(long)]
     dry_run: bool,
-    /// Passed on to every command the recipe runs.
-    #[command(flatten)]
-    pub(crate) threads: ThreadsArg,
-    #[command(flatten)]
-    pub(crate) memory: MemoryArg,
     /// Say nothing but errors.
     #[arg(short, long)]
     quiet: bool,
 }
 
-pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
+pub(crate) fn run(args: Args, runtime: &Runtime, asked: RuntimeArgs) -> Result<ExitCode> {
     let recipe = Recipe::read(&args.recipe)?;
     let recipe_path = std::path::absolute(&args.recipe)
         .with_context(|| format!("cannot find {}", args.recipe.display()))?;
@@ -75,7 +69,7 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     let build = Build {
         out: &out,
         exe: std::env::current_exe().context("cannot find the grundy program to run")?,
-        passed: args.threads.words(),
+        passed: asked.thread_words(),
         budget: runtime.memory().budget(),
     };
     // Held until this build ends: two builds of one folder at once would race on its manifest.

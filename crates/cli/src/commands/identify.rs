@@ -1,7 +1,6 @@
 use crate::load::{is_table_file, load_game, Analysis, TableArgs};
 use crate::output::write_json_line;
 use crate::progress::Bar;
-use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
 use grundy_catalog::identify::{
     game_sequence, heap_sequence, line_of, Identification, IdentifyJson, Index, Line, Match,
@@ -76,10 +75,6 @@ pub(crate) struct Args {
     /// Take the 2-D slice of a 3-D table where an axis has one coordinate, e.g. `z=5`.
     #[arg(long, value_name = "AXIS=COORD")]
     slice: Option<String>,
-    #[command(flatten)]
-    pub(crate) threads: ThreadsArg,
-    #[command(flatten)]
-    pub(crate) memory: crate::budget::MemoryArg,
     /// No progress bar.
     #[arg(short, long)]
     quiet: bool,
@@ -166,8 +161,6 @@ fn query(args: &Args, runtime: &Runtime) -> Result<(String, Sequence)> {
     let table = TableArgs {
         source: source.to_string(),
         size: args.size.clone(),
-        threads: args.threads,
-        memory: args.memory,
         quiet: args.quiet || args.json,
         slice: args.slice.clone(),
         play: crate::play::PlayArg::default(),

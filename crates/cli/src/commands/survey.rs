@@ -2,7 +2,6 @@ use crate::derived::{self, derived_path, Guarded, Lock};
 use crate::load::{read_spec, spec_path};
 use crate::output::{Destination, Overwrite, Special};
 use crate::progress::Bar;
-use crate::threads::ThreadsArg;
 use anyhow::{bail, Context, Result};
 use grundy_catalog::identify::Index;
 use grundy_catalog::survey::{
@@ -83,10 +82,6 @@ pub(crate) struct Args {
     /// Go on with an interrupted survey: keep the rows in FILE.partial, compute the others.
     #[arg(long, requires = "out")]
     resume: bool,
-    #[command(flatten)]
-    pub(crate) threads: ThreadsArg,
-    #[command(flatten)]
-    pub(crate) memory: crate::budget::MemoryArg,
     /// Leave out the seconds each member took, so that the same survey writes the same bytes
     /// (for datasets with checksums).
     #[arg(long)]

@@ -1,7 +1,6 @@
 use crate::load::{fill_table, load_game, Analysis};
 use crate::output::write_json_line;
 use crate::progress::Bar;
-use crate::threads::ThreadsArg;
 use anyhow::{bail, Result};
 use grundy_compute::Runtime;
 use grundy_core::{table::check_position, Coord, Game, LoopyValue, Play, SumValue};
@@ -41,10 +40,6 @@ pub(crate) struct SumArgs {
     /// With --misere: the most seconds the exact search over sums may run.
     #[arg(long, value_name = "SECONDS", default_value_t = grundy_compute::misere::SearchLimits::DEFAULT_SECONDS)]
     pub(super) search_seconds: u64,
-    #[command(flatten)]
-    pub(super) threads: ThreadsArg,
-    #[command(flatten)]
-    pub(crate) memory: crate::budget::MemoryArg,
 }
 
 #[derive(Serialize)]

@@ -4,9 +4,10 @@
 //! `grundy_compute::FillRequest`, whose refusals [`Config::refusal`] puts in the command line's
 //! words.
 
+use super::writers::{self, Holding, Row};
+use crate::checkpoint::Checkpoint;
 use crate::load::load_game;
 use crate::output::{same_file, Overwrite};
-use crate::threads::ThreadsArg;
 use anyhow::{anyhow, bail, Result};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::ValueEnum;
@@ -76,10 +77,6 @@ pub(crate) struct Args {
     /// the values past the proof come from the period: Kayles to 10^9 heaps in a second).
     #[arg(long)]
     search_all: bool,
-    #[command(flatten)]
-    pub(crate) threads: ThreadsArg,
-    #[command(flatten)]
-    pub(crate) memory: crate::budget::MemoryArg,
     /// The engine: `auto` (the default: `sparse` for the heap games it computes, `tiles` for
     /// the others), `sparse` (the rare/common method for heap games whose moves leave at most two
     /// heaps), `tiles` (parallel tile-waves, line accumulators), `waves` (parallel cell waves),
@@ -166,9 +163,10 @@ pub(super) struct Config {
     pub(super) search_all: bool,
     /// Where the table's provenance goes.
     pub(super) provenance: ProvenanceTo,
-    /// What the table holds (the library decides): for a misère heap game, every heap's value
-    /// with its genus and tameness ([`grundy_compute::TableFill::fill_genera`]).
-    pub(super) content: Content,
+    /// How the run holds the cells it writes (the writer table's column).
+    pub(super) holding: Holding,
+    /// The ranks of an MPI job, when the run is one of them.
+    pub(super) ranks: Option<usize>,
 }
 
 /// Where a `compute` run writes the table's provenance (see `crate::provenance`).
@@ -208,9 +206,10 @@ pub(super) struct CheckpointConfig {
 }
 
 impl Config {
-    /// Validates `args`: the game, the size, the format for the game's dimensions, the files,
-    /// and the threads (the command's one pool is built here).
-    pub(super) fn from_args(args: Args, runtime: &Runtime) -> Result<Config> {
+    /// Validates `args` for a run in one process (`ranks` `None`) or as one rank of a job of
+    /// `ranks`: the game, the size, the format for what the run holds (the writer table's
+    /// refusals), the files.
+    pub(super) fn from_args(args: Args, runtime: &Runtime, ranks: Option<usize>) -> Result<Config> {
         let game = args.play.apply(load_game(&args.game)?);
         let max = parse_coords(&args.size, "size")?;
         let shape = TableShape::new(&game, &max, &args.size)?;
@@ -245,17 +244,14 @@ impl Config {
                 format.name()
             );
         }
-        if format == Format::Parquet && content != Content::Values {
-            bail!(
-                "--format parquet writes tables of values; {}'s table is {} (use csv or npy)",
-                game.name(),
-                content.described()
-            );
-        }
-        if format == Format::Parquet && args.out.as_deref().is_none_or(|out| out == Path::new("-"))
-        {
-            bail!("--format parquet writes a file (Parquet's footer is written last): give --out FILE");
-        }
+        // How the run will hold the cells, and whether the format writes them so.
+        let holding = match (content, ranks, args.stream) {
+            (Content::Labels, ..) => Holding::Labels,
+            (Content::Genera, ..) => Holding::Genera,
+            (Content::Values, Some(_), _) => Holding::Ranks,
+            (Content::Values, None, true) => Holding::Rows,
+            (Content::Values, None, false) => Holding::Table,
+        };
         if format == Format::Bfile && game.dims() != 1 {
             bail!(
                 "--format bfile writes a sequence, but {} has {}; use grid, long or npy",
@@ -263,10 +259,14 @@ impl Config {
                 grundy_core::counted(game.dims(), "axis", "axes")
             );
         }
+        if let Some(why) = writers::row(format).refused(holding) {
+            return Err(writers::refusal(format, why));
+        }
+        if format == Format::Parquet && args.out.as_deref().is_none_or(|out| out == Path::new("-"))
+        {
+            bail!("--format parquet writes a file (Parquet's footer is written last): give --out FILE");
+        }
         if format == Format::Rare {
-            if genera {
-                bail!("--format rare lists the rare heaps of normal play; drop --misere");
-            }
             if let Err(why) = grundy_compute::has_sparse_records(&game, &shape) {
                 bail!(
                     "--format rare lists the rare heaps of games the sparse-space method reads, \
@@ -317,9 +317,6 @@ impl Config {
                 content.described()
             );
         }
-        if args.stream && format == Format::Npy {
-            bail!("--format npy cannot be streamed; use grid or long with --stream");
-        }
         // A link where the sidecar goes was not made by grundy: refused before anything is
         // computed or written (issue 50: it was written through).
         if let (ProvenanceTo::Sidecar, Some(out)) = (provenance, args.out.as_deref()) {
@@ -344,8 +341,25 @@ impl Config {
             search_seconds: args.search_seconds,
             search_all: args.search_all,
             provenance,
-            content,
+            holding,
+            ranks,
         })
+    }
+
+    /// This run's writer, from its format's row of the writer table (`pick` names the column):
+    /// the refusal, in the command line's words, where the format cannot write it.
+    pub(super) fn writer<W>(
+        &self,
+        pick: impl FnOnce(Row) -> Result<W, writers::Refused>,
+    ) -> Result<W> {
+        pick(writers::row(self.format)).map_err(|why| writers::refusal(self.format, why))
+    }
+
+    /// The checkpoint `--checkpoint` names, opened (or made), and how often it is saved.
+    pub(super) fn open_checkpoint(&self) -> Result<Option<(Checkpoint, Duration)>> {
+        let Some(c) = self.mode.checkpoint() else { return Ok(None) };
+        let checkpoint = Checkpoint::open(&c.path, &self.game, &self.max, self.overwrite)?;
+        Ok(Some((checkpoint, c.every)))
     }
 
     /// The library's watch for a proved period over `fill` (a heap game's, when a theorem covers
@@ -360,13 +374,12 @@ impl Config {
         grundy_laws::answered::PeriodWatch::new(&self.game, fill)
     }
 
-    /// The fill this run asks the library for: in one process (`ranks` `None`), or as one rank
-    /// of a job of `ranks`.
-    pub(super) fn request(&self, ranks: Option<usize>) -> FillRequest<'_> {
+    /// The fill this run asks the library for: in one process, or as one rank of a job.
+    pub(super) fn request(&self) -> FillRequest<'_> {
         let rows = if self.format == Format::Summary { RowsTo::Summary } else { RowsTo::Writer };
         let resumable =
             if self.mode.checkpoint().is_some() { Resumable::Yes } else { Resumable::No };
-        let layout = match (ranks, &self.mode) {
+        let layout = match (self.ranks, &self.mode) {
             (Some(ranks), _) => Layout::Distributed { ranks, rows, resumable },
             (None, Mode::InMemory { .. }) => Layout::InMemory { resumable },
             (None, Mode::Streamed { .. }) => Layout::Streamed { rows, resumable },

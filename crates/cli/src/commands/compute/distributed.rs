@@ -1,9 +1,10 @@
 //! `mpirun -n K grundy compute ...`: the table computed by K ranks, bands of rows each (see
 //! `grundy_compute::bands`), written by rank 0 as the bands arrive.
 
-use super::config::{Config, Format, Mode};
+use super::config::{Config, Mode};
 use super::saves::{resumed, Saves};
 use super::summary::{RowSums, Summary};
+use super::writers::RankWriter;
 use crate::checkpoint::Checkpoint;
 use crate::output::{write_json_line, Destination, Special};
 use crate::progress::Bar;
@@ -12,7 +13,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use grundy_compute::bands::{BandCut, BandFill, BandsDone, Cuts, NoCuts};
 use grundy_compute::{Control, NoProgress, PreparedFill, Progress, RowStream};
 use grundy_core::table::CsvRows;
-use grundy_core::{write_npy_header, CellWidth, CsvLayout, TableStats};
+use grundy_core::{write_npy_header, CellWidth, TableStats};
 use grundy_mpi::{Cluster, MpiLink};
 use std::cell::Cell;
 use std::io::{self, BufReader, BufWriter, Read, Seek, Write};
@@ -29,7 +30,7 @@ pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
         // Every rank goes on until rank 0 has saved the cut; then rank 0 ends the job.
         signals::defer();
     }
-    let (fill, rows) = match prepare(&config, cluster.size()) {
+    let (fill, rows) = match prepare(&config) {
         Ok(prepared) => prepared,
         Err(err) if zero => return Err(err),
         Err(_) => return Ok(ExitCode::from(crate::errors::EXIT_ERROR)),
@@ -88,23 +89,23 @@ pub(super) fn run(config: Config, cluster: &Cluster) -> Result<ExitCode> {
     }
 }
 
-/// The fill for `ranks` ranks, after every check that needs no message: the options a
+/// The fill for the job's ranks, after every check that needs no message: the options a
 /// distributed fill takes (the library's request), and this rank's memory; with the stream of
 /// rows whose rings a checkpoint holds, when there is one.
-fn prepare(config: &Config, ranks: usize) -> Result<(BandFill, Option<RowStream>)> {
+fn prepare(config: &Config) -> Result<(BandFill, Option<RowStream>)> {
     if matches!(config.mode, Mode::Streamed { .. }) {
         bail!(
             "--stream is for one process: under mpirun the ranks already compute the table band \
              by band and rank 0 writes the rows as they come"
         );
     }
-    let prepared = config.request(Some(ranks)).prepare().map_err(|err| config.refusal(err))?;
+    let prepared = config.request().prepare().map_err(|err| config.refusal(err))?;
     // What one rank holds: its band and the rows above it that the moves read (every row, for
     // some games); rank 0 also one band of another rank, as it arrives.
     prepared.check_memory(config.runtime.memory(), &[])?;
     match prepared {
         PreparedFill::Bands { fill, rows } => Ok((fill, rows)),
-        _ => unreachable!("a distributed layout prepares bands"),
+        _ => bail!("{} is not shared among ranks by bands of rows", config.game.name()),
     }
 }
 
@@ -118,13 +119,9 @@ impl Outputs {
     fn open(config: &Config) -> Result<Outputs> {
         let destination =
             Destination::open(config.out.as_deref(), config.overwrite, Special::WriteThrough)?;
-        let checkpoint = match (&config.format, &config.mode) {
-            (Format::Summary, Mode::InMemory { checkpoint: Some(c) }) => Some((
-                Checkpoint::open(&c.path, &config.game, &config.max, config.overwrite)?,
-                c.every,
-            )),
-            _ => None,
-        };
+        // Only a summary is resumed: written rows cannot be taken up again.
+        let summary = config.writer(|row| row.ranks)? == RankWriter::Summary;
+        let checkpoint = if summary { config.open_checkpoint()? } else { None };
         Ok(Outputs { destination, checkpoint })
     }
 }
@@ -142,8 +139,8 @@ fn write(
     let bar = Bar::new(shape.cells() as u64, config.quiet);
     let start = Instant::now();
     let lens = shape.lens();
-    match config.format {
-        Format::Summary => {
+    match config.writer(|row| row.ranks)? {
+        RankWriter::Summary => {
             let Some(stats) = summarise(config, fill, rows, link, checkpoint.as_ref(), &bar)?
             else {
                 return Ok(ExitCode::from(signals::EXIT_INTERRUPTED));
@@ -154,20 +151,14 @@ fn write(
                 checkpoint.remove()?;
             }
         }
-        Format::Grid | Format::Long => {
-            let layout =
-                if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
+        RankWriter::Csv(layout) => {
             destination.write_with(|out| {
                 let mut rows = CsvRows::new(shape.axes(), &lens, layout, config.cells, out)?;
                 fill.run(link, None, &bar, &mut |row| rows.write_row(row), &mut NoCuts)?;
                 rows.finish()
             })?;
         }
-        Format::Parquet => bail!(
-            "--format parquet is written by one process for now; under mpirun write grid, long \
-             or npy"
-        ),
-        Format::Npy => {
+        RankWriter::Npy => {
             // The cells' type is the narrowest that holds the largest value, known only at the
             // end: the rows wait in an unnamed file (4 bytes a cell, beside the output).
             let spool = match config.out.as_deref().and_then(|out| out.parent()) {
@@ -201,9 +192,6 @@ fn write(
                 }
                 Ok(())
             })?;
-        }
-        Format::Bfile | Format::Rare => {
-            unreachable!("only 2-D tables are shared, and bfile and rare are for heap games")
         }
     }
     bar.finish();

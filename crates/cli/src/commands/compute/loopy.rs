@@ -2,15 +2,16 @@
 //! finite or ∞, written as CSV (`inf`, with K in the long layout's `k` column), outcomes P/N/D,
 //! numpy (∞ as 4294967295, the largest uint32) or a JSON summary.
 
-use super::config::{CheckpointConfig, Config, Format};
-use super::saves::Saves;
+use super::config::Config;
+use super::saves::{after_write, Saves};
+use super::writers::LabelWriter;
 use crate::checkpoint::Checkpoint;
 use crate::output::{write_json_line, Destination};
 use crate::progress::Bar;
 use crate::signals::{self, StopOnSignal};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use grundy_compute::retrograde::{Labelling, LoopyTable, RetrogradeFill};
-use grundy_core::{write_npy, write_table_csv, CsvLayout, Table, INFINITE_LABEL};
+use grundy_core::{write_npy, write_table_csv, Table, INFINITE_LABEL};
 use serde::Serialize;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -41,22 +42,10 @@ struct LoopySummary<'a> {
 pub(super) fn run(
     config: &Config,
     fill: &RetrogradeFill<'_>,
-    checkpoint: Option<&CheckpointConfig>,
     destination: Destination,
 ) -> Result<ExitCode> {
-    if config.format == Format::Bfile {
-        bail!(
-            "--format bfile: a b-file holds integers, and a loopy game's values may be ∞; use csv, \
-             npy or summary"
-        );
-    }
     let start = Instant::now();
-    let checkpoint = match checkpoint {
-        Some(c) => {
-            Some((Checkpoint::open(&c.path, &config.game, &config.max, config.overwrite)?, c.every))
-        }
-        None => None,
-    };
+    let checkpoint = config.open_checkpoint()?;
     let bar = Bar::new(config.shape.cells() as u64, config.quiet);
     let table = match &checkpoint {
         None => fill.fill(&bar).context("cannot compute the table")?,
@@ -86,7 +75,7 @@ pub(super) fn run(
     let table = table.into_table(config.game.clone());
     let written = write(config, &table, &about, destination);
     match (&checkpoint, labelling) {
-        (Some((checkpoint, _)), Some(labelling)) => super::after_write(
+        (Some((checkpoint, _)), Some(labelling)) => after_write(
             checkpoint,
             written,
             || checkpoint.save_labels(&labelling),
@@ -162,18 +151,13 @@ struct About {
 }
 
 fn write(config: &Config, table: &Table, about: &About, destination: Destination) -> Result<()> {
-    match config.format {
-        Format::Grid | Format::Long => {
-            let layout =
-                if config.format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
-            destination.write_with(|out| {
-                write_table_csv(table, layout, config.cells, &mut StopOnSignal(out))
-            })
-        }
-        Format::Npy => destination.write_with(|out| {
+    match config.writer(|row| row.labels)? {
+        LabelWriter::Csv(layout) => destination
+            .write_with(|out| write_table_csv(table, layout, config.cells, &mut StopOnSignal(out))),
+        LabelWriter::Npy => destination.write_with(|out| {
             write_npy(table.data(), &mut StopOnSignal(out)).map_err(grundy_core::NpyError::into_io)
         }),
-        Format::Summary => {
+        LabelWriter::Summary => {
             let mut counts = [0u64; 3];
             for i in 0..table.data().len() {
                 counts[table.outcome_at(i) as usize] += 1;
@@ -196,7 +180,5 @@ fn write(config: &Config, table: &Table, about: &About, destination: Destination
             };
             destination.write_with(|out| write_json_line(&mut StopOnSignal(out), &summary))
         }
-        // Rare: a loopy game's moves are not removals, so the config refused it.
-        Format::Bfile | Format::Rare | Format::Parquet => unreachable!("refused before the fill"),
     }
 }

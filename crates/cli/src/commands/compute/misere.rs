@@ -2,8 +2,9 @@
 //! library's fill and exact search over sums (`grundy_compute::misere`), in the command's
 //! formats.
 
-use super::config::{Config, Format};
+use super::config::Config;
 use super::summary::Summary;
+use super::writers::GeneraWriter;
 use crate::output::{write_json_line, Destination};
 use crate::progress::Bar;
 use crate::signals::StopOnSignal;
@@ -28,18 +29,17 @@ pub(super) fn heaps(
     let (table, rows) = fill.fill_genera(&limits, &bar).context("cannot compute the table")?;
     bar.finish();
     let seconds = start.elapsed().as_secs_f64();
-    match config.format {
-        Format::Grid | Format::Long => {
+    match config.writer(|row| row.genera)? {
+        GeneraWriter::Csv => {
             destination.write_with(|out| write_rows(config, &rows, &mut StopOnSignal(out)))?
         }
-        Format::Npy => destination.write_with(|out| {
+        GeneraWriter::Npy => destination.write_with(|out| {
             write_npy(&table, &mut StopOnSignal(out)).map_err(grundy_core::NpyError::into_io)
         })?,
-        Format::Bfile => {
+        GeneraWriter::Bfile => {
             destination.write_with(|out| write_bfile(&table, &mut StopOnSignal(out)))?
         }
-        Format::Rare | Format::Parquet => unreachable!("refused with --misere on a heap game"),
-        Format::Summary => {
+        GeneraWriter::Summary => {
             let stats = grundy_core::with_cells!(table.cells(), |cells| TableStats::of(cells));
             let mut summary = Summary::new(&config.game, &config.max, stats, seconds);
             summary.genera = Some(GeneraCount::of(&rows));

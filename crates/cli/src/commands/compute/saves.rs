@@ -7,6 +7,7 @@ use crate::checkpoint::Checkpoint;
 use crate::signals;
 use anyhow::{anyhow, Result};
 use grundy_compute::{Control, RingStore, RowStream};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 /// When a checkpointed run saves: every `every`, and when a signal asks it to stop.
@@ -69,4 +70,33 @@ pub(super) fn resumed(
         checkpoint.say_resuming(done, stream.plan().waves(), "row");
     }
     Ok(Some((ring, sums)))
+}
+
+/// After a checkpointed run's finished table was written (`written`): deletes the checkpoint;
+/// or, when the write failed, keeps the finished table in it (`save`) so that the next run
+/// writes it without computing anything, and says so (`say_saved` after a signal).
+pub(super) fn after_write(
+    checkpoint: &Checkpoint,
+    written: Result<()>,
+    save: impl FnOnce() -> Result<()>,
+    say_saved: impl FnOnce(),
+) -> Result<ExitCode> {
+    if let Err(err) = written {
+        let saved = save();
+        signals::undefer();
+        if signals::is_stopped(&err) && saved.is_ok() {
+            say_saved();
+            return Ok(ExitCode::from(signals::EXIT_INTERRUPTED));
+        }
+        return Err(match saved {
+            Ok(()) => err.context(format!(
+                "the finished table is saved in checkpoint {}",
+                checkpoint.path().display()
+            )),
+            Err(_) => err,
+        });
+    }
+    signals::undefer();
+    checkpoint.remove()?;
+    Ok(ExitCode::SUCCESS)
 }
