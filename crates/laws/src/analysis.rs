@@ -1,6 +1,6 @@
 //! The report of `grundy patterns`: what a table's structure is, in the JSON contract's shape.
 
-use crate::certificate::prove_outcome_rule;
+use crate::closed_form::periodic_rules::{outcome_rule, values_rule, Described};
 use crate::closed_form::{find_laws, LawOptions, Laws, Source};
 use crate::conjecture::ClaimKind;
 use crate::error::{Error, ErrorKind};
@@ -8,9 +8,9 @@ use crate::grid::{
     find_period_2d, is_separable, is_symmetric, line_periods_with, Grid, LinePeriod, Period2d,
 };
 use crate::periodicity::find_period;
+use crate::proof::certificate::prove_outcome_rule;
+use crate::proof::theorems::prove_sequence;
 use crate::proof::{optional, Proof};
-use crate::proofs::prove_sequence;
-use crate::rules::{outcome_rule, values_rule, Described};
 use grundy_compute::memory::{Held, MemoryPool, Need, TooLarge};
 use grundy_compute::SequenceRecords;
 use grundy_core::{board_lines, Cell, CellKind, Table};
@@ -139,7 +139,7 @@ pub struct OutcomeReport {
     pub rule: Option<String>,
     /// P-positions = (rows with a P) × (columns with a P).
     pub separable: bool,
-    /// Whether the rule is proved for every board (see [`crate::certificate`]), and the proof or
+    /// Whether the rule is proved for every board (see [`crate::proof::certificate`]), and the proof or
     /// why there is none; `None` when there is no rule. JSON: `proved` and `argument`.
     #[serde(flatten, with = "optional")]
     pub proof: Option<Proof>,
@@ -230,7 +230,7 @@ pub fn analysis_bytes(lens: &[usize]) -> u128 {
         + naming
 }
 
-/// How a search for a proved period went ([`crate::search::ProofSearch`]): part of the JSON
+/// How a search for a proved period went ([`crate::until_proved::ProofSearch`]): part of the JSON
 /// report.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Search {

@@ -6,7 +6,7 @@
 //! The values are the ones the search would give: the theorem's finite check has passed on the
 //! searched values (tested against full searches of the sparse-space engine, `tests/answered.rs`).
 
-use crate::proofs::{has_periodicity_theorem, law_or_needed, ProvedLaw};
+use crate::proof::theorems::{has_periodicity_theorem, law_or_needed, ProvedLaw};
 use grundy_compute::{
     Control, FillError, Progress, SequenceRecords, TableFill, WaveMark, WholeFill,
 };

@@ -22,6 +22,7 @@
 //! states them (normal or misère values, a loopy table's outcomes), never the convention.
 
 mod beatty;
+pub(crate) mod periodic_rules;
 mod sums;
 pub(crate) mod synthesis;
 

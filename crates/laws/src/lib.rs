@@ -4,16 +4,19 @@
 //!
 //! - [`periodicity::find_period`]: the smallest period of a sequence under the three-period rule.
 //! - [`grid`]: 2-D periods, symmetry, separable P-sets, rows, columns and diagonals.
-//! - [`proofs`]: the subtraction-game and Octal Periodicity theorems for heap games.
+//! - [`proof`]: the one proof type, and where proofs are made: [`proof::theorems`] (the
+//!   subtraction-game and Octal Periodicity theorems for heap games) and [`proof::certificate`]
+//!   (the finite box that proves a periodic claim on a board).
 //! - [`expr::Expr`]: the expression language of rules and conjectures.
 //! - [`closed_form`]: the laws a table suggests (formulas, sums of games, Beatty rays), each a
 //!   `grundy check` claim checked on every cell.
 //! - [`analyze`]: everything above as one [`Report`], the JSON contract of `grundy patterns`.
-//! - [`search::ProofSearch`]: a heap game computed in rounds until a theorem proves its period.
+//! - [`until_proved::ProofSearch`]: a heap game computed in rounds until a theorem proves its
+//!   period.
 //! - [`answered`]: a heap game's fill stopped where a theorem proves its period, every later
 //!   value a lookup in it.
-//! - [`conjecture::check`]: a claim against a table, with counterexamples, and
-//!   [`certificate`]: the finite check that proves a periodic claim for every board.
+//! - [`conjecture::check`]: a claim against a table, with counterexamples, and the proof
+//!   [`proof`] makes of it where a theorem applies.
 //!
 //! The play of sums (values of positions, winning moves, misère sums and quotients) is
 //! `grundy-play`'s; catalogues of games (naming a sequence, surveys of families) are
@@ -34,7 +37,6 @@
 
 mod analysis;
 pub mod answered;
-pub mod certificate;
 pub mod closed_form;
 pub mod conjecture;
 mod error;
@@ -42,9 +44,7 @@ pub mod expr;
 pub mod grid;
 pub mod periodicity;
 pub mod proof;
-pub mod proofs;
-mod rules;
-pub mod search;
+pub mod until_proved;
 
 pub use analysis::{
     analysis_bytes, analyze, analyze_with, check_analysis_memory, BoardReport, HeapPeriod,

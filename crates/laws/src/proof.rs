@@ -5,6 +5,14 @@
 //! ([`Proof::Proved`]); everything else is evidence, with the reason no proof holds
 //! ([`Proof::Unproved`]). In JSON (and a survey's CSV) a proof is the two keys it always was:
 //! `proved` (a boolean) and `argument` (the text; `null` where there was no finding to prove).
+//!
+//! Proofs are made in this module's rooms, one per kind of theorem: [`theorems`] (heap games'
+//! periods: the subtraction window and the Octal Periodicity Theorem) and [`certificate`] (the
+//! finite box that proves a periodic claim about a board with bounded moves). A new theorem is a
+//! room here and a [`Theorem`] variant.
+
+pub mod certificate;
+pub mod theorems;
 
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -21,7 +29,7 @@ pub enum Theorem {
     /// The Octal Periodicity Theorem (Guy and Smith) for octal games.
     OctalPeriodicity,
     /// A claim periodic on the whole board about a game with bounded moves, checked on a finite
-    /// box that holds every case of the infinite board ([`crate::certificate`]).
+    /// box that holds every case of the infinite board ([`crate::proof::certificate`]).
     FiniteBox,
 }
 

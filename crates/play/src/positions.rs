@@ -10,8 +10,10 @@
 
 use grundy_compute::retrograde::board_for;
 use grundy_core::{Coord, Game, GrundyTable, ModelError, SumValue, Table, TableShape};
-use grundy_laws::certificate::reach;
-use grundy_laws::proofs::{has_periodicity_theorem, proved_law, strip_law, ProvedLaw, StripLaw};
+use grundy_laws::proof::certificate::reach;
+use grundy_laws::proof::theorems::{
+    has_periodicity_theorem, proved_law, strip_law, ProvedLaw, StripLaw,
+};
 use serde::Serialize;
 use std::fmt;
 

@@ -25,7 +25,7 @@ use grundy_core::{
 };
 use grundy_laws::closed_form::LawOptions;
 use grundy_laws::conjecture::{check_with, ClaimKind, Conjecture};
-use grundy_laws::search::{ProofSearch, SearchError};
+use grundy_laws::until_proved::{ProofSearch, SearchError};
 use grundy_laws::{analysis_bytes, analyze_with, Report, ReportJson};
 use grundy_play::misere;
 use grundy_play::positions::{values_of, Position, ValuesError};
@@ -393,7 +393,7 @@ fn report_json(
     report: &Report,
     data: &GrundyTable,
     records: Option<&SequenceRecords>,
-    search: Option<&grundy_laws::search::Search>,
+    search: Option<&grundy_laws::until_proved::Search>,
 ) -> PyResult<String> {
     let known = name_report(data, report, Index::builtin());
     to_json(py, &ReportJson { report, records, until_proved: search, known: Some(&known) })

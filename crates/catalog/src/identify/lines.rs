@@ -5,8 +5,8 @@ use super::sequence::{Law, Sequence};
 use grundy_compute::{FillRequest, Progress, Runtime};
 use grundy_core::{Coord, Game, GrundyTable, TableShape};
 use grundy_laws::periodicity::find_period;
-use grundy_laws::proofs::{has_periodicity_theorem, prove_sequence};
-use grundy_laws::search::{ProofSearch, SearchError};
+use grundy_laws::proof::theorems::{has_periodicity_theorem, prove_sequence};
+use grundy_laws::until_proved::{ProofSearch, SearchError};
 use std::fmt;
 
 /// A line of a 2-D table.

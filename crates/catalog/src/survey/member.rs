@@ -9,7 +9,7 @@ use grundy_compute::{FillError, FillRequest, Progress, RequestError, Runtime, Se
 use grundy_core::{Coord, Game, ModelError, Table, TableShape};
 use grundy_laws::answered::{fill_whole, watch_bytes};
 use grundy_laws::proof::Proof;
-use grundy_laws::search::{ProofSearch, SearchError};
+use grundy_laws::until_proved::{ProofSearch, SearchError};
 use grundy_laws::{analysis_bytes, analyze, LineReport, Report};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -74,9 +74,9 @@ pub fn survey_member(
     let mut note = None;
     let fail =
         |kind: MemberErrorKind| MemberError { game: game.name().to_string(), kind: Box::new(kind) };
-    let theorem = extent
-        .until_proved
-        .filter(|_| game.dims() == 1 && grundy_laws::proofs::has_periodicity_theorem(game));
+    let theorem = extent.until_proved.filter(|_| {
+        game.dims() == 1 && grundy_laws::proof::theorems::has_periodicity_theorem(game)
+    });
     let (report, table) = match theorem {
         Some(limit) => {
             let start = game.axes()[0].min.max(extent.size);

@@ -8,7 +8,7 @@ use grundy_compute::SequenceRecords;
 use grundy_compute::{Budget, Content, Runtime, Seconds};
 use grundy_core::{parse_coords, CellKind};
 use grundy_laws::proof::Proof;
-use grundy_laws::search::{ProofSearch, Search, SearchError};
+use grundy_laws::until_proved::{ProofSearch, Search, SearchError};
 use grundy_laws::{
     analyze_with,
     closed_form::{LawOptions, Laws},
@@ -265,7 +265,7 @@ fn misere_quotient(args: &Args, last: i64, runtime: &Runtime, bar: &Bar) -> Resu
 const QUOTIENT_ARGUMENT: &str = "proved for these heaps: every sum of them has the misère outcome of its class (a finite check over the pairs of class and options' classes that every sum has); heaps beyond --heaps may change it";
 
 /// `patterns GAME --until-proved`: rounds of computing and analysing, each larger, until the
-/// period is proved or the limit is reached (`grundy_laws::search`).
+/// period is proved or the limit is reached (`grundy_laws::until_proved`).
 fn until_proved(args: &Args, runtime: &Runtime, bar: &Bar) -> Result<ExitCode> {
     let source = &args.table.source;
     if is_table_file(source) {

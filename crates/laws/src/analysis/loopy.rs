@@ -3,12 +3,12 @@
 //! [`super::analyze`], which dispatches on the table's values.
 
 use super::{LineReport, Report};
+use crate::closed_form::periodic_rules::{outcome_rule, Described};
 use crate::closed_form::{find_laws, LawOptions, Laws};
 use crate::conjecture::ClaimKind;
 use crate::error::{Error, ErrorKind};
 use crate::grid::{find_period_2d, line_periods_with, Grid};
 use crate::periodicity::find_period;
-use crate::rules::{outcome_rule, Described};
 use grundy_core::{LoopyOutcome, Table, INFINITE_LABEL};
 use rayon::prelude::*;
 use serde::Serialize;

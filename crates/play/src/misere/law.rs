@@ -14,7 +14,7 @@
 
 use grundy_compute::misere::{with_deep_stack, MisereError, MisereSearch, SearchLimits, Standing};
 use grundy_core::{Coord, Game};
-use grundy_laws::proofs::{proved_law, subtraction_reach, ProvedLaw};
+use grundy_laws::proof::theorems::{proved_law, subtraction_reach, ProvedLaw};
 use std::collections::HashMap;
 
 /// The most heaps searched for a period of the standings.

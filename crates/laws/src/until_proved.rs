@@ -7,7 +7,7 @@ use crate::analysis::analysis_bytes;
 pub use crate::analysis::Search;
 use crate::analysis::{analyze, Report};
 use crate::periodicity::tail_period;
-use crate::proofs::prove_sequence;
+use crate::proof::theorems::prove_sequence;
 use grundy_compute::memory::TooLarge;
 use grundy_compute::{
     Control, FillError, FillRequest, Layout, Progress, RequestError, RequestErrorKind, Resumable,
@@ -105,7 +105,7 @@ impl<'g> ProofSearch<'g> {
         if game.dims() != 1 {
             return Err(SearchError::NotHeapGame(game.dims()));
         }
-        if let Some(why) = crate::proofs::no_theorem_because(game) {
+        if let Some(why) = crate::proof::theorems::no_theorem_because(game) {
             return Err(SearchError::NoTheorem(why));
         }
         let min = game.axes()[0].min;

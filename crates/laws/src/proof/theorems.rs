@@ -1,7 +1,7 @@
 //! Theorems that turn a finite periodicity check into a proof for every heap size.
 
-use crate::certificate::reach;
 use crate::periodicity::{find_period, Period};
+use crate::proof::certificate::reach;
 use crate::proof::{Proof, Theorem as Named};
 use grundy_core::{Coord, Game, GrundyTable, Rule};
 use std::collections::HashMap;

@@ -1,0 +1,342 @@
+//! The check: a claim against every cell of a table (held, streamed, or a loopy game's), with
+//! its first counterexamples, then the proof attempted when it agrees.
+
+use super::judge::{judge, Seen};
+use super::proving::prove;
+use super::{CheckReport, ClaimKind, Conjecture, Counterexample, Verdict};
+use crate::error::{Error, ErrorKind};
+use crate::expr::EvalError;
+use crate::proof::certificate::Certificate;
+use grundy_compute::{Budget, Progress};
+use grundy_core::{Axis, Cell, CellKind, Coord, Game, GrundyTable, Table, TableShape};
+use rayon::prelude::*;
+
+/// Checks `conjecture` on every cell of `described` (in parallel), keeping the first `show`
+/// counterexamples, then tries to prove it for every board of the table's game, when it is
+/// known. `period` is a period stated for the claim (one per axis).
+pub fn check(
+    described: &Table,
+    conjecture: &Conjecture,
+    period: Option<&[u64]>,
+    show: usize,
+) -> Result<CheckReport, Error> {
+    check_with(described, conjecture, period, show, &Budget::default())
+}
+
+/// [`check`] within `budget`: each row checked is told to its progress, which stops the check
+/// with [`ErrorKind::Cancelled`] as soon as it asks (a view's client that went away), and the
+/// proof attempted after an agreement runs within its time (a proof that runs out says so and
+/// proves nothing).
+pub fn check_with(
+    described: &Table,
+    conjecture: &Conjecture,
+    period: Option<&[u64]>,
+    show: usize,
+    budget: &Budget<'_>,
+) -> Result<CheckReport, Error> {
+    check_in(described, conjecture, period, show, budget, Lanes::Pool)
+}
+
+/// Where a check's rows run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lanes {
+    /// Spread over the caller's rayon pool.
+    Pool,
+    /// On the caller's thread alone: a server's light check of a table of values, answered
+    /// beside heavy work that keeps the pool busy (issue 59: a light check waited 83 s behind
+    /// two heavy ones). A loopy game's table is checked on the caller's pool even so (rayon's
+    /// global one when it has none).
+    Caller,
+}
+
+/// [`check_with`], the rows of a table of values checked in `lanes`.
+pub fn check_in(
+    described: &Table,
+    conjecture: &Conjecture,
+    period: Option<&[u64]>,
+    show: usize,
+    budget: &Budget<'_>,
+    lanes: Lanes,
+) -> Result<CheckReport, Error> {
+    let progress = budget.progress();
+    let (table, kind, game, name) =
+        (described.data(), described.kind(), described.game(), described.name());
+    if described.loopy().is_some() {
+        if period.is_some() {
+            return Err(Error::new(ErrorKind::LoopyPeriod { table: name.to_string() }));
+        }
+        return check_loopy(described, conjecture, show, budget);
+    }
+    if kind == CellKind::Outcomes && conjecture.kind != ClaimKind::PSet {
+        return Err(Error::new(ErrorKind::OutcomesOnly { table: name.to_string() }));
+    }
+    if conjecture.kind == ClaimKind::Draws {
+        return Err(Error::new(ErrorKind::NoDraws { table: name.to_string() }));
+    }
+    budget.starts(table.len() as u64);
+    let (disagreements, counterexamples) = grundy_core::with_cells!(table.cells(), |values| {
+        check_rows(table, values, conjecture, show, progress, lanes)
+    })?;
+    Ok(report(
+        table.shape(),
+        game,
+        name,
+        conjecture,
+        period,
+        table.len() as u64,
+        disagreements,
+        counterexamples,
+        budget,
+    ))
+}
+
+/// [`check_with`] of a loopy game's table: a P-set claim is about the P-positions, a draws
+/// claim about the draws; a values claim compares finite values (an ∞ position disagrees with
+/// every number); in a holds claim `g` is [`INFINITE_G`] at an ∞ position. No theorem applies
+/// to a loopy game here: an agreeing claim is evidence on this board, not a proof.
+fn check_loopy(
+    described: &Table,
+    conjecture: &Conjecture,
+    show: usize,
+    budget: &Budget<'_>,
+) -> Result<CheckReport, Error> {
+    let shape = described.data().shape();
+    let labels = described.data().cells().to_u32_vec();
+    let seen: Vec<Seen> = (0..labels.len())
+        .into_par_iter()
+        .map(|i| Seen::labelled(labels[i], described.outcome_at(i)))
+        .collect();
+    let game = described.game().expect("a loopy table is a game's");
+    let lens = shape.lens();
+    let row_len = *lens.last().expect("tables have axes");
+    let rows: Vec<Result<(u64, Vec<Counterexample>), Error>> = seen
+        .par_chunks(row_len)
+        .enumerate()
+        .map(|(row, cells)| {
+            let cells = cells.iter().copied();
+            check_row(conjecture, shape.axes(), &lens, row, cells, show, Draws::Possible)
+        })
+        .collect();
+    let rows: Vec<(u64, Vec<Counterexample>)> = rows.into_iter().collect::<Result<_, _>>()?;
+    let disagreements = rows.iter().map(|(count, _)| count).sum();
+    let counterexamples = rows.into_iter().flat_map(|(_, found)| found).take(show).collect();
+    let cells = labels.len() as u64;
+    Ok(report(
+        shape,
+        Some(game),
+        game.name(),
+        conjecture,
+        None,
+        cells,
+        disagreements,
+        counterexamples,
+        budget,
+    ))
+}
+
+/// The report of a finished check, with the proof attempted when the claim agreed.
+#[allow(clippy::too_many_arguments)]
+fn report(
+    shape: &TableShape,
+    game: Option<&Game>,
+    name: &str,
+    conjecture: &Conjecture,
+    period: Option<&[u64]>,
+    cells: u64,
+    disagreements: u64,
+    counterexamples: Vec<Counterexample>,
+    budget: &Budget<'_>,
+) -> CheckReport {
+    let certificate = if disagreements > 0 {
+        Certificate::none("the claim disagrees with the table")
+    } else if game.is_some_and(Game::is_loopy) {
+        Certificate::none(
+            "no theorem is applied to a loopy game: the claim agrees with this board, which is \
+             evidence, not a proof for other boards",
+        )
+    } else {
+        prove(game, conjecture, period, &budget.from_now())
+    };
+    CheckReport {
+        game: name.to_string(),
+        size: shape.max().to_vec(),
+        claim: conjecture.kind,
+        expression: conjecture.expr.text().to_string(),
+        cells,
+        disagreements,
+        counterexamples,
+        verdict: if disagreements == 0 { Verdict::Agrees } else { Verdict::Disagrees },
+        proof: certificate.proof,
+        checked_box: certificate.checked_box,
+    }
+}
+
+/// A check fed one row at a time (the values along the last axis, in row-major order), for a
+/// table that is streamed rather than held in memory.
+pub struct RowChecker<'a> {
+    conjecture: &'a Conjecture,
+    shape: TableShape,
+    show: usize,
+    next_row: usize,
+    cells: u64,
+    disagreements: u64,
+    counterexamples: Vec<Counterexample>,
+}
+
+impl<'a> RowChecker<'a> {
+    /// A checker for a table of `shape`, keeping the first `show` counterexamples.
+    pub fn new(conjecture: &'a Conjecture, shape: &TableShape, show: usize) -> RowChecker<'a> {
+        RowChecker {
+            conjecture,
+            shape: shape.clone(),
+            show,
+            next_row: 0,
+            cells: 0,
+            disagreements: 0,
+            counterexamples: Vec::new(),
+        }
+    }
+
+    /// Checks the next row.
+    ///
+    /// # Errors
+    /// A draws claim (the table's game has no draws), or an expression that cannot be
+    /// evaluated at some cell.
+    pub fn feed(&mut self, row: &[u32]) -> Result<(), Error> {
+        if self.conjecture.kind == ClaimKind::Draws {
+            return Err(Error::new(ErrorKind::NoDraws { table: "a streamed table".into() }));
+        }
+        let wanted = self.show - self.counterexamples.len();
+        let (count, found) = check_row(
+            self.conjecture,
+            self.shape.axes(),
+            &self.shape.lens(),
+            self.next_row,
+            row.iter().map(|&value| Seen::value(value)),
+            wanted,
+            Draws::None,
+        )?;
+        self.next_row += 1;
+        self.cells += row.len() as u64;
+        self.disagreements += count;
+        self.counterexamples.extend(found);
+        Ok(())
+    }
+
+    /// The report, with the proof attempted for `game` when the claim agreed, within `budget`.
+    pub fn finish(
+        self,
+        game: &Game,
+        name: &str,
+        period: Option<&[u64]>,
+        budget: &Budget<'_>,
+    ) -> CheckReport {
+        report(
+            &self.shape,
+            Some(game),
+            name,
+            self.conjecture,
+            period,
+            self.cells,
+            self.disagreements,
+            self.counterexamples,
+            budget,
+        )
+    }
+}
+
+/// Checks every row (the last axis) of `values` in parallel. Each row keeps its first `show`
+/// counterexamples, so merging in row order gives the first ones of the table; an expression
+/// that cannot be evaluated is reported at its first cell in row order too (rayon's collect
+/// into a `Result` stops at whichever error a thread meets first, so the rows' results are
+/// gathered before the first error is taken: `check` once named (5, 1) instead of (1, 1)).
+fn check_rows<C: Cell>(
+    table: &GrundyTable,
+    values: &[C],
+    conjecture: &Conjecture,
+    show: usize,
+    progress: &dyn Progress,
+    lanes: Lanes,
+) -> Result<(u64, Vec<Counterexample>), Error> {
+    let lens = table.shape().lens();
+    let row_len = *lens.last().unwrap();
+    let one_row = |(row, cells): (usize, &[C])| {
+        if progress.cancelled() {
+            return Err(Error::new(ErrorKind::Cancelled));
+        }
+        let cells = cells.iter().map(|&c| Seen::value(c.into()));
+        let checked = check_row(conjecture, table.axes(), &lens, row, cells, show, Draws::None);
+        progress.advance(row_len as u64);
+        checked
+    };
+    // The rows' counts are added and their counterexamples kept in row order, the first `show`
+    // only, as the rows are checked: a table of millions of one-cell rows held a result per row
+    // (issue 59: kiki 4000000 × 1 peaked 132 MB above what patterns announced).
+    let merge = |(a, mut first): (u64, Vec<Counterexample>), (b, next): (u64, Vec<_>)| {
+        first.extend(next.into_iter().take(show.saturating_sub(first.len())));
+        Ok((a + b, first))
+    };
+    match lanes {
+        Lanes::Caller => values
+            .chunks(row_len)
+            .enumerate()
+            .map(one_row)
+            .try_fold((0, Vec::new()), |sum, row| merge(sum, row?)),
+        // Reduced in row order, errors too: the error reported is the first row's that has
+        // one, on any number of threads (`try_reduce` would give whichever came first).
+        Lanes::Pool => values.par_chunks(row_len).enumerate().map(one_row).reduce(
+            || Ok((0, Vec::new())),
+            |first, next| match (first, next) {
+                (Err(err), _) | (Ok(_), Err(err)) => Err(err),
+                (Ok(first), Ok(next)) => merge(first, next),
+            },
+        ),
+    }
+}
+
+/// Whether a table may hold draws: a P-set claim's counterexample then says "N or D".
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Draws {
+    None,
+    Possible,
+}
+
+/// Checks row number `row` (counted in row-major order over all axes but the last): the number
+/// of disagreements and the first `show` counterexamples.
+fn check_row(
+    conjecture: &Conjecture,
+    axes: &[Axis],
+    lens: &[usize],
+    row: usize,
+    cells: impl Iterator<Item = Seen>,
+    show: usize,
+    draws: Draws,
+) -> Result<(u64, Vec<Counterexample>), Error> {
+    let dims = lens.len();
+    let mut pos = vec![0; dims];
+    let mut rest = row;
+    for d in (0..dims - 1).rev() {
+        pos[d] = axes[d].min + (rest % lens[d]) as Coord;
+        rest /= lens[d];
+    }
+    let mut slots = vec![0i64; conjecture.variables.names.len()];
+    let mut count = 0u64;
+    let mut found = Vec::new();
+    for (offset, seen) in cells.enumerate() {
+        pos[dims - 1] = axes[dims - 1].min + offset as Coord;
+        conjecture.variables.fill(&mut slots, &pos, seen.g());
+        let verdict = judge(conjecture, &slots, seen, draws == Draws::Possible)
+            .map_err(|e| eval_error(&pos, e))?;
+        if let Some(claimed) = verdict {
+            count += 1;
+            if found.len() < show {
+                found.push(Counterexample { position: pos.clone(), value: seen.label(), claimed });
+            }
+        }
+    }
+    Ok((count, found))
+}
+
+fn eval_error(pos: &[Coord], error: EvalError) -> Error {
+    Error::new(ErrorKind::Eval { position: pos.to_vec(), error })
+}

@@ -1,0 +1,121 @@
+//! The proof glue: which box proof a claim takes (its periods, read from the expression's form)
+//! and the attempt, made by [`crate::proof::certificate`].
+
+use super::{ClaimKind, Conjecture};
+use crate::proof::certificate::{box_work, prove_periodic, reach, Certificate, PeriodicClaim};
+use grundy_compute::Budget;
+use grundy_core::{Coord, Game, Table};
+
+/// A box proof's plan: the game, what is claimed of it, the periods and how they were found.
+pub(super) struct Plan<'g> {
+    game: &'g Game,
+    claim: Claim,
+    periods: Vec<u64>,
+    how: &'static str,
+}
+
+/// The claims a box proof takes.
+#[derive(Clone, Copy)]
+enum Claim {
+    PSet,
+    Values,
+}
+
+/// The periods a box proof of `conjecture` on `game` takes, and how they were found; or why no
+/// box proof applies.
+pub(super) fn proof_plan<'g>(
+    game: Option<&'g Game>,
+    conjecture: &Conjecture,
+    period: Option<&[u64]>,
+) -> Result<Plan<'g>, Certificate> {
+    let Some(game) = game else {
+        return Err(Certificate::none(
+            "the game's rules are not known for this table (read from a file, or a slice of a 3-D table)",
+        ));
+    };
+    let claim =
+        match conjecture.kind {
+            ClaimKind::PSet => Claim::PSet,
+            ClaimKind::Values => Claim::Values,
+            ClaimKind::Holds => return Err(Certificate::none(
+                "a claim about the values themselves (one that uses g) is checked on the table \
+                 only",
+            )),
+            ClaimKind::Draws => {
+                return Err(Certificate::none(
+                    "a draws claim is about a loopy game, to which no theorem is applied",
+                ))
+            }
+        };
+    if let Err(why) = reach(game) {
+        return Err(Certificate::none(format!("the moves are unbounded: {why}")));
+    }
+    // The box argument needs the claim to repeat on the whole infinite board, so the period is
+    // read from the expression's form (`Expr::periods`), never sampled from the table: a claim
+    // such as `n % 2 == 1 && n < 1000` repeats on any table smaller than 1000 and is still false.
+    let Some(slot_periods) = conjecture.expr.periods() else {
+        return Err(Certificate::none(
+            "the expression's form does not show that it repeats on the whole board (a coordinate \
+             occurs outside a residue such as `x % c` or `(x + y) % c`), so the agreement holds on \
+             the table only",
+        ));
+    };
+    let own = conjecture.variables.axis_periods(&slot_periods, game.dims());
+    let shown = |p: &[u64]| p.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    match period {
+        Some(stated) if stated.iter().zip(&own).all(|(s, o)| s % o == 0) => Ok(Plan {
+            game,
+            claim,
+            periods: stated.to_vec(),
+            how: "as stated, a multiple of the period read from the expression's form",
+        }),
+        Some(stated) => Err(Certificate::none(format!(
+            "the expression's form shows the period [{}], which does not divide the stated \
+             period [{}]; leave the stated period out to prove the claim with the period of its \
+             form",
+            shown(&own),
+            shown(stated)
+        ))),
+        None => Ok(Plan { game, claim, periods: own, how: "read from the expression's form" }),
+    }
+}
+
+/// The work of the proof that follows an agreeing check of `conjecture` on `described`, in the
+/// units of [`Conjecture::size`] × cells: the box's cells times the options of its far corner
+/// and the claim's size; 0 when no box proof applies. A server that bounds the work of each
+/// request counts it beside the check's (issue 59: a 60-byte claim on a small table made the
+/// view prove it over a 49 M-cell box).
+pub fn proof_work(described: &Table, conjecture: &Conjecture) -> u128 {
+    match proof_plan(described.game(), conjecture, None) {
+        Ok(plan) => box_work(plan.game, &plan.periods) * conjecture.size() as u128,
+        Err(_) => 0,
+    }
+}
+
+/// Tries to prove an agreeing claim for every board.
+pub(super) fn prove(
+    game: Option<&Game>,
+    conjecture: &Conjecture,
+    period: Option<&[u64]>,
+    budget: &Budget<'_>,
+) -> Certificate {
+    let Plan { game, claim, periods, how } = match proof_plan(game, conjecture, period) {
+        Ok(plan) => plan,
+        Err(none) => return none,
+    };
+    let slots_at = |pos: &[Coord]| {
+        let mut slots = vec![0; conjecture.variables.names.len()];
+        conjecture.variables.fill(&mut slots, pos, 0);
+        slots
+    };
+    match claim {
+        Claim::PSet => {
+            let claimed = |pos: &[Coord]| conjecture.expr.eval_bool(&slots_at(pos)).ok();
+            prove_periodic(game, &PeriodicClaim::PSet(&claimed), &periods, how, budget)
+        }
+        Claim::Values => {
+            let claimed = |pos: &[Coord]| conjecture.expr.eval_int(&slots_at(pos)).ok();
+            prove_periodic(game, &PeriodicClaim::Values(&claimed), &periods, how, budget)
+        }
+    }
+}
