@@ -5,8 +5,10 @@
 //! bound, and must not be killed.
 #![cfg(target_os = "linux")]
 
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+mod common;
+
+use std::io::Write;
+use std::process::Command;
 
 /// The budget: large enough that the program's own few megabytes (code, thread stacks) are
 /// inside the 10 %.
@@ -42,32 +44,18 @@ fn peak_of(args: &[&str], group: Option<&Limited>) -> (bool, String, u64) {
 
 /// Runs `args` under a budget of `budget` bytes, in `group` if given; its exit status and peak
 /// resident bytes.
-// The child is reaped by `wait4`, which also gives its peak memory, not by `Child::wait`.
-#[allow(clippy::zombie_processes)]
 fn peak_within(args: &[&str], budget: u64, group: Option<&Limited>) -> (bool, String, u64) {
     let mut command = Command::new(env!("CARGO_BIN_EXE_grundy"));
-    command
-        .args(args)
-        .args(["--max-memory", &budget.to_string(), "--quiet"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped());
+    command.args(args).args(["--max-memory", &budget.to_string(), "--quiet"]);
     if let Some(group) = group {
         group.enter_on_exec(&mut command);
     }
-    let mut child = command.spawn().unwrap();
-    let mut stderr = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is valid; wait4 reaps this child, which `child` never waits
-    // for afterwards.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let pid = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    assert_eq!(pid, child.id() as i32);
+    let (status, mut stderr, peak) = common::run_for_peak(&mut command);
     let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
     if libc::WIFSIGNALED(status) {
         stderr.push_str(&format!("(killed by signal {})", libc::WTERMSIG(status)));
     }
-    (ok, stderr, usage.ru_maxrss as u64 * 1024)
+    (ok, stderr, peak)
 }
 
 /// A memory control group with a limit, made for one run and removed after it: cgroup v1's

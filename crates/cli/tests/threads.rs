@@ -9,7 +9,7 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -136,13 +136,7 @@ fn the_view_runs_at_most_n_plus_3_threads() {
             .stdout(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://127.0.0.1:"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
+        let url = common::view_url(&mut child);
         // The page, asked for as a browser would, while the threads are watched.
         let address = url.trim_start_matches("http://").split('/').next().unwrap().to_string();
         let path = format!("/{}", url.trim_start_matches("http://").split_once('/').unwrap().1);
@@ -158,9 +152,7 @@ fn the_view_runs_at_most_n_plus_3_threads() {
         let most = watch(&mut child, || started.elapsed() > Duration::from_millis(700));
         let answer = asking.join().unwrap();
         assert!(answer.starts_with("HTTP/1.1 200"), "{answer:.200}");
-        // SAFETY: a signal to our own child process.
-        unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-        let status = child.wait().unwrap();
+        let status = common::interrupt(&mut child);
         let mut stderr = String::new();
         child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
         assert!(status.code().is_some(), "{stderr}");

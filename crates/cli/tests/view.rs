@@ -13,7 +13,6 @@ mod common;
 
 use browser::{Browser, Point, Tab};
 use common::{grundy, stdout_of};
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -34,21 +33,13 @@ impl Served {
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
-        let url = line
-            .split_whitespace()
-            .find(|w| w.starts_with("http://127.0.0.1:"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
+        let url = common::view_url(&mut child);
         Served { child, url }
     }
 
     /// Stops the server as Ctrl-C does and returns its exit code.
     fn interrupt(mut self) -> Option<i32> {
-        // SAFETY: a signal to our own child process.
-        unsafe { libc::kill(self.child.id() as i32, libc::SIGINT) };
-        let status = self.child.wait().unwrap();
+        let status = common::interrupt(&mut self.child);
         std::mem::forget(self);
         status.code()
     }
@@ -161,6 +152,10 @@ fn screenshot(tab: &Tab<'_>, name: &str) -> Vec<u8> {
 const P_RED: [u8; 3] = [220, 30, 50];
 
 #[test]
+#[cfg_attr(
+    chromium_missing,
+    ignore = "needs Chromium, not installed when the tests were built: apt-get install chromium, then touch crates/cli/build.rs"
+)]
 fn the_page_shows_values_moves_and_counterexamples() {
     let Some(browser) = browser() else { return };
     let (served, tab) = open_page(&browser, &["wythoff", "--size", "300x300", "--port", "0"]);
@@ -296,6 +291,10 @@ fn the_page_shows_values_moves_and_counterexamples() {
 
 /// A heap game: its sequence plotted, its proved period found, a heap's moves listed.
 #[test]
+#[cfg_attr(
+    chromium_missing,
+    ignore = "needs Chromium, not installed when the tests were built: apt-get install chromium, then touch crates/cli/build.rs"
+)]
 fn a_heap_game_is_plotted_with_its_period() {
     let Some(browser) = browser() else { return };
     let (served, tab) = open_page(&browser, &["kayles", "--size", "500", "--port", "0"]);

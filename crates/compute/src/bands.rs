@@ -331,7 +331,7 @@ impl BandFill {
         let start = if me == 0 {
             let start = start.unwrap_or_else(|| self.top());
             // Mirrored tiles must lie on the diagonal: such fills start at a band's edge.
-            assert!(!self.mirrored() || start.next_row % self.plan.tile_sides()[0] == 0);
+            assert!(!self.mirrored() || start.next_row.is_multiple_of(self.plan.tile_sides()[0]));
             for to in 1..self.ranks {
                 let rows = if self.every_row { &start.rows[..] } else { &[] };
                 link.send(to, Channel::Rows, encode_start(start.next_row, rows));

@@ -166,17 +166,55 @@ pub(crate) enum Slides {
     Walked,
 }
 
-impl CompiledGame {
-    /// Compiles `game` for `shape`, its long slides as `slides` says.
-    pub(crate) fn new(game: &Game, shape: &TableShape, slides: Slides) -> CompiledGame {
+/// The table's geometry as the compiled moves need it: its lengths, the flat strides of its
+/// axes, and its longest axis.
+struct Geometry {
+    lens: Vec<usize>,
+    strides: Vec<usize>,
+    longest: usize,
+}
+
+impl Geometry {
+    fn of(shape: &TableShape) -> Geometry {
         let lens = shape.lens();
         let mut strides = vec![1usize; lens.len()];
         for d in (0..lens.len().saturating_sub(1)).rev() {
             strides[d] = strides[d + 1] * lens[d + 1];
         }
         let longest = lens.iter().copied().max().unwrap_or(0);
+        Geometry { lens, strides, longest }
+    }
+
+    /// A move of any amount along `direction`, walked by the kernel.
+    fn ray(&self, direction: &[Coord], amounts: Amounts) -> Ray {
+        let mut lowers = [(0, 0); 3];
+        let mut lowered = 0;
+        for (axis, &d) in direction.iter().enumerate().filter(|(_, &d)| d < 0) {
+            lowers[lowered] = (axis, (-d) as usize);
+            lowered += 1;
+        }
+        let flat = lowers[..lowered].iter().map(|&(a, unit)| unit * self.strides[a]).sum();
+        Ray { lowers, lowered, flat, amounts, transposed: false }
+    }
+
+    /// `amount` times `direction`, as a fixed move.
+    fn fixed(&self, direction: &[Coord], amount: usize) -> FixedMove {
+        let mut need = [0; 3];
+        let mut back = 0;
+        for (axis, &d) in direction.iter().enumerate() {
+            need[axis] = (-d) as usize * amount;
+            back += need[axis] * self.strides[axis];
+        }
+        FixedMove { need, back }
+    }
+}
+
+impl CompiledGame {
+    /// Compiles `game` for `shape`, its long slides as `slides` says.
+    pub(crate) fn new(game: &Game, shape: &TableShape, slides: Slides) -> CompiledGame {
+        let geometry = Geometry::of(shape);
         let mut compiled = CompiledGame {
-            lens: lens.clone(),
+            lens: geometry.lens.clone(),
             lines: Vec::new(),
             fixed: Vec::new(),
             rays: Vec::new(),
@@ -184,74 +222,27 @@ impl CompiledGame {
             take_and_break: Vec::new(),
             leaves_nothing: game.play().option_value([]),
         };
-        let ray = |direction: &[Coord], amounts: Amounts| {
-            let mut lowers = [(0, 0); 3];
-            let mut lowered = 0;
-            for (axis, &d) in direction.iter().enumerate().filter(|(_, &d)| d < 0) {
-                lowers[lowered] = (axis, (-d) as usize);
-                lowered += 1;
-            }
-            let flat = lowers[..lowered].iter().map(|&(a, unit)| unit * strides[a]).sum();
-            Ray { lowers, lowered, flat, amounts, transposed: false }
-        };
-        let fixed = |direction: &[Coord], amount: usize| {
-            let mut need = [0; 3];
-            let mut back = 0;
-            for (axis, &d) in direction.iter().enumerate() {
-                need[axis] = (-d) as usize * amount;
-                back += need[axis] * strides[axis];
-            }
-            FixedMove { need, back }
-        };
         for rule in game.rules() {
             match rule {
                 Rule::Step { offsets } => {
-                    compiled.fixed.extend(offsets.iter().map(|o| fixed(o, 1)))
+                    compiled.fixed.extend(offsets.iter().map(|o| geometry.fixed(o, 1)))
                 }
                 Rule::Jump { directions, steps } => {
-                    let amounts = jump_amounts(steps, longest);
+                    let amounts = jump_amounts(steps, geometry.longest);
                     for direction in directions {
                         if amounts.len() <= FIXED_JUMPS {
-                            compiled.fixed.extend(amounts.iter().map(|&a| fixed(direction, a)));
+                            let each = amounts.iter().map(|&a| geometry.fixed(direction, a));
+                            compiled.fixed.extend(each);
                         } else {
-                            let unit = ray(direction, Amounts::UpTo(0)).flat;
+                            let unit = geometry.ray(direction, Amounts::UpTo(0)).flat;
                             let list = amounts.iter().map(|&a| (a, a * unit)).collect();
-                            compiled.rays.push(ray(direction, Amounts::List(list)));
+                            compiled.rays.push(geometry.ray(direction, Amounts::List(list)));
                         }
                     }
                 }
                 Rule::Slide { directions, max } => {
-                    let bound = max.map_or(longest, |m| (m as usize).min(longest));
                     for direction in directions {
-                        // No slide goes further than the axes it lowers are long.
-                        let reach = direction
-                            .iter()
-                            .zip(&lens)
-                            .filter(|(&d, _)| d < 0)
-                            .map(|(&d, &len)| len.saturating_sub(1) / (-d) as usize)
-                            .min()
-                            .unwrap_or(0);
-                        let bound = bound.min(reach);
-                        let line = match direction.as_slice() {
-                            [0, -1] => Some(LineKind::Row),
-                            [-1, 0] => Some(LineKind::Column),
-                            [-1, -1] => Some(LineKind::Diagonal),
-                            _ => None,
-                        };
-                        // A short line (a column of a thin board) is walked: its few cells
-                        // cost less to read than a set as wide as its values costs to keep.
-                        let summarised = |line: &LineKind| {
-                            slides == Slides::Summarised
-                                && max.is_none()
-                                && line_length(*line, &lens) > SHORT_LINE
-                        };
-                        match line.filter(summarised) {
-                            Some(line) if !compiled.lines.contains(&line) => {
-                                compiled.lines.push(line)
-                            }
-                            Some(_) => {}
-                            None => compiled.rays.push(ray(direction, Amounts::UpTo(bound))),
-                        }
+                        compiled.add_slide(&geometry, direction, *max, slides);
                     }
                 }
                 Rule::Split { axis, min_piece, unequal } => {
@@ -261,7 +252,7 @@ impl CompiledGame {
                         axis_min,
                         smallest: (*min_piece).max(axis_min),
                         unequal: *unequal,
-                        stride: strides[*axis],
+                        stride: geometry.strides[*axis],
                         transposed: false,
                     });
                 }
@@ -278,6 +269,44 @@ impl CompiledGame {
             }
         }
         compiled
+    }
+
+    /// A slide along `direction` (at most `max`): a line whose summaries the store keeps, or a
+    /// ray the kernel walks.
+    fn add_slide(
+        &mut self,
+        geometry: &Geometry,
+        direction: &[Coord],
+        max: Option<u64>,
+        slides: Slides,
+    ) {
+        let lens = &geometry.lens;
+        let bound = max.map_or(geometry.longest, |m| (m as usize).min(geometry.longest));
+        // No slide goes further than the axes it lowers are long.
+        let reach = direction
+            .iter()
+            .zip(lens)
+            .filter(|(&d, _)| d < 0)
+            .map(|(&d, &len)| len.saturating_sub(1) / (-d) as usize)
+            .min()
+            .unwrap_or(0);
+        let bound = bound.min(reach);
+        let line = match direction {
+            [0, -1] => Some(LineKind::Row),
+            [-1, 0] => Some(LineKind::Column),
+            [-1, -1] => Some(LineKind::Diagonal),
+            _ => None,
+        };
+        // A short line (a column of a thin board) is walked: its few cells cost less to read
+        // than a set as wide as its values costs to keep.
+        let summarised = |line: &LineKind| {
+            slides == Slides::Summarised && max.is_none() && line_length(*line, lens) > SHORT_LINE
+        };
+        match line.filter(summarised) {
+            Some(line) if !self.lines.contains(&line) => self.lines.push(line),
+            Some(_) => {}
+            None => self.rays.push(geometry.ray(direction, Amounts::UpTo(bound))),
+        }
     }
 
     pub(crate) fn lens(&self) -> &[usize] {

@@ -321,62 +321,77 @@ impl<'g> FillRequest<'g> {
     /// # Panics
     /// If `shape` was made for a game with other axes.
     pub fn prepare(self) -> Result<PreparedFill<'g>, RequestError> {
-        let FillRequest { game, shape, engine, runtime, layout, tile_side, search_seconds } = self;
-        let threads = runtime.threads().clone();
-        assert_eq!(game.axes(), shape.axes(), "the shape belongs to another game");
-        let refuse = |kind: RequestErrorKind| Err(RequestError::from(kind));
+        assert_eq!(self.game.axes(), self.shape.axes(), "the shape belongs to another game");
         // A loopy game (a move raises a coordinate) has no order of waves: its table is the
         // retrograde kernel's, whole, in memory, in one run.
-        if game.is_loopy() || engine == Engine::Retrograde {
-            let loopy = |why: LoopyRefusal| refuse(RequestErrorKind::Loopy(why));
-            let name = || game.name().to_string();
-            if !matches!(engine, Engine::Auto | Engine::Retrograde) {
-                return loopy(LoopyRefusal::Engine { game: name(), engine });
-            }
-            if game.play() == Play::Misere {
-                return loopy(LoopyRefusal::Misere { game: name() });
-            }
-            // In memory, resumable or not: a checkpoint holds the labelling after a round.
-            if !matches!(layout, Layout::InMemory { .. }) {
-                return loopy(LoopyRefusal::Layout);
-            }
-            return RetrogradeFill::new(game, shape, runtime)
-                .map(PreparedFill::Retrograde)
-                .map_err(|why| RequestErrorKind::Loopy(why).into());
+        if self.game.is_loopy() || self.engine == Engine::Retrograde {
+            return self.prepare_loopy();
         }
         // Under misère play, a heap game whose moves leave sums runs the exact search, and only
         // it (a board whose moves leave sums has no engine): the one place where that is decided.
-        let misere = game.play() == Play::Misere;
-        if !game.values_are_local() {
-            let asked = match (engine, layout) {
-                _ if !table_by_search(game) => {
-                    Some("of a heap game, in memory in one run; this is a board".to_string())
-                }
-                (Engine::Auto | Engine::Search, Layout::InMemory { resumable: Resumable::No }) => {
-                    None
-                }
-                (Engine::Auto | Engine::Search, _) => {
-                    Some("in memory in one run: it has no waves to save or stream".into())
-                }
-                (engine, _) => Some(format!("the {engine} engine fills cells one by one")),
-            };
-            if let Some(asked) = asked {
-                return refuse(RequestErrorKind::MisereSums {
-                    game: game.name().to_string(),
-                    asked,
-                });
-            }
-            let limits = SearchLimits::within(runtime.memory(), search_seconds);
-            return Ok(PreparedFill::Table(TableFill::new(
-                game,
-                shape,
-                engine,
-                threads,
-                tile_side,
-                None,
-                Some(limits),
-            )));
+        if !self.game.values_are_local() {
+            return self.prepare_search();
         }
+        self.prepare_waves()
+    }
+
+    /// [`FillRequest::prepare`] of a loopy game: the retrograde kernel, in memory.
+    fn prepare_loopy(self) -> Result<PreparedFill<'g>, RequestError> {
+        let FillRequest { game, shape, engine, runtime, layout, .. } = self;
+        let refuse = |kind: RequestErrorKind| Err(RequestError::from(kind));
+        let loopy = |why: LoopyRefusal| refuse(RequestErrorKind::Loopy(why));
+        let name = || game.name().to_string();
+        if !matches!(engine, Engine::Auto | Engine::Retrograde) {
+            return loopy(LoopyRefusal::Engine { game: name(), engine });
+        }
+        if game.play() == Play::Misere {
+            return loopy(LoopyRefusal::Misere { game: name() });
+        }
+        // In memory, resumable or not: a checkpoint holds the labelling after a round.
+        if !matches!(layout, Layout::InMemory { .. }) {
+            return loopy(LoopyRefusal::Layout);
+        }
+        RetrogradeFill::new(game, shape, runtime)
+            .map(PreparedFill::Retrograde)
+            .map_err(|why| RequestErrorKind::Loopy(why).into())
+    }
+
+    /// [`FillRequest::prepare`] of a misère game whose moves leave sums: the exact search.
+    fn prepare_search(self) -> Result<PreparedFill<'g>, RequestError> {
+        let FillRequest { game, shape, engine, runtime, layout, tile_side, search_seconds } = self;
+        let threads = runtime.threads().clone();
+        let refuse = |kind: RequestErrorKind| Err(RequestError::from(kind));
+        let asked = match (engine, layout) {
+            _ if !table_by_search(game) => {
+                Some("of a heap game, in memory in one run; this is a board".to_string())
+            }
+            (Engine::Auto | Engine::Search, Layout::InMemory { resumable: Resumable::No }) => None,
+            (Engine::Auto | Engine::Search, _) => {
+                Some("in memory in one run: it has no waves to save or stream".into())
+            }
+            (engine, _) => Some(format!("the {engine} engine fills cells one by one")),
+        };
+        if let Some(asked) = asked {
+            return refuse(RequestErrorKind::MisereSums { game: game.name().to_string(), asked });
+        }
+        let limits = SearchLimits::within(runtime.memory(), search_seconds);
+        Ok(PreparedFill::Table(TableFill::new(
+            game,
+            shape,
+            engine,
+            threads,
+            tile_side,
+            None,
+            Some(limits),
+        )))
+    }
+
+    /// [`FillRequest::prepare`] of a game filled in waves: engine × layout.
+    fn prepare_waves(self) -> Result<PreparedFill<'g>, RequestError> {
+        let FillRequest { game, shape, engine, runtime, layout, tile_side, .. } = self;
+        let threads = runtime.threads().clone();
+        let refuse = |kind: RequestErrorKind| Err(RequestError::from(kind));
+        let misere = game.play() == Play::Misere;
         if engine == Engine::Reference && layout.resumable() == Resumable::Yes {
             return refuse(RequestErrorKind::ReferenceNotResumable);
         }

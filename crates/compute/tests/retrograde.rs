@@ -13,17 +13,8 @@ use grundy_compute::retrograde::{
 use grundy_compute::{NoProgress, ThreadCount, Threads};
 use grundy_core::{LoopyOutcome, LoopyValue};
 
-/// A small deterministic generator (xorshift), so that a failure names its graph again.
-struct Draws(u64);
-
-impl Draws {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
+/// A seeded generator (fastrand's wyrand), so that a failure names its case again.
+type Draws = fastrand::Rng;
 
 /// Win/lose/draw of every position of a graph given as option lists, by the definition: a
 /// position is P when every option is N (so a position without a move is P), N when some
@@ -153,17 +144,17 @@ fn labels_agree(options: &[Vec<usize>], labels: &[u32], what: &str) {
 /// allowed.
 fn random_graph(draws: &mut Draws, n: usize, degree: u64) -> Vec<Vec<usize>> {
     (0..n)
-        .map(|_| (0..draws.below(degree + 1)).map(|_| draws.below(n as u64) as usize).collect())
+        .map(|_| (0..draws.u64(..degree + 1)).map(|_| draws.u64(..n as u64) as usize).collect())
         .collect()
 }
 
 #[test]
 fn random_graphs_agree_with_the_brute_force() {
-    let mut draws = Draws(0x9e37_79b9_7f4a_7c15);
+    let mut draws = Draws::with_seed(0x9e37_79b9_7f4a_7c15);
     let mut kinds = [0usize; 3];
     for case in 0..300 {
-        let n = 1 + draws.below(40) as usize;
-        let degree = 1 + draws.below(4);
+        let n = 1 + draws.u64(..40) as usize;
+        let degree = 1 + draws.u64(..4);
         let options = random_graph(&mut draws, n, degree);
         let values = values_agree(&options, &format!("graph {case}"));
         for &l in values.labels() {
@@ -182,8 +173,8 @@ fn random_graphs_agree_with_the_brute_force() {
 /// which go up or right (a move that would leave the board is not a move).
 fn random_board(draws: &mut Draws, rows: i64, columns: i64) -> Vec<Vec<usize>> {
     let mut offsets: Vec<(i64, i64)> = Vec::new();
-    for _ in 0..2 + draws.below(4) {
-        let offset = (draws.below(7) as i64 - 3, draws.below(7) as i64 - 3);
+    for _ in 0..2 + draws.u64(..4) {
+        let offset = (draws.u64(..7) as i64 - 3, draws.u64(..7) as i64 - 3);
         if offset != (0, 0) && !offsets.contains(&offset) {
             offsets.push(offset);
         }
@@ -204,8 +195,8 @@ fn random_board(draws: &mut Draws, rows: i64, columns: i64) -> Vec<Vec<usize>> {
 /// A random loopy heap game on heaps 0..=top: take an amount from one set, or add one from
 /// another, staying within 0..=top.
 fn random_heaps(draws: &mut Draws, top: i64) -> Vec<Vec<usize>> {
-    let takes: Vec<i64> = (0..1 + draws.below(3)).map(|_| 1 + draws.below(6) as i64).collect();
-    let adds: Vec<i64> = (0..1 + draws.below(2)).map(|_| 1 + draws.below(6) as i64).collect();
+    let takes: Vec<i64> = (0..1 + draws.u64(..3)).map(|_| 1 + draws.u64(..6) as i64).collect();
+    let adds: Vec<i64> = (0..1 + draws.u64(..2)).map(|_| 1 + draws.u64(..6) as i64).collect();
     (0..=top)
         .map(|h| {
             let down = takes.iter().map(|t| h - t);
@@ -217,12 +208,12 @@ fn random_heaps(draws: &mut Draws, top: i64) -> Vec<Vec<usize>> {
 
 #[test]
 fn random_loopy_boards_and_heap_games_agree_with_the_brute_force() {
-    let mut draws = Draws(0x2545_f491_4f6c_dd1d);
+    let mut draws = Draws::with_seed(0x2545_f491_4f6c_dd1d);
     for case in 0..20 {
-        let (rows, columns) = (2 + draws.below(11) as i64, 2 + draws.below(11) as i64);
+        let (rows, columns) = (2 + draws.u64(..11) as i64, 2 + draws.u64(..11) as i64);
         let board = random_board(&mut draws, rows, columns);
         values_agree(&board, &format!("board {case} ({rows}x{columns})"));
-        let top = 10 + draws.below(51) as i64;
+        let top = 10 + draws.u64(..51) as i64;
         let heaps = random_heaps(&mut draws, top);
         values_agree(&heaps, &format!("heap game {case} (to {top})"));
     }
@@ -230,12 +221,12 @@ fn random_loopy_boards_and_heap_games_agree_with_the_brute_force() {
 
 #[test]
 fn sums_of_two_and_three_positions_follow_smiths_rule() {
-    let mut draws = Draws(0x1234_5678_9abc_def1);
+    let mut draws = Draws::with_seed(0x1234_5678_9abc_def1);
     for case in 0..60 {
-        let count = 2 + draws.below(2) as usize;
+        let count = 2 + draws.u64(..2) as usize;
         let graphs: Vec<Vec<Vec<usize>>> = (0..count)
             .map(|_| {
-                let n = 2 + draws.below(9) as usize;
+                let n = 2 + draws.u64(..9) as usize;
                 random_graph(&mut draws, n, 3)
             })
             .collect();
@@ -258,7 +249,7 @@ fn sums_of_two_and_three_positions_follow_smiths_rule() {
 
 #[test]
 fn values_are_the_same_on_every_thread_count() {
-    let mut draws = Draws(77);
+    let mut draws = Draws::with_seed(77);
     let board = random_board(&mut draws, 300, 300);
     let labels = |threads: usize| {
         let pool = Threads::new(Some(ThreadCount::new(threads).unwrap())).unwrap();
@@ -335,7 +326,7 @@ impl Move {
 fn random_vector(draws: &mut Draws, dims: usize, reach: i64) -> Vec<i64> {
     loop {
         let v: Vec<i64> =
-            (0..dims).map(|_| draws.below(2 * reach as u64 + 1) as i64 - reach).collect();
+            (0..dims).map(|_| draws.u64(..2 * reach as u64 + 1) as i64 - reach).collect();
         if v.iter().any(|&c| c != 0) {
             return v;
         }
@@ -347,27 +338,27 @@ fn random_vector(draws: &mut Draws, dims: usize, reach: i64) -> Vec<i64> {
 /// spec's text, the rules as the test means them and the board's smallest and largest corner.
 fn random_spec(draws: &mut Draws, case: usize) -> (String, Vec<Move>, Vec<i64>, Vec<i64>) {
     let dims = 1 + case % 2;
-    let low: Vec<i64> = (0..dims).map(|_| draws.below(2) as i64).collect();
+    let low: Vec<i64> = (0..dims).map(|_| draws.u64(..2) as i64).collect();
     let high: Vec<i64> = low
         .iter()
-        .map(|&l| l + if dims == 1 { 9 + draws.below(52) } else { 1 + draws.below(12) } as i64)
+        .map(|&l| l + if dims == 1 { 9 + draws.u64(..52) } else { 1 + draws.u64(..12) } as i64)
         .collect();
     let mut moves = Vec::new();
-    for _ in 0..1 + draws.below(3) {
+    for _ in 0..1 + draws.u64(..3) {
         let reach = if dims == 1 { 6 } else { 2 };
-        moves.push(match draws.below(3) {
+        moves.push(match draws.u64(..3) {
             0 => Move::Step(
-                (0..1 + draws.below(3)).map(|_| random_vector(draws, dims, reach)).collect(),
+                (0..1 + draws.u64(..3)).map(|_| random_vector(draws, dims, reach)).collect(),
             ),
             1 => {
                 let mut steps: Vec<i64> =
-                    (0..1 + draws.below(3)).map(|_| 1 + draws.below(4) as i64).collect();
+                    (0..1 + draws.u64(..3)).map(|_| 1 + draws.u64(..4) as i64).collect();
                 steps.sort_unstable();
                 steps.dedup();
                 Move::Jump(random_vector(draws, dims, 1), steps)
             }
             _ => {
-                let max = (draws.below(2) == 0).then(|| 1 + draws.below(4) as i64);
+                let max = (draws.u64(..2) == 0).then(|| 1 + draws.u64(..4) as i64);
                 Move::Slide(random_vector(draws, dims, 1), max)
             }
         });
@@ -378,7 +369,7 @@ fn random_spec(draws: &mut Draws, case: usize) -> (String, Vec<Move>, Vec<i64>, 
     };
     if !moves.iter().any(raises) {
         let mut up = vec![0; dims];
-        up[draws.below(dims as u64) as usize] = 1 + draws.below(2) as i64;
+        up[draws.u64(..dims as u64) as usize] = 1 + draws.u64(..2) as i64;
         moves.push(Move::Step(vec![up]));
     }
     let names = ["n", "m"];
@@ -401,7 +392,7 @@ fn random_spec(draws: &mut Draws, case: usize) -> (String, Vec<Move>, Vec<i64>, 
 #[test]
 fn random_loopy_spec_games_agree_with_a_brute_force_of_their_rules() {
     use grundy_compute::{FillRequest, PreparedFill};
-    let mut draws = Draws(0x5eed_1005_f00d_cafe);
+    let mut draws = Draws::with_seed(0x5eed_1005_f00d_cafe);
     let mut outcomes = [0usize; 3];
     let mut acyclic = 0;
     for case in 0..40 {
@@ -458,16 +449,16 @@ fn random_loopy_spec_games_agree_with_a_brute_force_of_their_rules() {
 /// thread count.
 #[test]
 fn acyclic_graphs_take_one_pass_and_agree_with_the_labelling() {
-    let mut draws = Draws(0xace1_c0de);
+    let mut draws = Draws::with_seed(0xace1_c0de);
     for case in 0..100 {
-        let n = 1 + draws.below(300) as usize;
-        let width = 1 + draws.below(5) as usize;
+        let n = 1 + draws.u64(..300) as usize;
+        let width = 1 + draws.u64(..5) as usize;
         let options: Vec<Vec<usize>> = (0..n)
             .map(|u| {
                 let below = u / width * width; // positions on lower levels
-                (0..draws.below(6))
+                (0..draws.u64(..6))
                     .filter(|_| below > 0)
-                    .map(|_| draws.below(below as u64) as usize)
+                    .map(|_| draws.u64(..below as u64) as usize)
                     .collect()
             })
             .collect();

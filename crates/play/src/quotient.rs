@@ -418,17 +418,43 @@ pub struct OutcomeQuotient {
 /// The quotient of `reduced` by outcome, over the sums of the game's heaps only (those from
 /// `offset` on), with its presentation.
 fn outcome_quotient(reduced: &Reduced, game_heaps: &[usize], first: Coord) -> OutcomeQuotient {
-    // The submonoid the game's heaps generate.
-    let mut members = vec![false; reduced.len()];
-    let mut list = vec![0u32];
-    members[0] = true;
     let movers: Vec<u32> = game_heaps.iter().map(|&h| reduced.image[h]).collect();
     let mut distinct_images = movers.clone();
     distinct_images.sort_unstable();
     distinct_images.dedup();
+    let list = submonoid(reduced, &distinct_images);
+    let (class, count) = refined_by_outcome(reduced, &list, &distinct_images);
+    let generators = generators_of(reduced, &class, game_heaps, first);
+    let gens = generators.len();
+    let spell = |word: &[u32]| -> String { spell_word(word, gens) };
+    let (least, relations) = least_words(reduced, &class, &generators);
+    let p_classes: std::collections::HashSet<u32> =
+        list.iter().filter(|&&x| reduced.p[x as usize]).map(|x| class[x]).collect();
+    let mut p_positions: Vec<&Vec<u32>> = p_classes.iter().map(|c| &least[c]).collect();
+    p_positions.sort_by_key(|w| order_key(w));
+    let heaps_words = game_heaps
+        .iter()
+        .enumerate()
+        .map(|(i, &h)| (first + i as Coord, spell(&least[&class[&reduced.image[h]]])))
+        .collect();
+    OutcomeQuotient {
+        order: count,
+        p_portion: p_classes.len(),
+        generators: generators.into_iter().map(|(name, heap, _)| (name, heap)).collect(),
+        relations,
+        heaps: heaps_words,
+        p_positions: p_positions.iter().map(|w| spell(w)).collect(),
+    }
+}
+
+/// The submonoid of `reduced` that `images` (the game's heaps') generate, in the order found.
+fn submonoid(reduced: &Reduced, distinct_images: &[u32]) -> Vec<u32> {
+    let mut members = vec![false; reduced.len()];
+    let mut list = vec![0u32];
+    members[0] = true;
     let mut at = 0;
     while at < list.len() {
-        for &g in &distinct_images {
+        for &g in distinct_images {
             let y = reduced.mul(list[at], g);
             if !members[y as usize] {
                 members[y as usize] = true;
@@ -437,14 +463,23 @@ fn outcome_quotient(reduced: &Reduced, game_heaps: &[usize], first: Coord) -> Ou
         }
         at += 1;
     }
-    // Moore's refinement by outcome, split by the game's heaps.
+    list
+}
+
+/// Moore's refinement of `list` by outcome, split by the game's heaps: each element's class,
+/// and the number of classes.
+fn refined_by_outcome(
+    reduced: &Reduced,
+    list: &[u32],
+    distinct_images: &[u32],
+) -> (HashMap<u32, u32>, usize) {
     let mut class: HashMap<u32, u32> =
         list.iter().map(|&x| (x, u32::from(reduced.p[x as usize]))).collect();
     let mut count = class.values().collect::<std::collections::HashSet<_>>().len();
     loop {
         let mut ids: HashMap<Vec<u32>, u32> = HashMap::new();
         let mut next = HashMap::new();
-        for &x in &list {
+        for &x in list {
             let mut key = vec![class[&x]];
             key.extend(distinct_images.iter().map(|&g| class[&reduced.mul(x, g)]));
             let fresh = ids.len() as u32;
@@ -457,7 +492,17 @@ fn outcome_quotient(reduced: &Reduced, game_heaps: &[usize], first: Coord) -> Ou
         }
         count = grown;
     }
-    // Generators: heaps whose class is not a product of earlier generators' classes.
+    (class, count)
+}
+
+/// The generators: heaps whose class is not a product of earlier generators' classes, each
+/// with its name, its heap and its element.
+fn generators_of(
+    reduced: &Reduced,
+    class: &HashMap<u32, u32>,
+    game_heaps: &[usize],
+    first: Coord,
+) -> Vec<(String, Coord, u32)> {
     let mut generators: Vec<(String, Coord, u32)> = Vec::new();
     let mut reached: std::collections::HashSet<u32> = std::collections::HashSet::from([class[&0]]);
     let mut reached_elements: Vec<u32> = vec![0];
@@ -477,13 +522,20 @@ fn outcome_quotient(reduced: &Reduced, game_heaps: &[usize], first: Coord) -> Ou
             at += 1;
         }
     }
+    generators
+}
+
+/// The words of each class: its least word in degree, then lexicographic order (the last
+/// generator the most significant): a monomial order, so the least words are closed under
+/// division and the relations are the least words that are not least, each equal to its
+/// class's least word.
+fn least_words(
+    reduced: &Reduced,
+    class: &HashMap<u32, u32>,
+    generators: &[(String, Coord, u32)],
+) -> (HashMap<u32, Vec<u32>>, Vec<String>) {
     let gens = generators.len();
     let spell = |word: &[u32]| -> String { spell_word(word, gens) };
-    // Each class's least word in degree, then lexicographic order (the last generator the most
-    // significant): a monomial order, so the least words are closed under division and the
-    // relations are the least words that are not least, each equal to its class's least word.
-    let order_key =
-        |w: &[u32]| (w.iter().sum::<u32>(), w.iter().rev().copied().collect::<Vec<_>>());
     let mut least: HashMap<u32, Vec<u32>> = HashMap::from([(class[&0], vec![0; gens])]);
     let mut standard: std::collections::HashSet<Vec<u32>> =
         std::collections::HashSet::from([vec![0; gens]]);
@@ -522,23 +574,13 @@ fn outcome_quotient(reduced: &Reduced, game_heaps: &[usize], first: Coord) -> Ou
         }
         level = next;
     }
-    let p_classes: std::collections::HashSet<u32> =
-        list.iter().filter(|&&x| reduced.p[x as usize]).map(|x| class[x]).collect();
-    let mut p_positions: Vec<&Vec<u32>> = p_classes.iter().map(|c| &least[c]).collect();
-    p_positions.sort_by_key(|w| order_key(w));
-    let heaps_words = game_heaps
-        .iter()
-        .enumerate()
-        .map(|(i, &h)| (first + i as Coord, spell(&least[&class[&reduced.image[h]]])))
-        .collect();
-    OutcomeQuotient {
-        order: count,
-        p_portion: p_classes.len(),
-        generators: generators.into_iter().map(|(name, heap, _)| (name, heap)).collect(),
-        relations,
-        heaps: heaps_words,
-        p_positions: p_positions.iter().map(|w| spell(w)).collect(),
-    }
+    (least, relations)
+}
+
+/// A word's place in the monomial order of [`least_words`]: its degree, then its exponents
+/// from the last generator's.
+fn order_key(w: &[u32]) -> (u32, Vec<u32>) {
+    (w.iter().sum::<u32>(), w.iter().rev().copied().collect())
 }
 
 /// a, b, c, …, z, then a1, b1, …

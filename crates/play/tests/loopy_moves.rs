@@ -7,17 +7,8 @@ use grundy_core::{parse_spec, Coord, Game, LoopyOutcome, LoopyValue, Table, Tabl
 use grundy_play::moves::{moves_of, Term};
 use std::collections::HashMap;
 
-/// A small deterministic generator (xorshift).
-struct Draws(u64);
-
-impl Draws {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
+/// A seeded generator (fastrand's wyrand), so that a failure names its case again.
+type Draws = fastrand::Rng;
 
 /// Small loopy games (catalog rules on smaller boards, and a heap game that may grow) and one
 /// game that ends, each with the positions a sum draws from.
@@ -117,18 +108,18 @@ fn fill(game: &Game, shape: &TableShape) -> Result<Table, String> {
 fn every_move_of_a_loopy_sum_leaves_the_outcome_the_sum_graph_gives() {
     let games = games();
     let components: Vec<Component> = games.iter().map(|(g, p)| component(g, p)).collect();
-    let mut draws = Draws(0x10c0_ffee_0032);
+    let mut draws = Draws::with_seed(0x10c0_ffee_0032);
     let mut seen = [0usize; 3];
     for case in 0..150 {
-        let count = 2 + draws.below(2) as usize;
+        let count = 2 + draws.u64(..2) as usize;
         let picked: Vec<usize> =
-            (0..count).map(|_| draws.below(games.len() as u64) as usize).collect();
+            (0..count).map(|_| draws.u64(..games.len() as u64) as usize).collect();
         if picked.iter().all(|&g| !games[g].0.is_loopy()) {
             continue;
         }
         let positions: Vec<Vec<Coord>> = picked
             .iter()
-            .map(|&g| games[g].1[draws.below(games[g].1.len() as u64) as usize].clone())
+            .map(|&g| games[g].1[draws.u64(..games[g].1.len() as u64) as usize].clone())
             .collect();
         // The sum's graph over the product of the picked components' graphs.
         let sizes: Vec<usize> = picked.iter().map(|&g| components[g].positions.len()).collect();

@@ -12,17 +12,8 @@ fn limits() -> SearchLimits {
     SearchLimits::new(4 << 30, 600, "test")
 }
 
-/// A small deterministic generator (xorshift), so that a failure names its sums again.
-struct Draws(u64);
-
-impl Draws {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
+/// A seeded generator (fastrand's wyrand), so that a failure names its case again.
+type Draws = fastrand::Rng;
 
 /// Misère outcomes of sums of one heap game by the definition and nothing else: a sum is a
 /// P-position when it has a move and every option is an N-position. Sums are kept as sorted
@@ -101,10 +92,10 @@ fn outcomes_agree(name: &str, top: Coord) {
     let quotient = misere_quotient(&game, top, &limits(), &NoProgress).unwrap();
     with_deep_stack(&limits(), || {
         let mut brute = Brute::new(&game, top);
-        let mut draws = Draws(0x9e37_79b9_7f4a_7c15 ^ top as u64);
+        let mut draws = Draws::with_seed(0x9e37_79b9_7f4a_7c15 ^ top as u64);
         for _ in 0..500 {
             let heaps: Vec<Coord> =
-                (0..2 + draws.below(3)).map(|_| draws.below(top as u64 + 1) as Coord).collect();
+                (0..2 + draws.u64(..3)).map(|_| draws.u64(..top as u64 + 1) as Coord).collect();
             assert_eq!(quotient.is_p(&heaps).unwrap(), brute.is_p(&heaps), "{name}: {heaps:?}");
         }
     });
@@ -135,10 +126,10 @@ fn outcomes_up_to_heap_30_follow_from_their_options() {
     ] {
         let game = lookup(name).unwrap();
         let quotient = misere_quotient(&game, top, &limits(), &NoProgress).unwrap();
-        let mut draws = Draws(0x2545_f491_4f6c_dd1d ^ top as u64);
+        let mut draws = Draws::with_seed(0x2545_f491_4f6c_dd1d ^ top as u64);
         for _ in 0..500 {
             let heaps: Vec<Coord> =
-                (0..2 + draws.below(3)).map(|_| draws.below(top as u64 + 1) as Coord).collect();
+                (0..2 + draws.u64(..3)).map(|_| draws.u64(..top as u64 + 1) as Coord).collect();
             let mut options = Vec::new();
             for (i, &heap) in heaps.iter().enumerate() {
                 for option in game.options(&[heap]) {
@@ -187,9 +178,9 @@ fn misere_nim_follows_bouton() {
     )
     .unwrap();
     let quotient = misere_quotient(&nim, 7, &limits(), &NoProgress).unwrap();
-    let mut draws = Draws(7);
+    let mut draws = Draws::with_seed(7);
     for _ in 0..2000 {
-        let heaps: Vec<Coord> = (0..1 + draws.below(5)).map(|_| draws.below(8) as Coord).collect();
+        let heaps: Vec<Coord> = (0..1 + draws.u64(..5)).map(|_| draws.u64(..8) as Coord).collect();
         let xor = heaps.iter().fold(0, |x, &h| x ^ h);
         let bouton = if heaps.iter().all(|&h| h <= 1) { xor == 1 } else { xor == 0 };
         assert_eq!(quotient.is_p(&heaps).unwrap(), bouton, "{heaps:?}");

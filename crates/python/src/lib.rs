@@ -269,18 +269,35 @@ fn check_copy(py: Python<'_>, lens: Vec<usize>, cell_bytes: usize) -> PyResult<(
     })
 }
 
+/// A game as Python hands it over: a `grundy.Game`, read through its catalog name or path
+/// (`_ref`) and the spec text of a game built from one (`_spec`).
+#[derive(FromPyObject)]
+struct GameArg {
+    #[pyo3(attribute("_ref"))]
+    reference: String,
+    #[pyo3(attribute("_spec"))]
+    spec: Option<String>,
+}
+
+/// A table as Python hands it over: `grundy._Described`, the array with its axes as
+/// (name, min), its name and the game it is a table of, when known.
+#[derive(FromPyObject)]
+struct TableArg<'py> {
+    #[pyo3(attribute)]
+    array: Cells<'py>,
+    #[pyo3(attribute)]
+    axes: Vec<(String, Coord)>,
+    #[pyo3(attribute)]
+    name: String,
+    #[pyo3(attribute)]
+    game: Option<GameArg>,
+}
+
 /// A table described for the analyses, from an array with its axes and the game it is a table
 /// of when known; `extra` is what the caller holds besides the table's copy (an analysis),
 /// checked with it before the copy is made.
-fn described(
-    py: Python<'_>,
-    array: &Cells<'_>,
-    axes: Vec<(String, Coord)>,
-    name: &str,
-    game: Option<&str>,
-    spec: Option<&str>,
-    extra: u128,
-) -> PyResult<Table> {
+fn described(py: Python<'_>, table: TableArg<'_>, extra: u128) -> PyResult<Table> {
+    let TableArg { array, axes, name, game } = table;
     let memory = memory_of(py)?;
     let lens = array.lens();
     if !(1..=3).contains(&lens.len()) {
@@ -323,7 +340,7 @@ fn described(
         .ok_or_else(|| error(py, Class::Input, "the array must be contiguous (C order)"))?;
     Ok(match game {
         Some(game) => {
-            let game = load_game(py, game, spec)?;
+            let game = load_game(py, &game.reference, game.spec.as_deref())?;
             Table::of_values(game, data).map_err(|why| {
                 let message = format!(
                     "{why} (its array holds ∞ as -1), so its analyses, checks and pictures run \
@@ -334,7 +351,7 @@ fn described(
             })?
         }
         // An array from Python holds values (outcome tables are read from CSV by the CLI).
-        None => Table::without_game(data, CellKind::Values, name),
+        None => Table::without_game(data, CellKind::Values, &name),
     })
 }
 
@@ -344,15 +361,10 @@ fn to_json(py: Python<'_>, value: &impl serde::Serialize) -> PyResult<String> {
 
 /// The report of `grundy patterns --json` for a table.
 #[pyfunction]
-#[pyo3(signature = (array, axes, name, game=None, spec=None, law_seconds=None, proof_seconds=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (table, law_seconds=None, proof_seconds=None))]
 fn patterns_of(
     py: Python<'_>,
-    array: Cells<'_>,
-    axes: Vec<(String, Coord)>,
-    name: &str,
-    game: Option<&str>,
-    spec: Option<&str>,
+    table: TableArg<'_>,
     law_seconds: Option<f64>,
     proof_seconds: Option<f64>,
 ) -> PyResult<String> {
@@ -368,8 +380,8 @@ fn patterns_of(
             )?);
         // The table's copy of the array and what the analysis holds besides, before either is
         // made.
-        let extra = analysis_bytes(&array.lens());
-        let table = described(py, &array, axes, name, game, spec, extra)?;
+        let extra = analysis_bytes(&table.array.lens());
+        let table = described(py, table, extra)?;
         // The law search and the proofs stopped by a notebook's interrupt too.
         let (report, records) = watched(py, 0, None, |watch| {
             let report = analyze_with(&table, &options.reporting_to(watch));
@@ -482,19 +494,18 @@ fn identify_game(
 
 /// `grundy identify --json` for an array: a 1-D array's values, or a line of a 2-D one.
 #[pyfunction]
-#[pyo3(signature = (array, axes, name, line, shift, index=None))]
+#[pyo3(signature = (table, line, shift, index=None))]
 fn identify_array(
     py: Python<'_>,
-    array: Cells<'_>,
-    axes: Vec<(String, Coord)>,
-    name: &str,
+    table: TableArg<'_>,
     line: Option<(String, Coord)>,
     shift: i64,
     index: Option<&[u8]>,
 ) -> PyResult<String> {
     guard(py, || {
         let line = line_arg(py, line)?;
-        let table = described(py, &array, axes, name, None, None, 0)?;
+        let name = table.name.clone();
+        let table = described(py, table, 0)?;
         let data = table.data();
         let (what, query) = match (data.axes(), line) {
             ([axis], None) => {
@@ -560,15 +571,10 @@ fn patterns_until_proved(
 
 /// The report of `grundy check --json` for a claim about a table.
 #[pyfunction]
-#[pyo3(signature = (array, axes, name, game, spec, kind, expression, period=None, show=10, proof_seconds=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (table, kind, expression, period=None, show=10, proof_seconds=None))]
 fn check_of(
     py: Python<'_>,
-    array: Cells<'_>,
-    axes: Vec<(String, Coord)>,
-    name: &str,
-    game: Option<&str>,
-    spec: Option<&str>,
+    table: TableArg<'_>,
     kind: &str,
     expression: &str,
     period: Option<Vec<u64>>,
@@ -582,19 +588,19 @@ fn check_of(
         let kind: ClaimKind =
             kind.replace('_', "-").parse().map_err(|err| error(py, Class::Input, err))?;
         let argument = kind.option().replace('-', "_");
-        let names: Vec<&str> = axes.iter().map(|(n, _)| n.as_str()).collect();
+        let names: Vec<&str> = table.axes.iter().map(|(n, _)| n.as_str()).collect();
         let conjecture = Conjecture::parse_named(kind, expression, &names, &argument)
             .map_err(|err| error(py, Class::Input, err))?;
         if let Some(period) = &period {
-            if period.len() != axes.len() || period.contains(&0) {
+            if period.len() != names.len() || period.contains(&0) {
                 let message = format!(
-                "period {period:?} needs one whole number of at least 1 for each of the {} axes",
-                axes.len()
-            );
+                    "period {period:?} needs one whole number of at least 1 for each of the {} axes",
+                    names.len()
+                );
                 return Err(error(py, Class::Input, message));
             }
         }
-        let table = described(py, &array, axes, name, game, spec, 0)?;
+        let table = described(py, table, 0)?;
         // The proof within its budget, stopped by a notebook's interrupt too.
         let report = watched(py, 0, None, |watch| {
             let budget = Budget::new(proof_seconds, watch);
@@ -608,15 +614,10 @@ fn check_of(
 /// The picture `grundy plot` draws of a table, in the format a file extension names (`png`,
 /// `svg` or `pdf`).
 #[pyfunction]
-#[pyo3(signature = (array, axes, name, game=None, spec=None, outcome=false, max_side=1000, extension="png"))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (table, outcome=false, max_side=1000, extension="png"))]
 fn plot_of<'py>(
     py: Python<'py>,
-    array: Cells<'py>,
-    axes: Vec<(String, Coord)>,
-    name: &str,
-    game: Option<&str>,
-    spec: Option<&str>,
+    table: TableArg<'py>,
     outcome: bool,
     max_side: usize,
     extension: &str,
@@ -630,8 +631,8 @@ fn plot_of<'py>(
             let message = format!("a picture is a .png, .svg or .pdf file, not .{extension}");
             return Err(error(py, Class::Input, message));
         };
-        let lens = array.lens();
-        let table = described(py, &array, axes, name, game, spec, Holds::Plot.bytes(&lens))?;
+        let lens = table.array.lens();
+        let table = described(py, table, Holds::Plot.bytes(&lens))?;
         let options = PlotOptions { outcome, max_side };
         let picture = watched(py, 0, None, |_| plot(&table, &options, format))?
             .map_err(|err| error(py, Class::Input, err))?;
@@ -690,27 +691,22 @@ impl Drop for ViewServer {
 
 /// Serves the page of `grundy view` for a table on 127.0.0.1 (`port`, or a free one).
 #[pyfunction]
-#[pyo3(signature = (array, axes, name, game=None, spec=None, port=None, threads=None))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (table, port=None, threads=None))]
 fn view_start(
     py: Python<'_>,
-    array: Cells<'_>,
-    axes: Vec<(String, Coord)>,
-    name: &str,
-    game: Option<&str>,
-    spec: Option<&str>,
+    table: TableArg<'_>,
     port: Option<u16>,
     threads: Option<usize>,
 ) -> PyResult<ViewServer> {
     guard(py, || {
-        let lens = array.lens();
+        let lens = table.array.lens();
         if lens.len() > 2 {
             let message =
                 format!("the view shows 1-D and 2-D tables; this one has {} axes", lens.len());
             return Err(error(py, Class::Input, message));
         }
         let threads = threads_of(py, threads)?;
-        let table = described(py, &array, axes, name, game, spec, grundy_view::view_bytes(&lens))?;
+        let table = described(py, table, grundy_view::view_bytes(&lens))?;
         let server = grundy_view::Server::bind(port).map_err(|err| error(py, Class::Input, err))?;
         let (url, token) = (server.url(), server.token().to_string());
         let state = py.detach(|| grundy_view::ViewState::of_table(table, threads));

@@ -92,11 +92,49 @@ pub(crate) fn run(args: Args, runtime: &Runtime, asked: RuntimeArgs) -> Result<E
     // last entry fails at once, not after the others.
     let wanted =
         recipe.entries.iter().map(|entry| build.wanted(entry)).collect::<Result<Vec<_>>>()?;
+    let Some((made, current)) =
+        make_entries(&args, &recipe, &build, previous.as_ref(), &mut manifest, wanted, &say)?
+    else {
+        return Ok(ExitCode::from(crate::signals::EXIT_INTERRUPTED));
+    };
+    if let Some(previous) = &previous {
+        for gone in
+            previous.files.iter().filter(|b| !recipe.entries.iter().any(|e| e.file == b.file))
+        {
+            say(format!("no longer in the recipe, left in place: {}", gone.file));
+        }
+    }
+    if args.dry_run {
+        return Ok(ExitCode::SUCCESS);
+    }
+    build.write(CHECKSUMS, &card::checksums(&manifest))?;
+    build.write(MANIFEST, &manifest.to_json())?;
+    build.write(CARD, &card::card(&recipe, &manifest))?;
+    say(format!(
+        "{}: {made} made, {current} up to date, {} kept; {CHECKSUMS}, {MANIFEST} and {CARD} written",
+        args.out.display(),
+        recipe.entries.iter().filter(|e| e.kind == Kind::Kept).count(),
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Makes the recipe's entries in order (`wanted`: what each needs), recording each in
+/// `manifest`: the files made and those up to date, or `None` when a signal stopped the build
+/// (the manifest then records what was made, and the next run goes on from there).
+fn make_entries(
+    args: &Args,
+    recipe: &Recipe,
+    build: &Build<'_>,
+    previous: Option<&Manifest>,
+    manifest: &mut Manifest,
+    wanted: Vec<Wanted>,
+    say: &dyn Fn(String),
+) -> Result<Option<(usize, usize)>> {
     let (mut made, mut current) = (0, 0);
     for (k, (entry, wanted)) in recipe.entries.iter().zip(wanted).enumerate() {
         let counter = format!("[{}/{}]", k + 1, recipe.entries.len());
-        let before = previous.as_ref().and_then(|p| p.files.iter().find(|b| b.file == entry.file));
-        let still = previous.as_ref().is_some_and(|p| p.grundy_version == manifest.grundy_version)
+        let before = previous.and_then(|p| p.files.iter().find(|b| b.file == entry.file));
+        let still = previous.is_some_and(|p| p.grundy_version == manifest.grundy_version)
             && before.is_some_and(|before| build.is_current(before, &wanted));
         if entry.kind == Kind::Kept {
             let found = build.kept(entry, wanted)?;
@@ -136,31 +174,13 @@ pub(crate) fn run(args: Args, runtime: &Runtime, asked: RuntimeArgs) -> Result<E
                      recorded in {MANIFEST}: run the same command to go on",
                     entry.file
                 );
-                return Ok(ExitCode::from(crate::signals::EXIT_INTERRUPTED));
+                return Ok(None);
             }
         }
         made += 1;
         say(format!("{counter} made {} in {:.1} s", entry.file, start.elapsed().as_secs_f64()));
     }
-    if let Some(previous) = &previous {
-        for gone in
-            previous.files.iter().filter(|b| !recipe.entries.iter().any(|e| e.file == b.file))
-        {
-            say(format!("no longer in the recipe, left in place: {}", gone.file));
-        }
-    }
-    if args.dry_run {
-        return Ok(ExitCode::SUCCESS);
-    }
-    build.write(CHECKSUMS, &card::checksums(&manifest))?;
-    build.write(MANIFEST, &manifest.to_json())?;
-    build.write(CARD, &card::card(&recipe, &manifest))?;
-    say(format!(
-        "{}: {made} made, {current} up to date, {} kept; {CHECKSUMS}, {MANIFEST} and {CARD} written",
-        args.out.display(),
-        recipe.entries.iter().filter(|e| e.kind == Kind::Kept).count(),
-    ));
-    Ok(ExitCode::SUCCESS)
+    Ok(Some((made, current)))
 }
 
 /// What a build needs to make files: where, with which program, and what it hands on.

@@ -91,88 +91,9 @@ fn audit(
     let mut audit = Audit { checked: Vec::new(), not_checked: Vec::new() };
     // Formats that say what their cells hold (P/N or numbers) and where their axes start.
     let described = !(path.ends_with(".npy") || path.ends_with(".b") || path.ends_with(".b.gz"));
-    let Some(kind) = record.cell_kind() else {
-        bail!(
-            "{path}: its provenance says the cells hold `{}`; grundy writes values or outcomes",
-            printable(&record.cells)
-        );
-    };
-    let found = table.kind();
-    let largest = table.data().stats().max;
-    match (kind, found) {
-        (CellKind::Values, CellKind::Outcomes) => {
-            bail!("{path} holds P/N outcomes, but its provenance says values")
-        }
-        (CellKind::Outcomes, CellKind::Values) if described || largest > 1 => bail!(
-            "{path} holds values (up to {largest}), but its provenance says outcomes (P/N, \
-             written as 0 and 1)"
-        ),
-        _ => {}
-    }
-    audit.checked.push("what the cells hold".into());
-    let values = ValuesDigest::of_table(table.data(), kind);
-    if values != record.values_sha256 {
-        bail!(
-            "{path}: its values do not match its provenance: they hash to {values}, but it was \
-             written with {} (the file changed after grundy wrote it)",
-            printable(&record.values_sha256)
-        );
-    }
-    audit.checked.push("the values' checksum".into());
-
-    let game = grundy_core::parse_spec(&record.spec, "the provenance's spec")
-        .with_context(|| format!("{path}: its provenance's rules do not read"))?;
-    let fingerprint = grundy_core::table::fingerprint(&record.spec);
-    if fingerprint != record.fingerprint {
-        bail!(
-            "{path}: its provenance's rules have the fingerprint {fingerprint}, but the record \
-             says {} (the rules or the fingerprint changed after grundy wrote them)",
-            printable(&record.fingerprint)
-        );
-    }
-    if game.name() != record.game {
-        bail!(
-            "{path}: its provenance names the game `{}`, but its rules are {}'s",
-            printable(&record.game),
-            game.name()
-        );
-    }
-    audit.checked.push("the rules' fingerprint".into());
-
-    let axes = game.axes();
-    let size_text = || record.size.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
-    let shape = (record.size.len() == axes.len())
-        .then(|| TableShape::new(&game, &record.size, &size_text()).ok())
-        .flatten()
-        .with_context(|| {
-            format!(
-                "{path}: its provenance's size {} does not fit its rules",
-                printable(&size_text())
-            )
-        })?;
-    let file = table.data().shape();
-    let fits = shape.lens() == file.lens()
-        && (!described
-            || axes.iter().zip(file.axes()).all(|(a, f)| a.min == f.min)
-                && (path.ends_with(".b")
-                    || path.ends_with(".b.gz")
-                    || axes.iter().zip(file.axes()).all(|(a, f)| a.name == f.name)));
-    if !fits {
-        let file_size: Vec<String> = file
-            .axes()
-            .iter()
-            .zip(file.max())
-            .map(|(a, max)| format!("{} {}..={max}", a.name, a.min))
-            .collect();
-        bail!(
-            "{path}: its provenance says {} up to {}, but the file holds {}",
-            record.game,
-            size_text(),
-            file_size.join(", ")
-        );
-    }
-    audit.checked.push("the size".into());
-
+    let (kind, values) = audit_cells(path, record, table, described, &mut audit)?;
+    let game = audit_rules(path, record, &mut audit)?;
+    let shape = audit_size(path, record, &game, table, described, &mut audit)?;
     let cells = shape.cells();
     if recompute || cells <= RECOMPUTED_CELLS {
         match recomputed(&game, &shape, kind, runtime) {
@@ -211,6 +132,113 @@ fn audit(
             .into(),
     );
     Ok(audit)
+}
+
+/// What the cells hold and their checksum, against `record`: the kind and the digest.
+fn audit_cells(
+    path: &str,
+    record: &Provenance,
+    table: &Table,
+    described: bool,
+    audit: &mut Audit,
+) -> Result<(CellKind, String)> {
+    let Some(kind) = record.cell_kind() else {
+        bail!(
+            "{path}: its provenance says the cells hold `{}`; grundy writes values or outcomes",
+            printable(&record.cells)
+        );
+    };
+    let found = table.kind();
+    let largest = table.data().stats().max;
+    match (kind, found) {
+        (CellKind::Values, CellKind::Outcomes) => {
+            bail!("{path} holds P/N outcomes, but its provenance says values")
+        }
+        (CellKind::Outcomes, CellKind::Values) if described || largest > 1 => bail!(
+            "{path} holds values (up to {largest}), but its provenance says outcomes (P/N, \
+             written as 0 and 1)"
+        ),
+        _ => {}
+    }
+    audit.checked.push("what the cells hold".into());
+    let values = ValuesDigest::of_table(table.data(), kind);
+    if values != record.values_sha256 {
+        bail!(
+            "{path}: its values do not match its provenance: they hash to {values}, but it was \
+             written with {} (the file changed after grundy wrote it)",
+            printable(&record.values_sha256)
+        );
+    }
+    audit.checked.push("the values' checksum".into());
+    Ok((kind, values))
+}
+
+/// The rules of `record`: they read, their fingerprint is the record's, and they name its game.
+fn audit_rules(path: &str, record: &Provenance, audit: &mut Audit) -> Result<grundy_core::Game> {
+    let game = grundy_core::parse_spec(&record.spec, "the provenance's spec")
+        .with_context(|| format!("{path}: its provenance's rules do not read"))?;
+    let fingerprint = grundy_core::table::fingerprint(&record.spec);
+    if fingerprint != record.fingerprint {
+        bail!(
+            "{path}: its provenance's rules have the fingerprint {fingerprint}, but the record \
+             says {} (the rules or the fingerprint changed after grundy wrote them)",
+            printable(&record.fingerprint)
+        );
+    }
+    if game.name() != record.game {
+        bail!(
+            "{path}: its provenance names the game `{}`, but its rules are {}'s",
+            printable(&record.game),
+            game.name()
+        );
+    }
+    audit.checked.push("the rules' fingerprint".into());
+    Ok(game)
+}
+
+/// The size of `record` fits its rules and is the file's.
+fn audit_size(
+    path: &str,
+    record: &Provenance,
+    game: &grundy_core::Game,
+    table: &Table,
+    described: bool,
+    audit: &mut Audit,
+) -> Result<TableShape> {
+    let axes = game.axes();
+    let size_text = || record.size.iter().map(i64::to_string).collect::<Vec<_>>().join("x");
+    let shape = (record.size.len() == axes.len())
+        .then(|| TableShape::new(game, &record.size, &size_text()).ok())
+        .flatten()
+        .with_context(|| {
+            format!(
+                "{path}: its provenance's size {} does not fit its rules",
+                printable(&size_text())
+            )
+        })?;
+    let file = table.data().shape();
+    let fits = shape.lens() == file.lens()
+        && (!described
+            || axes.iter().zip(file.axes()).all(|(a, f)| a.min == f.min)
+                && (path.ends_with(".b")
+                    || path.ends_with(".b.gz")
+                    || axes.iter().zip(file.axes()).all(|(a, f)| a.name == f.name)));
+    if !fits {
+        let file_size: Vec<String> = file
+            .axes()
+            .iter()
+            .zip(file.max())
+            .map(|(a, max)| format!("{} {}..={max}", a.name, a.min))
+            .collect();
+        bail!(
+            "{path}: its provenance says {} up to {}, but the file holds {}",
+            record.game,
+            size_text(),
+            file_size.join(", ")
+        );
+    }
+    audit.checked.push("the size".into());
+    Ok(shape)
 }
 
 /// The checksum of the table of `game` over `shape` computed again, its cells read as `kind`.

@@ -185,23 +185,7 @@ fn gather(
     let out = args.out.as_deref().filter(|path| *path != Path::new("-"));
     let _lock = out.map(|out| Lock::take(out, GUARDED)).transpose()?;
     let partial = out.map(|out| derived_path(out, "partial"));
-    let mut done: HashMap<String, Computed> = HashMap::new();
-    let mut fresh_partial = true;
-    if let Some(partial) = &partial {
-        if derived::exists(partial)? {
-            if !args.resume {
-                bail!(
-                    "{} holds the rows of an unfinished survey: add --resume to go on with it, \
-                     or delete it",
-                    partial.display()
-                );
-            }
-            if let Some(rows) = read_partial_file(partial, family, extent)? {
-                done = rows;
-                fresh_partial = false;
-            }
-        }
-    }
+    let (mut done, fresh_partial) = resumed_rows(args, partial.as_deref(), family, extent)?;
     // What the finished members' values hold counts against the budget of every later member
     // (issue 28: 8 members kept 444 MB under a budget of 64 MB).
     let reserved: Mutex<Vec<memory::Reservation>> = Mutex::new(Vec::new());
@@ -228,18 +212,7 @@ fn gather(
             args.search_seconds
         ));
     }
-    let log = match &partial {
-        Some(path) => {
-            let cannot = || format!("cannot write {}", path.display());
-            let mut file = derived::open_to_append(path).with_context(cannot)?;
-            if fresh_partial {
-                file.set_len(0).with_context(cannot)?;
-                file.write_all(partial_header(family, extent)?.as_bytes()).with_context(cannot)?;
-            }
-            Some(Mutex::new(file))
-        }
-        None => None,
-    };
+    let log = open_log(partial.as_deref(), fresh_partial, family, extent)?;
     let keep = |computed: &Computed| -> Result<()> {
         reserve(computed)?;
         if let Some(note) = &computed.note {
@@ -286,24 +259,79 @@ fn gather(
         .iter()
         .map(|g| done.remove(g.name()).expect("every member is computed"))
         .collect();
-    let timing = if args.no_seconds { Timing::Omitted } else { Timing::Seconds };
-    match args.format {
-        Format::Csv | Format::Json => {
-            let format =
-                if args.format == Format::Csv { RowsFormat::Csv } else { RowsFormat::Json };
-            let rows = classify(&ordered);
-            destination.write_with(|out| write_rows(&rows, format, timing, out))?;
-        }
-        Format::Index => {
-            let index = Index::of_survey(&family.members, &ordered, extent, built_with(args));
-            destination.write_with(|out| index.write(out))?;
-        }
-    }
+    write_survey(args, family, extent, &ordered, destination)?;
     if let Some(partial) = partial {
         std::fs::remove_file(&partial)
             .with_context(|| format!("cannot delete {}", partial.display()))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The rows an unfinished survey kept in `partial` (with `--resume`), and whether the partial
+/// file starts afresh.
+fn resumed_rows(
+    args: &Args,
+    partial: Option<&Path>,
+    family: &Family,
+    extent: Extent,
+) -> Result<(HashMap<String, Computed>, bool)> {
+    let Some(partial) = partial else { return Ok((HashMap::new(), true)) };
+    if !derived::exists(partial)? {
+        return Ok((HashMap::new(), true));
+    }
+    if !args.resume {
+        bail!(
+            "{} holds the rows of an unfinished survey: add --resume to go on with it, or delete \
+             it",
+            partial.display()
+        );
+    }
+    Ok(match read_partial_file(partial, family, extent)? {
+        Some(rows) => (rows, false),
+        None => (HashMap::new(), true),
+    })
+}
+
+/// The partial file each finished member's row is appended to, begun afresh (its header)
+/// when `fresh`.
+fn open_log(
+    partial: Option<&Path>,
+    fresh: bool,
+    family: &Family,
+    extent: Extent,
+) -> Result<Option<Mutex<std::fs::File>>> {
+    let Some(path) = partial else { return Ok(None) };
+    let cannot = || format!("cannot write {}", path.display());
+    let mut file = derived::open_to_append(path).with_context(cannot)?;
+    if fresh {
+        file.set_len(0).with_context(cannot)?;
+        file.write_all(partial_header(family, extent)?.as_bytes()).with_context(cannot)?;
+    }
+    Ok(Some(Mutex::new(file)))
+}
+
+/// The finished survey, its members' rows in order, in the format asked for.
+fn write_survey(
+    args: &Args,
+    family: &Family,
+    extent: Extent,
+    ordered: &[Computed],
+    destination: Destination,
+) -> Result<()> {
+    let timing = if args.no_seconds { Timing::Omitted } else { Timing::Seconds };
+    match args.format {
+        Format::Csv | Format::Json => {
+            let format =
+                if args.format == Format::Csv { RowsFormat::Csv } else { RowsFormat::Json };
+            let rows = classify(ordered);
+            destination.write_with(|out| write_rows(&rows, format, timing, out))?;
+        }
+        Format::Index => {
+            let index = Index::of_survey(&family.members, ordered, extent, built_with(args));
+            destination.write_with(|out| index.write(out))?;
+        }
+    }
+    Ok(())
 }
 
 /// How an index was built, as its header says: the command that rebuilds it.

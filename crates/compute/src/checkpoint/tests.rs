@@ -83,7 +83,7 @@ fn a_stream_stopped_and_resumed_from_its_checkpoint_gives_every_row_once() {
                 ring
             });
             let mut stop = |ring: &RingStore, _: WaveMark| {
-                if ring.rows_done() % 7 == 0 {
+                if ring.rows_done().is_multiple_of(7) {
                     Control::Stop
                 } else {
                     Control::Continue

@@ -106,7 +106,7 @@ impl MisereSearch {
                 why: self.limits.why.clone(),
             });
         }
-        if self.entries % 1024 == 0 && std::time::Instant::now() > self.deadline {
+        if self.entries.is_multiple_of(1024) && std::time::Instant::now() > self.deadline {
             return Err(MisereError::TooLong { seconds: self.limits.seconds, sums });
         }
         Ok(())

@@ -50,7 +50,9 @@ impl NamedSet {
             r * r == m
         };
         match self {
-            NamedSet::Primes => n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| n % d != 0),
+            NamedSet::Primes => {
+                n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| !n.is_multiple_of(d))
+            }
             NamedSet::Squares => n >= 1 && is_square(n),
             // n is a Fibonacci number iff 5n² + 4 or 5n² − 4 is a square.
             NamedSet::Fibonacci => n >= 1 && (is_square(5 * n * n + 4) || is_square(5 * n * n - 4)),

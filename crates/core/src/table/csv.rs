@@ -346,147 +346,195 @@ pub fn read_csv_within<R: Read>(
             .flexible(true)
             .comment(Some(b'#'))
             .from_reader(input);
-    let at = |line: u64, message: String| CsvReadError { line: Some(line), message };
     // One record, read into again for every line: a row is as long as the header.
     let mut record = ::csv::StringRecord::new();
     read_line(&mut reader, &mut record)?;
     let Some(header_line) = read_line(&mut reader, &mut record)? else {
         return Err(CsvReadError { line: None, message: "the file is empty".into() });
     };
-    let header = &record;
+    // The header's record is the rows' from then on: one record, reused for every line.
+    let header = std::mem::take(&mut record);
     let mut cells = CellReader::default();
-    let name = |text: &str, line: u64| -> Result<String, CsvReadError> {
-        let text = text.trim();
-        if crate::game::Axis::is_name(text) {
-            Ok(text.to_string())
-        } else {
-            Err(at(line, format!("`{}` is not an axis name", text.escape_debug())))
-        }
-    };
     let (axes, max, values) = if header.get(0).is_some_and(|h| h.contains('\\')) {
-        // Grid: `ROW\COL,c0,c1,…`, then `r,v,v,…`.
-        let (row_name, col_name) = header[0].split_once('\\').unwrap();
-        let (row_name, col_name) = (name(row_name, header_line)?, name(col_name, header_line)?);
-        let columns = header.len() - 1;
-        if columns == 0 {
-            return Err(at(header_line, "the header lists no column coordinates".into()));
-        }
-        // The width the header declares must fit before its coordinates, or any row, are kept.
-        let mut budget = Budget::new(limits, 0);
-        budget.saw_record(header);
-        budget.check_header(columns, header_line)?;
-        let first_column = consecutive(header.iter().skip(1), header_line, "column coordinates")?;
-        let width = header.len();
-        let mut row_coords = Vec::new();
-        let mut values = Vec::new();
-        while let Some(line) = read_line(&mut reader, &mut record)? {
-            check_width(&record, width, line)?;
-            budget.saw_record(&record);
-            let rows = row_coords.len() + 1;
-            budget.check(values.len() + columns, board_lines(rows, columns), line)?;
-            row_coords.push(coordinate(&record[0], line)?);
-            for field in record.iter().skip(1) {
-                values.push(cells.read(field, line)?);
-            }
-            check_consecutive(
-                &row_coords[row_coords.len().saturating_sub(2)..],
-                line,
-                "row coordinates",
-            )?;
-        }
-        if row_coords.is_empty() {
-            return Err(at(header_line, "the table has a header but no rows".into()));
-        }
-        let axes = vec![Axis::new(&row_name, row_coords[0]), Axis::new(&col_name, first_column)];
-        let last_column = first_column + columns as Coord - 1;
-        (axes, vec![*row_coords.last().unwrap(), last_column], values)
+        read_grid(&mut reader, header, header_line, limits, &mut cells)?
     } else {
-        // Long: `A[,B[,C]],g`, one line per cell in row-major order.
-        let dims = header.len().saturating_sub(1);
-        if !(1..=3).contains(&dims) || header[dims].trim() != "g" {
-            return Err(at(
-                header_line,
-                "the header is neither a grid (`n\\m,1,2,…`) nor a long table (`n,m,g`)".into(),
-            ));
-        }
-        let names =
-            (0..dims).map(|d| name(&header[d], header_line)).collect::<Result<Vec<_>, _>>()?;
-        // The coordinates of every cell, `dims` each, flat: one allocation, not one per cell.
-        let mut flat: Vec<Coord> = Vec::new();
-        let mut values = Vec::new();
-        let mut budget = Budget::new(limits, dims);
-        budget.saw_record(header);
-        let width = header.len();
-        // The box read so far, on the first two axes, for a 2-D table's lines.
-        let mut span = [(Coord::MAX, Coord::MIN); 2];
-        while let Some(line) = read_line(&mut reader, &mut record)? {
-            check_width(&record, width, line)?;
-            budget.saw_record(&record);
-            for d in 0..dims {
-                flat.push(coordinate(&record[d], line)?);
-            }
-            let lines = if dims == 2 {
-                let cell = &flat[flat.len() - 2..];
-                for (d, (low, high)) in span.iter_mut().enumerate() {
-                    (*low, *high) = ((*low).min(cell[d]), (*high).max(cell[d]));
-                }
-                let len = |(low, high): (Coord, Coord)| (high - low + 1) as usize;
-                board_lines(len(span[0]), len(span[1]))
-            } else {
-                0
-            };
-            budget.check(values.len() + 1, lines, line)?;
-            values.push(cells.read(&record[dims], line)?);
-        }
-        if values.is_empty() {
-            return Err(at(header_line, "the table has a header but no rows".into()));
-        }
-        // Walked through in place: a vector of them would be 16 more bytes per cell.
-        let coords = || flat.chunks_exact(dims);
-        let min = flat[..dims].to_vec();
-        let max: Vec<Coord> = (0..dims).map(|d| coords().map(|c| c[d]).max().unwrap()).collect();
-        // Every cell of the box, once, in row-major order.
-        let mut expected = min.clone();
-        let mut wrapped = false;
-        for (index, pos) in coords().enumerate() {
-            let line = header_line + 1 + index as u64;
-            if wrapped {
-                // Every cell of the box came before: this one repeats.
-                return Err(at(
-                    line,
-                    format!("the cell {pos:?} appears a second time (each cell once, in row-major order)"),
-                ));
-            }
-            if pos != expected {
-                return Err(at(
-                    line,
-                    format!("expected the cell {expected:?} here (row-major order), found {pos:?}"),
-                ));
-            }
-            wrapped = true;
-            for d in (0..dims).rev() {
-                expected[d] += 1;
-                if expected[d] <= max[d] {
-                    wrapped = false;
-                    break;
-                }
-                expected[d] = min[d];
-            }
-        }
-        if expected != min
-            || (flat.len() / dims) as u128
-                != (0..dims).map(|d| (max[d] - min[d] + 1) as u128).product::<u128>()
-        {
-            return Err(CsvReadError {
-                line: None,
-                message: "the table ends before its last cell".into(),
-            });
-        }
-        let axes = names.iter().zip(&min).map(|(n, &m)| Axis::new(n, m)).collect();
-        (axes, max, values)
+        read_long(&mut reader, header, header_line, limits, &mut cells)?
     };
     let table = GrundyTable::from_nimbers(TableShape::from_axes(axes, max), &values);
     Ok((table, cells.kind.unwrap_or(CellKind::Values)))
+}
+
+/// What a table's body gives: its axes, its largest coordinates and its cells.
+type Body = (Vec<Axis>, Vec<Coord>, Vec<Nimber>);
+
+/// An error at `line`.
+fn at(line: u64, message: String) -> CsvReadError {
+    CsvReadError { line: Some(line), message }
+}
+
+/// An axis name from a header, at `line`.
+fn axis_name(text: &str, line: u64) -> Result<String, CsvReadError> {
+    let text = text.trim();
+    if crate::game::Axis::is_name(text) {
+        Ok(text.to_string())
+    } else {
+        Err(at(line, format!("`{}` is not an axis name", text.escape_debug())))
+    }
+}
+
+/// The grid layout after its header (`ROW\\COL,c0,c1,…`): `r,v,v,…` lines.
+fn read_grid<R: Read>(
+    reader: &mut ::csv::Reader<R>,
+    header: ::csv::StringRecord,
+    header_line: u64,
+    limits: &CsvLimits,
+    cells: &mut CellReader,
+) -> Result<Body, CsvReadError> {
+    // Grid: `ROW\COL,c0,c1,…`, then `r,v,v,…`.
+    let (row_name, col_name) = header[0].split_once('\\').unwrap();
+    let (row_name, col_name) =
+        (axis_name(row_name, header_line)?, axis_name(col_name, header_line)?);
+    let columns = header.len() - 1;
+    if columns == 0 {
+        return Err(at(header_line, "the header lists no column coordinates".into()));
+    }
+    // The width the header declares must fit before its coordinates, or any row, are kept.
+    let mut budget = Budget::new(limits, 0);
+    budget.saw_record(&header);
+    budget.check_header(columns, header_line)?;
+    let first_column = consecutive(header.iter().skip(1), header_line, "column coordinates")?;
+    let width = header.len();
+    let mut row_coords = Vec::new();
+    let mut values = Vec::new();
+    let mut record = header;
+    while let Some(line) = read_line(reader, &mut record)? {
+        check_width(&record, width, line)?;
+        budget.saw_record(&record);
+        let rows = row_coords.len() + 1;
+        budget.check(values.len() + columns, board_lines(rows, columns), line)?;
+        row_coords.push(coordinate(&record[0], line)?);
+        for field in record.iter().skip(1) {
+            values.push(cells.read(field, line)?);
+        }
+        check_consecutive(
+            &row_coords[row_coords.len().saturating_sub(2)..],
+            line,
+            "row coordinates",
+        )?;
+    }
+    if row_coords.is_empty() {
+        return Err(at(header_line, "the table has a header but no rows".into()));
+    }
+    let axes = vec![Axis::new(&row_name, row_coords[0]), Axis::new(&col_name, first_column)];
+    let last_column = first_column + columns as Coord - 1;
+    Ok((axes, vec![*row_coords.last().unwrap(), last_column], values))
+}
+
+/// The long layout after its header (`A[,B[,C]],g`): one line per cell in row-major order.
+fn read_long<R: Read>(
+    reader: &mut ::csv::Reader<R>,
+    header: ::csv::StringRecord,
+    header_line: u64,
+    limits: &CsvLimits,
+    cells: &mut CellReader,
+) -> Result<Body, CsvReadError> {
+    // Long: `A[,B[,C]],g`, one line per cell in row-major order.
+    let dims = header.len().saturating_sub(1);
+    if !(1..=3).contains(&dims) || header[dims].trim() != "g" {
+        return Err(at(
+            header_line,
+            "the header is neither a grid (`n\\m,1,2,…`) nor a long table (`n,m,g`)".into(),
+        ));
+    }
+    let names =
+        (0..dims).map(|d| axis_name(&header[d], header_line)).collect::<Result<Vec<_>, _>>()?;
+    // The coordinates of every cell, `dims` each, flat: one allocation, not one per cell.
+    let mut flat: Vec<Coord> = Vec::new();
+    let mut values = Vec::new();
+    let mut budget = Budget::new(limits, dims);
+    budget.saw_record(&header);
+    let width = header.len();
+    // The box read so far, on the first two axes, for a 2-D table's lines.
+    let mut span = [(Coord::MAX, Coord::MIN); 2];
+    let mut record = header;
+    while let Some(line) = read_line(reader, &mut record)? {
+        check_width(&record, width, line)?;
+        budget.saw_record(&record);
+        for d in 0..dims {
+            flat.push(coordinate(&record[d], line)?);
+        }
+        let lines = if dims == 2 {
+            let cell = &flat[flat.len() - 2..];
+            for (d, (low, high)) in span.iter_mut().enumerate() {
+                (*low, *high) = ((*low).min(cell[d]), (*high).max(cell[d]));
+            }
+            let len = |(low, high): (Coord, Coord)| (high - low + 1) as usize;
+            board_lines(len(span[0]), len(span[1]))
+        } else {
+            0
+        };
+        budget.check(values.len() + 1, lines, line)?;
+        values.push(cells.read(&record[dims], line)?);
+    }
+    if values.is_empty() {
+        return Err(at(header_line, "the table has a header but no rows".into()));
+    }
+    let (min, max) = row_major_box(&flat, dims, header_line)?;
+    let axes = names.iter().zip(&min).map(|(n, &m)| Axis::new(n, m)).collect();
+    Ok((axes, max, values))
+}
+
+/// The box of a long table's cells, `dims` coordinates each in `flat`: its least and largest
+/// coordinates, once every cell of it came once, in row-major order.
+fn row_major_box(
+    flat: &[Coord],
+    dims: usize,
+    header_line: u64,
+) -> Result<(Vec<Coord>, Vec<Coord>), CsvReadError> {
+    // Walked through in place: a vector of them would be 16 more bytes per cell.
+    let coords = || flat.chunks_exact(dims);
+    let min = flat[..dims].to_vec();
+    let max: Vec<Coord> = (0..dims).map(|d| coords().map(|c| c[d]).max().unwrap()).collect();
+    // Every cell of the box, once, in row-major order.
+    let mut expected = min.clone();
+    let mut wrapped = false;
+    for (index, pos) in coords().enumerate() {
+        let line = header_line + 1 + index as u64;
+        if wrapped {
+            // Every cell of the box came before: this one repeats.
+            return Err(at(
+                line,
+                format!(
+                    "the cell {pos:?} appears a second time (each cell once, in row-major order)"
+                ),
+            ));
+        }
+        if pos != expected {
+            return Err(at(
+                line,
+                format!("expected the cell {expected:?} here (row-major order), found {pos:?}"),
+            ));
+        }
+        wrapped = true;
+        for d in (0..dims).rev() {
+            expected[d] += 1;
+            if expected[d] <= max[d] {
+                wrapped = false;
+                break;
+            }
+            expected[d] = min[d];
+        }
+    }
+    if expected != min
+        || (flat.len() / dims) as u128
+            != (0..dims).map(|d| (max[d] - min[d] + 1) as u128).product::<u128>()
+    {
+        return Err(CsvReadError {
+            line: None,
+            message: "the table ends before its last cell".into(),
+        });
+    }
+    Ok((min, max))
 }
 
 /// The line that `read_csv_within` reads first, before its input: see there.

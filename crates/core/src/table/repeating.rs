@@ -184,7 +184,7 @@ mod tests {
                 histogram[((v as usize) << 1) | (i & 1)] += 1;
             }
             prop_assert_eq!(seq.extended_histogram(), histogram);
-            let wanted = |v: u32, parity: usize| (v as usize + parity) % 3 == 0;
+            let wanted = |v: u32, parity: usize| (v as usize + parity).is_multiple_of(3);
             let last = (0..len).rev().find(|&i| wanted(values[i as usize], (i % 2) as usize));
             prop_assert_eq!(seq.last_where(wanted), last);
             let odd_twos = |v: u32, parity: usize| v == 2 && parity == 1;

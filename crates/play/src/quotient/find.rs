@@ -158,10 +158,56 @@ impl MisereQuotient {
         let heaps = heap + 1;
         let generators = &self.candidate.generators;
         let free = Free::of(generators, self.most).ok_or_else(|| self.too_large(heap))?;
+        let words = &self.candidate.words;
+        let (p, order) = self.p_portion(heap, &free)?;
+        let (class, count) = self.classes(heap, &free, &p)?;
+        let classes = count;
+        if (classes as u64).pow(2) * 4 > self.limits.bytes / 2 {
+            return Err(self.too_large(heap));
+        }
+        let mut rep = vec![u64::MAX; classes];
+        for &x in &order {
+            let c = class[x as usize] as usize;
+            if rep[c] == u64::MAX {
+                rep[c] = x;
+            }
+        }
+        let mut product = vec![0u32; classes * classes];
+        for a in 0..classes {
+            for b in a..classes {
+                let c = class[free.mul(rep[a], rep[b]) as usize];
+                product[a * classes + b] = c;
+                product[b * classes + a] = c;
+            }
+        }
+        let mut reduced = Reduced {
+            p: rep.iter().map(|&x| p[x as usize]).collect(),
+            product,
+            word: rep
+                .iter()
+                .map(|&x| (0..generators.len()).map(|j| free.exponent(x, j) as u32).collect())
+                .collect(),
+            image: Vec::with_capacity(heaps),
+            moves: Vec::with_capacity(heaps),
+        };
+        for word in words.iter().take(heaps) {
+            reduced.image.push(class[free.of_word(word) as usize]);
+        }
+        for h in 0..heaps {
+            let moves = self.moves_in(&reduced, h);
+            reduced.moves.push(moves);
+        }
+        Ok(reduced)
+    }
+
+    /// Which elements of the free monoid `free` are P-positions, and the order they were
+    /// decided in: by weight, each generator heavier than every option's word, so that an
+    /// element's options along its shortest word come before it.
+    fn p_portion(&self, heap: usize, free: &Free) -> Result<(Vec<bool>, Vec<u64>), QuotientError> {
+        let heaps = heap + 1;
+        let generators = &self.candidate.generators;
         let size = free.size as usize;
         let words = &self.candidate.words;
-        // Generator weights: heavier than every option's word, so that an element's options
-        // along its shortest word come before it.
         let mut weight = vec![0u64; heaps];
         for h in 0..heaps {
             weight[h] = if generators.iter().any(|g| g.heap == h) {
@@ -206,6 +252,19 @@ impl MisereQuotient {
             });
             p[x as usize] = !any_p;
         }
+        Ok((p, order))
+    }
+
+    /// Moore's refinement of `p`: the coarsest classes by outcome that each generator keeps
+    /// apart, class 0 the empty sum's; and their number.
+    fn classes(
+        &self,
+        heap: usize,
+        free: &Free,
+        p: &[bool],
+    ) -> Result<(Vec<u32>, usize), QuotientError> {
+        let generators = &self.candidate.generators;
+        let size = free.size as usize;
         // Moore's refinement: classes by outcome, split by where each generator sends them.
         let step: Vec<Vec<u32>> = free
             .stride
@@ -241,43 +300,7 @@ impl MisereQuotient {
                 *c = zero;
             }
         }
-        let classes = count;
-        if (classes as u64).pow(2) * 4 > self.limits.bytes / 2 {
-            return Err(self.too_large(heap));
-        }
-        let mut rep = vec![u64::MAX; classes];
-        for &x in &order {
-            let c = class[x as usize] as usize;
-            if rep[c] == u64::MAX {
-                rep[c] = x;
-            }
-        }
-        let mut product = vec![0u32; classes * classes];
-        for a in 0..classes {
-            for b in a..classes {
-                let c = class[free.mul(rep[a], rep[b]) as usize];
-                product[a * classes + b] = c;
-                product[b * classes + a] = c;
-            }
-        }
-        let mut reduced = Reduced {
-            p: rep.iter().map(|&x| p[x as usize]).collect(),
-            product,
-            word: rep
-                .iter()
-                .map(|&x| (0..generators.len()).map(|j| free.exponent(x, j) as u32).collect())
-                .collect(),
-            image: Vec::with_capacity(heaps),
-            moves: Vec::with_capacity(heaps),
-        };
-        for word in words.iter().take(heaps) {
-            reduced.image.push(class[free.of_word(word) as usize]);
-        }
-        for h in 0..heaps {
-            let moves = self.moves_in(&reduced, h);
-            reduced.moves.push(moves);
-        }
-        Ok(reduced)
+        Ok((class, count))
     }
 
     /// Makes the candidate finer where `failure` shows it wrong: its heaps become generators,

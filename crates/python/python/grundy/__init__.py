@@ -432,6 +432,16 @@ def show(game: GameLike) -> str:
 TableLike = Union[GameLike, np.ndarray]
 
 
+class _Described(NamedTuple):
+    """A table as the native half takes it (``TableArg``): C-order values, axes as (name, min),
+    a name, and the game when it is known."""
+
+    array: np.ndarray
+    axes: List[Tuple[str, int]]
+    name: str
+    game: Optional[Game]
+
+
 def _described(
     source: TableLike,
     size: Optional[Union[int, Sequence[int]]],
@@ -441,8 +451,9 @@ def _described(
     progress: ProgressArg,
     misere: bool = False,
     holds: Optional[str] = None,
-) -> Tuple[np.ndarray, List[Tuple[str, int]], str, Optional[Game]]:
-    """(uint32 C-order values, axes as (name, min), name, game) of a game or an array; a game's
+) -> _Described:
+    """The values (C order, the narrowest unsigned type), axes, name and game of a game or an
+    array; a game's
     table is checked against the memory with what ``holds`` (see :func:`_compute`) takes
     besides it."""
     if isinstance(source, np.ndarray) and misere:
@@ -481,14 +492,14 @@ def _described(
             _grundy.check_copy(list(source.shape), np.dtype(cell).itemsize)
             values = np.ascontiguousarray(source, dtype=cell)
         name = game.name if game is not None else "array"
-        return values, list(zip(names, starts)), name, game
+        return _Described(values, list(zip(names, starts)), name, game)
     if size is None:
         raise InputError("size is needed to compute a game's table")
     table = _compute(source, size, threads, None, progress, misere, holds)
     values = np.asarray(table).view(np.ndarray)
     g = table.game
     assert g is not None and table.axes is not None and table.mins is not None
-    return values, list(zip(table.axes, table.mins)), g.name, g
+    return _Described(values, list(zip(table.axes, table.mins)), g.name, g)
 
 
 def patterns(
@@ -532,15 +543,9 @@ def patterns(
         finally:
             close()
     else:
-        values, named_axes, name, g = _described(
-            source, size, axes, mins, _threads(threads), progress, misere, "patterns"
-        )
+        table = _described(source, size, axes, mins, _threads(threads), progress, misere, "patterns")
         text = _grundy.patterns_of(
-            values,
-            named_axes,
-            name,
-            g and g._ref,
-            g and g._spec,
+            table,
             _seconds(law_seconds, "law_seconds"),
             _seconds(proof_seconds, "proof_seconds"),
         )
@@ -594,8 +599,8 @@ def identify(
         source = np.asarray(values, dtype=np.uint32)
     if isinstance(source, np.ndarray):
         mins = None if start is None else [_int(start, "start", *_I64)] * source.ndim
-        values, named_axes, name, _ = _described(source, size, None, mins, None, False)
-        text = _grundy.identify_array(values, named_axes, name, line, shift, index_bytes)
+        table = _described(source, size, None, mins, None, False)
+        text = _grundy.identify_array(table, line, shift, index_bytes)
     else:
         if start is not None:
             raise InputError("start is for values; a game's sequence starts where its table does")
@@ -653,18 +658,15 @@ def check(
     show = _int(show, "show", 0, 1 << 32)
     if period is not None:
         period = _ints(period, "period", 1, (1 << 63) - 1)
-    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress, misere)
+    table = _described(source, size, axes, mins, _threads(threads), progress, misere)
+    g = table.game
     if g is not None and g.loopy:
         raise InputError(
             f"check takes tables of Grundy values here; {g.name}'s is a loopy game's (∞ as -1): "
             "check it with `grundy check` on the command line"
         )
     text = _grundy.check_of(
-        array,
-        named_axes,
-        name,
-        g and g._ref,
-        g and g._spec,
+        table,
         kind,
         expression,
         period,
@@ -713,8 +715,8 @@ def plot(
         extension = os.path.splitext(path)[1].lower().lstrip(".")
         if extension not in ("png", "svg", "pdf"):
             raise InputError(f"out={path} must be a .png, .svg or .pdf file")
-    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), False, misere, "plot")
-    picture = _grundy.plot_of(array, named_axes, name, g and g._ref, g and g._spec, outcome, max_side, extension)
+    table = _described(source, size, axes, mins, _threads(threads), False, misere, "plot")
+    picture = _grundy.plot_of(table, outcome, max_side, extension)
     if out is not None:
         directory = os.path.dirname(os.path.abspath(path))
         fd, temporary = tempfile.mkstemp(prefix=".grundy-", suffix="." + extension, dir=directory)
@@ -760,6 +762,6 @@ def view(
     if port is not None:
         port = _int(port, "port", 0, 65535)
     height = _int(height, "height", 100, 10000)
-    array, named_axes, name, g = _described(source, size, axes, mins, _threads(threads), progress, misere, "view")
-    server = _grundy.view_start(array, named_axes, name, g and g._ref, g and g._spec, port, _threads(threads))
+    table = _described(source, size, axes, mins, _threads(threads), progress, misere, "view")
+    server = _grundy.view_start(table, port, _threads(threads))
     return View(server, height)

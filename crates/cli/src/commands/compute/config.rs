@@ -226,97 +226,10 @@ impl Config {
         if genera && args.stream {
             bail!("--stream applies to boards; a misère heap game's genera come from the exact search");
         }
-        let format = match args.format {
-            Some(Format::Grid) if game.dims() == 3 => bail!(
-                "a 3-D table has no grid format; use --format long (the default for 3-D games)"
-            ),
-            Some(format) => format,
-            None => match args.out.as_deref().and_then(Format::of_extension) {
-                // A .npy, .parquet, .b or .json file gets that format.
-                Some(format) => format,
-                None if game.dims() == 3 => Format::Long,
-                None => Format::Grid,
-            },
-        };
-        if args.outcome && !matches!(format, Format::Grid | Format::Long | Format::Parquet) {
-            bail!(
-                "--outcome applies to the grid, long and parquet formats, not to --format {}",
-                format.name()
-            );
-        }
-        // How the run will hold the cells, and whether the format writes them so.
-        let holding = match (content, ranks, args.stream) {
-            (Content::Labels, ..) => Holding::Labels,
-            (Content::Genera, ..) => Holding::Genera,
-            (Content::Values, Some(_), _) => Holding::Ranks,
-            (Content::Values, None, true) => Holding::Rows,
-            (Content::Values, None, false) => Holding::Table,
-        };
-        if format == Format::Bfile && game.dims() != 1 {
-            bail!(
-                "--format bfile writes a sequence, but {} has {}; use grid, long or npy",
-                game.name(),
-                grundy_core::counted(game.dims(), "axis", "axes")
-            );
-        }
-        if let Some(why) = writers::row(format).refused(holding) {
-            return Err(writers::refusal(format, why));
-        }
-        if format == Format::Parquet && args.out.as_deref().is_none_or(|out| out == Path::new("-"))
-        {
-            bail!("--format parquet writes a file (Parquet's footer is written last): give --out FILE");
-        }
-        if format == Format::Rare {
-            if let Err(why) = grundy_compute::has_sparse_records(&game, &shape) {
-                bail!(
-                    "--format rare lists the rare heaps of games the sparse-space method reads, \
-                     and {} is not one: {why}",
-                    game.name()
-                );
-            }
-        }
-        let checkpoint = match args.checkpoint {
-            None => None,
-            Some(path) => {
-                if path == Path::new("-") || path.is_dir() {
-                    bail!("--checkpoint needs a file path");
-                }
-                // The checkpoint is deleted once the output is written: two files.
-                if args.out.as_deref().is_some_and(|out| same_file(out, &path)) {
-                    bail!(
-                        "--checkpoint and --out name the same file ({}); the checkpoint is \
-                         deleted once the table is written",
-                        path.display()
-                    );
-                }
-                Some(CheckpointConfig { path, every: Duration::from_secs(args.checkpoint_every) })
-            }
-        };
-        let to_file = args.out.as_deref().is_some_and(|out| out != Path::new("-"));
-        let provenance = match format {
-            Format::Grid | Format::Long if args.provenance => ProvenanceTo::CsvComments,
-            // A loopy game's table holds labels for ∞; a misère heap game's has genus columns:
-            // neither is a table of values to check (yet).
-            _ if content != Content::Values => ProvenanceTo::Nowhere,
-            Format::Npy | Format::Bfile if to_file && !args.no_provenance => ProvenanceTo::Sidecar,
-            Format::Parquet if !args.no_provenance => ProvenanceTo::Metadata,
-            Format::Npy | Format::Bfile if args.provenance => bail!(
-                "--provenance with --format {} writes FILE.json beside the table: give --out FILE",
-                format.name()
-            ),
-            Format::Summary | Format::Rare if args.provenance => bail!(
-                "--provenance goes with a table (grid, long, npy or bfile), not --format {}",
-                format.name()
-            ),
-            _ => ProvenanceTo::Nowhere,
-        };
-        if args.provenance && content != Content::Values {
-            bail!(
-                "--provenance checks a table of values, and {}'s table is {}",
-                game.name(),
-                content.described()
-            );
-        }
+        let holding = Holding::of(content, ranks, args.stream);
+        let format = format_of(&args, &game, &shape, holding)?;
+        let checkpoint = checkpoint_of(&args)?;
+        let provenance = provenance_of(&args, format, content, &game)?;
         // A link where the sidecar goes was not made by grundy: refused before anything is
         // computed or written (issue 50: it was written through).
         if let (ProvenanceTo::Sidecar, Some(out)) = (provenance, args.out.as_deref()) {
@@ -455,4 +368,116 @@ impl Config {
             other => anyhow!("{}", RequestError::from(other)),
         }
     }
+}
+
+/// How a run holds the cells it writes (the writer table's column), from what the game's
+/// table holds and where it runs.
+impl Holding {
+    fn of(content: Content, ranks: Option<usize>, stream: bool) -> Holding {
+        match (content, ranks, stream) {
+            (Content::Labels, ..) => Holding::Labels,
+            (Content::Genera, ..) => Holding::Genera,
+            (Content::Values, Some(_), _) => Holding::Ranks,
+            (Content::Values, None, true) => Holding::Rows,
+            (Content::Values, None, false) => Holding::Table,
+        }
+    }
+}
+
+/// The format asked for (or the one `--out`'s extension names), once the writer table and the
+/// game's shape allow it.
+fn format_of(args: &Args, game: &Game, shape: &TableShape, holding: Holding) -> Result<Format> {
+    let format = match args.format {
+        Some(Format::Grid) if game.dims() == 3 => {
+            bail!("a 3-D table has no grid format; use --format long (the default for 3-D games)")
+        }
+        Some(format) => format,
+        None => match args.out.as_deref().and_then(Format::of_extension) {
+            // A .npy, .parquet, .b or .json file gets that format.
+            Some(format) => format,
+            None if game.dims() == 3 => Format::Long,
+            None => Format::Grid,
+        },
+    };
+    if args.outcome && !matches!(format, Format::Grid | Format::Long | Format::Parquet) {
+        bail!(
+            "--outcome applies to the grid, long and parquet formats, not to --format {}",
+            format.name()
+        );
+    }
+    if format == Format::Bfile && game.dims() != 1 {
+        bail!(
+            "--format bfile writes a sequence, but {} has {}; use grid, long or npy",
+            game.name(),
+            grundy_core::counted(game.dims(), "axis", "axes")
+        );
+    }
+    if let Some(why) = writers::row(format).refused(holding) {
+        return Err(writers::refusal(format, why));
+    }
+    if format == Format::Parquet && args.out.as_deref().is_none_or(|out| out == Path::new("-")) {
+        bail!("--format parquet writes a file (Parquet's footer is written last): give --out FILE");
+    }
+    if format == Format::Rare {
+        if let Err(why) = grundy_compute::has_sparse_records(game, shape) {
+            bail!(
+                "--format rare lists the rare heaps of games the sparse-space method reads, and \
+                 {} is not one: {why}",
+                game.name()
+            );
+        }
+    }
+    Ok(format)
+}
+
+/// `--checkpoint FILE` and `--checkpoint-every`, when given: a file of its own.
+fn checkpoint_of(args: &Args) -> Result<Option<CheckpointConfig>> {
+    let Some(path) = args.checkpoint.clone() else { return Ok(None) };
+    if path == Path::new("-") || path.is_dir() {
+        bail!("--checkpoint needs a file path");
+    }
+    // The checkpoint is deleted once the output is written: two files.
+    if args.out.as_deref().is_some_and(|out| same_file(out, &path)) {
+        bail!(
+            "--checkpoint and --out name the same file ({}); the checkpoint is deleted once the \
+             table is written",
+            path.display()
+        );
+    }
+    Ok(Some(CheckpointConfig { path, every: Duration::from_secs(args.checkpoint_every) }))
+}
+
+/// Where the table's provenance goes, for `format` and what the table holds.
+fn provenance_of(
+    args: &Args,
+    format: Format,
+    content: Content,
+    game: &Game,
+) -> Result<ProvenanceTo> {
+    let to_file = args.out.as_deref().is_some_and(|out| out != Path::new("-"));
+    let provenance = match format {
+        Format::Grid | Format::Long if args.provenance => ProvenanceTo::CsvComments,
+        // A loopy game's table holds labels for ∞; a misère heap game's has genus columns:
+        // neither is a table of values to check (yet).
+        _ if content != Content::Values => ProvenanceTo::Nowhere,
+        Format::Npy | Format::Bfile if to_file && !args.no_provenance => ProvenanceTo::Sidecar,
+        Format::Parquet if !args.no_provenance => ProvenanceTo::Metadata,
+        Format::Npy | Format::Bfile if args.provenance => bail!(
+            "--provenance with --format {} writes FILE.json beside the table: give --out FILE",
+            format.name()
+        ),
+        Format::Summary | Format::Rare if args.provenance => bail!(
+            "--provenance goes with a table (grid, long, npy or bfile), not --format {}",
+            format.name()
+        ),
+        _ => ProvenanceTo::Nowhere,
+    };
+    if args.provenance && content != Content::Values {
+        bail!(
+            "--provenance checks a table of values, and {}'s table is {}",
+            game.name(),
+            content.described()
+        );
+    }
+    Ok(provenance)
 }

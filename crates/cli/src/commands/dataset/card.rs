@@ -155,7 +155,7 @@ fn cell(text: &str) -> String {
     text.replace('|', r"\|").replace('\n', " ")
 }
 
-/// The dataset card.
+/// The dataset card: the title and what the recipe says about it, then its sections.
 pub(crate) fn card(recipe: &Recipe, manifest: &Manifest) -> String {
     let mut card = format!("# {}\n\n", recipe.title.trim());
     if !recipe.about.trim().is_empty() {
@@ -169,9 +169,18 @@ pub(crate) fn card(recipe: &Recipe, manifest: &Manifest) -> String {
             manifest.files.iter().find(|b| b.file == entry.file).map(|built| (entry, built))
         })
         .collect();
+    files_section(&mut card, &pairs);
+    loading_section(&mut card, &pairs);
+    games_section(&mut card, &pairs);
+    rebuilding_section(&mut card, &pairs, manifest);
+    let _ = writeln!(card, "\nBuilt by grundy {}.", manifest.grundy_version);
+    card
+}
 
-    card += "## Files\n\n| file | what | game | bytes | SHA-256 |\n|---|---|---|---|---|\n";
-    for (entry, built) in &pairs {
+/// `## Files`: each file with what it is, its game, its size and its checksum.
+fn files_section(card: &mut String, pairs: &[(&Entry, &Built)]) {
+    *card += "## Files\n\n| file | what | game | bytes | SHA-256 |\n|---|---|---|---|---|\n";
+    for (entry, built) in pairs {
         let game = built.game.as_ref().map_or(String::new(), |g| format!("`{}`", g.name));
         let _ = writeln!(
             card,
@@ -193,9 +202,12 @@ pub(crate) fn card(recipe: &Recipe, manifest: &Manifest) -> String {
             );
         }
     }
+}
 
+/// `## Loading`: how to load each kind of file, with an example.
+fn loading_section(card: &mut String, pairs: &[(&Entry, &Built)]) {
     let mut ways: Vec<(Way, Vec<&Built>)> = Vec::new();
-    for (entry, built) in &pairs {
+    for (entry, built) in pairs {
         if let Some(way) = Way::of(entry, built) {
             match ways.iter_mut().find(|(w, _)| *w == way) {
                 Some((_, files)) => files.push(built),
@@ -205,7 +217,7 @@ pub(crate) fn card(recipe: &Recipe, manifest: &Manifest) -> String {
     }
     ways.sort_by_key(|(way, _)| *way);
     if !ways.is_empty() {
-        card += "\n## Loading\n\n";
+        *card += "\n## Loading\n\n";
     }
     for (way, files) in &ways {
         let (what, example) = way.example(&files[0].file, files[0]);
@@ -217,9 +229,12 @@ pub(crate) fn card(recipe: &Recipe, manifest: &Manifest) -> String {
             let _ = writeln!(card, "```python\n{example}\n```\n");
         }
     }
+}
 
+/// `## Games`: each game's rules as a spec, with its fingerprint.
+fn games_section(card: &mut String, pairs: &[(&Entry, &Built)]) {
     let mut games: Vec<&super::manifest::GameRecord> = Vec::new();
-    for (_, built) in &pairs {
+    for (_, built) in pairs {
         if let Some(game) = &built.game {
             if !games.iter().any(|g| g.fingerprint == game.fingerprint) {
                 games.push(game);
@@ -227,7 +242,7 @@ pub(crate) fn card(recipe: &Recipe, manifest: &Manifest) -> String {
         }
     }
     if !games.is_empty() {
-        card += "## Games\n\nEach game's rules as a spec: save one as a `.toml` file and name it \
+        *card += "## Games\n\nEach game's rules as a spec: save one as a `.toml` file and name it \
                  where a command takes a game (`grundy compute FILE.toml --size ...`). The \
                  fingerprint (the first 16 hex digits of the spec's SHA-256) is what a table's \
                  provenance records: two files with one fingerprint come from the same rules.\n\n";
@@ -242,8 +257,11 @@ pub(crate) fn card(recipe: &Recipe, manifest: &Manifest) -> String {
             game.spec.trim_end()
         );
     }
+}
 
-    card += "## Checking and rebuilding\n\n";
+/// `## Checking and rebuilding`: the checksums, the rebuild, and each file's command.
+fn rebuilding_section(card: &mut String, pairs: &[(&Entry, &Built)], manifest: &Manifest) {
+    *card += "## Checking and rebuilding\n\n";
     let _ = writeln!(
         card,
         "- Check every file: `sha256sum -c {CHECKSUMS}` in this folder.\n\
@@ -256,16 +274,14 @@ pub(crate) fn card(recipe: &Recipe, manifest: &Manifest) -> String {
          name, rules and fingerprint, the spec files it read, its size and SHA-256.\n",
         shell_line(std::slice::from_ref(&manifest.recipe))
     );
-    card += "| file | made by |\n|---|---|\n";
-    for (_, built) in &pairs {
+    *card += "| file | made by |\n|---|---|\n";
+    for (_, built) in pairs {
         let how = match &built.command {
             Some(words) => format!("`{}`", cell(&shell_line(words))),
             None => "kept: made elsewhere (see above)".to_string(),
         };
         let _ = writeln!(card, "| `{}` | {how} |", cell(&built.file));
     }
-    let _ = writeln!(card, "\nBuilt by grundy {}.", manifest.grundy_version);
-    card
 }
 
 fn capitalised(text: &str) -> String {
