@@ -12,7 +12,11 @@ use std::hint::black_box;
 fn table(name: &str, max: &[i64]) -> GrundyTable {
     let game = lookup(name).unwrap();
     let shape = TableShape::new(&game, max, "bench").unwrap();
-    FillRequest::new(&game, &shape).table(&[]).unwrap().fill(&NoProgress).unwrap()
+    FillRequest::new(&game, &shape)
+        .table(&grundy_compute::memory::Besides::NOTHING)
+        .unwrap()
+        .fill(&NoProgress)
+        .unwrap()
 }
 
 fn boards(c: &mut Criterion) {

@@ -4,6 +4,7 @@
 
 use crate::progress::Bar;
 use anyhow::{bail, Context, Result};
+use grundy_compute::memory::Besides;
 use grundy_compute::{FillRequest, Runtime};
 use grundy_core::{
     parse_coords, read_bfile, read_csv_within, read_npy_table, CellKind, CsvLimits, Game, Table,
@@ -306,20 +307,14 @@ pub(crate) fn prepare_fill<'g>(
     analysis: Analysis,
 ) -> Result<grundy_compute::TableFill<'g>> {
     let request = FillRequest { runtime: runtime.clone(), ..FillRequest::new(game, shape) };
-    Ok(request.table(&[besides(game, shape, analysis)])?)
+    Ok(request.table(&besides(game, shape, analysis))?)
 }
 
 /// What a fill of `game` over `shape` holds besides the table: a heap game's fill watches for a
-/// proved period before the analysis holds its bytes, so the larger of the two is held at once
-/// with the table.
-fn besides(game: &Game, shape: &TableShape, analysis: Analysis) -> (&'static str, u128) {
-    let watch = grundy_laws::answered::watch_bytes(game, shape);
-    let analysis_bytes = analysis.bytes_for(shape);
-    if watch > analysis_bytes {
-        ("the watch for a proved period", watch)
-    } else {
-        (analysis.name(), analysis_bytes)
-    }
+/// proved period before the analysis holds its bytes.
+fn besides(game: &Game, shape: &TableShape, analysis: Analysis) -> Besides {
+    let watch = grundy_laws::answered::watch(game, shape);
+    Besides::one_after_another([watch, (analysis.name(), analysis.bytes_for(shape))])
 }
 
 /// Fills the table of any game (`shape`: a loopy game's holds every position its moves reach)
@@ -335,7 +330,7 @@ pub(crate) fn fill_table(
     analysis: Analysis,
 ) -> Result<Table> {
     let request = FillRequest { runtime: runtime.clone(), ..FillRequest::new(game, shape) };
-    let fill = request.whole(&[besides(game, shape, analysis)])?;
+    let fill = request.whole(&besides(game, shape, analysis))?;
     bar.start(shape.cells() as u64);
     let table =
         grundy_laws::answered::fill_whole(&fill, bar, None).context("cannot compute the table")?;

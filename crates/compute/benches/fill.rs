@@ -77,7 +77,7 @@ fn request<'g>(
         runtime: Runtime::new(threads, Default::default()),
         ..FillRequest::new(game, shape)
     }
-    .table(&[])
+    .table(&grundy_compute::memory::Besides::NOTHING)
     .unwrap()
 }
 

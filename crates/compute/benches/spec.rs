@@ -62,7 +62,7 @@ fn spec_against_catalog(c: &mut Criterion) {
                 runtime: Runtime::new(threads, Default::default()),
                 ..FillRequest::new(game, &shape)
             }
-            .table(&[])
+            .table(&grundy_compute::memory::Besides::NOTHING)
             .unwrap();
             group.bench_function(BenchmarkId::from_parameter(label), |b| {
                 b.iter(|| black_box(fill.fill(&NoProgress).unwrap()))

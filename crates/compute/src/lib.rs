@@ -29,13 +29,14 @@
 //! depends only on earlier (tile-)waves and earlier cells of its own tile, never on timing.
 //!
 //! ```
+//! use grundy_compute::memory::Besides;
 //! use grundy_compute::{FillRequest, NoProgress};
 //! use grundy_core::{lookup, TableShape};
 //!
 //! let nim = lookup("nim").unwrap();
 //! let shape = TableShape::new(&nim, &[7, 7], "7x7").unwrap();
 //! // The whole table in memory on the current threads, with nothing else held besides.
-//! let fill = FillRequest::new(&nim, &shape).table(&[]).unwrap();
+//! let fill = FillRequest::new(&nim, &shape).table(&Besides::NOTHING).unwrap();
 //! let table = fill.fill(&NoProgress).unwrap();
 //! assert_eq!(table.get(&[5, 3]).unwrap().value(), 5 ^ 3);
 //! ```

@@ -110,9 +110,52 @@ impl Need {
         self
     }
 
+    /// This need with every part of `besides` held at once.
+    pub fn besides_all(self, besides: &Besides) -> Need {
+        besides.parts().fold(self, |need, (name, bytes)| need.besides(name, bytes))
+    }
+
     /// The bytes of everything the need names.
     pub fn total(&self) -> u128 {
         self.besides.iter().fold(self.bytes, |total, (_, bytes)| total.saturating_add(*bytes))
+    }
+}
+
+/// What a run holds besides its table, by name: parts held at once with the table ([`Besides::and`]),
+/// or parts held one after another, each freed before the next, of which only the largest counts
+/// ([`Besides::one_after_another`]: a fill's watch for a proved period, then the analysis of its
+/// table).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Besides(Vec<(String, u128)>);
+
+impl Besides {
+    /// Nothing besides the table.
+    pub const NOTHING: Besides = Besides(Vec::new());
+
+    /// `bytes` held for `name` with the table.
+    pub fn held(name: impl Into<String>, bytes: u128) -> Besides {
+        Besides::NOTHING.and(name, bytes)
+    }
+
+    /// These parts, and `bytes` more held at once for `name` (nothing when `bytes` is 0).
+    pub fn and(mut self, name: impl Into<String>, bytes: u128) -> Besides {
+        if bytes > 0 {
+            self.0.push((name.into(), bytes));
+        }
+        self
+    }
+
+    /// Parts held one after another, each freed before the next: the largest of them.
+    pub fn one_after_another<N: Into<String>>(
+        parts: impl IntoIterator<Item = (N, u128)>,
+    ) -> Besides {
+        let largest = parts.into_iter().max_by_key(|&(_, bytes)| bytes);
+        largest.map_or(Besides::NOTHING, |(name, bytes)| Besides::held(name, bytes))
+    }
+
+    /// The parts, by name.
+    pub fn parts(&self) -> impl Iterator<Item = (&str, u128)> {
+        self.0.iter().map(|(name, bytes)| (name.as_str(), *bytes))
     }
 }
 

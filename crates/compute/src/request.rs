@@ -10,7 +10,7 @@ use crate::engine::Engine;
 use crate::error::FillError;
 use crate::fill::TableFill;
 use crate::layout::{Layout, Resumable, RowsTo};
-use crate::memory::{Held, MemoryPool, Need, TooLarge};
+use crate::memory::{Besides, Held, MemoryPool, Need, TooLarge};
 use crate::misere::{table_by_search, SearchLimits};
 use crate::retrograde::{LoopyRefusal, RetrogradeFill};
 use crate::runtime::Runtime;
@@ -292,7 +292,7 @@ impl<'g> FillRequest<'g> {
         let layout = Layout::Streamed { rows: RowsTo::Writer, resumable: Resumable::No };
         let runtime = self.runtime.clone();
         match (FillRequest { layout, ..self.clone() }).prepare() {
-            Ok(fill) => fill.check_memory(runtime.memory(), &[]).is_ok(),
+            Ok(fill) => fill.check_memory(runtime.memory(), &Besides::NOTHING).is_ok(),
             Err(_) => false,
         }
     }
@@ -474,7 +474,7 @@ impl<'g> FillRequest<'g> {
     ///
     /// # Errors
     /// As [`FillRequest::prepare`], and [`RequestErrorKind::TooLarge`].
-    pub fn whole(self, besides: &[(&str, u128)]) -> Result<WholeFill<'g>, RequestError> {
+    pub fn whole(self, besides: &Besides) -> Result<WholeFill<'g>, RequestError> {
         let layout = match self.layout {
             layout @ Layout::InMemory { .. } => layout,
             _ => Layout::IN_MEMORY,
@@ -494,7 +494,7 @@ impl<'g> FillRequest<'g> {
     ///
     /// # Errors
     /// As [`FillRequest::whole`], and [`LoopyRefusal::NotAGrundyTable`].
-    pub fn table(self, besides: &[(&str, u128)]) -> Result<TableFill<'g>, RequestError> {
+    pub fn table(self, besides: &Besides) -> Result<TableFill<'g>, RequestError> {
         let game = self.game.name().to_string();
         match self.whole(besides)? {
             WholeFill::Values(fill) => Ok(*fill),
@@ -553,11 +553,7 @@ impl PreparedFill<'_> {
     ///
     /// # Errors
     /// The table, as [`TooLarge`] describes it.
-    pub fn check_memory(
-        &self,
-        memory: &MemoryPool,
-        besides: &[(&str, u128)],
-    ) -> Result<(), TooLarge> {
+    pub fn check_memory(&self, memory: &MemoryPool, besides: &Besides) -> Result<(), TooLarge> {
         let cells = match self {
             PreparedFill::Table(fill) => fill.shape().cells(),
             PreparedFill::Rows(stream) => stream.cells(),
@@ -569,8 +565,7 @@ impl PreparedFill<'_> {
             lines: self.line_bytes(),
             ..Need::of(cells, width, self.planned_bytes(), self.held())
         };
-        let need = besides.iter().fold(need, |need, &(name, bytes)| need.besides(name, bytes));
-        memory.check(&need)
+        memory.check(&need.besides_all(besides))
     }
 
     /// Of [`PreparedFill::planned_bytes`], the line summaries'.
@@ -776,8 +771,9 @@ mod tests {
         );
         assert!(streamed.planned_bytes() < table.planned_bytes());
         // A check that cannot pass: more than the machine can address.
-        let err =
-            table.check_memory(&MemoryPool::default(), &[("more", u128::MAX / 2)]).unwrap_err();
+        let err = table
+            .check_memory(&MemoryPool::default(), &Besides::held("more", u128::MAX / 2))
+            .unwrap_err();
         assert_eq!(err.held, Held::Table);
         assert!(err.available.is_none());
     }

@@ -38,6 +38,16 @@ pub struct PeriodWatch<'g> {
     law: Option<ProvedLaw>,
 }
 
+/// The name a [`PeriodWatch`]'s memory goes by in a memory check and its refusal.
+pub const WATCH: &str = "the watch for a proved period";
+
+/// A [`PeriodWatch`] over a table of `game` over `shape`, by name ([`WATCH`]) and bytes: what a
+/// fill holds besides its table while it looks, freed when the fill ends (so that what the caller
+/// holds after the fill comes after it: `Besides::one_after_another`).
+pub fn watch(game: &Game, shape: &TableShape) -> (&'static str, u128) {
+    (WATCH, watch_bytes(game, shape))
+}
+
 /// The most bytes a [`PeriodWatch`] over a table of `game` over `shape` holds besides the table
 /// (0 when none would watch it): for the memory check before the fill.
 pub fn watch_bytes(game: &Game, shape: &TableShape) -> u128 {

@@ -8,7 +8,7 @@ pub use crate::analysis::Search;
 use crate::analysis::{analyze, Report};
 use crate::periodicity::tail_period;
 use crate::proof::theorems::prove_sequence;
-use grundy_compute::memory::TooLarge;
+use grundy_compute::memory::{Besides, TooLarge};
 use grundy_compute::{
     Control, FillError, FillRequest, Layout, Progress, RequestError, RequestErrorKind, Resumable,
     Runtime, SequenceRecords,
@@ -185,10 +185,8 @@ fn extend_table(
     };
     // The fill, the previous round's table copied from, and the analysis of the new one.
     let previous_bytes = previous.as_ref().map_or(0, |t| (t.len() * t.width().bytes()) as u128);
-    let besides = [
-        ("the previous round's table", previous_bytes),
-        ("the analysis", analysis_bytes(&shape.lens())),
-    ];
+    let besides = Besides::held("the previous round's table", previous_bytes)
+        .and("the analysis", analysis_bytes(&shape.lens()));
     let fill = request.table(&besides).map_err(|err| match err.into_kind() {
         RequestErrorKind::TooLarge(too_large) => SearchError::TooLarge(Box::new(too_large)),
         kind => SearchError::Request(kind.into()),
@@ -243,7 +241,11 @@ mod tests {
         assert_eq!(found.search.values as u128, *sizes.last().unwrap());
         let last = search.last_table().unwrap();
         let shape = TableShape::new(&game, &[last.len() as Coord - 1], "test").unwrap();
-        let whole = FillRequest::new(&game, &shape).table(&[]).unwrap().fill(&NoProgress).unwrap();
+        let whole = FillRequest::new(&game, &shape)
+            .table(&grundy_compute::memory::Besides::NOTHING)
+            .unwrap()
+            .fill(&NoProgress)
+            .unwrap();
         assert!(*last == whole, "a table extended round by round is the table filled at once");
     }
 

@@ -13,7 +13,8 @@ fn shape(game: &Game, max: i64) -> TableShape {
 /// Every figure of the answered fill against the searched table, and the law did answer.
 fn answered_equals_searched(game: &Game, max: i64) {
     let shape = shape(game, max);
-    let fill = FillRequest::new(game, &shape).table(&[]).unwrap();
+    let fill =
+        FillRequest::new(game, &shape).table(&grundy_compute::memory::Besides::NOTHING).unwrap();
     let searched = fill.fill(&NoProgress).unwrap();
     let mut watch = PeriodWatch::new(game, &fill).expect("a theorem covers the game");
     let (table, mark) =
@@ -57,7 +58,8 @@ fn subtraction_games_answered_by_their_period_equal_the_search_under_both_conven
 fn fill_answered_gives_the_whole_table() {
     let game = lookup("octal:0.137").unwrap();
     let shape = shape(&game, 50_000);
-    let fill = FillRequest::new(&game, &shape).table(&[]).unwrap();
+    let fill =
+        FillRequest::new(&game, &shape).table(&grundy_compute::memory::Besides::NOTHING).unwrap();
     let answered = fill_answered(&game, &fill, &NoProgress).unwrap();
     assert!(answered == fill.fill(&NoProgress).unwrap());
 }
@@ -74,7 +76,9 @@ fn no_watch_where_nothing_can_be_proved_or_saved() {
     ] {
         let game = lookup(name).unwrap();
         let shape = shape(&game, max);
-        let fill = FillRequest { engine, ..FillRequest::new(&game, &shape) }.table(&[]).unwrap();
+        let fill = FillRequest { engine, ..FillRequest::new(&game, &shape) }
+            .table(&grundy_compute::memory::Besides::NOTHING)
+            .unwrap();
         assert!(PeriodWatch::new(&game, &fill).is_none(), "{name} {max} {engine}");
         if engine == Engine::Auto {
             assert_eq!(watch_bytes(&game, &shape), 0, "{name} {max}");
@@ -83,6 +87,10 @@ fn no_watch_where_nothing_can_be_proved_or_saved() {
     let kayles = lookup("kayles").unwrap();
     assert_eq!(watch_bytes(&kayles, &shape(&kayles, 99_999)), 4 * 25_000);
     let short = shape(&kayles, 100);
-    let table = FillRequest::new(&kayles, &short).table(&[]).unwrap().fill(&NoProgress).unwrap();
+    let table = FillRequest::new(&kayles, &short)
+        .table(&grundy_compute::memory::Besides::NOTHING)
+        .unwrap()
+        .fill(&NoProgress)
+        .unwrap();
     assert_eq!(Answered::searched(table).by_period(), None);
 }

@@ -9,7 +9,11 @@ use grundy_laws::{analyze, BoardReport, Report, SequencePeriod};
 fn table(game: &str, max: &[i64]) -> GrundyTable {
     let game = lookup(game).unwrap();
     let shape = TableShape::new(&game, max, "test").unwrap();
-    FillRequest::new(&game, &shape).table(&[]).unwrap().fill(&NoProgress).unwrap()
+    FillRequest::new(&game, &shape)
+        .table(&grundy_compute::memory::Besides::NOTHING)
+        .unwrap()
+        .fill(&NoProgress)
+        .unwrap()
 }
 
 fn sequence(game: &str, n: i64) -> SequencePeriod {
@@ -135,7 +139,11 @@ fn printed_rules_are_exact_on_their_table() {
     let mut rules = 0;
     for (game, max) in games {
         let shape = TableShape::new(&game, &max, "test").unwrap();
-        let t = FillRequest::new(&game, &shape).table(&[]).unwrap().fill(&NoProgress).unwrap();
+        let t = FillRequest::new(&game, &shape)
+            .table(&grundy_compute::memory::Besides::NOTHING)
+            .unwrap()
+            .fill(&NoProgress)
+            .unwrap();
         let Report::Board(report) = analyze(&Table::of_game(game.clone(), t.clone())).unwrap()
         else {
             panic!()

@@ -8,7 +8,11 @@ use grundy_laws::conjecture::{proof_work, ClaimKind, Conjecture};
 fn kiki(size: i64) -> Table {
     let game = lookup("kiki").unwrap();
     let shape = TableShape::from_axes(game.axes().to_vec(), vec![size, size]);
-    let table = FillRequest::new(&game, &shape).table(&[]).unwrap().fill(&NoProgress).unwrap();
+    let table = FillRequest::new(&game, &shape)
+        .table(&grundy_compute::memory::Besides::NOTHING)
+        .unwrap()
+        .fill(&NoProgress)
+        .unwrap();
     Table::of_game(game, table)
 }
 

@@ -391,14 +391,20 @@ mod tests {
     ) -> impl FnMut(&TableShape) -> Result<Table, String> + 'a {
         move |shape: &TableShape| {
             tables.push(shape.cells());
-            let fill = FillRequest::new(game, shape).whole(&[]).map_err(|e| e.to_string())?;
+            let fill = FillRequest::new(game, shape)
+                .whole(&grundy_compute::memory::Besides::NOTHING)
+                .map_err(|e| e.to_string())?;
             fill.fill(&NoProgress).map_err(|e| e.to_string())
         }
     }
 
     fn table_value(game: &Game, pos: &[Coord]) -> u32 {
         let shape = TableShape::from_axes(game.axes().to_vec(), pos.to_vec());
-        let table = FillRequest::new(game, &shape).table(&[]).unwrap().fill(&NoProgress).unwrap();
+        let table = FillRequest::new(game, &shape)
+            .table(&grundy_compute::memory::Besides::NOTHING)
+            .unwrap()
+            .fill(&NoProgress)
+            .unwrap();
         table.get(pos).unwrap().value()
     }
 

@@ -97,7 +97,9 @@ fn component(game: &Game, start: &[Vec<Coord>]) -> Component {
 
 /// Any game's table through the library's one entry, as every front end fills it.
 fn fill(game: &Game, shape: &TableShape) -> Result<Table, String> {
-    let fill = FillRequest::new(game, shape).whole(&[]).map_err(|e| e.to_string())?;
+    let fill = FillRequest::new(game, shape)
+        .whole(&grundy_compute::memory::Besides::NOTHING)
+        .map_err(|e| e.to_string())?;
     fill.fill(&NoProgress).map_err(|e| e.to_string())
 }
 

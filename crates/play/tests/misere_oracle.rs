@@ -216,7 +216,7 @@ fn compute_path(
         layout: Layout::InMemory { resumable: Resumable::No },
         ..FillRequest::new(game, &shape)
     }
-    .table(&[])
+    .table(&grundy_compute::memory::Besides::NOTHING)
     .unwrap_or_else(|err| panic!("{}: {engine:?}: {err}", game.name()));
     match fill.fill_genera(&limits(), &NoProgress) {
         Ok((table, genera)) => (table.cells().to_u32_vec(), genera),

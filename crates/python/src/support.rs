@@ -218,9 +218,11 @@ pub(crate) fn fill_table(
         FillRequest { engine, runtime: runtime.clone(), ..FillRequest::new(game, &shape) };
     // What the fill holds: the numpy array takes the table over without a copy; a heap game's
     // watch for a proved period, while it looks; and what the caller holds besides.
-    let watch_bytes = grundy_laws::answered::watch_bytes(game, &shape);
-    let besides =
-        [("the watch for a proved period", watch_bytes), (held.name(), held.bytes(&shape.lens()))];
+    let watch = grundy_laws::answered::watch(game, &shape);
+    let besides = grundy_compute::memory::Besides::one_after_another([
+        watch,
+        (held.name(), held.bytes(&shape.lens())),
+    ]);
     let fill = request.whole(&besides).map_err(|err| request_error(py, err))?;
     // A heap game whose period a theorem proves is searched only as far as the proof, as the
     // CLI's `compute` does.

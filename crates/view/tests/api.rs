@@ -15,7 +15,11 @@ use tower::ServiceExt;
 fn table_of(name: &str, size: &[i64]) -> Table {
     let game = lookup(name).unwrap();
     let shape = TableShape::from_axes(game.axes().to_vec(), size.to_vec());
-    let table = FillRequest::new(&game, &shape).table(&[]).unwrap().fill(&NoProgress).unwrap();
+    let table = FillRequest::new(&game, &shape)
+        .table(&grundy_compute::memory::Besides::NOTHING)
+        .unwrap()
+        .fill(&NoProgress)
+        .unwrap();
     Table::of_game(game, table)
 }
 
@@ -311,7 +315,11 @@ fn the_server_keeps_serving_and_stops_when_asked() {
 async fn every_kind_of_claim_is_taken() {
     let game = lookup("diagonal-shuffle").unwrap();
     let shape = TableShape::from_axes(game.axes().to_vec(), vec![63, 63]);
-    let table = FillRequest::new(&game, &shape).whole(&[]).unwrap().fill(&NoProgress).unwrap();
+    let table = FillRequest::new(&game, &shape)
+        .whole(&grundy_compute::memory::Besides::NOTHING)
+        .unwrap()
+        .fill(&NoProgress)
+        .unwrap();
     let loopy = ViewState::of_table(table, Threads::current());
     let draws = r#"{"claim": "(n + m) % 2 == 1", "kind": "draws"}"#;
     let (status, report) = post(&loopy, "/api/check", draws).await;

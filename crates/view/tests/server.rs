@@ -16,7 +16,11 @@ use std::time::{Duration, Instant};
 fn state_of(name: &str, size: &[i64]) -> Arc<ViewState> {
     let game = lookup(name).unwrap();
     let shape = TableShape::from_axes(game.axes().to_vec(), size.to_vec());
-    let table = FillRequest::new(&game, &shape).table(&[]).unwrap().fill(&NoProgress).unwrap();
+    let table = FillRequest::new(&game, &shape)
+        .table(&grundy_compute::memory::Besides::NOTHING)
+        .unwrap()
+        .fill(&NoProgress)
+        .unwrap();
     ViewState::of_table(
         Table::of_game(game, table),
         Threads::new(Some(ThreadCount::new(2).unwrap())).unwrap(),

@@ -191,7 +191,9 @@ pub fn game_sequence(
     round(shape.cells());
     let table = runtime.install(|| -> Result<GrundyTable, SearchError> {
         let request = FillRequest { runtime: runtime.clone(), ..FillRequest::new(game, &shape) };
-        let fill = request.table(&[]).map_err(SearchError::Request)?;
+        let fill = request
+            .table(&grundy_compute::memory::Besides::NOTHING)
+            .map_err(SearchError::Request)?;
         fill.fill(progress).map_err(SearchError::Fill)
     })?;
     match line {

@@ -4,10 +4,11 @@
 use super::extent::Extent;
 use super::partial::Computed;
 use super::row::{Equivalence, PeriodicLines, Row};
+use grundy_compute::memory::Besides;
 use grundy_compute::misere::SearchLimits;
 use grundy_compute::{FillError, FillRequest, Progress, RequestError, Runtime, SequenceRecords};
 use grundy_core::{Coord, Game, ModelError, Table, TableShape};
-use grundy_laws::answered::{fill_whole, watch_bytes};
+use grundy_laws::answered::{fill_whole, watch};
 use grundy_laws::proof::Proof;
 use grundy_laws::until_proved::{ProofSearch, SearchError};
 use grundy_laws::{analysis_bytes, analyze, LineReport, Report};
@@ -96,10 +97,11 @@ pub fn survey_member(
             let text: Vec<String> = max.iter().map(Coord::to_string).collect();
             let shape = TableShape::new(game, &max, &text.join("x"))
                 .map_err(|e| fail(MemberErrorKind::Size(e)))?;
-            let besides = [
+            // The watch ends with the fill, before the analysis starts.
+            let besides = Besides::one_after_another([
+                watch(game, &shape),
                 ("the analysis", analysis_bytes(&shape.lens())),
-                ("the watch for a proved period", watch_bytes(game, &shape)),
-            ];
+            ]);
             let request = FillRequest {
                 runtime: runtime.clone(),
                 search_seconds: extent.search_seconds.unwrap_or(SearchLimits::DEFAULT_SECONDS),

@@ -94,7 +94,7 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
             RequestErrorKind::NoStream(why) => anyhow!("cannot stream {}: {why}", game.name()),
             kind => anyhow!("{}", grundy_compute::RequestError::from(kind)),
         })?;
-        prepared.check_memory(runtime.memory(), &[])?;
+        prepared.check_memory(runtime.memory(), &grundy_compute::memory::Besides::NOTHING)?;
         let PreparedFill::Bands { fill, .. } = prepared else {
             unreachable!("a streamed fill in one run is bands")
         };

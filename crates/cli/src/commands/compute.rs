@@ -21,6 +21,7 @@ use anyhow::{bail, Context, Result};
 pub(crate) use config::{Args, Format};
 use config::{Config, ProvenanceTo};
 use grundy_compute::bands::{BandFill, NoCuts, SoloLink};
+use grundy_compute::memory::Besides;
 use grundy_compute::Runtime;
 use grundy_compute::{Control, PreparedFill, RowStream, SparseRecords, TableFill, WaveMark};
 use grundy_core::table::CsvRows;
@@ -66,7 +67,7 @@ fn run_here(config: &Config) -> Result<ExitCode> {
         _ => 0,
     };
     let destination = Destination::open(config.out.as_deref(), config.overwrite, special)?;
-    let besides = [("the watch for a proved period", watch_bytes)];
+    let besides = Besides::held(grundy_laws::answered::WATCH, watch_bytes);
     if let Err(too_large) = fill.check_memory(config.runtime.memory(), &besides) {
         // Refused before anything is allocated; say when --stream would do it.
         let table = matches!(fill, PreparedFill::Table(_)) && !genera;

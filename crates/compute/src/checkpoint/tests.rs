@@ -16,7 +16,7 @@ fn round_trip_and_damage() {
         layout: Layout::InMemory { resumable: Resumable::Yes },
         ..FillRequest::new(&game, &shape)
     };
-    let fill = request.table(&[]).unwrap();
+    let fill = request.table(&crate::memory::Besides::NOTHING).unwrap();
     let plan = fill.plan().start();
     let mut stop = |_: &GrundyTable, mark: WaveMark| {
         if mark.done == 3 {

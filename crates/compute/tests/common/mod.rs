@@ -36,7 +36,7 @@ pub fn table_fill<'g>(game: &'g Game, shape: &'g TableShape, config: Config) -> 
         tile_side: config.tile_side,
         ..FillRequest::new(game, shape)
     }
-    .table(&[])
+    .table(&grundy_compute::memory::Besides::NOTHING)
     .unwrap()
 }
 

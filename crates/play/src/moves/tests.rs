@@ -3,7 +3,9 @@ use grundy_compute::{FillRequest, NoProgress};
 use grundy_core::lookup;
 
 fn fill(game: &Game, shape: &TableShape) -> Result<Table, String> {
-    let fill = FillRequest::new(game, shape).whole(&[]).map_err(|e| e.to_string())?;
+    let fill = FillRequest::new(game, shape)
+        .whole(&grundy_compute::memory::Besides::NOTHING)
+        .map_err(|e| e.to_string())?;
     fill.fill(&NoProgress).map_err(|e| e.to_string())
 }
 

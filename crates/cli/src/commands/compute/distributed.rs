@@ -102,7 +102,7 @@ fn prepare(config: &Config) -> Result<(BandFill, Option<RowStream>)> {
     let prepared = config.request().prepare().map_err(|err| config.refusal(err))?;
     // What one rank holds: its band and the rows above it that the moves read (every row, for
     // some games); rank 0 also one band of another rank, as it arrives.
-    prepared.check_memory(config.runtime.memory(), &[])?;
+    prepared.check_memory(config.runtime.memory(), &grundy_compute::memory::Besides::NOTHING)?;
     match prepared {
         PreparedFill::Bands { fill, rows } => Ok((fill, rows)),
         _ => bail!("{} is not shared among ranks by bands of rows", config.game.name()),
