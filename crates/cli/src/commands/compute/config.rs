@@ -4,13 +4,13 @@
 //! `grundy_compute::FillRequest`, whose refusals [`Config::refusal`] puts in the command line's
 //! words.
 
-use super::writers::{self, Holding, Row};
+use super::writers::output::{ProvenanceTo, Run};
+use super::writers::{self, Format, Holding, Row};
 use crate::checkpoint::Checkpoint;
 use crate::load::load_game;
 use crate::output::{same_file, Overwrite};
 use anyhow::{anyhow, bail, Result};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use clap::ValueEnum;
 use grundy_compute::retrograde::LoopyRefusal;
 use grundy_compute::{
     Content, Engine, FillRequest, Layout, RequestError, RequestErrorKind, Resumable, RowsTo,
@@ -109,77 +109,22 @@ fn engine() -> impl TypedValueParser<Value = Engine> {
         .map(|name| name.parse::<Engine>().expect("clap checked the name"))
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Format {
-    Grid,
-    Long,
-    Npy,
-    Bfile,
-    Summary,
-    Rare,
-    Parquet,
-}
-
-impl Format {
-    /// The format a file's extension names, when `--format` is not given: `.npy`, `.parquet`,
-    /// `.b` (an OEIS b-file) and `.json` (the summary); any other file is CSV.
-    pub(crate) fn of_extension(out: &Path) -> Option<Format> {
-        match out.extension()?.to_str()? {
-            "npy" => Some(Format::Npy),
-            "parquet" => Some(Format::Parquet),
-            "b" => Some(Format::Bfile),
-            "json" => Some(Format::Summary),
-            _ => None,
-        }
-    }
-
-    /// The name the user gave, as clap spells it.
-    pub(crate) fn name(self) -> String {
-        self.to_possible_value().expect("no format is skipped").get_name().to_string()
-    }
-}
-
 /// What a `compute` run does: every cross-flag check is in [`Config::from_args`] (and the
 /// library's in [`FillRequest::prepare`]), so the rest of the command never checks a flag
 /// combination.
 pub(super) struct Config {
-    pub(super) game: Game,
-    /// The largest coordinates, as `--size` gave them.
-    pub(super) max: Vec<i64>,
-    pub(super) shape: TableShape,
-    pub(super) format: Format,
-    /// What the cells say: values, or P/N (`--outcome`).
-    pub(super) cells: CellKind,
+    /// What the writers know of the run too.
+    pub(super) run: Run,
     pub(super) mode: Mode,
     pub(super) engine: Engine,
-    /// The command's threads and memory: every fill and sum of it runs on them.
-    pub(super) runtime: Runtime,
-    pub(super) quiet: bool,
-    pub(super) out: Option<PathBuf>,
-    pub(super) overwrite: Overwrite,
     /// With `--misere` on a heap game: the exact search's seconds.
     pub(super) search_seconds: u64,
     /// `--search-all`: no proved period answers the heaps past its proof.
     pub(super) search_all: bool,
-    /// Where the table's provenance goes.
-    pub(super) provenance: ProvenanceTo,
     /// How the run holds the cells it writes (the writer table's column).
     pub(super) holding: Holding,
     /// The ranks of an MPI job, when the run is one of them.
     pub(super) ranks: Option<usize>,
-}
-
-/// Where a `compute` run writes the table's provenance (see `crate::provenance`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum ProvenanceTo {
-    /// Nowhere.
-    Nowhere,
-    /// `#` lines around the CSV.
-    CsvComments,
-    /// FILE.json beside the output file.
-    Sidecar,
-    /// The Parquet file's key-value metadata.
-    Metadata,
 }
 
 /// How the table is held while it is computed.
@@ -236,24 +181,26 @@ impl Config {
             crate::derived::exists(&crate::provenance::sidecar_path(out))?;
         }
         Ok(Config {
-            game,
-            max,
-            shape,
-            format,
-            cells: if args.outcome { CellKind::Outcomes } else { CellKind::Values },
+            run: Run {
+                game,
+                max,
+                shape,
+                format,
+                cells: if args.outcome { CellKind::Outcomes } else { CellKind::Values },
+                runtime: runtime.clone(),
+                quiet: args.quiet,
+                out: args.out,
+                overwrite: if args.force { Overwrite::Force } else { Overwrite::IfWritable },
+                provenance,
+            },
             mode: if args.stream {
                 Mode::Streamed { checkpoint }
             } else {
                 Mode::InMemory { checkpoint }
             },
             engine: args.engine,
-            runtime: runtime.clone(),
-            quiet: args.quiet,
-            out: args.out,
-            overwrite: if args.force { Overwrite::Force } else { Overwrite::IfWritable },
             search_seconds: args.search_seconds,
             search_all: args.search_all,
-            provenance,
             holding,
             ranks,
         })
@@ -265,13 +212,14 @@ impl Config {
         &self,
         pick: impl FnOnce(Row) -> Result<W, writers::Refused>,
     ) -> Result<W> {
-        pick(writers::row(self.format)).map_err(|why| writers::refusal(self.format, why))
+        pick(writers::row(self.run.format)).map_err(|why| writers::refusal(self.run.format, why))
     }
 
     /// The checkpoint `--checkpoint` names, opened (or made), and how often it is saved.
     pub(super) fn open_checkpoint(&self) -> Result<Option<(Checkpoint, Duration)>> {
         let Some(c) = self.mode.checkpoint() else { return Ok(None) };
-        let checkpoint = Checkpoint::open(&c.path, &self.game, &self.max, self.overwrite)?;
+        let checkpoint =
+            Checkpoint::open(&c.path, &self.run.game, &self.run.max, self.run.overwrite)?;
         Ok(Some((checkpoint, c.every)))
     }
 
@@ -284,12 +232,13 @@ impl Config {
         if self.search_all {
             return None;
         }
-        grundy_laws::answered::PeriodWatch::new(&self.game, fill)
+        grundy_laws::answered::PeriodWatch::new(&self.run.game, fill)
     }
 
     /// The fill this run asks the library for: in one process, or as one rank of a job.
     pub(super) fn request(&self) -> FillRequest<'_> {
-        let rows = if self.format == Format::Summary { RowsTo::Summary } else { RowsTo::Writer };
+        let rows =
+            if self.run.format == Format::Summary { RowsTo::Summary } else { RowsTo::Writer };
         let resumable =
             if self.mode.checkpoint().is_some() { Resumable::Yes } else { Resumable::No };
         let layout = match (self.ranks, &self.mode) {
@@ -299,16 +248,16 @@ impl Config {
         };
         FillRequest {
             engine: self.engine,
-            runtime: self.runtime.clone(),
+            runtime: self.run.runtime.clone(),
             layout,
             search_seconds: self.search_seconds,
-            ..FillRequest::new(&self.game, &self.shape)
+            ..FillRequest::new(&self.run.game, &self.run.shape)
         }
     }
 
     /// A refusal of the library's, in the command line's words: the options that asked for it.
     pub(super) fn refusal(&self, err: RequestError) -> anyhow::Error {
-        let game = self.game.name();
+        let game = self.run.game.name();
         let distributed = "under mpirun";
         match err.into_kind() {
             RequestErrorKind::NotSparse(why) => {
@@ -322,7 +271,7 @@ impl Config {
                 anyhow!(
                     "--checkpoint with --stream needs --format summary: streamed {} rows go out \
                      as they are computed and cannot be taken up again",
-                    self.format.name()
+                    self.run.format.name()
                 )
             }
             RequestErrorKind::RowsNotResumable => anyhow!(

@@ -1,43 +1,18 @@
 //! A loopy game's table (`grundy_compute::retrograde`): generalized Sprague–Grundy values,
-//! finite or ∞, written as CSV (`inf`, with K in the long layout's `k` column), outcomes P/N/D,
-//! numpy (∞ as 4294967295, the largest uint32) or a JSON summary.
+//! finite or ∞, labelled round by round (from and to a checkpoint), then written by the writer
+//! table's `labels` column.
 
 use super::config::Config;
 use super::saves::{after_write, Saves};
-use super::writers::LabelWriter;
+use super::writers::output::Labelled;
 use crate::checkpoint::Checkpoint;
-use crate::output::{write_json_line, Destination};
+use crate::output::Destination;
 use crate::progress::Bar;
-use crate::signals::{self, StopOnSignal};
+use crate::signals;
 use anyhow::{Context, Result};
 use grundy_compute::retrograde::{Labelling, LoopyTable, RetrogradeFill};
-use grundy_core::{write_npy, write_table_csv, Table, INFINITE_LABEL};
-use serde::Serialize;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
-
-/// What `--format summary` says of a loopy table.
-#[derive(Serialize)]
-struct LoopySummary<'a> {
-    game: &'a str,
-    size: &'a [i64],
-    engine: &'static str,
-    cells: u64,
-    moves: u64,
-    p_positions: u64,
-    n_positions: u64,
-    draws: u64,
-    /// Positions of value ∞ (draws, and N-positions whose K holds 0).
-    infinite: u64,
-    /// The largest finite value.
-    max: u32,
-    /// When no play can go round (every move lowers this weighted sum of the coordinates,
-    /// e.g. `n + 3m`): the values were found in one pass, in waves of that sum, and are all
-    /// finite.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    acyclic: Option<String>,
-    seconds: f64,
-}
 
 pub(super) fn run(
     config: &Config,
@@ -46,7 +21,7 @@ pub(super) fn run(
 ) -> Result<ExitCode> {
     let start = Instant::now();
     let checkpoint = config.open_checkpoint()?;
-    let bar = Bar::new(config.shape.cells() as u64, config.quiet);
+    let bar = Bar::new(config.run.shape.cells() as u64, config.run.quiet);
     let table = match &checkpoint {
         None => fill.fill(&bar).context("cannot compute the table")?,
         Some((checkpoint, every)) => match labelled(config, fill, checkpoint, *every, &bar)? {
@@ -56,8 +31,8 @@ pub(super) fn run(
     };
     bar.finish();
     let seconds = start.elapsed().as_secs_f64();
-    let game = &config.game;
-    if let (Some(w), false) = (table.hidden_descent(game), config.quiet) {
+    let game = &config.run.game;
+    if let (Some(w), false) = (table.hidden_descent(game), config.run.quiet) {
         eprintln!(
             "note: {} raises a coordinate, but every move lowers {}: no play goes round, so its \
              values are Sprague–Grundy values (no draws), found in one pass",
@@ -65,15 +40,14 @@ pub(super) fn run(
             game.weighted_sum(w)
         );
     }
-    let about = About {
-        moves: table.moves() as u64,
-        acyclic: table.descent().map(|w| config.game.weighted_sum(w)),
-        seconds,
-    };
+    let moves = table.moves() as u64;
+    let acyclic = table.descent().map(|w| config.run.game.weighted_sum(w));
     // Kept for a write that fails: the next run writes it without labelling again.
     let labelling = checkpoint.is_some().then(|| table.labelling());
-    let table = table.into_table(config.game.clone());
-    let written = write(config, &table, &about, destination);
+    let table = table.into_table(config.run.game.clone());
+    let write = config.writer(|row| row.labels)?;
+    let written =
+        write(Labelled { run: &config.run, table: &table, moves, acyclic, seconds, destination });
     match (&checkpoint, labelling) {
         (Some((checkpoint, _)), Some(labelling)) => after_write(
             checkpoint,
@@ -115,7 +89,7 @@ fn labelled(
         checkpoint.say_unchanged("round");
         return Ok(None);
     }
-    if let (Some(labelling), false) = (&start, config.quiet) {
+    if let (Some(labelling), false) = (&start, config.run.quiet) {
         checkpoint.say_resuming_at(&done_text(labelling));
     }
     let mut saves = Saves::every(every);
@@ -140,45 +114,5 @@ fn labelled(
             Ok(None)
         }
         Some(table) => Ok(Some(table)),
-    }
-}
-
-/// What the summary says besides the table's cells.
-struct About {
-    moves: u64,
-    acyclic: Option<String>,
-    seconds: f64,
-}
-
-fn write(config: &Config, table: &Table, about: &About, destination: Destination) -> Result<()> {
-    match config.writer(|row| row.labels)? {
-        LabelWriter::Csv(layout) => destination
-            .write_with(|out| write_table_csv(table, layout, config.cells, &mut StopOnSignal(out))),
-        LabelWriter::Npy => destination.write_with(|out| {
-            write_npy(table.data(), &mut StopOnSignal(out)).map_err(grundy_core::NpyError::into_io)
-        }),
-        LabelWriter::Summary => {
-            let mut counts = [0u64; 3];
-            for i in 0..table.data().len() {
-                counts[table.outcome_at(i) as usize] += 1;
-            }
-            let [p, n, d] = counts;
-            let labels = table.data().cells().to_u32_vec();
-            let summary = LoopySummary {
-                game: config.game.name(),
-                size: &config.max,
-                engine: "retrograde",
-                cells: labels.len() as u64,
-                moves: about.moves,
-                p_positions: p,
-                n_positions: n,
-                draws: d,
-                infinite: labels.iter().filter(|&&l| l == INFINITE_LABEL).count() as u64,
-                max: table.stats().max,
-                acyclic: about.acyclic.clone(),
-                seconds: about.seconds,
-            };
-            destination.write_with(|out| write_json_line(&mut StopOnSignal(out), &summary))
-        }
     }
 }

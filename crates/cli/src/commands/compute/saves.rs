@@ -1,8 +1,8 @@
 //! When a checkpointed run saves, and how a streamed checkpoint's ring and sums are taken up
 //! again: shared by the one-process runs and rank 0 of a distributed one.
 
-use super::config::Config;
 use super::summary::RowSums;
+use super::writers::output::Run;
 use crate::checkpoint::Checkpoint;
 use crate::signals;
 use anyhow::{anyhow, Result};
@@ -52,21 +52,21 @@ impl Saves {
 /// The ring and the summary's sums a streamed checkpoint held (`loaded`), checked against each
 /// other; says that the run resumes.
 pub(super) fn resumed(
-    config: &Config,
+    run: &Run,
     stream: &RowStream,
     checkpoint: &Checkpoint,
     loaded: Option<(RingStore, Vec<u8>)>,
 ) -> Result<Option<(RingStore, RowSums)>> {
     let Some((ring, bytes)) = loaded else { return Ok(None) };
     let done = ring.rows_done();
-    let cells = (done * config.shape.lens()[1]) as u64;
+    let cells = (done * run.shape.lens()[1]) as u64;
     let sums = RowSums::from_bytes(&bytes, cells).ok_or_else(|| {
         anyhow!(
             "checkpoint {} refused: its summary sums are not those of {done} rows",
             checkpoint.path().display()
         )
     })?;
-    if !config.quiet {
+    if !run.quiet {
         checkpoint.say_resuming(done, stream.plan().waves(), "row");
     }
     Ok(Some((ring, sums)))

@@ -1,15 +1,55 @@
-//! The writer table: for each `--format`, what it writes of each way a run holds its cells
-//! ([`Holding`]), or why it cannot. [`Config::from_args`](super::config::Config::from_args)
+//! The writer table: for each `--format`, its writer for each way a run holds its cells
+//! ([`Holding`]), or why it cannot write them. [`Config::from_args`](super::config::Config::from_args)
 //! asks it for the refusal before anything is computed; every run path asks it for its writer
-//! ([`Row::table`], [`Row::rows`], …), a value that names only the formats that path writes, so
-//! no path has an arm it trusts a refusal elsewhere to keep away.
+//! ([`Row::table`], [`Row::rows`], …), a function that takes what that path holds
+//! ([`output`]), so no path matches on the format.
 //!
 //! Adding a format: a variant of [`Format`], its row in [`row`] (the compiler asks for it), and
-//! its writing code beside the others of each holding it serves (`compute.rs` for tables and
-//! streamed rows, `loopy.rs`, `misere.rs`, `distributed.rs`).
+//! one file under `writers/` with a function for each holding it writes.
 
-use super::config::Format;
-use grundy_core::CsvLayout;
+mod bfile;
+mod csv;
+mod npy;
+pub(super) mod output;
+mod parquet;
+mod rare;
+mod summary;
+
+use anyhow::Result;
+use clap::ValueEnum;
+use output::{Finished, Genera, Labelled, Streaming};
+use std::path::Path;
+
+/// `--format`: clap's values, and the table's rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    Grid,
+    Long,
+    Npy,
+    Bfile,
+    Summary,
+    Rare,
+    Parquet,
+}
+
+impl Format {
+    /// The format a file's extension names, when `--format` is not given: `.npy`, `.parquet`,
+    /// `.b` (an OEIS b-file) and `.json` (the summary); any other file is CSV.
+    pub(crate) fn of_extension(out: &Path) -> Option<Format> {
+        match out.extension()?.to_str()? {
+            "npy" => Some(Format::Npy),
+            "parquet" => Some(Format::Parquet),
+            "b" => Some(Format::Bfile),
+            "json" => Some(Format::Summary),
+            _ => None,
+        }
+    }
+
+    /// The name the user gave, as clap spells it.
+    pub(crate) fn name(self) -> String {
+        self.to_possible_value().expect("no format is skipped").get_name().to_string()
+    }
+}
 
 /// How a run holds the cells it writes: what its fill hands the writer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,64 +66,44 @@ pub(super) enum Holding {
     Genera,
 }
 
-/// What a format writes of a finished table of values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum TableWriter {
-    Csv(CsvLayout),
-    Npy,
-    Bfile,
-    Summary,
-    Rare,
-    Parquet,
-}
+/// Writes a finished table of values.
+pub(super) type WriteTable = fn(Finished<'_>) -> Result<()>;
+/// Runs a streamed fill and writes its rows.
+pub(super) type WriteRows = fn(Streaming<'_>) -> Result<()>;
+/// Writes a loopy game's labels.
+pub(super) type WriteLabels = fn(Labelled<'_>) -> Result<()>;
+/// Writes a misère heap game's values and genera.
+pub(super) type WriteGenera = fn(Genera<'_>) -> Result<()>;
+/// Runs rank 0's part of an MPI job and writes the rows (its exit code: a summary may be
+/// stopped by a signal after saving its checkpoint).
+#[cfg(feature = "mpi")]
+pub(super) type WriteRanks = fn(output::Ranked<'_>) -> Result<std::process::ExitCode>;
+/// Without the `mpi` feature no run holds ranks: the column says only what would be refused.
+#[cfg(not(feature = "mpi"))]
+pub(super) type WriteRanks = ();
 
-/// What a format writes of rows streamed in this process.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum RowWriter {
-    Csv(CsvLayout),
-    Summary,
-    Parquet,
-}
-
-/// What rank 0 writes of the rows of an MPI job.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(not(feature = "mpi"), allow(dead_code))]
-pub(super) enum RankWriter {
-    Csv(CsvLayout),
-    /// Through a spool: the cells' type is known only at the end.
-    Npy,
-    Summary,
-}
-
-/// What a format writes of a loopy game's labels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum LabelWriter {
-    Csv(CsvLayout),
-    Npy,
-    Summary,
-}
-
-/// What a format writes of a misère heap game's values and genera.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum GeneraWriter {
-    /// `n,misere,genus,tameness`, one heap a line (the same in either layout).
-    Csv,
-    Npy,
-    Bfile,
-    Summary,
+/// A rank writer in a row, or nothing without the `mpi` feature.
+macro_rules! ranks {
+    ($writer:path) => {{
+        #[cfg(feature = "mpi")]
+        let writer: Result<WriteRanks, Refused> = Ok($writer);
+        #[cfg(not(feature = "mpi"))]
+        let writer: Result<WriteRanks, Refused> = Ok(());
+        writer
+    }};
 }
 
 /// Why a format cannot write a holding, in words that follow `--format NAME`.
 pub(super) type Refused = &'static str;
 
 /// One format's row: its writer for each holding, or the refusal.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub(super) struct Row {
-    pub(super) table: Result<TableWriter, Refused>,
-    pub(super) rows: Result<RowWriter, Refused>,
-    pub(super) ranks: Result<RankWriter, Refused>,
-    pub(super) labels: Result<LabelWriter, Refused>,
-    pub(super) genera: Result<GeneraWriter, Refused>,
+    pub(super) table: Result<WriteTable, Refused>,
+    pub(super) rows: Result<WriteRows, Refused>,
+    pub(super) ranks: Result<WriteRanks, Refused>,
+    pub(super) labels: Result<WriteLabels, Refused>,
+    pub(super) genera: Result<WriteGenera, Refused>,
 }
 
 const ONE_AXIS: Refused = "writes a heap game's sequence, and only boards are streamed or shared";
@@ -91,41 +111,38 @@ const ONE_AXIS: Refused = "writes a heap game's sequence, and only boards are st
 /// The table, one row per format.
 pub(super) fn row(format: Format) -> Row {
     match format {
-        Format::Grid | Format::Long => {
-            let layout = if format == Format::Grid { CsvLayout::Grid } else { CsvLayout::Long };
-            Row {
-                table: Ok(TableWriter::Csv(layout)),
-                rows: Ok(RowWriter::Csv(layout)),
-                ranks: Ok(RankWriter::Csv(layout)),
-                labels: Ok(LabelWriter::Csv(layout)),
-                genera: Ok(GeneraWriter::Csv),
-            }
-        }
+        Format::Grid | Format::Long => Row {
+            table: Ok(csv::table),
+            rows: Ok(csv::rows),
+            ranks: ranks!(csv::ranks),
+            labels: Ok(csv::labels),
+            genera: Ok(csv::genera),
+        },
         Format::Npy => Row {
-            table: Ok(TableWriter::Npy),
+            table: Ok(npy::table),
             rows: Err("cannot be streamed (its header names the cells' type, known at the end); \
                  use grid or long with --stream"),
-            ranks: Ok(RankWriter::Npy),
-            labels: Ok(LabelWriter::Npy),
-            genera: Ok(GeneraWriter::Npy),
+            ranks: ranks!(npy::ranks),
+            labels: Ok(npy::labels),
+            genera: Ok(npy::genera),
         },
         Format::Bfile => Row {
-            table: Ok(TableWriter::Bfile),
+            table: Ok(bfile::table),
             rows: Err(ONE_AXIS),
             ranks: Err(ONE_AXIS),
             labels: Err("a b-file holds integers, and a loopy game's values may be ∞; use csv, \
                  npy or summary"),
-            genera: Ok(GeneraWriter::Bfile),
+            genera: Ok(bfile::genera),
         },
         Format::Summary => Row {
-            table: Ok(TableWriter::Summary),
-            rows: Ok(RowWriter::Summary),
-            ranks: Ok(RankWriter::Summary),
-            labels: Ok(LabelWriter::Summary),
-            genera: Ok(GeneraWriter::Summary),
+            table: Ok(summary::table),
+            rows: Ok(summary::rows),
+            ranks: ranks!(summary::ranks),
+            labels: Ok(summary::labels),
+            genera: Ok(summary::genera),
         },
         Format::Rare => Row {
-            table: Ok(TableWriter::Rare),
+            table: Ok(rare::table),
             rows: Err(ONE_AXIS),
             ranks: Err(ONE_AXIS),
             labels: Err("lists the rare heaps of take-and-break games, and a loopy game's moves \
@@ -133,8 +150,8 @@ pub(super) fn row(format: Format) -> Row {
             genera: Err("lists the rare heaps of normal play; drop --misere"),
         },
         Format::Parquet => Row {
-            table: Ok(TableWriter::Parquet),
-            rows: Ok(RowWriter::Parquet),
+            table: Ok(parquet::table),
+            rows: Ok(parquet::rows),
             ranks: Err("is written by one process for now; under mpirun write grid, long or npy"),
             labels: Err("writes tables of values, and a loopy game's holds ∞ and draws; use csv \
                  or npy"),
