@@ -132,11 +132,16 @@ fn write_loopy<W: Write>(
     writer.flush()
 }
 
+/// The most bytes of a row [`CsvRows`] holds before it hands them on.
+const LINE_CHUNK: usize = 1 << 14;
+
 /// Writes a table as CSV one row at a time (the values along the last axis, in row-major order),
 /// so that a table can be written while it is being computed; [`write_csv`] writes a whole table
 /// through it.
 pub struct CsvRows<W: Write> {
-    writer: ::csv::Writer<W>,
+    out: io::BufWriter<W>,
+    /// The line being written, reused for every line.
+    line: Vec<u8>,
     axes: Vec<crate::game::Axis>,
     lens: Vec<usize>,
     layout: CsvLayout,
@@ -158,7 +163,9 @@ impl<W: Write> CsvRows<W> {
         cells: CellKind,
         out: W,
     ) -> io::Result<CsvRows<W>> {
-        let mut writer = ::csv::WriterBuilder::new().has_headers(false).from_writer(out);
+        // The header through the csv crate, which quotes a name that needs it; the rows hold
+        // only numbers and `P`/`N`, which never do, and are written as they are.
+        let mut header = ::csv::WriterBuilder::new().has_headers(false).from_writer(Vec::new());
         let layout = if axes.len() == 1 { CsvLayout::Long } else { layout };
         match (layout, axes.len()) {
             (CsvLayout::Grid, 3) => {
@@ -169,72 +176,94 @@ impl<W: Write> CsvRows<W> {
             }
             (CsvLayout::Grid, _) => {
                 let mut coordinate = itoa::Buffer::new();
-                writer
+                header
                     .write_field(format!("{}\\{}", axes[0].name, axes[1].name))
                     .map_err(into_io)?;
                 for c in 0..lens[1] {
-                    writer
+                    header
                         .write_field(coordinate.format(axes[1].min + c as i64))
                         .map_err(into_io)?;
                 }
-                writer.write_record(None::<&[u8]>).map_err(into_io)?;
+                header.write_record(None::<&[u8]>).map_err(into_io)?;
             }
             (CsvLayout::Long, _) => {
-                writer
+                header
                     .write_record(axes.iter().map(|a| a.name.as_str()).chain(["g"]))
                     .map_err(into_io)?;
             }
         }
+        let header = header.into_inner().map_err(|err| err.into_error())?;
+        let mut out = io::BufWriter::with_capacity(1 << 16, out);
+        out.write_all(&header)?;
         let outer = vec![0; axes.len() - 1];
-        Ok(CsvRows { writer, axes: axes.to_vec(), lens: lens.to_vec(), layout, cells, outer })
+        Ok(CsvRows {
+            out,
+            line: Vec::new(),
+            axes: axes.to_vec(),
+            lens: lens.to_vec(),
+            layout,
+            cells,
+            outer,
+        })
     }
 
     /// Writes the next row: the values along the last axis.
     pub fn write_row(&mut self, values: &[u32]) -> io::Result<()> {
         let mut number = itoa::Buffer::new();
-        let mut coordinate = itoa::Buffer::new();
         let last = self.axes.len() - 1;
         let outcome = self.cells == CellKind::Outcomes;
-        let cell = |writer: &mut ::csv::Writer<W>, number: &mut itoa::Buffer, value: u32| {
-            let text: &[u8] = match (outcome, value == 0) {
+        let (line, out) = (&mut self.line, &mut self.out);
+        line.clear();
+        // Handed on in pieces: a row of millions of cells is never held whole.
+        let mut spill = |line: &mut Vec<u8>| -> io::Result<()> {
+            if line.len() >= LINE_CHUNK {
+                out.write_all(line)?;
+                line.clear();
+            }
+            Ok(())
+        };
+        let mut cell = |line: &mut Vec<u8>, value: u32| {
+            line.extend_from_slice(match (outcome, value == 0) {
                 (true, true) => b"P",
                 (true, false) => b"N",
                 (false, _) => number.format(value).as_bytes(),
-            };
-            writer.write_field(text).map_err(into_io)
+            });
         };
+        let mut coordinate = itoa::Buffer::new();
         match self.layout {
             CsvLayout::Grid => {
-                self.writer
-                    .write_field(coordinate.format(self.axes[0].min + self.outer[0] as i64))
-                    .map_err(into_io)?;
+                let row = self.axes[0].min + self.outer[0] as i64;
+                line.extend_from_slice(coordinate.format(row).as_bytes());
                 for &value in values {
-                    cell(&mut self.writer, &mut number, value)?;
+                    line.push(b',');
+                    cell(line, value);
+                    spill(line)?;
                 }
-                self.writer.write_record(None::<&[u8]>).map_err(into_io)?;
+                line.push(b'\n');
             }
             CsvLayout::Long => {
                 for (j, &value) in values.iter().enumerate() {
                     for (axis, &i) in self.axes[..last].iter().zip(&self.outer) {
-                        self.writer
-                            .write_field(coordinate.format(axis.min + i as i64))
-                            .map_err(into_io)?;
+                        line.extend_from_slice(coordinate.format(axis.min + i as i64).as_bytes());
+                        line.push(b',');
                     }
-                    self.writer
-                        .write_field(coordinate.format(self.axes[last].min + j as i64))
-                        .map_err(into_io)?;
-                    cell(&mut self.writer, &mut number, value)?;
-                    self.writer.write_record(None::<&[u8]>).map_err(into_io)?;
+                    let at = self.axes[last].min + j as i64;
+                    line.extend_from_slice(coordinate.format(at).as_bytes());
+                    line.push(b',');
+                    cell(line, value);
+                    line.push(b'\n');
+                    spill(line)?;
                 }
             }
         }
+        out.write_all(line)?;
         super::advance_row_major(&mut self.outer, &self.lens[..last]);
         Ok(())
     }
 
     /// Flushes what is buffered.
     pub fn finish(mut self) -> io::Result<()> {
-        self.writer.flush()
+        self.out.flush()
     }
 }
 
