@@ -1,8 +1,17 @@
 """Type stubs of the native module (the Python functions in ``grundy`` wrap these)."""
 
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Protocol, Sequence, Tuple
 
 import numpy as np
+
+class TableArg(Protocol):
+    """A table as the native half takes it: ``grundy._Described`` (its ``game`` a ``Game``,
+    read through ``_ref`` and ``_spec``, or None)."""
+
+    array: np.ndarray
+    axes: Sequence[Tuple[str, int]]
+    name: str
+    game: Any
 
 __version__: str
 SPEC_LIMIT_BYTES: int
@@ -31,11 +40,7 @@ def genus_of(
     progress: Optional[Callable[[int, int], Any]] = None,
 ) -> List[Tuple[int, int, str, str]]: ...
 def patterns_of(
-    array: np.ndarray,
-    axes: Sequence[Tuple[str, int]],
-    name: str,
-    game: Optional[str] = None,
-    spec: Optional[str] = None,
+    table: TableArg,
     law_seconds: Optional[float] = None,
     proof_seconds: Optional[float] = None,
 ) -> str: ...
@@ -51,9 +56,7 @@ def identify_game(
     progress: Optional[Callable[[int, int], Any]] = None,
 ) -> str: ...
 def identify_array(
-    array: np.ndarray,
-    axes: Sequence[Tuple[str, int]],
-    name: str,
+    table: TableArg,
     line: Optional[Tuple[str, int]],
     shift: int,
     index: Optional[bytes] = None,
@@ -67,11 +70,7 @@ def patterns_until_proved(
     progress: Optional[Callable[[int, int], Any]] = None,
 ) -> str: ...
 def check_of(
-    array: np.ndarray,
-    axes: Sequence[Tuple[str, int]],
-    name: str,
-    game: Optional[str],
-    spec: Optional[str],
+    table: TableArg,
     kind: str,
     expression: str,
     period: Optional[Sequence[int]] = None,
@@ -79,11 +78,7 @@ def check_of(
     proof_seconds: Optional[float] = None,
 ) -> str: ...
 def plot_of(
-    array: np.ndarray,
-    axes: Sequence[Tuple[str, int]],
-    name: str,
-    game: Optional[str] = None,
-    spec: Optional[str] = None,
+    table: TableArg,
     outcome: bool = False,
     max_side: int = 1000,
     extension: str = "png",
@@ -98,11 +93,7 @@ class ViewServer:
     def stop(self) -> None: ...
 
 def view_start(
-    array: np.ndarray,
-    axes: Sequence[Tuple[str, int]],
-    name: str,
-    game: Optional[str] = None,
-    spec: Optional[str] = None,
+    table: TableArg,
     port: Optional[int] = None,
     threads: Optional[int] = None,
 ) -> ViewServer: ...
