@@ -182,11 +182,12 @@ impl Destination {
         };
         let stream = |out: &mut dyn Write| -> io::Result<()> {
             if compressed {
-                // No name and no time in the gzip header: the same table gives the same bytes.
+                // No name and no time in the gzip header, and the input in blocks of one size:
+                // the same table gives the same bytes, however it was written.
                 let gz = flate2::GzBuilder::new().write(out, flate2::Compression::default());
-                let mut out = BufWriter::with_capacity(1 << 16, gz);
+                let mut out = Blocks::new(gz);
                 write(&mut out)?;
-                out.into_inner().map_err(|e| e.into_error())?.finish()?;
+                out.finish()?.finish()?;
                 Ok(())
             } else {
                 let mut out = BufWriter::with_capacity(1 << 16, out);
@@ -550,4 +551,73 @@ pub(crate) fn write_json_line(
     serde_json::to_writer(&mut buffered, value).map_err(io::Error::from)?;
     buffered.write_all(b"\n")?;
     buffered.flush()
+}
+
+/// The bytes written to it handed to `inner` in blocks of exactly [`Blocks::SIZE`] bytes (the
+/// last one shorter, at [`Blocks::finish`]), however they were written: a gzip stream's bytes
+/// depend on how its input arrives, and the same table must give the same file whichever writer
+/// wrote it, in whatever pieces.
+struct Blocks<W: Write> {
+    inner: W,
+    block: Vec<u8>,
+}
+
+impl<W: Write> Blocks<W> {
+    const SIZE: usize = 1 << 16;
+
+    fn new(inner: W) -> Blocks<W> {
+        Blocks { inner, block: Vec::with_capacity(Blocks::<W>::SIZE) }
+    }
+
+    /// Hands on the last, shorter block, and returns the inner writer.
+    fn finish(mut self) -> io::Result<W> {
+        self.inner.write_all(&self.block)?;
+        Ok(self.inner)
+    }
+}
+
+impl<W: Write> Write for Blocks<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let take = (Self::SIZE - self.block.len()).min(buf.len());
+        self.block.extend_from_slice(&buf[..take]);
+        if self.block.len() == Self::SIZE {
+            self.inner.write_all(&self.block)?;
+            self.block.clear();
+        }
+        Ok(take)
+    }
+
+    /// Nothing: a partial block waits for more bytes or for the end, and the encoder is not
+    /// flushed (a gzip flush marks the stream), so that the stream does not depend on when
+    /// flushes come. [`Blocks::finish`] ends it.
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same bytes, written in pieces of any size with flushes between them, make the same
+    /// gzip stream.
+    #[test]
+    fn a_gzip_stream_does_not_depend_on_how_its_input_was_written() {
+        let text: Vec<u8> =
+            (0..200_000u32).flat_map(|i| format!("{i},{}\n", i % 7).into_bytes()).collect();
+        let gz = |piece: usize| {
+            let encoder =
+                flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::default());
+            let mut out = Blocks::new(encoder);
+            for chunk in text.chunks(piece) {
+                out.write_all(chunk).unwrap();
+                out.flush().unwrap();
+            }
+            out.finish().unwrap().finish().unwrap()
+        };
+        let once = gz(text.len());
+        for piece in [1, 7, 8192, 65_536, 100_000] {
+            assert!(gz(piece) == once, "pieces of {piece} bytes");
+        }
+    }
 }

@@ -110,6 +110,10 @@ const CASES: &[(&[&str], &str)] = &[
     (&["compute", "kiki", "--size", "5x5", "--engine", "magic"], "invalid value 'magic'"),
     (&["compute", "kiki", "--size", "5x5", "--threads", "0"], "--threads"),
     (&["games", "--bogus"], "unexpected argument '--bogus'"),
+    // The runtime's options belong to the commands that compute (runtime_args::TAKEN_BY).
+    (&["games", "--threads", "2"], "unexpected argument '--threads'"),
+    (&["show", "kiki", "--max-memory", "1G"], "unexpected argument '--max-memory'"),
+    (&["compute", "kiki", "--size", "5x5", "--threads", "0"], "--threads"),
     // Issue 59, item 5: a time bound that no clock holds panicked (inf, 1e20, 1e308, 2^64 − 1);
     // -1 was taken as 0 and NaN as "stop at once".
     (&["patterns", "kayles", "--size", "9", "--law-seconds", "inf"], "a law search's time bound"),

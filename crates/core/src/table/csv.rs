@@ -411,7 +411,7 @@ fn axis_name(text: &str, line: u64) -> Result<String, CsvReadError> {
     }
 }
 
-/// The grid layout after its header (`ROW\\COL,c0,c1,…`): `r,v,v,…` lines.
+/// The grid layout after its header (`ROW\COL,c0,c1,…`): `r,v,v,…` lines.
 fn read_grid<R: Read>(
     reader: &mut ::csv::Reader<R>,
     header: ::csv::StringRecord,
