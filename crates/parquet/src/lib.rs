@@ -383,33 +383,8 @@ pub fn read_parquet<R: ChunkReader + 'static>(
 ) -> Result<ReadTable, ParquetError> {
     let reader = SerializedFileReader::new(input)?;
     let provenance = provenance_of(&reader)?;
-    let schema = reader.metadata().file_metadata().schema_descr();
-    let columns = schema.num_columns();
-    if !(2..=4).contains(&columns) {
-        return Err(not_a_table(format!(
-            "a table has one to three coordinate columns and a value column; this file has \
-             {columns} columns"
-        )));
-    }
-    let dims = columns - 1;
-    let names: Vec<String> = (0..columns).map(|c| schema.column(c).name().to_string()).collect();
-    // Coordinate columns name axes, which go into expressions, headers and terminal lines.
-    if let Some(bad) = names[..dims].iter().find(|name| !Axis::is_name(name)) {
-        return Err(not_a_table(format!(
-            "column `{}` is not an axis name (axis names are identifiers such as `n` or `w`)",
-            bad.escape_debug()
-        )));
-    }
-    let cells = match names[dims].as_str() {
-        "g" => CellKind::Values,
-        "outcome" => CellKind::Outcomes,
-        other => {
-            return Err(not_a_table(format!(
-                "the last column is `{}`; a table's is `g` (values) or `outcome` (P/N)",
-                other.escape_debug()
-            )))
-        }
-    };
+    let Columns { names, dims, cells, width } =
+        columns_of(reader.metadata().file_metadata().schema_descr())?;
     let rows = reader.metadata().file_metadata().num_rows().max(0) as u64;
     if rows == 0 {
         return Err(not_a_table("the table has no rows"));
@@ -420,14 +395,6 @@ pub fn read_parquet<R: ChunkReader + 'static>(
     let largest_group =
         (0..groups).map(|g| reader.metadata().row_group(g).num_rows().max(0) as u64).max();
     let group_bytes = largest_group.unwrap_or(0) * 8 * dims as u64;
-    // The values go straight into cells of the width the column declares (grundy's files and
-    // pandas' unsigned columns say it), or of 32 bits, narrowed at the end.
-    let width = match schema.column(dims).logical_type_ref() {
-        _ if cells == CellKind::Outcomes => CellWidth::U8,
-        Some(LogicalType::Integer(int)) if !int.is_signed && int.bit_width == 8 => CellWidth::U8,
-        Some(LogicalType::Integer(int)) if !int.is_signed && int.bit_width == 16 => CellWidth::U16,
-        _ => CellWidth::U32,
-    };
     let per_cell = read_bytes_per_cell(width) + extra_per_cell;
     let most = max_bytes.saturating_sub(group_bytes) / per_cell.max(1);
     if rows > most {
@@ -483,6 +450,54 @@ pub fn read_parquet<R: ChunkReader + 'static>(
         CellVec::U32(cells) => narrowed(shape, cells),
     };
     Ok(ReadTable { table, cells, provenance })
+}
+
+/// What a table's columns say: the axes' names (and the value column's), how many axes, what
+/// the cells hold and the width they are read into.
+struct Columns {
+    names: Vec<String>,
+    dims: usize,
+    cells: CellKind,
+    width: CellWidth,
+}
+
+/// The columns of a table laid out as [`write_parquet`] writes it, from the file's schema.
+fn columns_of(schema: &parquet::schema::types::SchemaDescriptor) -> Result<Columns, ParquetError> {
+    let columns = schema.num_columns();
+    if !(2..=4).contains(&columns) {
+        return Err(not_a_table(format!(
+            "a table has one to three coordinate columns and a value column; this file has \
+             {columns} columns"
+        )));
+    }
+    let dims = columns - 1;
+    let names: Vec<String> = (0..columns).map(|c| schema.column(c).name().to_string()).collect();
+    // Coordinate columns name axes, which go into expressions, headers and terminal lines.
+    if let Some(bad) = names[..dims].iter().find(|name| !Axis::is_name(name)) {
+        return Err(not_a_table(format!(
+            "column `{}` is not an axis name (axis names are identifiers such as `n` or `w`)",
+            bad.escape_debug()
+        )));
+    }
+    let cells = match names[dims].as_str() {
+        "g" => CellKind::Values,
+        "outcome" => CellKind::Outcomes,
+        other => {
+            return Err(not_a_table(format!(
+                "the last column is `{}`; a table's is `g` (values) or `outcome` (P/N)",
+                other.escape_debug()
+            )))
+        }
+    };
+    // The values go straight into cells of the width the column declares (grundy's files and
+    // pandas' unsigned columns say it), or of 32 bits, narrowed at the end.
+    let width = match schema.column(dims).logical_type_ref() {
+        _ if cells == CellKind::Outcomes => CellWidth::U8,
+        Some(LogicalType::Integer(int)) if !int.is_signed && int.bit_width == 8 => CellWidth::U8,
+        Some(LogicalType::Integer(int)) if !int.is_signed && int.bit_width == 16 => CellWidth::U16,
+        _ => CellWidth::U32,
+    };
+    Ok(Columns { names, dims, cells, width })
 }
 
 /// A table of 32-bit `cells` in the narrowest width that holds them.

@@ -124,6 +124,13 @@ pub fn survey_member(
             (report, described)
         }
     };
+    let mut row = row_of(game, &table, &report);
+    row.seconds = started.elapsed().as_secs_f64();
+    Ok(Computed { row, values: table.data().cells().to_u32_vec(), note })
+}
+
+/// A member's row: its table's counts and records, and what its report found.
+fn row_of(game: &Game, table: &Table, report: &Report) -> Row {
     let stats = table.stats();
     let records = SequenceRecords::of(Some(game), table.data());
     let mut row = Row {
@@ -139,7 +146,7 @@ pub fn survey_member(
         last_rare: records.as_ref().and_then(|r| r.last_rare),
         ..Row::default()
     };
-    match &report {
+    match report {
         Report::Sequence(r) => {
             let s = &r.sequence;
             (row.period, row.preperiod, row.saltus) = (s.period, s.preperiod, s.saltus);
@@ -165,8 +172,7 @@ pub fn survey_member(
             row.periodic_lines = Some(periodic_lines(&r.rows, &r.columns, &r.diagonals));
         }
     }
-    row.seconds = started.elapsed().as_secs_f64();
-    Ok(Computed { row, values: table.data().cells().to_u32_vec(), note })
+    row
 }
 
 /// The rows of `computed` (in member order) with their classes: members whose values agree on

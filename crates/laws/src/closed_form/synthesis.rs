@@ -182,64 +182,8 @@ impl<'a> Synthesis<'a> {
             while self.by_size.len() <= size {
                 self.by_size.push(Vec::new());
             }
-            let mut row = vec![0i64; self.samples.len()];
-            let mut found = Vec::new();
-            let mut fresh: Vec<(Node, Vec<i64>)> = Vec::new();
-            let mut out_of_time = false;
-            let mut consider = |node: Node, row: &[i64], found: &mut Vec<Node>| {
-                if row == target {
-                    found.push(node);
-                }
-                if !last && !self.seen.contains_key(row) {
-                    fresh.push((node, row.to_vec()));
-                }
-            };
-            // abs of the formulas one node smaller.
-            for &a in &self.by_size[size - 1] {
-                let src = self.row(a);
-                if src.iter().any(|&v| v < 0) {
-                    for (r, &v) in row.iter_mut().zip(src) {
-                        *r = v.abs();
-                    }
-                    consider(Node::Abs(a), &row, &mut found);
-                }
-            }
-            'pairs: for left in 1..size - 1 {
-                let right = size - 1 - left;
-                for op in Op::ALL {
-                    if op.commutes() && left > right {
-                        continue;
-                    }
-                    for (ka, &a) in self.by_size[left].iter().enumerate() {
-                        tried += self.by_size[right].len() as u64;
-                        if ka % 64 == 0 && Instant::now() > deadline {
-                            out_of_time = true;
-                            break 'pairs;
-                        }
-                        // Constants fold into constants, and `0 - x` reads worse than what
-                        // it stands for: neither is worth a formula.
-                        let constant = |id: u32| matches!(self.nodes[id as usize], Node::Const(_));
-                        if op == Op::Sub && matches!(self.nodes[a as usize], Node::Const(0)) {
-                            continue;
-                        }
-                        let ra = self.row(a);
-                        let skip = if op.commutes() && left == right { ka } else { 0 };
-                        'right: for &b in &self.by_size[right][skip..] {
-                            if constant(a) && constant(b) {
-                                continue;
-                            }
-                            let rb = self.row(b);
-                            for ((r, &x), &y) in row.iter_mut().zip(ra).zip(rb) {
-                                match op.apply(x, y) {
-                                    Some(v) => *r = v,
-                                    None => continue 'right,
-                                }
-                            }
-                            consider(Node::Bin(op, a, b), &row, &mut found);
-                        }
-                    }
-                }
-            }
+            let Level { found, fresh, out_of_time } =
+                self.grow(size, target, last, deadline, &mut tried);
             if out_of_time || !found.is_empty() {
                 let mut candidates: Vec<String> =
                     found.into_iter().map(|node| self.render_node(node).0).collect();
@@ -270,6 +214,78 @@ impl<'a> Synthesis<'a> {
             }
         }
         Found { candidates: Vec::new(), tried, stopped: None }
+    }
+
+    /// The formulas of `size` nodes built from the smaller ones kept: those whose values are
+    /// `target`, and (unless it is the `last` size) those with values not seen yet; `tried`
+    /// counts the pairs, and the work stops at `deadline`.
+    fn grow(
+        &self,
+        size: usize,
+        target: &[i64],
+        last: bool,
+        deadline: Instant,
+        tried: &mut u64,
+    ) -> Level {
+        let mut row = vec![0i64; self.samples.len()];
+        let mut found = Vec::new();
+        let mut fresh: Vec<(Node, Vec<i64>)> = Vec::new();
+        let mut out_of_time = false;
+        let mut consider = |node: Node, row: &[i64], found: &mut Vec<Node>| {
+            if row == target {
+                found.push(node);
+            }
+            if !last && !self.seen.contains_key(row) {
+                fresh.push((node, row.to_vec()));
+            }
+        };
+        // abs of the formulas one node smaller.
+        for &a in &self.by_size[size - 1] {
+            let src = self.row(a);
+            if src.iter().any(|&v| v < 0) {
+                for (r, &v) in row.iter_mut().zip(src) {
+                    *r = v.abs();
+                }
+                consider(Node::Abs(a), &row, &mut found);
+            }
+        }
+        'pairs: for left in 1..size - 1 {
+            let right = size - 1 - left;
+            for op in Op::ALL {
+                if op.commutes() && left > right {
+                    continue;
+                }
+                for (ka, &a) in self.by_size[left].iter().enumerate() {
+                    *tried += self.by_size[right].len() as u64;
+                    if ka % 64 == 0 && Instant::now() > deadline {
+                        out_of_time = true;
+                        break 'pairs;
+                    }
+                    // Constants fold into constants, and `0 - x` reads worse than what
+                    // it stands for: neither is worth a formula.
+                    let constant = |id: u32| matches!(self.nodes[id as usize], Node::Const(_));
+                    if op == Op::Sub && matches!(self.nodes[a as usize], Node::Const(0)) {
+                        continue;
+                    }
+                    let ra = self.row(a);
+                    let skip = if op.commutes() && left == right { ka } else { 0 };
+                    'right: for &b in &self.by_size[right][skip..] {
+                        if constant(a) && constant(b) {
+                            continue;
+                        }
+                        let rb = self.row(b);
+                        for ((r, &x), &y) in row.iter_mut().zip(ra).zip(rb) {
+                            match op.apply(x, y) {
+                                Some(v) => *r = v,
+                                None => continue 'right,
+                            }
+                        }
+                        consider(Node::Bin(op, a, b), &row, &mut found);
+                    }
+                }
+            }
+        }
+        Level { found, fresh, out_of_time }
     }
 
     fn matching(&self, target: &[i64], size: usize) -> Vec<String> {
@@ -307,6 +323,16 @@ impl<'a> Synthesis<'a> {
             }
         }
     }
+}
+
+/// One size of formulas, as [`Synthesis::grow`] builds it.
+struct Level {
+    /// Those whose values are the target.
+    found: Vec<Node>,
+    /// Those whose values were not seen yet, with their values, to keep.
+    fresh: Vec<(Node, Vec<i64>)>,
+    /// Whether the deadline stopped the size before its end.
+    out_of_time: bool,
 }
 
 #[cfg(test)]
