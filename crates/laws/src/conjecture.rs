@@ -13,7 +13,7 @@ pub use proving::proof_work;
 
 use crate::expr::{lcm, Expr, ExprError, Type};
 use crate::proof::Proof;
-use grundy_core::Coord;
+use grundy_core::{Coord, Game};
 use serde::Serialize;
 use std::fmt;
 
@@ -119,6 +119,11 @@ impl Variables {
         Variables { names, sources }
     }
 
+    /// For each slot, the axis it reads (`None` for `g`).
+    pub(crate) fn slot_axes(&self) -> &[Option<usize>] {
+        &self.sources
+    }
+
     /// The names, in slot order.
     pub fn names(&self) -> Vec<&str> {
         self.names.iter().map(String::as_str).collect()
@@ -151,8 +156,8 @@ impl Variables {
 #[derive(Clone, Debug)]
 pub struct Conjecture {
     kind: ClaimKind,
-    expr: Expr,
-    variables: Variables,
+    pub(crate) expr: Expr,
+    pub(crate) variables: Variables,
 }
 
 impl Conjecture {
@@ -219,6 +224,40 @@ impl Conjecture {
     /// times the cells.
     pub fn size(&self) -> usize {
         self.expr.size()
+    }
+}
+
+/// What a claim says at one position, computed exactly ([`Conjecture::exactly_at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exactly {
+    /// A P-set claim: whether the position is claimed P.
+    Outcome(bool),
+    /// A values claim: the claimed value.
+    Value(i64),
+}
+
+impl Conjecture {
+    /// What the claim says at `pos` of `game`, exactly, however far out: a P-set claim that the
+    /// automata read (`phi` included) is decided on the position's digits, and a claim in exact
+    /// integer arithmetic is evaluated; `None` when neither holds (a decimal, a `sqrt`, an
+    /// overflow). It says nothing of whether the claim is proved.
+    pub fn exactly_at(&self, game: &Game, pos: &[Coord]) -> Option<Exactly> {
+        if self.kind == ClaimKind::PSet {
+            let slots = self.variables.slot_axes();
+            if let Some(law) = crate::proof::automatic::ExactLaw::compile(game, &self.expr, slots) {
+                return Some(Exactly::Outcome(law.holds(pos)));
+            }
+        }
+        if !self.expr.is_exact() {
+            return None;
+        }
+        let mut slots = vec![0; self.variables.names.len()];
+        self.variables.fill(&mut slots, pos, 0);
+        match self.kind {
+            ClaimKind::PSet => self.expr.eval_bool(&slots).ok().map(Exactly::Outcome),
+            ClaimKind::Values => self.expr.eval_int(&slots).ok().map(Exactly::Value),
+            ClaimKind::Holds | ClaimKind::Draws => None,
+        }
     }
 }
 

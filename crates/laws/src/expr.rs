@@ -130,7 +130,7 @@ impl fmt::Display for EvalError {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum BinOp {
+pub(crate) enum BinOp {
     Add,
     Sub,
     Mul,
@@ -147,7 +147,7 @@ enum BinOp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Func {
+pub(crate) enum Func {
     Floor,
     Ceil,
     Sqrt,
@@ -158,9 +158,13 @@ enum Func {
     If,
 }
 
+/// A node of a parsed expression (the automatic prover reads the tree: `proof::automatic`).
 #[derive(Clone, Debug)]
-enum Node {
+pub(crate) enum Node {
     Const(Value),
+    /// The golden ratio, kept apart from decimal constants: a proof knows it exactly, and a
+    /// decimal such as `1.618034` is another number.
+    Phi,
     Var(usize),
     Neg(Box<Node>),
     Not(Box<Node>),
@@ -199,6 +203,26 @@ impl Expr {
         Ok(Expr { text: text.to_string(), root, ty, used: parser.used })
     }
 
+    /// Whether every evaluation is exact integer arithmetic: no `phi`, no decimal and no `sqrt`,
+    /// so no floating point (which misses `floor(n * phi)` far out: at 10^18 its error passes 1).
+    pub fn is_exact(&self) -> bool {
+        fn exact(node: &Node) -> bool {
+            match node {
+                Node::Phi | Node::Const(Value::Real(_)) | Node::Call(Func::Sqrt, ..) => false,
+                Node::Const(_) | Node::Var(_) => true,
+                Node::Neg(inner) | Node::Not(inner) => exact(inner),
+                Node::Bin(_, a, b, _) => exact(a) && exact(b),
+                Node::Call(_, args, _) => args.iter().all(exact),
+            }
+        }
+        exact(&self.root)
+    }
+
+    /// The syntax tree.
+    pub(crate) fn root(&self) -> &Node {
+        &self.root
+    }
+
     /// The expression's type.
     pub fn ty(&self) -> Type {
         self.ty
@@ -214,7 +238,7 @@ impl Expr {
     pub fn size(&self) -> usize {
         fn nodes(node: &Node) -> usize {
             match node {
-                Node::Const(_) | Node::Var(_) => 1,
+                Node::Const(_) | Node::Phi | Node::Var(_) => 1,
                 Node::Neg(inner) | Node::Not(inner) => 1 + nodes(inner),
                 Node::Bin(_, left, right, _) => 1 + nodes(left) + nodes(right),
                 Node::Call(_, args, _) => 1 + args.iter().map(nodes).sum::<usize>(),
@@ -278,6 +302,29 @@ impl Expr {
     }
 }
 
+/// A node's value with the variables at `vars`.
+pub(crate) fn eval_node(node: &Node, vars: &[i64]) -> Result<Value, EvalError> {
+    eval(node, vars)
+}
+
+/// For each of `vars` variables, a period `p` and an increment `k` such that shifting that
+/// variable by `p` adds `k` to the node's value, for every integer value of the variables (see
+/// [`Shift`]); `None` when the node's form does not show one.
+pub(crate) fn node_shift(node: &Node, vars: usize) -> Option<(Vec<u64>, Vec<i64>)> {
+    Shift::of(node, vars).map(|shift| (shift.periods, shift.increments))
+}
+
+/// Whether the node reads the variable at `slot`.
+pub(crate) fn node_reads(node: &Node, slot: usize) -> bool {
+    match node {
+        Node::Var(v) => *v == slot,
+        Node::Const(_) | Node::Phi => false,
+        Node::Neg(inner) | Node::Not(inner) => node_reads(inner, slot),
+        Node::Bin(_, a, b, _) => node_reads(a, slot) || node_reads(b, slot),
+        Node::Call(_, args, _) => args.iter().any(|a| node_reads(a, slot)),
+    }
+}
+
 /// How an expression changes when one variable grows: for every variable v, shifting v by
 /// `periods[v]` (all other variables fixed) adds `increments[v]` to the value, for every integer
 /// value of the variables. A variable gives period 1 and increment 1 in itself; sums, differences
@@ -298,7 +345,7 @@ impl Shift {
     fn of(node: &Node, vars: usize) -> Option<Shift> {
         let constant = || Shift { periods: vec![1; vars], increments: vec![0; vars] };
         match node {
-            Node::Const(_) => Some(constant()),
+            Node::Const(_) | Node::Phi => Some(constant()),
             Node::Var(index) => {
                 let mut shift = constant();
                 shift.increments[*index] = 1;
@@ -409,6 +456,9 @@ pub(crate) fn lcm(a: u64, b: u64) -> u64 {
     a / gcd(a, b) * b
 }
 
+/// The golden ratio, as evaluation uses it.
+pub(crate) const PHI: f64 = 1.618_033_988_749_895;
+
 fn real_to_int(r: f64) -> Option<i64> {
     (r.is_finite() && r.abs() < 9.0e18).then_some(r as i64)
 }
@@ -416,6 +466,7 @@ fn real_to_int(r: f64) -> Option<i64> {
 fn eval(node: &Node, vars: &[i64]) -> Result<Value, EvalError> {
     Ok(match node {
         Node::Const(value) => *value,
+        Node::Phi => Value::Real(PHI),
         Node::Var(index) => Value::Int(vars[*index]),
         Node::Neg(inner) => match eval(inner, vars)? {
             Value::Int(i) => Value::Int(i.checked_neg().ok_or(EvalError::Overflow)?),

@@ -7,11 +7,14 @@
 //! `proved` (a boolean) and `argument` (the text; `null` where there was no finding to prove).
 //!
 //! Proofs are made in this module's rooms, one per kind of theorem: [`theorems`] (heap games'
-//! periods: the subtraction window and the Octal Periodicity Theorem) and [`certificate`] (the
-//! finite box that proves a periodic claim about a board with bounded moves). A new theorem is a
-//! room here and a [`Theorem`] variant.
+//! periods: the subtraction window and the Octal Periodicity Theorem), [`certificate`] (the
+//! finite box that proves a periodic claim about a board with bounded moves), [`sum`] (the
+//! Sprague–Grundy sum of independent parts) and [`automatic`] (sentences decided by automata,
+//! for unbounded moves). A new theorem is a room here and a [`Theorem`] variant.
 
+pub mod automatic;
 pub mod certificate;
+pub mod sum;
 pub mod theorems;
 
 use serde::de::Error as _;
@@ -31,12 +34,23 @@ pub enum Theorem {
     /// A claim periodic on the whole board about a game with bounded moves, checked on a finite
     /// box that holds every case of the infinite board ([`crate::proof::certificate`]).
     FiniteBox,
+    /// The sentences that make a claim the game's P-set or values, decided by finite automata in
+    /// base 2 or Fibonacci numeration ([`crate::proof::automatic`]).
+    Automata,
+    /// The Sprague–Grundy theorem for a game whose rules split its axes into independent parts,
+    /// each part's law proved ([`crate::proof::sum`]).
+    SumOfGames,
 }
 
 impl Theorem {
     /// Every theorem.
-    pub const ALL: [Theorem; 3] =
-        [Theorem::SubtractionWindow, Theorem::OctalPeriodicity, Theorem::FiniteBox];
+    pub const ALL: [Theorem; 5] = [
+        Theorem::SubtractionWindow,
+        Theorem::OctalPeriodicity,
+        Theorem::FiniteBox,
+        Theorem::Automata,
+        Theorem::SumOfGames,
+    ];
 
     /// The theorem's name.
     pub fn name(self) -> &'static str {
@@ -44,6 +58,8 @@ impl Theorem {
             Theorem::SubtractionWindow => "subtraction window",
             Theorem::OctalPeriodicity => "Octal Periodicity Theorem",
             Theorem::FiniteBox => "finite box",
+            Theorem::Automata => "automata",
+            Theorem::SumOfGames => "Sprague–Grundy sum",
         }
     }
 
@@ -54,6 +70,8 @@ impl Theorem {
             Theorem::SubtractionWindow => "subtraction game with a finite set, ",
             Theorem::OctalPeriodicity => "Octal Periodicity Theorem (Guy and Smith): ",
             Theorem::FiniteBox => "the claim is periodic with period ",
+            Theorem::Automata => "decided by automata in ",
+            Theorem::SumOfGames => "Sprague–Grundy sum of ",
         }
     }
 }

@@ -60,6 +60,76 @@ pub struct Strip {
     pub cells_computed: usize,
 }
 
+/// A position of a board too far out for a table, answered by a law of the game that a theorem
+/// proves for every board: its outcome, and its value when the law is a values law.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LawAnswer {
+    /// The game's name.
+    pub game: String,
+    /// The law's kind: `p-set` or `values`.
+    pub claim: grundy_laws::conjecture::ClaimKind,
+    /// The law, a `grundy check` claim.
+    pub law: String,
+    /// The proof.
+    pub argument: String,
+    /// `P` or `N`.
+    pub outcome: char,
+    /// The value, when a values law answered (or the position is P).
+    pub value: Option<i64>,
+    /// Cells of the table the law was found on.
+    pub cells_computed: usize,
+}
+
+/// The side of the table on which a board's laws are looked for.
+pub const LAW_SEARCH_SIDE: Coord = 64;
+
+/// The most cells of a box that [`answered_by_law`] leaves to a table: past it, a board's
+/// position is answered by a proved law when one is found.
+pub const LAW_BEYOND_CELLS: u128 = 1 << 26;
+
+/// `pos` of the board `game`, answered by a law found on a table of [`LAW_SEARCH_SIDE`]² (filled
+/// by `fill`) and proved for every board (the finite box, the sum theorem or the automata), read
+/// exactly at `pos` (`grundy_laws::conjecture::Conjecture::exactly_at`): a values law first,
+/// else a P-set law. `None` when the game is not a board or no proved law reads `pos` exactly.
+pub fn answered_by_law<E>(
+    game: &Game,
+    pos: &[Coord],
+    fill: &mut dyn FnMut(&TableShape) -> Result<Table, E>,
+) -> Result<Option<LawAnswer>, ValuesError<E>> {
+    use grundy_laws::conjecture::{ClaimKind, Conjecture, Exactly};
+    if game.dims() != 2 || game.is_loopy() || game.play() != grundy_core::Play::Normal {
+        return Ok(None);
+    }
+    let max: Vec<Coord> = game.axes().iter().map(|a| a.min + LAW_SEARCH_SIDE - 1).collect();
+    let described =
+        fill(&TableShape::from_axes(game.axes().to_vec(), max)).map_err(ValuesError::Fill)?;
+    let cells_computed = described.data().len();
+    let Ok(report) = grundy_laws::analyze(&described) else { return Ok(None) };
+    let Some(laws) = report.laws() else { return Ok(None) };
+    let names: Vec<&str> = game.axes().iter().map(|a| a.name.as_str()).collect();
+    for kind in [ClaimKind::Values, ClaimKind::PSet] {
+        for law in laws.laws.iter().filter(|l| l.kind == kind && l.proof.is_proved()) {
+            let Ok(conjecture) = Conjecture::parse(kind, &law.expression, &names) else { continue };
+            let (outcome, value) = match conjecture.exactly_at(game, pos) {
+                Some(Exactly::Value(v)) if v >= 0 => (if v == 0 { 'P' } else { 'N' }, Some(v)),
+                Some(Exactly::Outcome(true)) => ('P', Some(0)),
+                Some(Exactly::Outcome(false)) => ('N', None),
+                _ => continue,
+            };
+            return Ok(Some(LawAnswer {
+                game: game.name().to_string(),
+                claim: kind,
+                law: law.expression.clone(),
+                argument: law.proof.argument().to_string(),
+                outcome,
+                value,
+                cells_computed,
+            }));
+        }
+    }
+    Ok(None)
+}
+
 /// The values of a game's positions (in the order given), and the laws and strips that answered
 /// the ones beyond the tables computed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -88,6 +88,9 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     }
     // JSON output also silences the progress bar.
     let bar = Bar::waiting(args.json);
+    if let Some(answer) = far_on_a_board(&terms, runtime, &bar)? {
+        return print_law_answer(&args, &terms[0].positions[0].0, &answer);
+    }
     runtime.install(|| {
         let fill = |game: &Game, shape: &grundy_core::TableShape| {
             fill_table(game, shape, runtime, &bar, Analysis::None)
@@ -198,6 +201,58 @@ pub(super) fn outcome_meaning(letter: char) -> &'static str {
         'N' => "the player to move wins",
         _ => "a draw: neither player can force a win, and play goes on forever",
     }
+}
+
+/// One position of one board whose box is too large for a table
+/// ([`grundy_play::positions::LAW_BEYOND_CELLS`]), answered by a proved law of the game when one
+/// reads it exactly.
+fn far_on_a_board(
+    terms: &[Term<'_>],
+    runtime: &Runtime,
+    bar: &Bar,
+) -> Result<Option<grundy_play::positions::LawAnswer>> {
+    let [Term { game, positions }] = terms else { return Ok(None) };
+    let [(_, pos)] = positions.as_slice() else { return Ok(None) };
+    let cells =
+        pos.iter().zip(game.axes()).map(|(&c, axis)| (c - axis.min) as u128 + 1).product::<u128>();
+    if game.dims() != 2 || cells <= grundy_play::positions::LAW_BEYOND_CELLS {
+        return Ok(None);
+    }
+    runtime.install(|| {
+        let mut fill =
+            |shape: &grundy_core::TableShape| fill_table(game, shape, runtime, bar, Analysis::None);
+        grundy_play::positions::answered_by_law(game, pos, &mut fill)
+            .map_err(|err| anyhow::anyhow!("{err}"))
+    })
+}
+
+/// A position answered by a proved law: its value (or "not 0" where only the P-set law is
+/// proved), the outcome, and the law with its proof.
+fn print_law_answer(
+    args: &Args,
+    text: &str,
+    answer: &grundy_play::positions::LawAnswer,
+) -> Result<ExitCode> {
+    let mut out = crate::output::stdout()?;
+    if args.json {
+        write_json_line(&mut out, answer)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    match answer.value {
+        Some(value) => writeln!(out, "{text}: {value}")?,
+        None => writeln!(out, "{text}: not 0 (a P-set law answered; no values law is proved)")?,
+    }
+    writeln!(out, "outcome: {} ({})", answer.outcome, outcome_meaning(answer.outcome))?;
+    writeln!(
+        out,
+        "{}: answered by the {} law `{}`, found on {} cells computed; proved: {}",
+        answer.game,
+        answer.claim.option(),
+        answer.law,
+        answer.cells_computed,
+        answer.argument
+    )?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Prints the values, the sum and the outcome as text or JSON.

@@ -1,8 +1,13 @@
-//! The proof glue: which box proof a claim takes (its periods, read from the expression's form)
-//! and the attempt, made by [`crate::proof::certificate`].
+//! The proof glue, the one place that decides which theorem a claim is proved by: the finite box
+//! ([`crate::proof::certificate`]) for a periodic claim about bounded moves (its periods read
+//! from the expression's form); otherwise the Sprague–Grundy sum ([`crate::proof::sum`]) when the
+//! board splits into heap games, and the automata ([`crate::proof::automatic`]). `check`,
+//! `patterns`' laws, the view and Python all come here.
 
 use super::{ClaimKind, Conjecture};
+use crate::proof::automatic::{self, Claimed};
 use crate::proof::certificate::{box_work, prove_periodic, reach, Certificate, PeriodicClaim};
+use crate::proof::sum;
 use grundy_compute::Budget;
 use grundy_core::{Coord, Game, Table};
 
@@ -21,44 +26,64 @@ enum Claim {
     Values,
 }
 
+/// Why a claim takes no box proof.
+pub(super) enum NoBox<'g> {
+    /// No proof of any kind: the rules are unknown, the kind of claim takes none, or the stated
+    /// period does not fit.
+    Final(Certificate),
+    /// The box does not cover the board (`why`), but the sum theorem or the automata may.
+    Beyond { game: &'g Game, claimed: Claimed, why: String },
+}
+
 /// The periods a box proof of `conjecture` on `game` takes, and how they were found; or why no
 /// box proof applies.
 pub(super) fn proof_plan<'g>(
     game: Option<&'g Game>,
     conjecture: &Conjecture,
     period: Option<&[u64]>,
-) -> Result<Plan<'g>, Certificate> {
+) -> Result<Plan<'g>, NoBox<'g>> {
     let Some(game) = game else {
-        return Err(Certificate::none(
+        return Err(NoBox::Final(Certificate::none(
             "the game's rules are not known for this table (read from a file, or a slice of a 3-D table)",
-        ));
+        )));
     };
     let claim =
         match conjecture.kind {
             ClaimKind::PSet => Claim::PSet,
             ClaimKind::Values => Claim::Values,
-            ClaimKind::Holds => return Err(Certificate::none(
+            ClaimKind::Holds => return Err(NoBox::Final(Certificate::none(
                 "a claim about the values themselves (one that uses g) is checked on the table \
                  only",
-            )),
+            ))),
             ClaimKind::Draws => {
-                return Err(Certificate::none(
+                return Err(NoBox::Final(Certificate::none(
                     "a draws claim is about a loopy game, to which no theorem is applied",
-                ))
+                )))
             }
         };
+    let claimed = match claim {
+        Claim::PSet => Claimed::PSet,
+        Claim::Values => Claimed::Values,
+    };
     if let Err(why) = reach(game) {
-        return Err(Certificate::none(format!("the moves are unbounded: {why}")));
+        return Err(NoBox::Beyond {
+            game,
+            claimed,
+            why: format!("the moves are unbounded: {why}"),
+        });
     }
     // The box argument needs the claim to repeat on the whole infinite board, so the period is
     // read from the expression's form (`Expr::periods`), never sampled from the table: a claim
     // such as `n % 2 == 1 && n < 1000` repeats on any table smaller than 1000 and is still false.
     let Some(slot_periods) = conjecture.expr.periods() else {
-        return Err(Certificate::none(
-            "the expression's form does not show that it repeats on the whole board (a coordinate \
-             occurs outside a residue such as `x % c` or `(x + y) % c`), so the agreement holds on \
-             the table only",
-        ));
+        return Err(NoBox::Beyond {
+            game,
+            claimed,
+            why: "the expression's form does not show that it repeats on the whole board (a \
+                  coordinate occurs outside a residue such as `x % c` or `(x + y) % c`), so no \
+                  finite box covers it"
+                .into(),
+        });
     };
     let own = conjecture.variables.axis_periods(&slot_periods, game.dims());
     let shown = |p: &[u64]| p.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
@@ -69,13 +94,13 @@ pub(super) fn proof_plan<'g>(
             periods: stated.to_vec(),
             how: "as stated, a multiple of the period read from the expression's form",
         }),
-        Some(stated) => Err(Certificate::none(format!(
+        Some(stated) => Err(NoBox::Final(Certificate::none(format!(
             "the expression's form shows the period [{}], which does not divide the stated \
              period [{}]; leave the stated period out to prove the claim with the period of its \
              form",
             shown(&own),
             shown(stated)
-        ))),
+        )))),
         None => Ok(Plan { game, claim, periods: own, how: "read from the expression's form" }),
     }
 }
@@ -88,7 +113,9 @@ pub(super) fn proof_plan<'g>(
 pub fn proof_work(described: &Table, conjecture: &Conjecture) -> u128 {
     match proof_plan(described.game(), conjecture, None) {
         Ok(plan) => box_work(plan.game, &plan.periods) * conjecture.size() as u128,
-        Err(_) => 0,
+        // The automata's work is bounded by their states (the widest alphabet, 128 letters).
+        Err(NoBox::Beyond { .. }) => automatic::MAX_STATES as u128 * 128,
+        Err(NoBox::Final(_)) => 0,
     }
 }
 
@@ -101,7 +128,10 @@ pub(super) fn prove(
 ) -> Certificate {
     let Plan { game, claim, periods, how } = match proof_plan(game, conjecture, period) {
         Ok(plan) => plan,
-        Err(none) => return none,
+        Err(NoBox::Final(none)) => return none,
+        Err(NoBox::Beyond { game, claimed, why }) => {
+            return beyond_the_box(game, conjecture, claimed, &why, budget)
+        }
     };
     let slots_at = |pos: &[Coord]| {
         let mut slots = vec![0; conjecture.variables.names.len()];
@@ -118,4 +148,29 @@ pub(super) fn prove(
             prove_periodic(game, &PeriodicClaim::Values(&claimed), &periods, how, budget)
         }
     }
+}
+
+/// A claim that no finite box covers: the sum theorem when the board is a sum of heap games
+/// whose laws the claim's parts are, else the automata; and when neither proves it, why each
+/// did not.
+fn beyond_the_box(
+    game: &Game,
+    conjecture: &Conjecture,
+    claimed: Claimed,
+    box_why: &str,
+    budget: &Budget<'_>,
+) -> Certificate {
+    let slots = conjecture.variables.slot_axes();
+    let sum_why = match sum::prove(game, claimed, &conjecture.expr, slots) {
+        Ok(proof) => return Certificate { proof, checked_box: None },
+        Err(why) => why,
+    };
+    let decision = automatic::decide(game, claimed, &conjecture.expr, slots, budget);
+    if decision.proof.is_proved() {
+        return Certificate { proof: decision.proof, checked_box: None };
+    }
+    Certificate::none(format!(
+        "{box_why}; the sum theorem: {sum_why}; {}",
+        decision.proof.argument()
+    ))
 }

@@ -180,7 +180,7 @@ impl Parser<'_> {
                     return self.call(name, token.start);
                 }
                 match name {
-                    "phi" => Ok((Node::Const(Value::Real((1.0 + 5f64.sqrt()) / 2.0)), Type::Real)),
+                    "phi" => Ok((Node::Phi, Type::Real)),
                     "true" => Ok((Node::Const(Value::Bool(true)), Type::Bool)),
                     "false" => Ok((Node::Const(Value::Bool(false)), Type::Bool)),
                     _ => match self.names.iter().position(|n| *n == name) {

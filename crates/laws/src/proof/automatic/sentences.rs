@@ -1,0 +1,422 @@
+//! A claim about a game as the sentences whose truth proves it, and their decision.
+//!
+//! Every move of a game that is not loopy lowers the coordinate sum, so by induction on it:
+//! - a set C is the game's P-set when no move joins two positions of C (*stability*) and every
+//!   position outside C has a move into C (*absorption*), a position without a move counting as
+//!   outside C only if it has one;
+//! - a function f is the game's value when f is a natural number everywhere (*totality*), no
+//!   move joins two positions of the same f (*stability*), and from every position a move reaches
+//!   each smaller value (*absorption*): f is then the mex of its options.
+//!
+//! Each sentence is decided as "no counterexample": the automaton of its counterexamples
+//! accepts nothing. A counterexample found is decoded into the positions it names.
+
+use super::compile::{Compiler, Outside};
+use super::dfa::Var;
+use super::formula::{Definition, Formula};
+use super::numeration::{Numeration, Rel};
+use grundy_core::{Coord, Game, NamedSet, Rule, StepBase, StepSet};
+use std::rc::Rc;
+
+/// What is claimed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Claimed {
+    /// The P-positions are where the condition holds.
+    PSet,
+    /// The value is the term.
+    Values,
+}
+
+/// One sentence: true when `counterexamples` is empty.
+pub(crate) struct Sentence {
+    /// Its name: `stability`, `absorption`, `totality`, or an obligation's.
+    pub(crate) name: String,
+    /// The counterexamples, over `free`.
+    pub(crate) counterexamples: Formula,
+    /// The variables of a counterexample.
+    pub(crate) free: Vec<Var>,
+    /// What a counterexample means, after the positions it names.
+    pub(crate) fails: String,
+}
+
+/// A claim and a game as sentences of one numeration.
+pub(crate) struct Problem {
+    /// The numeration they are decided in.
+    pub(crate) numeration: Numeration,
+    /// The sentences, in the order they are decided.
+    pub(crate) sentences: Vec<Sentence>,
+    /// The axes' names and smallest coordinates.
+    pub(crate) axes: Vec<(String, Coord)>,
+    claim: Rc<Definition>,
+}
+
+/// The variables of a problem: a position's coordinates X, its option's X', a value y, a smaller
+/// value v, a move's amount k; fresh ones after.
+struct Vars {
+    dims: usize,
+}
+
+impl Vars {
+    fn position(&self) -> Vec<Var> {
+        (0..self.dims as Var).collect()
+    }
+    fn option(&self) -> Vec<Var> {
+        (self.dims as Var..2 * self.dims as Var).collect()
+    }
+    fn value(&self) -> Var {
+        6
+    }
+    fn smaller(&self) -> Var {
+        7
+    }
+    fn amount(&self) -> Var {
+        8
+    }
+    const FRESH: Var = 16;
+}
+
+/// The sentences that prove `expression` (a condition for a P-set, a term for values) about
+/// `game`, whose expression slots read the axes `slot_axes`; or why the automata cannot.
+pub(crate) fn problem(
+    game: &Game,
+    claimed: Claimed,
+    root: &crate::expr::Node,
+    slot_axes: &[Option<usize>],
+) -> Result<Problem, Outside> {
+    refuse_game(game)?;
+    let numeration = combined(super::compile::numeration_of(root)?, moves_numeration(game)?)?;
+    let vars = Vars { dims: game.dims() };
+    let (x, x1) = (vars.position(), vars.option());
+    let mins: Vec<Coord> = game.axes().iter().map(|a| a.min).collect();
+    let slots: Vec<(Var, i64)> = slot_axes
+        .iter()
+        .map(|axis| {
+            let axis = axis.ok_or_else(|| Outside("a claim that uses g".into()))?;
+            Ok((x[axis], mins[axis]))
+        })
+        .collect::<Result<_, Outside>>()?;
+    let mut compiler = Compiler::new(slots, Vars::FRESH);
+    let (claim_params, body) = match claimed {
+        Claimed::PSet => (x.clone(), compiler.condition(root)?),
+        Claimed::Values => {
+            let mut params = x.clone();
+            params.push(vars.value());
+            (params, compiler.graph(root, vars.value())?)
+        }
+    };
+    let claim = Rc::new(Definition { name: "claim".into(), params: claim_params, body });
+    let moves = Rc::new(Definition {
+        name: "move".into(),
+        params: [x.clone(), x1.clone()].concat(),
+        body: moves(game, &x, &x1, vars.amount())?,
+    });
+    let at = |cell: &[Var], extra: &[Var]| {
+        Formula::Call(claim.clone(), [cell.to_vec(), extra.to_vec()].concat())
+    };
+    let step = Formula::Call(moves.clone(), [x.clone(), x1.clone()].concat());
+    let mut sentences: Vec<Sentence> = compiler
+        .obligations
+        .drain(..)
+        .enumerate()
+        .map(|(i, (formula, what))| Sentence {
+            name: format!("defined{}", i + 1),
+            counterexamples: formula,
+            free: x.clone(),
+            fails: format!("is where the claim takes the {what}"),
+        })
+        .collect();
+    match claimed {
+        Claimed::PSet => {
+            sentences.push(Sentence {
+                name: "stability".into(),
+                counterexamples: Formula::And(vec![at(&x, &[]), at(&x1, &[]), step.clone()]),
+                free: [x.clone(), x1.clone()].concat(),
+                fails: "both are claimed P, and a move joins them".into(),
+            });
+            let reached = Formula::exists(x1.clone(), Formula::And(vec![step, at(&x1, &[])]));
+            sentences.push(Sentence {
+                name: "absorption".into(),
+                counterexamples: Formula::And(vec![at(&x, &[]).negated(), reached.negated()]),
+                free: x.clone(),
+                fails: "is claimed N, but no move reaches a claimed P-position".into(),
+            });
+        }
+        Claimed::Values => {
+            let (y, v) = (vars.value(), vars.smaller());
+            sentences.push(Sentence {
+                name: "totality".into(),
+                counterexamples: Formula::exists(vec![y], at(&x, &[y])).negated(),
+                free: x.clone(),
+                fails: "has no claimed value that is a natural number".into(),
+            });
+            sentences.push(Sentence {
+                name: "stability".into(),
+                counterexamples: Formula::And(vec![at(&x, &[y]), at(&x1, &[y]), step.clone()]),
+                free: [x.clone(), x1.clone(), vec![y]].concat(),
+                fails: "have the same claimed value, and a move joins them".into(),
+            });
+            let larger = Formula::exists(
+                vec![y],
+                Formula::And(vec![at(&x, &[y]), Formula::linear(&[(v, 1), (y, -1)], 0, Rel::Lt)]),
+            );
+            let reached = Formula::exists(x1.clone(), Formula::And(vec![step, at(&x1, &[v])]));
+            sentences.push(Sentence {
+                name: "absorption".into(),
+                counterexamples: Formula::And(vec![larger, reached.negated()]),
+                free: [x.clone(), vec![v]].concat(),
+                fails: "has a claimed value above v, but no move reaches the claimed value v"
+                    .into(),
+            });
+        }
+    }
+    let axes = game.axes().iter().map(|a| (a.name.clone(), a.min)).collect();
+    Ok(Problem { numeration, sentences, axes, claim })
+}
+
+/// Why the game itself is outside what the sentences say.
+fn refuse_game(game: &Game) -> Result<(), Outside> {
+    if game.is_loopy() {
+        return Err(Outside(
+            "a loopy game's positions are not ordered by its moves, so the induction behind \
+             the sentences does not hold"
+                .into(),
+        ));
+    }
+    if game.play() != grundy_core::Play::Normal {
+        return Err(Outside(
+            "the sentences are those of normal play; misère play is not decided by automata here"
+                .into(),
+        ));
+    }
+    if let Some(axis) = game.axes().iter().find(|a| a.max.is_some()) {
+        return Err(Outside(format!(
+            "the axis {} is bounded, which the sentences do not say",
+            axis.name
+        )));
+    }
+    Ok(())
+}
+
+/// The numeration the moves need, if any.
+fn moves_numeration(game: &Game) -> Result<Option<Numeration>, Outside> {
+    let mut needed = None;
+    for rule in game.rules() {
+        if let Rule::Jump { steps, .. } = rule {
+            if let StepBase::Named(set) = steps.base() {
+                let here = match set {
+                    NamedSet::PowersOfTwo => Numeration::Binary,
+                    NamedSet::Fibonacci => Numeration::Fibonacci,
+                    other => {
+                        return Err(Outside(format!(
+                            "jumps by {}: not definable in base 2 or Fibonacci numeration",
+                            other.name().replace('-', " ")
+                        )))
+                    }
+                };
+                needed = Some(combined(here, needed)?);
+            }
+        }
+    }
+    Ok(needed)
+}
+
+fn combined(a: Numeration, b: Option<Numeration>) -> Result<Numeration, Outside> {
+    match b {
+        Some(b) if b != a => Err(Outside(format!(
+            "the claim needs {} and the moves {}; no numeration here defines both",
+            a.name(),
+            b.name()
+        ))),
+        _ => Ok(a),
+    }
+}
+
+/// `move(X, X')`: some rule moves X to X'.
+fn moves(game: &Game, x: &[Var], x1: &[Var], k: Var) -> Result<Formula, Outside> {
+    let mut any = Vec::new();
+    // X' = X + amount·direction on every axis.
+    let along = |direction: &[Coord], amount: Option<Var>| -> Formula {
+        Formula::And(
+            direction
+                .iter()
+                .enumerate()
+                .map(|(i, &d)| match amount {
+                    Some(k) => Formula::linear(&[(x1[i], 1), (x[i], -1), (k, -d)], 0, Rel::Eq),
+                    None => Formula::linear(&[(x1[i], 1), (x[i], -1)], -d, Rel::Eq),
+                })
+                .collect(),
+        )
+    };
+    for (index, rule) in game.rules().iter().enumerate() {
+        match rule {
+            Rule::Step { offsets } => {
+                any.extend(offsets.iter().map(|o| along(o, None)));
+            }
+            Rule::Jump { directions, steps } => {
+                let amounts = amounts(steps, k)?;
+                for direction in directions {
+                    any.push(Formula::exists(
+                        vec![k],
+                        Formula::And(vec![along(direction, Some(k)), amounts.clone()]),
+                    ));
+                }
+            }
+            Rule::Slide { directions, max } => {
+                let mut amounts = vec![Formula::linear(&[(k, -1)], 1, Rel::Le)];
+                if let Some(max) = max {
+                    let max = i64::try_from(*max).map_err(|_| too_far())?;
+                    amounts.push(Formula::linear(&[(k, 1)], -max, Rel::Le));
+                }
+                for direction in directions {
+                    let mut parts = vec![along(direction, Some(k))];
+                    parts.extend(amounts.iter().cloned());
+                    any.push(Formula::exists(vec![k], Formula::And(parts)));
+                }
+            }
+            Rule::Split { .. } | Rule::TakeAndBreak { .. } => {
+                return Err(Outside(format!(
+                    "rule {} ({}) leaves a sum of positions, which the sentences about single \
+                     positions do not cover",
+                    index + 1,
+                    rule.kind()
+                )))
+            }
+        }
+    }
+    Ok(Formula::Or(any))
+}
+
+fn too_far() -> Outside {
+    Outside("a move's amount passes 64-bit arithmetic".into())
+}
+
+/// `k` is one of the step set's amounts.
+fn amounts(steps: &StepSet, k: Var) -> Result<Formula, Outside> {
+    let is = |amount: u64| -> Result<Formula, Outside> {
+        Ok(Formula::linear(&[(k, 1)], -i64::try_from(amount).map_err(|_| too_far())?, Rel::Eq))
+    };
+    let mut parts = vec![match steps.base() {
+        StepBase::List(list) => Formula::Or(list.iter().map(|&a| is(a)).collect::<Result<_, _>>()?),
+        StepBase::Range(low, high) => Formula::And(vec![
+            Formula::linear(&[(k, -1)], i64::try_from(*low).map_err(|_| too_far())?, Rel::Le),
+            Formula::linear(&[(k, 1)], -i64::try_from(*high).map_err(|_| too_far())?, Rel::Le),
+        ]),
+        StepBase::From(low) => {
+            Formula::linear(&[(k, -1)], i64::try_from(*low).map_err(|_| too_far())?, Rel::Le)
+        }
+        StepBase::Named(_) => Formula::OneDigit(k),
+    }];
+    for &exception in steps.exceptions() {
+        parts.push(is(exception)?.negated());
+    }
+    Ok(Formula::And(parts))
+}
+
+impl Problem {
+    /// The claim at the position X: a condition (P-set) or the graph `y = f(X)` (values).
+    pub(crate) fn claim(&self) -> Formula {
+        Formula::Call(self.claim.clone(), self.claim.params.clone())
+    }
+
+    /// The positions a counterexample over `free` names, as text: `a = 3, b = 5` for each
+    /// position, and `v = 2` for a value.
+    pub(crate) fn describe(&self, free: &[Var], numbers: &dyn Fn(Var) -> u128) -> String {
+        let dims = self.axes.len() as Var;
+        let position = |first: Var| -> String {
+            self.axes
+                .iter()
+                .enumerate()
+                .map(|(i, (name, min))| {
+                    let n = i128::try_from(numbers(first + i as Var)).unwrap_or(i128::MAX);
+                    format!("{name} = {}", n + i128::from(*min))
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut parts = vec![format!("({})", position(0))];
+        if free.contains(&dims) {
+            parts.push(format!("({})", position(dims)));
+        }
+        if free.contains(&7) {
+            parts.push(format!("v = {}", numbers(7)));
+        }
+        if free.contains(&6) && free.contains(&dims) {
+            parts.push(format!("value {}", numbers(6)));
+        }
+        parts.join(" and ")
+    }
+
+    /// The Walnut command file that states the sentences: `reg` lines for the atoms, a `def`
+    /// for each definition, and an `eval` for each sentence, which Walnut should find TRUE.
+    pub(crate) fn walnut(&self) -> String {
+        let prefix = format!("?{}", self.numeration.walnut());
+        let mut definitions = Vec::new();
+        for sentence in &self.sentences {
+            sentence.counterexamples.definitions(&mut definitions);
+        }
+        let mut out = String::new();
+        let regs = [
+            ("xor", "reg xor msd_2 msd_2 msd_2 \"([0,0,0]|[0,1,1]|[1,0,1]|[1,1,0])*\";"),
+            ("shift", "reg shift msd_fib msd_fib \"([0,0]|[0,1][1,0])*\";"),
+            ("onedigit", ""),
+        ];
+        for (name, line) in regs {
+            if self.sentences.iter().any(|s| s.counterexamples.uses(name)) {
+                let line = match name {
+                    "onedigit" => format!("reg onedigit {} \"0*10*\";", self.numeration.walnut()),
+                    _ => line.to_string(),
+                };
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+        for definition in &definitions {
+            let params = definition.params.clone();
+            let names = move |v: Var| match params.iter().position(|&p| p == v) {
+                Some(i) => format!("p{i}"),
+                None => format!("t{v}"),
+            };
+            out.push_str(&format!(
+                "def {} \"{prefix} {}\";\n",
+                definition.name,
+                definition.body.walnut(&names)
+            ));
+        }
+        for sentence in &self.sentences {
+            let names = |v: Var| self.name(v);
+            let free: Vec<String> = sentence.free.iter().map(|&v| self.name(v)).collect();
+            out.push_str(&format!(
+                "eval {} \"{prefix} ~(E {} ({}))\";\n",
+                sentence.name,
+                free.join(","),
+                sentence.counterexamples.walnut(&names)
+            ));
+        }
+        out
+    }
+
+    /// A variable's name in the Walnut file: the axes' names for a position (when Walnut can
+    /// take them), with `1` after them for the option; `y`, `v`, `k`; `t…` for the rest.
+    fn name(&self, v: Var) -> String {
+        let dims = self.axes.len() as Var;
+        let axis = |i: usize, suffix: &str| {
+            let name = &self.axes[i].0;
+            let plain = name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+                && name.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                && !["y", "v", "k"].contains(&name.as_str());
+            if plain {
+                format!("{name}{suffix}")
+            } else {
+                format!("x{i}{suffix}")
+            }
+        };
+        match v {
+            v if v < dims => axis(v as usize, ""),
+            v if v < 2 * dims => axis((v - dims) as usize, "1"),
+            6 => "y".into(),
+            7 => "v".into(),
+            8 => "k".into(),
+            v => format!("t{v}"),
+        }
+    }
+}

@@ -1,0 +1,457 @@
+//! The prover against brute force: every automaton it builds for a small case agrees with the
+//! relation on every word up to a length; compiled claims agree with the expression's evaluation;
+//! true laws are proved and false ones (agreeing on a box, or mutated) are not.
+
+use super::dfa::{Dfa, Var, Work};
+use super::formula::{Builder, Formula};
+use super::numeration::{Logic, Numeration, Rel};
+use super::*;
+use crate::conjecture::{ClaimKind, Conjecture};
+use grundy_core::{lookup, mex, parse_spec, Nimber};
+use std::collections::HashMap;
+
+const BOTH: [Numeration; 2] = [Numeration::Binary, Numeration::Fibonacci];
+
+fn never() -> Option<String> {
+    None
+}
+
+/// Every tuple of numbers below `bound` on the automaton's tracks: accepted exactly when
+/// `relation` holds (the word written in the numeration, with one extra leading zero too).
+fn agrees(dfa: &Dfa, numeration: Numeration, bound: u128, relation: &dyn Fn(&[u128]) -> bool) {
+    let tracks = dfa.tracks().len();
+    let mut numbers = vec![0u128; tracks];
+    loop {
+        let mut word = numeration.word(&numbers);
+        assert_eq!(dfa.accepts(&word), relation(&numbers), "{numeration:?} {numbers:?}");
+        word.insert(0, 0);
+        assert_eq!(dfa.accepts(&word), relation(&numbers), "{numeration:?} 0{numbers:?}");
+        let Some(i) = numbers.iter().position(|&n| n + 1 < bound) else { break };
+        numbers[i] += 1;
+        numbers[..i].iter_mut().for_each(|n| *n = 0);
+    }
+}
+
+/// Invalid words (two 1s in a row on a track, in Fibonacci numeration) are never accepted.
+fn rejects_invalid(dfa: &Dfa, length: usize) {
+    let tracks = dfa.tracks().len();
+    let letters = 1u32 << tracks;
+    let mut word = vec![0u32; length];
+    for code in 0..(letters as u64).pow(length as u32) {
+        let mut rest = code;
+        for letter in word.iter_mut() {
+            *letter = (rest % letters as u64) as u32;
+            rest /= letters as u64;
+        }
+        let valid = word.windows(2).all(|w| w[0] & w[1] == 0);
+        if !valid {
+            assert!(!dfa.accepts(&word), "accepted the invalid word {word:?}");
+        }
+    }
+}
+
+#[test]
+fn digits_and_words_round_trip() {
+    for numeration in BOTH {
+        for n in 0..2000u128 {
+            let len = numeration.length(&[n]);
+            let digits = numeration.digits(n, len).unwrap();
+            assert!(numeration.valid(&digits));
+            assert_eq!(numeration.value(&digits), n);
+        }
+    }
+    // Zeckendorf: 10 = 8 + 2.
+    assert_eq!(Numeration::Fibonacci.digits(10, 5), Some(vec![1, 0, 0, 1, 0]));
+}
+
+#[test]
+fn linear_relations_agree_with_arithmetic() {
+    let cases: [(&[i64], i64); 7] = [
+        (&[1, -1], 0),
+        (&[1, 1, -1], 0),
+        (&[2, -1], 1),
+        (&[1, -3], -2),
+        (&[3, 2, -5], 4),
+        (&[-1], 7),
+        (&[1, -1], -9),
+    ];
+    for numeration in BOTH {
+        for (coefficients, constant) in cases {
+            for rel in [Rel::Eq, Rel::Le, Rel::Lt] {
+                let terms: Vec<(Var, i64)> =
+                    coefficients.iter().enumerate().map(|(i, &c)| (i as Var, c)).collect();
+                let mut work = Work::new(MAX_STATES, &never);
+                let mut logic = Logic { numeration, work: &mut work };
+                let dfa = logic.linear(&terms, constant, rel).unwrap();
+                let holds = |x: &[u128]| {
+                    let sum: i128 = x
+                        .iter()
+                        .zip(coefficients)
+                        .map(|(&x, &c)| x as i128 * c as i128)
+                        .sum::<i128>()
+                        + constant as i128;
+                    match rel {
+                        Rel::Eq => sum == 0,
+                        Rel::Le => sum <= 0,
+                        Rel::Lt => sum < 0,
+                    }
+                };
+                let bound = if coefficients.len() == 3 { 24 } else { 70 };
+                agrees(&dfa, numeration, bound, &holds);
+                if numeration == Numeration::Fibonacci {
+                    rejects_invalid(&dfa, 5);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn xor_shift_and_one_digit_agree_with_their_definitions() {
+    let mut work = Work::new(MAX_STATES, &never);
+    let mut logic = Logic { numeration: Numeration::Binary, work: &mut work };
+    let xor = logic.xor(0, 1, 2).unwrap();
+    agrees(&xor, Numeration::Binary, 33, &|x| x[0] ^ x[1] == x[2]);
+    let power = logic.one_digit(0).unwrap();
+    agrees(&power, Numeration::Binary, 300, &|x| x[0].is_power_of_two());
+    let mut logic = Logic { numeration: Numeration::Fibonacci, work: &mut work };
+    let fibonacci: Vec<u128> = vec![1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233];
+    let one = logic.one_digit(0).unwrap();
+    agrees(&one, Numeration::Fibonacci, 300, &|x| fibonacci.contains(&x[0]));
+    // floor((n + 1)·φ) − 1 is n shifted: s = shift(m) ⇔ s = floor((m + 1)φ) − 1.
+    let phi = (1.0 + 5f64.sqrt()) / 2.0;
+    let shift = logic.shift(0, 1).unwrap();
+    agrees(&shift, Numeration::Fibonacci, 200, &|x| {
+        x[1] as f64 == ((x[0] + 1) as f64 * phi).floor() - 1.0
+    });
+    rejects_invalid(&shift, 5);
+}
+
+#[test]
+fn projection_complement_and_product_mean_exists_not_and_or() {
+    for numeration in BOTH {
+        let mut work = Work::new(MAX_STATES, &never);
+        let mut logic = Logic { numeration, work: &mut work };
+        // ∃y: x + y = z  ⇔  x <= z; and its complement x > z.
+        let sum = logic.linear(&[(0, 1), (1, 1), (2, -1)], 0, Rel::Eq).unwrap();
+        let at_most = logic.exists(&[1], &sum).unwrap();
+        agrees(&at_most, numeration, 60, &|x| x[0] <= x[1]);
+        let above = logic.not(&at_most).unwrap();
+        agrees(&above, numeration, 60, &|x| x[0] > x[1]);
+        // ∃q: x = 3q (a witness longer than x never matters) and x = 2q + 1.
+        let thrice = logic.linear(&[(0, 1), (1, -3)], 0, Rel::Eq).unwrap();
+        let multiple = logic.exists(&[1], &thrice).unwrap();
+        agrees(&multiple, numeration, 200, &|x| x[0] % 3 == 0);
+        let odd = logic.linear(&[(0, 1), (1, -2)], -1, Rel::Eq).unwrap();
+        let odd = logic.exists(&[1], &odd).unwrap();
+        let either = logic.or(&multiple, &odd).unwrap();
+        agrees(&either, numeration, 200, &|x| x[0] % 3 == 0 || x[0] % 2 == 1);
+        let both = logic.and(&multiple, &odd).unwrap();
+        agrees(&both, numeration, 200, &|x| x[0] % 6 == 3);
+        // Minimal automata of one language are equal.
+        assert_eq!(both.minimize(), both);
+    }
+}
+
+/// The claim's automaton (through the compiler and the builder) at every position of a box
+/// equals the expression's value there.
+fn claim_agrees(game: &Game, kind: ClaimKind, text: &str, size: i64) {
+    let names: Vec<&str> = game.axes().iter().map(|a| a.name.as_str()).collect();
+    let conjecture = Conjecture::parse(kind, text, &names).unwrap();
+    let claimed = if kind == ClaimKind::PSet { Claimed::PSet } else { Claimed::Values };
+    let slots = conjecture.variables.slot_axes();
+    let problem = sentences::problem(game, claimed, conjecture.expr.root(), slots).unwrap();
+    let mut work = Work::new(MAX_STATES, &never);
+    let mut logic = Logic { numeration: problem.numeration, work: &mut work };
+    let automaton = Builder::new(&mut logic).automaton(&problem.claim()).unwrap();
+    let mins: Vec<i64> = game.axes().iter().map(|a| a.min).collect();
+    for a in 0..size {
+        for b in 0..size {
+            let pos = [mins[0] + a, mins[1] + b];
+            let mut slots = vec![0; names.len() + 2];
+            conjecture.variables.fill(&mut slots, &pos, 0);
+            let numbers_for = |extra: Option<u128>| -> Vec<u128> {
+                automaton
+                    .tracks()
+                    .iter()
+                    .map(|&t| match t {
+                        0 => a as u128,
+                        1 => b as u128,
+                        _ => extra.expect("a value track"),
+                    })
+                    .collect()
+            };
+            match kind {
+                ClaimKind::PSet => {
+                    let expected = conjecture.expr.eval_bool(&slots).unwrap();
+                    let word = problem.numeration.word(&numbers_for(None));
+                    assert_eq!(automaton.accepts(&word), expected, "{text} at {pos:?}");
+                }
+                _ => {
+                    let expected = conjecture.expr.eval_int(&slots).unwrap();
+                    for y in 0..(expected.max(0) as u128 + 3) {
+                        let word = problem.numeration.word(&numbers_for(Some(y)));
+                        assert_eq!(
+                            automaton.accepts(&word),
+                            y as i64 == expected,
+                            "{text} at {pos:?} y = {y}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn compiled_claims_agree_with_their_expressions() {
+    let wythoff = lookup("wythoff").unwrap();
+    let nim = lookup("nim").unwrap();
+    for text in [
+        "min(a, b) == floor(abs(a - b) * phi)",
+        "a == floor(b * phi) || b == floor(a * phi) || a + b == 0",
+        "ceil(a * phi) - 1 == b && a > 0",
+        "floor((a - b) * phi * phi) < 3 - b",
+        "floor(a / phi) == b",
+    ] {
+        claim_agrees(&wythoff, ClaimKind::PSet, text, 34);
+    }
+    for text in [
+        "(a - 3) % 4 == b % 3 || max(a, b - 1) / 5 == 2",
+        "if(a > b, a - b, b - a) % 7 != 2 && !(a == 2 * b + 1)",
+        "(a + b) / -1 == -(a + b)",
+    ] {
+        let text = text.replace("/ -1", "* -1");
+        claim_agrees(&nim, ClaimKind::PSet, &text, 40);
+    }
+    for text in ["xor(a, b)", "xor(a % 3, b / 2) + 1", "max(a, b) - min(a, b)", "(a - 7) % 5"] {
+        claim_agrees(&nim, ClaimKind::Values, text, 24);
+    }
+}
+
+/// The proof of `text` about `game`.
+fn proof(game: &Game, kind: ClaimKind, text: &str) -> Decision {
+    let names: Vec<&str> = game.axes().iter().map(|a| a.name.as_str()).collect();
+    let conjecture = Conjecture::parse(kind, text, &names).unwrap();
+    let claimed = if kind == ClaimKind::PSet { Claimed::PSet } else { Claimed::Values };
+    decide(game, claimed, &conjecture.expr, conjecture.variables.slot_axes(), &Budget::default())
+}
+
+fn spec(text: &str) -> Game {
+    parse_spec(text, "test").unwrap()
+}
+
+const SHIFTED_WYTHOFF: &str = r#"
+name = "wythoff-from-1"
+axes = [{ name = "a", min = 1 }, { name = "b", min = 1 }]
+[[rules]]
+kind = "slide"
+directions = [[-1, 0], [0, -1], [-1, -1]]
+"#;
+
+#[test]
+fn the_famous_laws_are_proved() {
+    let nim = lookup("nim").unwrap();
+    let wythoff = lookup("wythoff").unwrap();
+    let short = lookup("wythoff-short-diagonal").unwrap();
+    let laws: [(&Game, ClaimKind, &str); 5] = [
+        (&nim, ClaimKind::Values, "xor(a, b)"),
+        (&nim, ClaimKind::PSet, "a == b"),
+        (&wythoff, ClaimKind::PSet, "min(a, b) == floor(abs(a - b) * phi)"),
+        (
+            &short,
+            ClaimKind::PSet,
+            "(a == b && a % 3 == 0) || (min(a, b) % 3 == 1 && abs(a - b) == 1)",
+        ),
+        (&spec(SHIFTED_WYTHOFF), ClaimKind::PSet, "min(a - 1, b - 1) == floor(abs(a - b) * phi)"),
+    ];
+    for (game, kind, text) in laws {
+        let decision = proof(game, kind, text);
+        assert_eq!(
+            decision.proof.theorem(),
+            Some(Theorem::Automata),
+            "{text}: {:?}",
+            decision.proof
+        );
+        assert!(decision.walnut.as_deref().is_some_and(|w| w.contains("eval absorption")));
+    }
+}
+
+#[test]
+fn claims_true_on_a_box_only_are_refuted_or_outside() {
+    let nim = lookup("nim").unwrap();
+    let wythoff = lookup("wythoff").unwrap();
+    let cases: [(&Game, ClaimKind, &str, &str); 5] = [
+        // A decimal is not phi: outside, never proved.
+        (
+            &wythoff,
+            ClaimKind::PSet,
+            "min(a, b) == floor(abs(a - b) * 1.618034)",
+            "the real constant 1.618034",
+        ),
+        // An exception outside any small box.
+        (&nim, ClaimKind::Values, "xor(a, b) + if(a == 1000 && b == 3, 1, 0)", "refute"),
+        (&nim, ClaimKind::Values, "xor(a, b) % 64", "refute"),
+        (
+            &wythoff,
+            ClaimKind::PSet,
+            "min(a, b) == floor(abs(a - b) * phi) && a + b < 5000",
+            "refute",
+        ),
+        (&nim, ClaimKind::PSet, "a == b || a + b == 3000", "refute"),
+    ];
+    for (game, kind, text, says) in cases {
+        let decision = proof(game, kind, text);
+        assert!(!decision.proof.is_proved(), "{text}");
+        assert!(decision.proof.argument().contains(says), "{text}: {}", decision.proof.argument());
+    }
+}
+
+/// The plain values of a 2-D game on `size`², row-major, from each axis' smallest coordinate.
+fn table(game: &Game, size: usize) -> Vec<u32> {
+    let mins: Vec<i64> = game.axes().iter().map(|a| a.min).collect();
+    let mut values = vec![0u32; size * size];
+    for index in 0..size * size {
+        let pos = [mins[0] + (index / size) as i64, mins[1] + (index % size) as i64];
+        let options = game.options(&pos).into_iter().map(|o| {
+            let (a, b) = ((o[0][0] - mins[0]) as usize, (o[0][1] - mins[1]) as usize);
+            Nimber(values[a * size + b])
+        });
+        values[index] = mex(options).0;
+    }
+    values
+}
+
+/// Whether a claim agrees with the table of `game` on `size`².
+fn agrees_on(
+    game: &Game,
+    kind: ClaimKind,
+    text: &str,
+    values: &[u32],
+    size: usize,
+) -> Option<bool> {
+    let names: Vec<&str> = game.axes().iter().map(|a| a.name.as_str()).collect();
+    let conjecture = Conjecture::parse(kind, text, &names).ok()?;
+    let mins: Vec<i64> = game.axes().iter().map(|a| a.min).collect();
+    let mut slots = vec![0; 8];
+    for (index, value) in values.iter().enumerate() {
+        let pos = [mins[0] + (index / size) as i64, mins[1] + (index % size) as i64];
+        conjecture.variables.fill(&mut slots, &pos, 0);
+        let agrees = match kind {
+            ClaimKind::PSet => conjecture.expr.eval_bool(&slots).ok()? == (*value == 0),
+            _ => conjecture.expr.eval_int(&slots).ok()? == i64::from(*value),
+        };
+        if !agrees {
+            return Some(false);
+        }
+    }
+    Some(true)
+}
+
+/// Mutants of a proved law's text: each integer constant ±1, and each operator swapped for a
+/// neighbour.
+fn mutants(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let swaps = [
+        ("min", "max"),
+        ("max", "min"),
+        ("<=", "<"),
+        ("==", "!="),
+        ("&&", "||"),
+        ("||", "&&"),
+        (" + ", " - "),
+        (" - ", " + "),
+        ("phi", "(phi + 1)"),
+        ("a", "b"),
+    ];
+    for (from, to) in swaps {
+        for (at, _) in text.match_indices(from) {
+            out.push(format!("{}{to}{}", &text[..at], &text[at + from.len()..]));
+        }
+    }
+    let bytes = text.as_bytes();
+    for at in 0..bytes.len() {
+        if bytes[at].is_ascii_digit() && (at == 0 || !bytes[at - 1].is_ascii_alphanumeric()) {
+            let end =
+                (at..bytes.len()).find(|&i| !bytes[i].is_ascii_digit()).unwrap_or(bytes.len());
+            let n: i64 = text[at..end].parse().unwrap();
+            for m in [n - 1, n + 1] {
+                out.push(format!("{}{m}{}", &text[..at], &text[end..]));
+            }
+        }
+    }
+    out
+}
+
+/// Every mutant that is false on a 40² table is not proved; every game mutant that changes the
+/// table leaves the law unproved.
+#[test]
+fn mutants_of_proved_laws_are_never_proved_where_they_are_false() {
+    let size = 40;
+    let laws = [
+        ("nim", ClaimKind::Values, "xor(a, b)"),
+        ("wythoff", ClaimKind::PSet, "min(a, b) == floor(abs(a - b) * phi)"),
+        (
+            "wythoff-short-diagonal",
+            ClaimKind::PSet,
+            "(a == b && a % 3 == 0) || (min(a, b) % 3 == 1 && abs(a - b) == 1)",
+        ),
+    ];
+    let mut refuted = 0;
+    for (name, kind, text) in laws {
+        let game = lookup(name).unwrap();
+        let values = table(&game, size);
+        for mutant in mutants(text) {
+            if agrees_on(&game, kind, &mutant, &values, size) != Some(false) {
+                continue;
+            }
+            let decision = proof(&game, kind, &mutant);
+            assert!(!decision.proof.is_proved(), "{name}: the false {mutant} was proved");
+            refuted += 1;
+        }
+    }
+    assert!(refuted >= 25, "only {refuted} mutants were false on the box");
+    // Mutate the moves: Wythoff's diagonal as a jump of 1..=2, Nim with a diagonal.
+    let games = [
+        (spec("name = \"w\"\naxes = [{ name = \"a\", min = 0 }, { name = \"b\", min = 0 }]\n[[rules]]\nkind = \"slide\"\ndirections = [[-1, 0], [0, -1]]\n[[rules]]\nkind = \"jump\"\ndirections = [[-1, -1]]\nsteps = \"1..=2\"\n"), ClaimKind::PSet, "min(a, b) == floor(abs(a - b) * phi)"),
+        (spec("name = \"n\"\naxes = [{ name = \"a\", min = 0 }, { name = \"b\", min = 0 }]\n[[rules]]\nkind = \"slide\"\ndirections = [[-1, 0], [0, -1], [-1, -1]]\nmax = 2\n"), ClaimKind::Values, "xor(a, b)"),
+        (spec("name = \"n2\"\naxes = [{ name = \"a\", min = 0 }, { name = \"b\", min = 0 }]\n[[rules]]\nkind = \"slide\"\ndirections = [[-1, 0], [0, -2]]\n"), ClaimKind::Values, "xor(a, b)"),
+    ];
+    for (game, kind, text) in games {
+        assert_eq!(agrees_on(&game, kind, text, &table(&game, size), size), Some(false));
+        assert!(!proof(&game, kind, text).proof.is_proved(), "{text} on a mutated game");
+    }
+}
+
+#[test]
+fn formulas_built_agree_with_their_brute_force() {
+    // The Wythoff claim's sentences' parts, on small numbers: the move relation.
+    let wythoff = lookup("wythoff").unwrap();
+    let names = ["a", "b"];
+    let conjecture =
+        Conjecture::parse(ClaimKind::PSet, "min(a, b) == floor(abs(a - b) * phi)", &names).unwrap();
+    let problem = sentences::problem(
+        &wythoff,
+        Claimed::PSet,
+        conjecture.expr.root(),
+        conjecture.variables.slot_axes(),
+    )
+    .unwrap();
+    let mut work = Work::new(MAX_STATES, &never);
+    let mut logic = Logic { numeration: Numeration::Fibonacci, work: &mut work };
+    let mut builder = Builder::new(&mut logic);
+    let claim = problem.claim();
+    let automaton = builder.automaton(&claim).unwrap();
+    for a in 0..20u128 {
+        for b in 0..20u128 {
+            let mut values: HashMap<Var, u128> = HashMap::from([(0, a), (1, b)]);
+            let word = Numeration::Fibonacci.word(&[a, b]);
+            assert_eq!(
+                claim.holds(&mut values, 40, Numeration::Fibonacci),
+                automaton.accepts(&word),
+                "{a} {b}"
+            );
+        }
+    }
+    let _ = Formula::Bool(true);
+}
