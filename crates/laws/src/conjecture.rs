@@ -237,6 +237,21 @@ pub enum Exactly {
 }
 
 impl Conjecture {
+    /// The sentences the automatic prover decides for this claim about `game`, as a Walnut
+    /// command file (`reg` and `def` lines, then one `eval` per sentence, each of which Walnut
+    /// should find TRUE); or why the claim or the game is outside the automata's fragment.
+    pub fn walnut(&self, game: &Game) -> Result<String, String> {
+        use crate::proof::automatic::{walnut, Claimed};
+        let claimed = match self.kind {
+            ClaimKind::PSet => Claimed::PSet,
+            ClaimKind::Values => Claimed::Values,
+            ClaimKind::Holds | ClaimKind::Draws => {
+                return Err(format!("{} is not decided by automata", self.kind.noun()))
+            }
+        };
+        walnut(game, claimed, &self.expr, self.variables.slot_axes())
+    }
+
     /// What the claim says at `pos` of `game`, exactly, however far out: a P-set claim that the
     /// automata read (`phi` included) is decided on the position's digits, and a claim in exact
     /// integer arithmetic is evaluated; `None` when neither holds (a decimal, a `sqrt`, an

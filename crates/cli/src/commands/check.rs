@@ -1,5 +1,5 @@
 use crate::load::{Analysis, TableArgs};
-use crate::output::write_json_line;
+use crate::output::{write_json_line, Destination, Overwrite, Special};
 use crate::progress::Bar;
 use anyhow::{anyhow, bail, Result};
 use grundy_compute::bands::{NoCuts, SoloLink};
@@ -58,6 +58,10 @@ pub(crate) struct Args {
     #[arg(long, value_name = "SECONDS", default_value_t = Budget::PROOF_SECONDS,
           value_parser = crate::budget::proof_seconds)]
     pub(crate) proof_seconds: Seconds,
+    /// Write the sentences that the automatic prover decides for the claim to FILE, as a Walnut
+    /// command file, so that Walnut can check them independently (`-` for standard output).
+    #[arg(long, value_name = "FILE")]
+    walnut: Option<std::path::PathBuf>,
     /// Print a JSON object instead of text.
     #[arg(long)]
     json: bool,
@@ -109,6 +113,11 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
         bar.finish();
         return print(&args, &report, &axis_names);
     }
+    let walnut = args
+        .walnut
+        .as_deref()
+        .map(|path| Destination::open(Some(path), Overwrite::Force, Special::WriteThrough))
+        .transpose()?;
     let (report, axis_names) = threads.install(|| -> Result<_> {
         let loaded = args.table.load(runtime, &bar, Analysis::None)?;
         let axis_names: Vec<String> = loaded.data().axes().iter().map(|a| a.name.clone()).collect();
@@ -117,6 +126,8 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
         let conjecture = parse(&names)?;
         let period = args.period.as_deref().map(|p| parse_period(p, names.len())).transpose()?;
         refuse_period(&conjecture, period.as_deref(), names.len())?;
+        let sentences =
+            walnut.is_some().then(|| walnut_sentences(loaded.game(), &conjecture)).transpose()?;
         let budget = Budget::new(args.proof_seconds, &bar);
         let report = check_with(&loaded, &conjecture, period.as_deref(), args.show, &budget);
         let report = report.map_err(|err| match err.kind() {
@@ -130,11 +141,24 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
             }
             _ => anyhow::Error::from(err),
         })?;
+        if let (Some(destination), Some(text)) = (walnut, sentences) {
+            destination.write_with(|out| out.write_all(text.as_bytes()))?;
+        }
         Ok((report, axis_names))
     })?;
     bar.finish();
     let names: Vec<&str> = axis_names.iter().map(String::as_str).collect();
     print(&args, &report, &names)
+}
+
+/// The Walnut command file of the claim's sentences, or why the automata do not take it.
+fn walnut_sentences(game: Option<&grundy_core::Game>, conjecture: &Conjecture) -> Result<String> {
+    let game = game.ok_or_else(|| {
+        anyhow!("--walnut: the game's rules are not known for this table (read from a file)")
+    })?;
+    conjecture
+        .walnut(game)
+        .map_err(|why| anyhow!("--walnut: the automata do not take this claim: {why}"))
 }
 
 /// Prints `report` as text or JSON; the exit code says whether the claim agreed.

@@ -89,7 +89,7 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     // JSON output also silences the progress bar.
     let bar = Bar::waiting(args.json);
     if let Some(answer) = far_on_a_board(&terms, runtime, &bar)? {
-        return print_law_answer(&args, &terms[0].positions[0].0, &answer);
+        return print_law_answer(&args, terms[0].positions[0].0, &answer);
     }
     runtime.install(|| {
         let fill = |game: &Game, shape: &grundy_core::TableShape| {

@@ -122,6 +122,19 @@ pub(crate) fn decide(
     Decision { proof: Proof::by(Theorem::Automata, argument), walnut, sentences: decided }
 }
 
+/// The sentences [`decide`] decides for `expr` about `game`, as a Walnut command file (the same
+/// text as [`Decision::walnut`]); or why the claim or the game is outside the fragment.
+pub(crate) fn walnut(
+    game: &Game,
+    claimed: Claimed,
+    expr: &Expr,
+    slot_axes: &[Option<usize>],
+) -> Result<String, String> {
+    sentences::problem(game, claimed, expr.root(), slot_axes)
+        .map(|problem| problem.walnut())
+        .map_err(|outside| outside.0)
+}
+
 /// A proved P-set law, compiled once, that answers any position exactly, in microseconds at
 /// coordinates of 10^18: the claim's automaton reads the position's digits.
 #[derive(Clone, Debug)]

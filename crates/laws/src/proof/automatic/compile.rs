@@ -280,7 +280,19 @@ impl Compiler {
                 }
                 Ok(out)
             }
-            Node::Call(Func::Abs, args, Type::Int) => {
+            Node::Call(func, args, ty) => self.call(*func, args, *ty),
+            other => Err(Outside(format!(
+                "`{}` is outside the fragment that base 2 and Fibonacci numeration define",
+                shown(other)
+            ))),
+        }
+    }
+
+    /// The cases of a call: `abs`, `min`, `max` and `if` split cases, `xor` and `floor`/`ceil`
+    /// of a real term add their result.
+    fn call(&mut self, func: Func, args: &[Node], ty: Type) -> Result<Vec<Case>, Outside> {
+        match (func, ty) {
+            (Func::Abs, Type::Int) => {
                 let mut out = Vec::new();
                 for case in self.term(&args[0])? {
                     let negated = scale(case.clone(), -1)?;
@@ -293,11 +305,11 @@ impl Compiler {
                 }
                 Ok(out)
             }
-            Node::Call(func @ (Func::Min | Func::Max), args, Type::Int) => {
+            (Func::Min | Func::Max, Type::Int) => {
                 let mut cases = self.term(&args[0])?;
                 for arg in &args[1..] {
                     let next = self.term(arg)?;
-                    let first_wins = if *func == Func::Min { Rel::Le } else { Rel::Lt };
+                    let first_wins = if func == Func::Min { Rel::Le } else { Rel::Lt };
                     cases = pairs(&cases, &next, |x, y| {
                         let difference = x.value.plus(&y.value, -1)?;
                         let (x_wins, y_wins) = match first_wins {
@@ -313,7 +325,7 @@ impl Compiler {
                 }
                 Ok(cases)
             }
-            Node::Call(Func::If, args, Type::Int) => {
+            (Func::If, Type::Int) => {
                 let test = self.condition(&args[0])?;
                 let mut out: Vec<Case> =
                     self.term(&args[1])?.into_iter().map(|c| c.with(test.clone())).collect();
@@ -322,7 +334,7 @@ impl Compiler {
                 );
                 Ok(out)
             }
-            Node::Call(Func::Xor, args, _) => {
+            (Func::Xor, _) => {
                 let (a, b) = (self.term(&args[0])?, self.term(&args[1])?);
                 let mut out = Vec::new();
                 for x in &a {
@@ -332,19 +344,19 @@ impl Compiler {
                 }
                 Ok(out)
             }
-            Node::Call(func @ (Func::Floor | Func::Ceil), args, _) => {
+            (Func::Floor | Func::Ceil, _) => {
                 if args[0].ty_is_int() {
                     return self.term(&args[0]);
                 }
                 let mut out = Vec::new();
                 for real in self.real(&args[0])? {
-                    out.extend(self.rounded(real, *func == Func::Ceil)?);
+                    out.extend(self.rounded(real, func == Func::Ceil)?);
                 }
                 Ok(out)
             }
-            other => Err(Outside(format!(
+            _ => Err(Outside(format!(
                 "`{}` is outside the fragment that base 2 and Fibonacci numeration define",
-                shown(other)
+                format!("{func:?}").to_lowercase()
             ))),
         }
     }

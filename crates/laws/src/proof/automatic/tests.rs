@@ -455,3 +455,18 @@ fn formulas_built_agree_with_their_brute_force() {
     }
     let _ = Formula::Bool(true);
 }
+
+/// `check --walnut` writes `Conjecture::walnut`: the very text of the sentences `decide` decided.
+#[test]
+fn the_walnut_text_is_the_decided_sentences() {
+    for (name, kind, text) in [
+        ("wythoff", ClaimKind::PSet, "min(a, b) == floor(abs(a - b) * phi)"),
+        ("nim", ClaimKind::Values, "xor(a, b)"),
+    ] {
+        let game = lookup(name).unwrap();
+        let conjecture = Conjecture::parse(kind, text, &["a", "b"]).unwrap();
+        let decision = proof(&game, kind, text);
+        assert!(decision.proof.is_proved());
+        assert_eq!(conjecture.walnut(&game).ok(), decision.walnut, "{name}");
+    }
+}
