@@ -4,10 +4,10 @@
 //!
 //! The claim's expression is compiled for the fragment that base 2 (`xor`, `%`, `/` by
 //! constants, linear arithmetic) or the Fibonacci numeration (`floor(t * phi)`) defines
-//! ([`compile`]); the game's rules give the move relation ([`sentences`]: slides, steps and
+//! (`compile`); the game's rules give the move relation (`sentences`: slides, steps and
 //! jumps by finite sets, ranges, powers of 2 or Fibonacci numbers). Each sentence's
-//! counterexamples are built into one automaton over msd-first digit tuples ([`dfa`],
-//! [`numeration`]); the claim is proved when every such automaton accepts nothing. A claim or a
+//! counterexamples are built into one automaton over msd-first digit tuples (`dfa`,
+//! `numeration`); the claim is proved when every such automaton accepts nothing. A claim or a
 //! game outside the fragment says exactly why, and is never proved by a weaker argument.
 
 mod compile;
@@ -55,6 +55,18 @@ pub(crate) fn decide(
     slot_axes: &[Option<usize>],
     budget: &Budget<'_>,
 ) -> Decision {
+    decide_within(game, claimed, expr, slot_axes, budget, MAX_STATES)
+}
+
+/// [`decide`], no automaton past `max_states` states.
+fn decide_within(
+    game: &Game,
+    claimed: Claimed,
+    expr: &Expr,
+    slot_axes: &[Option<usize>],
+    budget: &Budget<'_>,
+    max_states: usize,
+) -> Decision {
     let started = Instant::now();
     let problem = match sentences::problem(game, claimed, expr.root(), slot_axes) {
         Ok(problem) => problem,
@@ -71,14 +83,18 @@ pub(crate) fn decide(
     };
     let walnut = Some(problem.walnut());
     let spent = || budget.spent().map(|spent| format!("the proof stopped: {spent}"));
-    let mut work = Work::new(MAX_STATES, &spent);
+    let mut work = Work::new(max_states, &spent);
     let numeration = problem.numeration;
     let mut decided = Vec::new();
     let mut logic = Logic { numeration, work: &mut work };
     let mut builder = Builder::new(&mut logic);
     for sentence in &problem.sentences {
         builder.logic.work.largest = 0;
-        let counterexamples = match builder.automaton(&sentence.counterexamples) {
+        let built = match spent() {
+            Some(why) => Err(dfa::Halt::Spent(why)),
+            None => builder.automaton(&sentence.counterexamples),
+        };
+        let counterexamples = match built {
             Ok(automaton) => automaton,
             Err(halt) => {
                 return Decision {

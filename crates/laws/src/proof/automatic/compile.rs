@@ -139,9 +139,9 @@ pub(crate) struct Compiler {
     floor_phi: Option<Rc<Definition>>,
 }
 
-/// The numeration a claim's expression needs: base 2 unless it uses `phi`; `xor` and `phi`
-/// together are outside every numeration here.
-pub(crate) fn numeration_of(root: &Node) -> Result<Numeration, Outside> {
+/// The numeration a claim's expression needs: base 2 for `xor`, Fibonacci for `phi`, either
+/// (`None`) for neither; `xor` and `phi` together are outside every numeration here.
+pub(crate) fn numeration_of(root: &Node) -> Result<Option<Numeration>, Outside> {
     fn walk(node: &Node, xor: &mut bool, phi: &mut bool) {
         match node {
             Node::Phi => *phi = true,
@@ -165,8 +165,9 @@ pub(crate) fn numeration_of(root: &Node) -> Result<Numeration, Outside> {
              numeration); no numeration here defines both"
                 .into(),
         )),
-        (_, true) => Ok(Numeration::Fibonacci),
-        _ => Ok(Numeration::Binary),
+        (_, true) => Ok(Some(Numeration::Fibonacci)),
+        (true, _) => Ok(Some(Numeration::Binary)),
+        _ => Ok(None),
     }
 }
 

@@ -84,7 +84,12 @@ pub(crate) fn problem(
     slot_axes: &[Option<usize>],
 ) -> Result<Problem, Outside> {
     refuse_game(game)?;
-    let numeration = combined(super::compile::numeration_of(root)?, moves_numeration(game)?)?;
+    let numeration = match (super::compile::numeration_of(root)?, moves_numeration(game)?) {
+        (Some(claim), moves) => combined(claim, moves)?,
+        (None, Some(moves)) => moves,
+        // Linear arithmetic and residues: base 2's automata are the smaller.
+        (None, None) => Numeration::Binary,
+    };
     let vars = Vars { dims: game.dims() };
     let (x, x1) = (vars.position(), vars.option());
     let mins: Vec<Coord> = game.axes().iter().map(|a| a.min).collect();
@@ -232,7 +237,7 @@ fn combined(a: Numeration, b: Option<Numeration>) -> Result<Numeration, Outside>
 }
 
 /// `move(X, X')`: some rule moves X to X'.
-fn moves(game: &Game, x: &[Var], x1: &[Var], k: Var) -> Result<Formula, Outside> {
+pub(super) fn moves(game: &Game, x: &[Var], x1: &[Var], k: Var) -> Result<Formula, Outside> {
     let mut any = Vec::new();
     // X' = X + amount·direction on every axis.
     let along = |direction: &[Coord], amount: Option<Var>| -> Formula {

@@ -470,3 +470,82 @@ fn the_walnut_text_is_the_decided_sentences() {
         assert_eq!(conjecture.walnut(&game).ok(), decision.walnut, "{name}");
     }
 }
+
+/// A proof that outgrows its bounds stops, says where and why, and proves nothing.
+#[test]
+fn a_proof_past_its_states_or_its_time_stops_and_says_so() {
+    let wythoff = lookup("wythoff").unwrap();
+    let text = "min(a, b) == floor(abs(a - b) * phi)";
+    let conjecture = Conjecture::parse(ClaimKind::PSet, text, &["a", "b"]).unwrap();
+    let slots = conjecture.variables.slot_axes();
+    let small =
+        decide_within(&wythoff, Claimed::PSet, &conjecture.expr, slots, &Budget::default(), 50);
+    assert_eq!(
+        small.proof.argument(),
+        "the automatic prover stopped on stability, in Fibonacci numeration: an automaton passed 50 states"
+    );
+    let none = grundy_compute::Seconds::new(0.0, "test").unwrap();
+    let spent = Budget::new(none, &grundy_compute::NoProgress);
+    let late = decide(&wythoff, Claimed::PSet, &conjecture.expr, slots, &spent);
+    assert!(!late.proof.is_proved());
+    assert!(
+        late.proof.argument().contains("its budget of 0 s ran out"),
+        "{}",
+        late.proof.argument()
+    );
+}
+
+/// The move relation's automaton accepts (X, X') exactly when X' is an option of X
+/// (`Game::options`, the plain reading of the rules), on every pair of a box.
+#[test]
+fn the_move_relation_is_the_games_options() {
+    let specs = [
+        lookup("wythoff").unwrap(),
+        lookup("wythoff-short-diagonal").unwrap(),
+        lookup("nim").unwrap(),
+        lookup("kiki").unwrap(),
+        lookup("fibonacci-rook").unwrap(),
+        spec("name = \"j\"\naxes = [{ name = \"a\", min = 0 }, { name = \"b\", min = 0 }]\n[[rules]]\nkind = \"jump\"\ndirections = [[-2, 0], [-1, -3]]\nsteps = \"2..\"\nall-but = [4]\n[[rules]]\nkind = \"step\"\noffsets = [[-3, 0], [-1, -1]]\n[[rules]]\nkind = \"jump\"\ndirections = [[0, -1]]\nsteps = \"powers-of-two\"\n"),
+    ];
+    for game in specs {
+        let numeration = match sentences::problem(
+            &game,
+            Claimed::PSet,
+            Conjecture::parse(ClaimKind::PSet, "true", &["a", "b"]).unwrap().expr.root(),
+            &[Some(0), Some(1)],
+        ) {
+            Ok(problem) => problem.numeration,
+            Err(outside) => panic!("{}: {}", game.name(), outside.0),
+        };
+        let formula = sentences::moves(&game, &[0, 1], &[2, 3], 8).unwrap();
+        let mut work = Work::new(MAX_STATES, &never);
+        let mut logic = Logic { numeration, work: &mut work };
+        let automaton = Builder::new(&mut logic).automaton(&formula).unwrap();
+        let mins: Vec<i64> = game.axes().iter().map(|a| a.min).collect();
+        let n = 14u128;
+        for a in 0..n {
+            for b in 0..n {
+                let pos = [mins[0] + a as i64, mins[1] + b as i64];
+                let options: Vec<Vec<i64>> =
+                    game.options(&pos).into_iter().map(|o| o[0].clone()).collect();
+                for a1 in 0..n {
+                    for b1 in 0..n {
+                        let to = vec![mins[0] + a1 as i64, mins[1] + b1 as i64];
+                        let numbers: Vec<u128> = automaton
+                            .tracks()
+                            .iter()
+                            .map(|&t| [a, b, a1, b1][t as usize])
+                            .collect();
+                        let accepted = automaton.accepts(&numeration.word(&numbers));
+                        assert_eq!(
+                            accepted,
+                            options.contains(&to),
+                            "{}: {pos:?} -> {to:?}",
+                            game.name()
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
