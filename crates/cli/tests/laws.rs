@@ -108,7 +108,9 @@ fn wythoff_p_positions_are_stated_as_beatty_rays_of_the_golden_ratio() {
         statement.contains("mex recursion") && statement.contains("[1; 1, 1, 1"),
         "{statement}"
     );
-    assert_eq!(law["proved"], false);
+    // Proved by automata in the Fibonacci numeration (issue 61).
+    assert_eq!(law["proved"], true);
+    assert!(law["argument"].as_str().unwrap().starts_with("decided by automata in Fibonacci"));
 }
 
 #[test]

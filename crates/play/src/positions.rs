@@ -87,6 +87,25 @@ pub const LAW_SEARCH_SIDE: Coord = 64;
 /// position is answered by a proved law when one is found.
 pub const LAW_BEYOND_CELLS: u128 = 1 << 26;
 
+/// Whether `pos` of `game` is for [`answered_by_law`]: a board position whose box holds more
+/// than [`LAW_BEYOND_CELLS`] cells, and which no strip answers (a board with bounded moves whose
+/// position is far along one axis only: [`values_of`] reads it from a strip that repeats).
+pub fn wants_a_law(game: &Game, pos: &[Coord]) -> bool {
+    if game.dims() != 2 || game.is_loopy() || game.play() != grundy_core::Play::Normal {
+        return false;
+    }
+    let extents: Vec<u128> = pos
+        .iter()
+        .zip(game.axes())
+        .map(|(&c, a)| (i128::from(c) - i128::from(a.min)) as u128 + 1)
+        .collect();
+    let cells = extents[0].saturating_mul(extents[1]);
+    let narrow = extents[0].min(extents[1]);
+    let strip = is_bounded_board(game)
+        && narrow.saturating_mul(FIRST_SEARCH as u128) <= STRIP_SEARCH_CELLS as u128;
+    cells > LAW_BEYOND_CELLS && !strip
+}
+
 /// `pos` of the board `game`, answered by a law found on a table of [`LAW_SEARCH_SIDE`]² (filled
 /// by `fill`) and proved for every board (the finite box, the sum theorem or the automata), read
 /// exactly at `pos` (`grundy_laws::conjecture::Conjecture::exactly_at`): a values law first,

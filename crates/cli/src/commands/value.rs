@@ -203,9 +203,9 @@ pub(super) fn outcome_meaning(letter: char) -> &'static str {
     }
 }
 
-/// One position of one board whose box is too large for a table
-/// ([`grundy_play::positions::LAW_BEYOND_CELLS`]), answered by a proved law of the game when one
-/// reads it exactly.
+/// One position of one board that the library sends to a law
+/// ([`grundy_play::positions::wants_a_law`]), answered by a proved law of the game when one reads
+/// it exactly.
 fn far_on_a_board(
     terms: &[Term<'_>],
     runtime: &Runtime,
@@ -213,9 +213,7 @@ fn far_on_a_board(
 ) -> Result<Option<grundy_play::positions::LawAnswer>> {
     let [Term { game, positions }] = terms else { return Ok(None) };
     let [(_, pos)] = positions.as_slice() else { return Ok(None) };
-    let cells =
-        pos.iter().zip(game.axes()).map(|(&c, axis)| (c - axis.min) as u128 + 1).product::<u128>();
-    if game.dims() != 2 || cells <= grundy_play::positions::LAW_BEYOND_CELLS {
+    if !grundy_play::positions::wants_a_law(game, pos) {
         return Ok(None);
     }
     runtime.install(|| {
