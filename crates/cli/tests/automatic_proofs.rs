@@ -194,6 +194,24 @@ fn the_walnut_file_holds_the_sentences_the_prover_decided() {
         .success();
     let text = fs::read_to_string(&nim).unwrap();
     assert!(text.contains("reg xor msd_2") && text.contains("eval totality"), "{text}");
+    // A streamed check writes them too.
+    let kiki = dir.path().join("kiki.txt");
+    grundy()
+        .args([
+            "check",
+            "kiki",
+            "--size",
+            "30x30",
+            "--stream",
+            "--p-set",
+            "n % 2 == 1 && m % 2 == 1",
+        ])
+        .arg("--walnut")
+        .arg(&kiki)
+        .assert()
+        .success();
+    let text = fs::read_to_string(&kiki).unwrap();
+    assert!(text.contains("eval stability \"?msd_2") && text.contains("eval absorption"), "{text}");
     // Outside the fragment: refused, and no file.
     let none = dir.path().join("none.txt");
     grundy()

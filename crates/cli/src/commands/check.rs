@@ -83,10 +83,20 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     let threads = runtime.threads().clone();
     // JSON output also silences the progress bar.
     let bar = Bar::waiting(args.table.quiet || args.json);
+    let walnut = args
+        .walnut
+        .as_deref()
+        .map(|path| Destination::open(Some(path), Overwrite::Force, Special::WriteThrough))
+        .transpose()?;
     if args.stream {
         let (game, shape) = args.table.game_to_stream()?;
         let axis_names: Vec<&str> = shape.axes().iter().map(|a| a.name.as_str()).collect();
         let conjecture = parse(&axis_names)?;
+        let sentences = args
+            .walnut
+            .is_some()
+            .then(|| walnut_sentences(Some(&game), &conjecture))
+            .transpose()?;
         let period =
             args.period.as_deref().map(|p| parse_period(p, axis_names.len())).transpose()?;
         refuse_period(&conjecture, period.as_deref(), axis_names.len())?;
@@ -111,13 +121,11 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
         let budget = Budget::new(args.proof_seconds, &bar);
         let report = checker.finish(&game, game.name(), period.as_deref(), &budget);
         bar.finish();
+        if let (Some(destination), Some(text)) = (walnut, sentences) {
+            destination.write_with(|out| out.write_all(text.as_bytes()))?;
+        }
         return print(&args, &report, &axis_names);
     }
-    let walnut = args
-        .walnut
-        .as_deref()
-        .map(|path| Destination::open(Some(path), Overwrite::Force, Special::WriteThrough))
-        .transpose()?;
     let (report, axis_names) = threads.install(|| -> Result<_> {
         let loaded = args.table.load(runtime, &bar, Analysis::None)?;
         let axis_names: Vec<String> = loaded.data().axes().iter().map(|a| a.name.clone()).collect();
