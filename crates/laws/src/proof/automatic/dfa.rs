@@ -109,27 +109,17 @@ impl Dfa {
                 })
             })
             .collect();
-        let mut ids: HashMap<S, u32> = HashMap::from([(start.clone(), 0)]);
-        let mut states = vec![start];
+        let mut found = Found::from(start);
         let mut delta = Vec::new();
         let mut at = 0;
-        while at < states.len() {
+        while at < found.states.len() {
             for &letter in &to_caller {
-                let next = step(&states[at], letter);
-                let id = match ids.get(&next) {
-                    Some(&id) => id,
-                    None => {
-                        let id = states.len() as u32;
-                        work.made(states.len() + 1)?;
-                        ids.insert(next.clone(), id);
-                        states.push(next);
-                        id
-                    }
-                };
-                delta.push(id);
+                let next = step(&found.states[at], letter);
+                delta.push(found.id(next, work)?);
             }
             at += 1;
         }
+        let states = found.states;
         let accept = states.iter().map(accept).collect();
         Ok(Dfa { tracks: order, delta, accept }.minimize())
     }
@@ -176,28 +166,18 @@ impl Dfa {
         let (mine, theirs) =
             (restriction(&union, &self.tracks), restriction(&union, &other.tracks));
         let letters = 1usize << union.len();
-        let mut ids: HashMap<(u32, u32), u32> = HashMap::from([((0, 0), 0)]);
-        let mut pairs = vec![(0u32, 0u32)];
+        let mut found = Found::from((0u32, 0u32));
         let mut delta = Vec::new();
         let mut at = 0;
-        while at < pairs.len() {
-            let (a, b) = pairs[at];
+        while at < found.states.len() {
+            let (a, b) = found.states[at];
             for letter in 0..letters {
                 let next = (self.next(a, mine[letter]), other.next(b, theirs[letter]));
-                let id = match ids.get(&next) {
-                    Some(&id) => id,
-                    None => {
-                        let id = pairs.len() as u32;
-                        work.made(pairs.len() + 1)?;
-                        ids.insert(next, id);
-                        pairs.push(next);
-                        id
-                    }
-                };
-                delta.push(id);
+                delta.push(found.id(next, work)?);
             }
             at += 1;
         }
+        let pairs = found.states;
         let accept = pairs
             .iter()
             .map(|&(a, b)| join(self.accept[a as usize], other.accept[b as usize]))
@@ -234,17 +214,16 @@ impl Dfa {
         }
         start.sort_unstable();
         let letters = 1usize << tracks.len();
-        let mut ids: HashMap<Vec<u32>, u32> = HashMap::from([(start.clone(), 0)]);
-        let mut sets = vec![start];
+        let mut found = Found::from(start);
         let mut delta = Vec::new();
         let mut mark = vec![u32::MAX; self.states()];
         let mut stamp = 0u32;
         let mut at = 0;
-        while at < sets.len() {
+        while at < found.states.len() {
             for letter in 0..letters as u32 {
                 stamp += 1;
                 let mut next = Vec::new();
-                for &state in &sets[at] {
+                for &state in &found.states[at] {
                     for digit in 0..2 {
                         let to = self.next(state, widen(letter, digit));
                         if mark[to as usize] != stamp {
@@ -254,20 +233,11 @@ impl Dfa {
                     }
                 }
                 next.sort_unstable();
-                let id = match ids.get(&next) {
-                    Some(&id) => id,
-                    None => {
-                        let id = sets.len() as u32;
-                        work.made(sets.len() + 1)?;
-                        ids.insert(next.clone(), id);
-                        sets.push(next);
-                        id
-                    }
-                };
-                delta.push(id);
+                delta.push(found.id(next, work)?);
             }
             at += 1;
         }
+        let sets = found.states;
         let accept = sets.iter().map(|set| set.iter().any(|&s| self.accept[s as usize])).collect();
         Ok(Dfa { tracks, delta, accept }.minimize())
     }
@@ -383,6 +353,31 @@ impl Dfa {
     /// Whether the automaton accepts no word.
     pub(crate) fn is_empty(&self) -> bool {
         self.witness().is_none()
+    }
+}
+
+/// States numbered in the order they are found, breadth first: what every construction here
+/// builds, each new state counted against the [`Work`]'s limit.
+struct Found<S> {
+    ids: HashMap<S, u32>,
+    states: Vec<S>,
+}
+
+impl<S: Clone + Eq + std::hash::Hash> Found<S> {
+    fn from(start: S) -> Found<S> {
+        Found { ids: HashMap::from([(start.clone(), 0)]), states: vec![start] }
+    }
+
+    /// The number of `state`, found now if it is new.
+    fn id(&mut self, state: S, work: &mut Work<'_>) -> Result<u32, Halt> {
+        if let Some(&id) = self.ids.get(&state) {
+            return Ok(id);
+        }
+        let id = self.states.len() as u32;
+        work.made(self.states.len() + 1)?;
+        self.ids.insert(state.clone(), id);
+        self.states.push(state);
+        Ok(id)
     }
 }
 
