@@ -114,17 +114,19 @@ fn decide_within(
             let of = |v: Var| {
                 counterexamples.tracks().iter().position(|&t| t == v).map_or(0, |i| numbers[i])
             };
-            return Decision {
-                proof: Proof::none(format!(
-                    "the automata in {} refute {}: {} {}",
+            let at = problem.describe(&sentence.free, &of);
+            let why = match sentence.outside {
+                true => {
+                    format!("outside the automatic prover's fragment: at {at} {}", sentence.fails)
+                }
+                false => format!(
+                    "the automata in {} refute {}: {at} {}",
                     numeration.name(),
                     sentence.name,
-                    problem.describe(&sentence.free, &of),
                     sentence.fails
-                )),
-                walnut,
-                sentences: decided,
+                ),
             };
+            return Decision { proof: Proof::none(why), walnut, sentences: decided };
         }
     }
     let sizes: Vec<String> =

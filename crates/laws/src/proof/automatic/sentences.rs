@@ -37,6 +37,9 @@ pub(crate) struct Sentence {
     pub(crate) free: Vec<Var>,
     /// What a counterexample means, after the positions it names.
     pub(crate) fails: String,
+    /// Whether a counterexample puts the claim outside the fragment (an obligation), rather
+    /// than refuting it.
+    pub(crate) outside: bool,
 }
 
 /// A claim and a game as sentences of one numeration.
@@ -127,7 +130,8 @@ pub(crate) fn problem(
             name: format!("defined{}", i + 1),
             counterexamples: formula,
             free: x.clone(),
-            fails: format!("is where the claim takes the {what}"),
+            fails: format!("the claim takes the {what}"),
+            outside: true,
         })
         .collect();
     match claimed {
@@ -137,6 +141,7 @@ pub(crate) fn problem(
                 counterexamples: Formula::And(vec![at(&x, &[]), at(&x1, &[]), step.clone()]),
                 free: [x.clone(), x1.clone()].concat(),
                 fails: "both are claimed P, and a move joins them".into(),
+                outside: false,
             });
             let reached = Formula::exists(x1.clone(), Formula::And(vec![step, at(&x1, &[])]));
             sentences.push(Sentence {
@@ -144,6 +149,7 @@ pub(crate) fn problem(
                 counterexamples: Formula::And(vec![at(&x, &[]).negated(), reached.negated()]),
                 free: x.clone(),
                 fails: "is claimed N, but no move reaches a claimed P-position".into(),
+                outside: false,
             });
         }
         Claimed::Values => {
@@ -153,12 +159,14 @@ pub(crate) fn problem(
                 counterexamples: Formula::exists(vec![y], at(&x, &[y])).negated(),
                 free: x.clone(),
                 fails: "has no claimed value that is a natural number".into(),
+                outside: false,
             });
             sentences.push(Sentence {
                 name: "stability".into(),
                 counterexamples: Formula::And(vec![at(&x, &[y]), at(&x1, &[y]), step.clone()]),
                 free: [x.clone(), x1.clone(), vec![y]].concat(),
                 fails: "have the same claimed value, and a move joins them".into(),
+                outside: false,
             });
             let larger = Formula::exists(
                 vec![y],
@@ -171,6 +179,7 @@ pub(crate) fn problem(
                 free: [x.clone(), vec![v]].concat(),
                 fails: "has a claimed value above v, but no move reaches the claimed value v"
                     .into(),
+                outside: false,
             });
         }
     }
