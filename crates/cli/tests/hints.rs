@@ -49,7 +49,21 @@ fn no_refusal_suggests_a_refused_stream() {
     assert!(!err.contains("--stream"), "{err}");
     let (ok, _, streamed) = grundy(&[&args[..], &["--stream"]].concat());
     assert!(!ok, "{streamed}");
-    let (ok, _, err) = grundy(&["value", "wythoff", "99x999999", "--max-memory", "1G"]);
-    assert!(!ok, "{err}");
+    // Wythoff's far position is answered by its proved law (issue 61); a queen that also moves
+    // as a knight has no law found, and is refused without a stream to suggest.
+    let (ok, out, err) = grundy(&["value", "wythoff", "99x999999", "--max-memory", "1G"]);
+    assert!(ok && out.contains("answered by the p-set law"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("wythoff-knight.toml");
+    std::fs::write(
+        &spec,
+        "name = \"wythoff-knight\"\naxes = [{ name = \"a\", min = 0 }, { name = \"b\", min = 0 }]\n\
+         [[rules]]\nkind = \"slide\"\ndirections = [[-1, 0], [0, -1], [-1, -1]]\n\
+         [[rules]]\nkind = \"step\"\noffsets = [[-2, -1], [-1, -2]]\n",
+    )
+    .unwrap();
+    let spec = spec.to_str().unwrap();
+    let (ok, _, err) = grundy(&["value", spec, "99x999999", "--max-memory", "1G"]);
+    assert!(!ok && err.contains("needs 262.7 GiB"), "{err}");
     assert!(!err.contains("--stream"), "{err}");
 }
