@@ -37,13 +37,23 @@ fn a_light_check_may_ask_for_a_heavy_proof() {
 }
 
 #[test]
-fn no_work_where_no_box_is_checked() {
+fn no_work_where_no_proof_runs() {
     let table = kiki(20);
-    // Not periodic by its form, a claim about the values themselves, a table without its game.
-    assert_eq!(work(&table, ClaimKind::PSet, "n < 1000 && n % 2 == 1 && m % 2 == 1"), 0);
+    // A claim about the values themselves, a table without its game.
     assert_eq!(work(&table, ClaimKind::Holds, "g == 0 || g > 0"), 0);
     let bare = Table::without_game(table.data().clone(), table.kind(), "a file");
     assert_eq!(work(&bare, ClaimKind::PSet, "n % 2 == 1 && m % 2 == 1"), 0);
     // Boxes past the most a proof checks are not checked: no work.
     assert_eq!(work(&table, ClaimKind::PSet, "(n + m) % 100000 == 1"), 0);
+}
+
+/// A claim that no box covers goes to the automata (issue 61), whose work is bounded by their
+/// states: counted as the largest automaton's transitions, a heavy turn in the view.
+#[test]
+fn a_claim_beyond_the_box_counts_the_automata() {
+    let table = kiki(20);
+    let claim = "n < 1000 && n % 2 == 1 && m % 2 == 1";
+    let automata = grundy_laws::proof::automatic::MAX_STATES as u128 * 128;
+    assert_eq!(work(&table, ClaimKind::PSet, claim), automata);
+    assert!(automata > 1 << 25, "a heavy turn in the view");
 }
