@@ -9,7 +9,7 @@ mod judge;
 mod proving;
 
 pub use check::{check, check_in, check_with, Lanes, RowChecker};
-pub use proving::proof_work;
+pub use proving::{proof_work, AUTOMATA_WORK};
 
 use crate::expr::{lcm, Expr, ExprError, Type};
 use crate::proof::Proof;

@@ -105,6 +105,9 @@ pub(super) fn proof_plan<'g>(
     }
 }
 
+/// The work counted for each operation of a claim that the automata decide ([`proof_work`]).
+pub const AUTOMATA_WORK: u128 = 1 << 20;
+
 /// The work of the proof that follows an agreeing check of `conjecture` on `described`, in the
 /// units of [`Conjecture::size`] × cells: the box's cells times the options of its far corner
 /// and the claim's size; 0 when no box proof applies. A server that bounds the work of each
@@ -113,8 +116,11 @@ pub(super) fn proof_plan<'g>(
 pub fn proof_work(described: &Table, conjecture: &Conjecture) -> u128 {
     match proof_plan(described.game(), conjecture, None) {
         Ok(plan) => box_work(plan.game, &plan.periods) * conjecture.size() as u128,
-        // The automata's work is bounded by their states (the widest alphabet, 128 letters).
-        Err(NoBox::Beyond { .. }) => automatic::MAX_STATES as u128 * 128,
+        // The automata's work cannot be known before they are built: it is counted as
+        // `AUTOMATA_WORK` per operation of the claim (Wythoff's φ law, 11 operations, builds
+        // automata of at most 325 states × 32 letters: far below), and bounded in any case by
+        // the proof's budget and `automatic::MAX_STATES`.
+        Err(NoBox::Beyond { .. }) => AUTOMATA_WORK * conjecture.size() as u128,
         Err(NoBox::Final(_)) => 0,
     }
 }
