@@ -280,6 +280,20 @@ impl Game {
         self.rules.iter().any(rule_raises)
     }
 
+    /// Why the game's values are not the normal-play mex recursion along moves that end (it is
+    /// loopy, or played misère), or `None` when they are: what the theorems about that
+    /// recursion (the Sprague–Grundy sum, the automata's sentences) ask of a game, decided here
+    /// beside the play, not in each theorem.
+    pub fn beyond_normal_recursion(&self) -> Option<&'static str> {
+        if self.is_loopy() {
+            Some("the game is loopy: its positions are not ordered by its moves")
+        } else if self.play != Play::Normal {
+            Some("the game is played misère: a position without a move is not lost")
+        } else {
+            None
+        }
+    }
+
     /// Weights `w`, one per axis, under which every move strictly lowers `w · position`, if
     /// small ones exist (each |wᵢ| ≤ [`DESCENT_WEIGHT_LIMIT`]; the plain coordinate sum first):
     /// then no play goes round in circles, however the moves raise coordinates, and a table may

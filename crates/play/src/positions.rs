@@ -91,7 +91,7 @@ pub const LAW_BEYOND_CELLS: u128 = 1 << 26;
 /// than [`LAW_BEYOND_CELLS`] cells, and which no strip answers (a board with bounded moves whose
 /// position is far along one axis only: [`values_of`] reads it from a strip that repeats).
 pub fn wants_a_law(game: &Game, pos: &[Coord]) -> bool {
-    if game.dims() != 2 || game.is_loopy() || game.play() != grundy_core::Play::Normal {
+    if game.dims() != 2 || game.beyond_normal_recursion().is_some() {
         return false;
     }
     let extents: Vec<u128> = pos
@@ -116,7 +116,7 @@ pub fn answered_by_law<E>(
     fill: &mut dyn FnMut(&TableShape) -> Result<Table, E>,
 ) -> Result<Option<LawAnswer>, ValuesError<E>> {
     use grundy_laws::conjecture::{ClaimKind, Conjecture, Exactly};
-    if game.dims() != 2 || game.is_loopy() || game.play() != grundy_core::Play::Normal {
+    if game.dims() != 2 || game.beyond_normal_recursion().is_some() {
         return Ok(None);
     }
     let max: Vec<Coord> = game.axes().iter().map(|a| a.min + LAW_SEARCH_SIDE - 1).collect();

@@ -57,8 +57,13 @@ pub(crate) fn prove(
     expr: &Expr,
     slot_axes: &[Option<usize>],
 ) -> Result<Proof, String> {
-    if game.dims() != 2 || game.is_loopy() || game.play() != grundy_core::Play::Normal {
-        return Err("the sum theorem here is for boards of two axes under normal play".into());
+    if let Some(why) = game.beyond_normal_recursion() {
+        return Err(format!(
+            "the sum theorem is about normal play along moves that end, and {why}"
+        ));
+    }
+    if game.dims() != 2 {
+        return Err("the sum theorem here is for boards of two axes".into());
     }
     let parts = [part(game, 0)?, part(game, 1)?];
     let (f, g) = split(expr.root(), claimed)
