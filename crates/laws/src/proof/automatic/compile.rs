@@ -470,36 +470,7 @@ impl Compiler {
             }
             Node::Bin(BinOp::Mul, a, b, false) => {
                 let (a, b) = (self.real(a)?, self.real(b)?);
-                let fixed = |r: &[RealCase]| match r {
-                    [one] => Some((one.phi.constant()?, one.rest.constant()?)),
-                    _ => None,
-                };
-                let ((alpha, beta), other) = match (fixed(&a), fixed(&b)) {
-                    (Some(k), _) => (k, b),
-                    (_, Some(k)) => (k, a),
-                    _ => {
-                        return Err(Outside(
-                            "a product of two real terms that both vary is not in the fragment"
-                                .into(),
-                        ))
-                    }
-                };
-                // (αφ + β)(Aφ + B) = (αA + αB + βA)φ + (αA + βB), as φ² = φ + 1.
-                other
-                    .into_iter()
-                    .map(|r| {
-                        let (a, b) = (&r.phi.value, &r.rest.value);
-                        let phi = a
-                            .scaled(alpha)?
-                            .plus(&b.scaled(alpha)?, 1)?
-                            .plus(&a.scaled(beta)?, 1)?;
-                        let rest = a.scaled(alpha)?.plus(&b.scaled(beta)?, 1)?;
-                        Ok(RealCase {
-                            phi: Case { value: phi, ..r.phi.joined(&r.rest, Lin::constant(0)) },
-                            rest: Case::of(rest),
-                        })
-                    })
-                    .collect()
+                real_product(a, b)
             }
             Node::Bin(BinOp::Div, a, b, false) if matches!(**b, Node::Phi) => {
                 // (Aφ + B)/φ = Bφ + (A − B), as 1/φ = φ − 1.
@@ -595,6 +566,36 @@ impl Compiler {
         self.floor_phi = Some(definition.clone());
         definition
     }
+}
+
+/// The product of two real terms, one of them a constant `αφ + β`:
+/// (αφ + β)(Aφ + B) = (αA + αB + βA)φ + (αA + βB), as φ² = φ + 1.
+fn real_product(a: Vec<RealCase>, b: Vec<RealCase>) -> Result<Vec<RealCase>, Outside> {
+    let fixed = |r: &[RealCase]| match r {
+        [one] => Some((one.phi.constant()?, one.rest.constant()?)),
+        _ => None,
+    };
+    let ((alpha, beta), other) = match (fixed(&a), fixed(&b)) {
+        (Some(k), _) => (k, b),
+        (_, Some(k)) => (k, a),
+        _ => {
+            return Err(Outside(
+                "a product of two real terms that both vary is not in the fragment".into(),
+            ))
+        }
+    };
+    other
+        .into_iter()
+        .map(|r| {
+            let (a, b) = (&r.phi.value, &r.rest.value);
+            let phi = a.scaled(alpha)?.plus(&b.scaled(alpha)?, 1)?.plus(&a.scaled(beta)?, 1)?;
+            let rest = a.scaled(alpha)?.plus(&b.scaled(beta)?, 1)?;
+            Ok(RealCase {
+                phi: Case { value: phi, ..r.phi.joined(&r.rest, Lin::constant(0)) },
+                rest: Case::of(rest),
+            })
+        })
+        .collect()
 }
 
 /// `floor(alpha·φ)`, exactly: for α ≥ 0 it is `floor((α + sqrt(5α²)) / 2)`, as √5·α is

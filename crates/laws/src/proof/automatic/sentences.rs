@@ -134,6 +134,22 @@ pub(crate) fn problem(
             outside: true,
         })
         .collect();
+    sentences.extend(the_sentences(claimed, &vars, &at, &step));
+    let axes = game.axes().iter().map(|a| (a.name.clone(), a.min)).collect();
+    Ok(Problem { numeration, sentences, axes, claim })
+}
+
+/// The sentences that make the claim the game's P-set (stability, absorption) or its values
+/// (totality, stability, absorption), each as its counterexamples; `at` is the claim at a cell
+/// (with the value's variable for values) and `step` the move from X to X'.
+fn the_sentences(
+    claimed: Claimed,
+    vars: &Vars,
+    at: &dyn Fn(&[Var], &[Var]) -> Formula,
+    step: &Formula,
+) -> Vec<Sentence> {
+    let (x, x1) = (vars.position(), vars.option());
+    let mut sentences = Vec::new();
     match claimed {
         Claimed::PSet => {
             sentences.push(Sentence {
@@ -143,7 +159,8 @@ pub(crate) fn problem(
                 fails: "both are claimed P, and a move joins them".into(),
                 outside: false,
             });
-            let reached = Formula::exists(x1.clone(), Formula::And(vec![step, at(&x1, &[])]));
+            let reached =
+                Formula::exists(x1.clone(), Formula::And(vec![step.clone(), at(&x1, &[])]));
             sentences.push(Sentence {
                 name: "absorption".into(),
                 counterexamples: Formula::And(vec![at(&x, &[]).negated(), reached.negated()]),
@@ -172,7 +189,8 @@ pub(crate) fn problem(
                 vec![y],
                 Formula::And(vec![at(&x, &[y]), Formula::linear(&[(v, 1), (y, -1)], 0, Rel::Lt)]),
             );
-            let reached = Formula::exists(x1.clone(), Formula::And(vec![step, at(&x1, &[v])]));
+            let reached =
+                Formula::exists(x1.clone(), Formula::And(vec![step.clone(), at(&x1, &[v])]));
             sentences.push(Sentence {
                 name: "absorption".into(),
                 counterexamples: Formula::And(vec![larger, reached.negated()]),
@@ -183,8 +201,7 @@ pub(crate) fn problem(
             });
         }
     }
-    let axes = game.axes().iter().map(|a| (a.name.clone(), a.min)).collect();
-    Ok(Problem { numeration, sentences, axes, claim })
+    sentences
 }
 
 /// Why the game itself is outside what the sentences say.
