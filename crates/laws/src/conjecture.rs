@@ -11,6 +11,7 @@ mod proving;
 pub use check::{check, check_in, check_with, Lanes, RowChecker};
 pub use proving::{proof_work, AUTOMATA_WORK};
 
+use crate::expr::compiled::{Compiled, Range};
 use crate::expr::{lcm, Expr, ExprError, Type};
 use crate::proof::Proof;
 use grundy_core::{Coord, Game};
@@ -218,6 +219,25 @@ impl Conjecture {
         let mut slots = vec![0i64; self.variables.names.len()];
         self.variables.fill(&mut slots, pos, seen.g());
         judge::judge(self, &slots, seen, false).map_or(true, |failed| failed.is_none())
+    }
+
+    /// The claim compiled for a table whose axes start at `axes`' minimums and run `lens` cells:
+    /// the coordinates' ranges let the program skip checks that cannot fail; `g` may be any
+    /// value a table holds, or [`grundy_core::INFINITE_G`].
+    pub(crate) fn compile(&self, axes: &[grundy_core::Axis], lens: &[usize]) -> Compiled {
+        let ranges: Vec<Range> = self
+            .variables
+            .slot_axes()
+            .iter()
+            .map(|source| match source {
+                Some(axis) => {
+                    let lo = axes[*axis].min;
+                    Range { lo, hi: lo.saturating_add(lens[*axis].saturating_sub(1) as i64) }
+                }
+                None => Range { lo: grundy_core::INFINITE_G, hi: i64::from(u32::MAX) },
+            })
+            .collect();
+        Compiled::new(&self.expr, &ranges)
     }
 
     /// The operations one evaluation of the claim does ([`Expr::size`]): a check costs this

@@ -223,9 +223,17 @@ pub fn read_npy<R: Read>(
         count: usize,
         decode: fn([u8; N]) -> C,
     ) -> Result<Vec<C>, NpyError> {
-        let mut bytes = vec![0u8; count * N];
-        input.read_exact(&mut bytes).map_err(|_| NpyError::new(NpyErrorKind::Short))?;
-        Ok(bytes.chunks_exact(N).map(|c| decode(c.try_into().expect("N bytes"))).collect())
+        // Read straight into the table's memory (the cells are plain old data), then put each
+        // cell in the machine's byte order where it is not little-endian.
+        let mut cells = vec![C::zeroed(); count];
+        let bytes: &mut [u8] = bytemuck::cast_slice_mut(&mut cells);
+        input.read_exact(bytes).map_err(|_| NpyError::new(NpyErrorKind::Short))?;
+        if cfg!(target_endian = "big") {
+            for cell in &mut cells {
+                *cell = decode(bytemuck::bytes_of(cell).try_into().expect("N bytes"));
+            }
+        }
+        Ok(cells)
     }
     let count: usize = shape.lens().iter().product();
     let table = match width {

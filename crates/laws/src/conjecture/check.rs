@@ -1,10 +1,11 @@
 //! The check: a claim against every cell of a table (held, streamed, or a loopy game's), with
 //! its first counterexamples, then the proof attempted when it agrees.
 
-use super::judge::{judge, Seen};
+use super::judge::{judge, verdict, Seen};
 use super::proving::prove;
 use super::{CheckReport, ClaimKind, Conjecture, Counterexample, Verdict};
 use crate::error::{Error, ErrorKind};
+use crate::expr::compiled::{self, Input, LANES};
 use crate::expr::EvalError;
 use crate::proof::certificate::Certificate;
 use grundy_compute::{Budget, Progress};
@@ -109,13 +110,16 @@ fn check_loopy(
     let game = described.game().expect("a loopy table is a game's");
     let lens = shape.lens();
     let row_len = *lens.last().expect("tables have axes");
+    let program = conjecture.compile(shape.axes(), &lens);
     let rows: Vec<Result<(u64, Vec<Counterexample>), Error>> = seen
         .par_chunks(row_len)
         .enumerate()
-        .map(|(row, cells)| {
-            let cells = cells.iter().copied();
-            check_row(conjecture, shape.axes(), &lens, row, cells, show, Draws::Possible)
-        })
+        .map_init(
+            || RowClaim::new(conjecture, program.clone()),
+            |claim, (row, cells)| {
+                check_row(claim, shape.axes(), &lens, row, cells, show, Draws::Possible)
+            },
+        )
         .collect();
     let rows: Vec<(u64, Vec<Counterexample>)> = rows.into_iter().collect::<Result<_, _>>()?;
     let disagreements = rows.iter().map(|(count, _)| count).sum();
@@ -175,6 +179,7 @@ fn report(
 /// table that is streamed rather than held in memory.
 pub struct RowChecker<'a> {
     conjecture: &'a Conjecture,
+    claim: RowClaim<'a>,
     shape: TableShape,
     show: usize,
     next_row: usize,
@@ -186,8 +191,10 @@ pub struct RowChecker<'a> {
 impl<'a> RowChecker<'a> {
     /// A checker for a table of `shape`, keeping the first `show` counterexamples.
     pub fn new(conjecture: &'a Conjecture, shape: &TableShape, show: usize) -> RowChecker<'a> {
+        let claim = RowClaim::new(conjecture, conjecture.compile(shape.axes(), &shape.lens()));
         RowChecker {
             conjecture,
+            claim,
             shape: shape.clone(),
             show,
             next_row: 0,
@@ -208,11 +215,11 @@ impl<'a> RowChecker<'a> {
         }
         let wanted = self.show - self.counterexamples.len();
         let (count, found) = check_row(
-            self.conjecture,
+            &mut self.claim,
             self.shape.axes(),
             &self.shape.lens(),
             self.next_row,
-            row.iter().map(|&value| Seen::value(value)),
+            row,
             wanted,
             Draws::None,
         )?;
@@ -260,12 +267,13 @@ fn check_rows<C: Cell>(
 ) -> Result<(u64, Vec<Counterexample>), Error> {
     let lens = table.shape().lens();
     let row_len = *lens.last().unwrap();
-    let one_row = |(row, cells): (usize, &[C])| {
+    let program = conjecture.compile(table.axes(), &lens);
+    let claim = || RowClaim::new(conjecture, program.clone());
+    let one_row = |claim: &mut RowClaim<'_>, (row, cells): (usize, &[C])| {
         if progress.cancelled() {
             return Err(Error::new(ErrorKind::Cancelled));
         }
-        let cells = cells.iter().map(|&c| Seen::value(c.into()));
-        let checked = check_row(conjecture, table.axes(), &lens, row, cells, show, Draws::None);
+        let checked = check_row(claim, table.axes(), &lens, row, cells, show, Draws::None);
         progress.advance(row_len as u64);
         checked
     };
@@ -277,14 +285,17 @@ fn check_rows<C: Cell>(
         Ok((a + b, first))
     };
     match lanes {
-        Lanes::Caller => values
-            .chunks(row_len)
-            .enumerate()
-            .map(one_row)
-            .try_fold((0, Vec::new()), |sum, row| merge(sum, row?)),
+        Lanes::Caller => {
+            let mut claim = claim();
+            values
+                .chunks(row_len)
+                .enumerate()
+                .map(|row| one_row(&mut claim, row))
+                .try_fold((0, Vec::new()), |sum, row| merge(sum, row?))
+        }
         // Reduced in row order, errors too: the error reported is the first row's that has
         // one, on any number of threads (`try_reduce` would give whichever came first).
-        Lanes::Pool => values.par_chunks(row_len).enumerate().map(one_row).reduce(
+        Lanes::Pool => values.par_chunks(row_len).enumerate().map_init(claim, one_row).reduce(
             || Ok((0, Vec::new())),
             |first, next| match (first, next) {
                 (Err(err), _) | (Ok(_), Err(err)) => Err(err),
@@ -301,36 +312,150 @@ enum Draws {
     Possible,
 }
 
+/// A claim compiled for one table, with the working space of one thread's runs.
+struct RowClaim<'c> {
+    conjecture: &'c Conjecture,
+    program: compiled::Compiled,
+    scratch: compiled::Scratch,
+}
+
+impl<'c> RowClaim<'c> {
+    fn new(conjecture: &'c Conjecture, program: compiled::Compiled) -> RowClaim<'c> {
+        let scratch = program.scratch();
+        RowClaim { conjecture, program, scratch }
+    }
+}
+
+/// The cells of a row as a check reads them.
+trait RowCells {
+    /// How many.
+    fn len(&self) -> usize;
+    /// Cell `k` as a claim reads it.
+    fn seen(&self, k: usize) -> Seen;
+    /// `g` of cells `from..from + out.len()`, into `out`.
+    fn g(&self, from: usize, out: &mut [i64]);
+    /// Whether every cell has a finite value and no draw (a table of values): the check then
+    /// compares whole blocks first, and judges cell by cell only a block that disagrees.
+    const FINITE: bool;
+}
+
+impl<C: Cell> RowCells for &[C] {
+    fn len(&self) -> usize {
+        <[C]>::len(self)
+    }
+
+    #[inline]
+    fn seen(&self, k: usize) -> Seen {
+        Seen::value(self[k].into())
+    }
+
+    #[inline]
+    fn g(&self, from: usize, out: &mut [i64]) {
+        for (g, &cell) in out.iter_mut().zip(&self[from..]) {
+            *g = i64::from(Into::<u32>::into(cell));
+        }
+    }
+
+    const FINITE: bool = true;
+}
+
+impl RowCells for &[Seen] {
+    fn len(&self) -> usize {
+        <[Seen]>::len(self)
+    }
+
+    fn seen(&self, k: usize) -> Seen {
+        self[k]
+    }
+
+    fn g(&self, from: usize, out: &mut [i64]) {
+        for (g, seen) in out.iter_mut().zip(&self[from..]) {
+            *g = seen.g();
+        }
+    }
+
+    const FINITE: bool = false;
+}
+
+/// Whether a block of a table of values (`g` finite) agrees with the claim's results
+/// `claimed` everywhere: the fast comparison, exactly [`verdict`]'s on such cells.
+fn block_agrees(kind: ClaimKind, claimed: &[i64], g: &[i64]) -> bool {
+    let agree = |f: fn(i64, i64) -> bool| claimed.iter().zip(g).all(|(&c, &g)| f(c, g));
+    match kind {
+        ClaimKind::Values => agree(|c, g| c == g),
+        ClaimKind::PSet => agree(|c, g| (c != 0) == (g == 0)),
+        ClaimKind::Holds => agree(|c, _| c != 0),
+        // No table of values has draws, and a draws claim is refused before any row.
+        ClaimKind::Draws => false,
+    }
+}
+
 /// Checks row number `row` (counted in row-major order over all axes but the last): the number
-/// of disagreements and the first `show` counterexamples.
-fn check_row(
-    conjecture: &Conjecture,
+/// of disagreements and the first `show` counterexamples. The claim's program runs on blocks of
+/// [`LANES`] cells; a block where it fails is judged again by the interpreter from the failing
+/// cell, which names the error (or, were the two ever to differ, decides by the reference).
+fn check_row<R: RowCells>(
+    claim: &mut RowClaim<'_>,
     axes: &[Axis],
     lens: &[usize],
     row: usize,
-    cells: impl Iterator<Item = Seen>,
+    cells: R,
     show: usize,
     draws: Draws,
 ) -> Result<(u64, Vec<Counterexample>), Error> {
+    let conjecture = claim.conjecture;
     let dims = lens.len();
+    let last = dims - 1;
     let mut pos = vec![0; dims];
     let mut rest = row;
-    for d in (0..dims - 1).rev() {
+    for d in (0..last).rev() {
         pos[d] = axes[d].min + (rest % lens[d]) as Coord;
         rest /= lens[d];
     }
-    let mut slots = vec![0i64; conjecture.variables.names.len()];
+    let draws = draws == Draws::Possible;
     let mut count = 0u64;
     let mut found = Vec::new();
-    for (offset, seen) in cells.enumerate() {
-        pos[dims - 1] = axes[dims - 1].min + offset as Coord;
-        conjecture.variables.fill(&mut slots, &pos, seen.g());
-        let verdict = judge(conjecture, &slots, seen, draws == Draws::Possible)
-            .map_err(|e| eval_error(&pos, e))?;
-        if let Some(claimed) = verdict {
-            count += 1;
-            if found.len() < show {
-                found.push(Counterexample { position: pos.clone(), value: seen.label(), claimed });
+    let mut g = [0i64; LANES];
+    let mut slots = vec![0i64; conjecture.variables.names.len()];
+    for from in (0..cells.len()).step_by(LANES) {
+        let lanes = LANES.min(cells.len() - from);
+        let g = &mut g[..lanes];
+        cells.g(from, g);
+        let start = axes[last].min + from as Coord;
+        let inputs: Vec<Input<'_>> = conjecture
+            .variables
+            .slot_axes()
+            .iter()
+            .map(|source| match source {
+                Some(axis) if *axis == last => Input::Ramp(start),
+                Some(axis) => Input::Splat(pos[*axis]),
+                None => Input::Lanes(g),
+            })
+            .collect();
+        let ran = claim.program.run(&inputs, lanes, &mut claim.scratch);
+        if R::FINITE && ran.first_failure.is_none() && block_agrees(conjecture.kind, ran.values, g)
+        {
+            continue;
+        }
+        let usable = ran.first_failure.unwrap_or(lanes);
+        for k in 0..lanes {
+            pos[last] = start + k as Coord;
+            let seen = cells.seen(from + k);
+            let judged = if k < usable {
+                verdict(conjecture.kind, ran.values[k], seen, draws)
+            } else {
+                conjecture.variables.fill(&mut slots, &pos, seen.g());
+                judge(conjecture, &slots, seen, draws).map_err(|e| eval_error(&pos, e))?
+            };
+            if let Some(claimed) = judged {
+                count += 1;
+                if found.len() < show {
+                    found.push(Counterexample {
+                        position: pos.clone(),
+                        value: seen.label(),
+                        claimed,
+                    });
+                }
             }
         }
     }

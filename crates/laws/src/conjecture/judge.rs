@@ -46,14 +46,8 @@ impl Seen {
 }
 
 /// `Some(what the claim says)` where the claim fails at the cell `seen` (whose variables are
-/// `slots`), `None` where it holds. `draws`: whether the table may hold draws, so that a P-set
-/// claim's other side is "N or D".
-///
-/// - A P-set claim holds where the condition is true exactly at P-positions; a draws claim
-///   where it is true exactly at draws.
-/// - A values claim holds where the expression is the cell's finite value (an ∞ cell disagrees
-///   with every number).
-/// - A holds claim holds where the condition is true, `g` being [`INFINITE_G`] at ∞.
+/// `slots`), `None` where it holds, the expression evaluated by the interpreter. `draws`:
+/// whether the table may hold draws, so that a P-set claim's other side is "N or D".
 #[inline]
 pub(crate) fn judge(
     conjecture: &Conjecture,
@@ -62,20 +56,36 @@ pub(crate) fn judge(
     draws: bool,
 ) -> Result<Option<Claimed>, EvalError> {
     let expr = &conjecture.expr;
-    let set = |actual: bool, inside: &'static str, outside: &'static str| {
-        let claimed = expr.eval_bool(slots)?;
-        Ok((claimed != actual).then_some(Claimed::Outcome(if claimed { inside } else { outside })))
+    let claimed = match conjecture.kind {
+        ClaimKind::Values => expr.eval_int(slots)?,
+        _ => i64::from(expr.eval_bool(slots)?),
     };
-    match conjecture.kind {
+    Ok(verdict(conjecture.kind, claimed, seen, draws))
+}
+
+/// The meaning of each kind of claim at a cell, once the expression's result `claimed` is
+/// known (a condition as 0 or 1): what [`judge`] and the compiled check both decide with.
+///
+/// - A P-set claim holds where the condition is true exactly at P-positions; a draws claim
+///   where it is true exactly at draws.
+/// - A values claim holds where the expression is the cell's finite value (an ∞ cell disagrees
+///   with every number).
+/// - A holds claim holds where the condition is true, `g` being [`INFINITE_G`] at ∞.
+#[inline]
+pub(crate) fn verdict(kind: ClaimKind, claimed: i64, seen: Seen, draws: bool) -> Option<Claimed> {
+    let set = |actual: bool, inside: &'static str, outside: &'static str| {
+        let claimed = claimed != 0;
+        (claimed != actual).then_some(Claimed::Outcome(if claimed { inside } else { outside }))
+    };
+    match kind {
         ClaimKind::PSet => {
             set(seen.outcome == LoopyOutcome::P, "P", if draws { "N or D" } else { "N" })
         }
         ClaimKind::Draws => set(seen.outcome == LoopyOutcome::D, "D", "P or N"),
         ClaimKind::Values => {
-            let claimed = expr.eval_int(slots)?;
-            Ok((seen.value.map(i64::from) != Some(claimed)).then_some(Claimed::Value(claimed)))
+            (seen.value.map(i64::from) != Some(claimed)).then_some(Claimed::Value(claimed))
         }
-        ClaimKind::Holds => Ok((!expr.eval_bool(slots)?).then_some(Claimed::Holds(false))),
+        ClaimKind::Holds => (claimed == 0).then_some(Claimed::Holds(false)),
     }
 }
 
