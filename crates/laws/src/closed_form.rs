@@ -26,7 +26,7 @@ pub(crate) mod periodic_rules;
 mod sums;
 pub(crate) mod synthesis;
 
-use crate::conjecture::{check_with, ClaimKind, Conjecture, Verdict};
+use crate::conjecture::{agreeing, proof_of_agreeing, ClaimKind, Conjecture, Verdict};
 use crate::proof::Proof;
 use grundy_compute::{Budget, NoProgress, Progress, Seconds, SecondsError};
 use grundy_core::Table;
@@ -54,6 +54,8 @@ pub struct Law {
     /// Which search proposed it: `outcome period`, `values period`, `synthesis`, `sum of games`,
     /// `beatty`.
     pub found_by: &'static str,
+    /// The expression's size in nodes ([`crate::expr::Expr::size`]): laws are ranked by it.
+    pub nodes: usize,
 }
 
 /// How far the search went. JSON: `law_search`.
@@ -70,7 +72,7 @@ pub struct LawSearch {
 /// The laws of a table and how far the search went.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Laws {
-    /// The laws, shortest expression first.
+    /// The laws: the proved ones first, then the fewest nodes ([`Law::nodes`]).
     pub laws: Vec<Law>,
     /// How far the search went.
     pub law_search: LawSearch,
@@ -253,18 +255,16 @@ pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions<'_>) -> Laws {
             found_by,
         })
         .collect();
-    let mut laws = Vec::new();
     if let Some(value) = source.value {
-        let (law, more) = values_laws(source, value, options, &budget, &proofs, &mut search);
-        laws.extend(law);
-        proposals.extend(more);
+        proposals.extend(values_proposals(source, value, options, &budget, &mut search));
     }
     if source.lens.len() == 2 {
         proposals.extend(p_equations(source, budget.deadline(), &mut search));
         proposals.extend(beatty::propose(source));
     }
-    check_proposals(source, proposals, &budget, &proofs, &mut laws, &mut search);
-    laws.sort_by_key(|law| (law.expression.len(), law.expression.clone()));
+    let mut laws = check_proposals(source, proposals, &budget, &proofs, &mut search);
+    // What a researcher wants first: a law proved for every board, then the shortest.
+    laws.sort_by_key(|law| (!law.proof.is_proved(), law.nodes, law.expression.clone()));
     Laws { laws, law_search: search }
 }
 
@@ -288,17 +288,16 @@ fn not_searched(source: &Source<'_>, options: &LawOptions<'_>) -> Option<String>
         .then(|| "the law search was not run: its time bound is 0 s".to_string())
 }
 
-/// The laws the values suggest: the first formula of the synthesis that holds on every cell
-/// (checked here), and the proposals still to check (sums of heap games, a heap game's lookup
-/// on residues).
-fn values_laws<'p>(
+/// The laws the values suggest: the synthesis' candidates (the smallest formulas that give the
+/// sample cells), sums of heap games, and a heap game's lookup on residues; all checked with the
+/// other proposals.
+fn values_proposals(
     source: &Source<'_>,
     value: &(dyn Fn(usize) -> i64 + Sync),
     options: &LawOptions<'_>,
     budget: &Budget<'_>,
-    proofs: &dyn Fn() -> Budget<'p>,
     search: &mut LawSearch,
-) -> (Option<Law>, Vec<Proposal>) {
+) -> Vec<Proposal> {
     let deadline = budget.deadline();
     let samples = source.samples(64);
     let points: Vec<Vec<i64>> = samples.iter().map(|&f| source.coords(f)).collect();
@@ -313,23 +312,27 @@ fn values_laws<'p>(
             stopped.complete, stopped.tried, options.seconds
         ));
     }
-    // The first candidate that holds on every cell (the samples are only a filter).
-    let law = found.candidates.iter().find_map(|expression| {
-        let statement = || format!("the value is {expression}");
-        checked(source, ClaimKind::Values, expression, "synthesis", statement, proofs)
-    });
-    let mut proposals = Vec::new();
+    // The samples are only a filter: each candidate is checked on every cell.
+    let mut proposals: Vec<Proposal> = found
+        .candidates
+        .into_iter()
+        .map(|expression| Proposal {
+            kind: ClaimKind::Values,
+            statement: format!("the value is {expression}"),
+            expression,
+            found_by: "synthesis",
+        })
+        .collect();
     if source.lens.len() == 2 {
         proposals.extend(sums::propose(source, value, deadline, search));
     }
-    if let ([len], [name], [min], None) =
-        (&source.lens[..], &source.names[..], &source.mins[..], &law)
-    {
+    if let ([len], [name], [min]) = (&source.lens[..], &source.names[..], &source.mins[..]) {
         // A heap game periodic from its start, with no short formula (misère subtraction
         // {1, 2, 3}: 1, 0, 2, 3, ...): its values as a lookup on the residues. Found on a
         // prefix, checked with the other proposals on every heap.
         let prefix: Vec<i64> = (0..(*len).min(PERIOD_PREFIX)).map(value).collect();
-        if let Some(expression) = sums::lookup(name, *min, &prefix) {
+        let lookup = sums::lookup(name, *min, &prefix);
+        if let Some(expression) = lookup.filter(|e| !proposals.iter().any(|p| &p.expression == e)) {
             let statement = format!("the values repeat from the start: {expression}");
             proposals.push(Proposal {
                 kind: ClaimKind::Values,
@@ -339,29 +342,65 @@ fn values_laws<'p>(
             });
         }
     }
-    (law, proposals)
+    proposals
 }
 
-/// Checks `proposals` in turn on every cell and keeps, from each search, the first of each kind
-/// that holds (the same law found twice says both), until the search's `budget` is spent.
+/// The cells a proposal must agree on before it is checked on every cell.
+const FILTER_CELLS: usize = 4096;
+
+/// Checks `proposals` on every cell of the table, all in one pass, and keeps, from each search,
+/// the first of each kind that holds (the same law found twice says both), each with its proof
+/// within what is left of the search's `budget`.
 fn check_proposals<'p>(
     source: &Source<'_>,
     proposals: Vec<Proposal>,
     budget: &Budget<'_>,
     proofs: &dyn Fn() -> Budget<'p>,
-    laws: &mut Vec<Law>,
     search: &mut LawSearch,
-) {
+) -> Vec<Law> {
+    let mut unique: Vec<Proposal> = Vec::new();
     for proposal in proposals {
-        let Proposal { kind, expression, statement, found_by } = proposal;
-        if let Some(same) = laws.iter_mut().find(|law| law.expression == expression) {
+        if let Some(same) = unique.iter_mut().find(|u| u.expression == proposal.expression) {
             // Two searches found the same law: say both (Nim's xor is also a sum of games).
-            same.statement = format!("{}; {statement}", same.statement);
-            same.found_by = found_by;
-            continue;
+            same.statement = format!("{}; {}", same.statement, proposal.statement);
+            same.found_by = proposal.found_by;
+        } else {
+            unique.push(proposal);
         }
-        // One law per kind from each search: the shortest that holds.
-        if laws.iter().any(|law| law.kind == kind && law.found_by == found_by) {
+    }
+    let names: Vec<&str> = source.names.iter().map(String::as_str).collect();
+    // Most proposals that fail, fail on a few thousand cells spread over the table: those are
+    // tried first, and only the survivors go through the pass over every cell.
+    let filter = source.samples(FILTER_CELLS);
+    let (proposals, claims): (Vec<Proposal>, Vec<Conjecture>) = unique
+        .into_iter()
+        .filter_map(|proposal| {
+            let claim = Conjecture::parse(proposal.kind, &proposal.expression, &names).ok()?;
+            let agrees = filter.iter().all(|&f| {
+                let value = source.value.map(|value| value(f));
+                claim.agrees_at(&source.coords(f), value, (source.is_p)(f))
+            });
+            agrees.then_some((proposal, claim))
+        })
+        .unzip();
+    let holds = match agreeing(source.described, &claims, budget) {
+        Ok(holds) => holds,
+        Err(spent) => {
+            search.stopped = Some(format!("the laws' checks and proofs stopped: {spent}"));
+            return Vec::new();
+        }
+    };
+    let mut laws: Vec<Law> = Vec::new();
+    for ((proposal, claim), _) in proposals.into_iter().zip(claims).zip(holds).filter(|(_, h)| *h) {
+        let Proposal { kind, expression, statement, found_by } = proposal;
+        // One law per kind from each search: the first (the shortest) that holds; and a heap
+        // game's lookup only where no formula holds.
+        let covered = |law: &Law| {
+            law.kind == kind
+                && (law.found_by == found_by
+                    || (found_by == "period" && law.found_by == "synthesis"))
+        };
+        if laws.iter().any(covered) {
             continue;
         }
         if let Some(spent) = budget.spent() {
@@ -370,48 +409,21 @@ fn check_proposals<'p>(
                 .get_or_insert_with(|| format!("the laws' checks and proofs stopped: {spent}"));
             break;
         }
-        if let Some(law) = checked(source, kind, &expression, found_by, || statement, proofs) {
-            laws.push(law);
-        }
+        // Its proof within what is left of the search's time (issue 59: a spec of 7320 step
+        // offsets proved its laws for 66-149 s under a bound of 1 s).
+        let certificate = proof_of_agreeing(source.described, &claim, &proofs());
+        laws.push(Law {
+            kind,
+            expression,
+            statement,
+            scope: source.scope(),
+            verdict: Verdict::Agrees,
+            proof: certificate.proof,
+            found_by,
+            nodes: claim.size(),
+        });
     }
-}
-
-/// `expression` as a law of `kind` when `grundy check` finds that it agrees with every cell.
-/// The cells a proposal must agree on before it is checked on every cell.
-const FILTER_CELLS: usize = 4096;
-
-fn checked<'p>(
-    source: &Source<'_>,
-    kind: ClaimKind,
-    expression: &str,
-    found_by: &'static str,
-    statement: impl FnOnce() -> String,
-    proof: &dyn Fn() -> Budget<'p>,
-) -> Option<Law> {
-    let names: Vec<&str> = source.names.iter().map(String::as_str).collect();
-    let conjecture = Conjecture::parse(kind, expression, &names).ok()?;
-    // Most proposals that fail, fail on a few thousand cells spread over the table: try those
-    // before every cell (a failed check of an 8000² table costs a pass over 64 M cells).
-    let filter = source.samples(FILTER_CELLS);
-    let agrees_on_samples = filter.iter().all(|&f| {
-        let value = source.value.map(|value| value(f));
-        conjecture.agrees_at(&source.coords(f), value, (source.is_p)(f))
-    });
-    if !agrees_on_samples {
-        return None;
-    }
-    // Its proof within what is left of the search's time (issue 59: a spec of 7320 step
-    // offsets proved its laws for 66-149 s under a bound of 1 s).
-    let report = check_with(source.described, &conjecture, None, 0, &proof()).ok()?;
-    (report.verdict == Verdict::Agrees).then(|| Law {
-        kind,
-        expression: expression.to_string(),
-        statement: statement(),
-        scope: source.scope(),
-        verdict: report.verdict,
-        proof: report.proof,
-        found_by,
-    })
+    laws
 }
 
 /// The P-positions as one equation `s == t` between two formulas of at most three nodes (Nim:

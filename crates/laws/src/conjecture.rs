@@ -8,6 +8,7 @@ mod check;
 mod judge;
 mod proving;
 
+pub(crate) use check::{agreeing, proof_of_agreeing};
 pub use check::{check, check_in, check_with, Lanes, RowChecker};
 pub use proving::{proof_work, AUTOMATA_WORK};
 

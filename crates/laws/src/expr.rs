@@ -555,10 +555,12 @@ fn call(func: Func, args: &[Node], ty: Type, vars: &[i64]) -> Result<Value, Eval
             let mut best = first;
             for arg in &args[1..] {
                 let next = eval(arg, vars)?;
-                let better = if func == Func::Min {
-                    next.real() < best.real()
-                } else {
-                    next.real() > best.real()
+                // Integers compare exactly (as reals, 2^53 + 1 and 2^53 would be equal).
+                let better = match (next, best) {
+                    (Value::Int(x), Value::Int(y)) if func == Func::Min => x < y,
+                    (Value::Int(x), Value::Int(y)) => x > y,
+                    _ if func == Func::Min => next.real() < best.real(),
+                    _ => next.real() > best.real(),
                 };
                 if better {
                     best = next;
@@ -679,6 +681,7 @@ struct Parser<'a> {
     depth: usize,
 }
 
+pub mod compiled;
 mod parse;
 #[cfg(test)]
 mod tests;

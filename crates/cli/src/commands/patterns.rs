@@ -451,10 +451,10 @@ fn print_laws(
     } else {
         writeln!(
             out,
-            "laws:      each a claim for `grundy check`, checked on every cell; shortest first"
+            "laws:      each a claim for `grundy check`, checked on every cell; proved first, then fewest nodes"
         )?;
     }
-    // The shortest law of each kind; `--json` lists them all.
+    // The best law of each kind (proved, then fewest nodes); `--json` lists them all.
     let mut kinds = Vec::new();
     for law in &laws.laws {
         if kinds.contains(&law.kind) {

@@ -8,9 +8,10 @@ use crate::error::{Error, ErrorKind};
 use crate::expr::compiled::{self, Input, LANES};
 use crate::expr::EvalError;
 use crate::proof::certificate::Certificate;
-use grundy_compute::{Budget, Progress};
+use grundy_compute::{Budget, Progress, Spent};
 use grundy_core::{Axis, Cell, CellKind, Coord, Game, GrundyTable, Table, TableShape};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Checks `conjecture` on every cell of `described` (in parallel), keeping the first `show`
 /// counterexamples, then tries to prove it for every board of the table's game, when it is
@@ -102,11 +103,7 @@ fn check_loopy(
     budget: &Budget<'_>,
 ) -> Result<CheckReport, Error> {
     let shape = described.data().shape();
-    let labels = described.data().cells().to_u32_vec();
-    let seen: Vec<Seen> = (0..labels.len())
-        .into_par_iter()
-        .map(|i| Seen::labelled(labels[i], described.outcome_at(i)))
-        .collect();
+    let seen = loopy_cells(described);
     let game = described.game().expect("a loopy table is a game's");
     let lens = shape.lens();
     let row_len = *lens.last().expect("tables have axes");
@@ -124,7 +121,7 @@ fn check_loopy(
     let rows: Vec<(u64, Vec<Counterexample>)> = rows.into_iter().collect::<Result<_, _>>()?;
     let disagreements = rows.iter().map(|(count, _)| count).sum();
     let counterexamples = rows.into_iter().flat_map(|(_, found)| found).take(show).collect();
-    let cells = labels.len() as u64;
+    let cells = seen.len() as u64;
     Ok(report(
         shape,
         Some(game),
@@ -136,6 +133,116 @@ fn check_loopy(
         counterexamples,
         budget,
     ))
+}
+
+/// A loopy game's cells as claims read them: each label and outcome.
+fn loopy_cells(described: &Table) -> Vec<Seen> {
+    let labels = described.data().cells().to_u32_vec();
+    (0..labels.len())
+        .into_par_iter()
+        .map(|i| Seen::labelled(labels[i], described.outcome_at(i)))
+        .collect()
+}
+
+/// Which of `claims` agree with every cell of `described`, in one pass over the table for all
+/// of them: each claim is dropped at its first disagreement, or at a cell it cannot be
+/// evaluated at, and its later rows are not checked. A claim the table cannot judge (a draws
+/// claim without draws, a values claim on outcomes) does not agree. `Err` when `budget` is
+/// spent before the pass ends.
+pub(crate) fn agreeing(
+    described: &Table,
+    claims: &[Conjecture],
+    budget: &Budget<'_>,
+) -> Result<Vec<bool>, Spent> {
+    let table = described.data();
+    let shape = table.shape();
+    let lens = shape.lens();
+    let row_len = *lens.last().expect("tables have axes");
+    let loopy = described.loopy().is_some();
+    let judged = |claim: &Conjecture| {
+        loopy
+            || (claim.kind != ClaimKind::Draws
+                && (described.kind() != CellKind::Outcomes || claim.kind == ClaimKind::PSet))
+    };
+    let alive: Vec<AtomicBool> = claims.iter().map(|c| AtomicBool::new(judged(c))).collect();
+    let programs: Vec<compiled::Compiled> =
+        claims.iter().map(|claim| claim.compile(shape.axes(), &lens)).collect();
+    let spent = std::sync::Mutex::new(None);
+    let init = || -> Vec<RowClaim<'_>> {
+        claims.iter().zip(&programs).map(|(c, p)| RowClaim::new(c, p.clone())).collect()
+    };
+    let draws = if loopy { Draws::Possible } else { Draws::None };
+    let one_row = |state: &mut Vec<RowClaim<'_>>, agrees: &dyn Fn(&mut RowClaim<'_>) -> bool| {
+        if alive.iter().all(|a| !a.load(Ordering::Relaxed)) {
+            return;
+        }
+        if let Some(out) = budget.spent() {
+            spent.lock().expect("not poisoned").get_or_insert(out);
+            alive.iter().for_each(|a| a.store(false, Ordering::Relaxed));
+            return;
+        }
+        for (claim, alive) in state.iter_mut().zip(&alive) {
+            if alive.load(Ordering::Relaxed) && !agrees(claim) {
+                alive.store(false, Ordering::Relaxed);
+            }
+        }
+        budget.advance(row_len as u64);
+    };
+    budget.starts(table.len() as u64);
+    if loopy {
+        let seen = loopy_cells(described);
+        seen.par_chunks(row_len).enumerate().for_each_init(init, |state, (row, cells)| {
+            one_row(state, &|claim| {
+                matches!(check_row(claim, shape.axes(), &lens, row, cells, 0, draws), Ok((0, _)))
+            })
+        });
+    } else {
+        grundy_core::with_cells!(table.cells(), |values| {
+            values.par_chunks(row_len).enumerate().for_each_init(init, |state, (row, cells)| {
+                one_row(state, &|claim| {
+                    matches!(
+                        check_row(claim, shape.axes(), &lens, row, cells, 0, draws),
+                        Ok((0, _))
+                    )
+                })
+            })
+        });
+    }
+    if let Some(out) = spent.into_inner().expect("not poisoned") {
+        return Err(out);
+    }
+    Ok(alive.into_iter().map(AtomicBool::into_inner).collect())
+}
+
+/// The proof of a claim that agrees with every cell of `described`, attempted within `budget`
+/// (none for a loopy game): what a check reports once it found no disagreement.
+pub(crate) fn proof_of_agreeing(
+    described: &Table,
+    conjecture: &Conjecture,
+    budget: &Budget<'_>,
+) -> Certificate {
+    certificate(described.game(), conjecture, None, 0, budget)
+}
+
+/// The certificate of a finished check: none when the claim disagrees or the game is loopy,
+/// else the proof attempted.
+fn certificate(
+    game: Option<&Game>,
+    conjecture: &Conjecture,
+    period: Option<&[u64]>,
+    disagreements: u64,
+    budget: &Budget<'_>,
+) -> Certificate {
+    if disagreements > 0 {
+        Certificate::none("the claim disagrees with the table")
+    } else if game.is_some_and(Game::is_loopy) {
+        Certificate::none(
+            "no theorem is applied to a loopy game: the claim agrees with this board, which is \
+             evidence, not a proof for other boards",
+        )
+    } else {
+        prove(game, conjecture, period, &budget.from_now())
+    }
 }
 
 /// The report of a finished check, with the proof attempted when the claim agreed.
@@ -151,16 +258,7 @@ fn report(
     counterexamples: Vec<Counterexample>,
     budget: &Budget<'_>,
 ) -> CheckReport {
-    let certificate = if disagreements > 0 {
-        Certificate::none("the claim disagrees with the table")
-    } else if game.is_some_and(Game::is_loopy) {
-        Certificate::none(
-            "no theorem is applied to a loopy game: the claim agrees with this board, which is \
-             evidence, not a proof for other boards",
-        )
-    } else {
-        prove(game, conjecture, period, &budget.from_now())
-    };
+    let certificate = certificate(game, conjecture, period, disagreements, budget);
     CheckReport {
         game: name.to_string(),
         size: shape.max().to_vec(),

@@ -112,6 +112,19 @@ impl Compiled {
             Compiled::Lookup { periods, values } => {
                 let out = &mut scratch.result;
                 out.clear();
+                if let Some(row) = lookup_row(inputs, periods) {
+                    // A row of a table: the fixed variables give a base, and the row's own
+                    // variable steps through its residues.
+                    let (base, stride, period, mut residue) = row;
+                    for _ in 0..lanes {
+                        out.push(values[base + residue * stride]);
+                        residue += 1;
+                        if residue == period {
+                            residue = 0;
+                        }
+                    }
+                    return Lanes { values: out, first_failure: None };
+                }
                 for lane in 0..lanes {
                     let mut k = 0usize;
                     for (input, &p) in inputs.iter().zip(periods) {
@@ -142,6 +155,26 @@ impl Compiled {
             result: Vec::with_capacity(LANES),
         }
     }
+}
+
+/// Where a lookup's row starts when every variable is fixed but one ramp: the index of the
+/// fixed residues, the ramp's stride in the lookup, its period and its first residue.
+fn lookup_row(inputs: &[Input<'_>], periods: &[u64]) -> Option<(usize, usize, usize, usize)> {
+    let (mut base, mut stride, mut ramp) = (0usize, 1usize, None);
+    for (input, &p) in inputs.iter().zip(periods).rev() {
+        let residue = |v: i64| v.rem_euclid(p as i64) as usize;
+        match *input {
+            Input::Splat(v) => base += residue(v) * stride,
+            Input::Ramp(start) if ramp.is_none() => {
+                ramp = Some((stride, p as usize, residue(start)))
+            }
+            _ if p == 1 => {}
+            _ => return None,
+        }
+        stride *= p as usize;
+    }
+    let (stride, period, first) = ramp.unwrap_or((0, 1, 0));
+    Some((base, stride, period, first))
 }
 
 /// A lane's result as the program gives it: a condition as 0 or 1, an integer, a real as the

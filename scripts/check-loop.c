@@ -1,12 +1,12 @@
-/* The C loop that `grundy check` is measured against (BENCHMARKS.md, "check against a C loop"):
- * read a 2-D numpy table of u16 or u32 values, evaluate one claim on every cell, count the
+/* The C loop that `grundy check` is measured against (BENCHMARKS.md, "One evaluator, compiled (issue 62)"):
+ * read a 2-D numpy table of u8, u16 or u32 values, evaluate one claim on every cell, count the
  * disagreements. The claim is compiled in, as a hand-written check would be:
  *
  *   check_loop nim FILE.npy      --values "xor(i, j)"
  *   check_loop wythoff FILE.npy  --p-set  "min(i, j) == floor(abs(i - j) * phi)"
  *   check_loop kiki FILE.npy     --p-set  "i % 2 == 1 && j % 2 == 1"   (the table from 1)
  *
- * Built with `cc -O2 -lm`; one thread, as a plain loop is. */
+ * Built with `cc -O2 ... -lm` by scripts/bench-check.sh; one thread, as a plain loop is. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,11 +33,11 @@ int main(int argc, char **argv) {
     size_t header_len = magic[8] | (magic[9] << 8);
     char *header = calloc(header_len + 1, 1);
     if (fread(header, 1, header_len, f) != header_len) return 2;
-    int width = strstr(header, "<u2") ? 2 : strstr(header, "<u4") ? 4 : 0;
+    int width = strstr(header, "u1") ? 1 : strstr(header, "<u2") ? 2 : strstr(header, "<u4") ? 4 : 0;
     long rows = 0, cols = 0;
     char *shape = strstr(header, "'shape': (");
     if (!width || !shape || sscanf(shape, "'shape': (%ld, %ld)", &rows, &cols) != 2) {
-        fprintf(stderr, "%s: want a 2-D <u2 or <u4 array\n", argv[2]);
+        fprintf(stderr, "%s: want a 2-D u1, <u2 or <u4 array\n", argv[2]);
         return 2;
     }
     size_t cells = (size_t)rows * (size_t)cols;
@@ -52,7 +52,9 @@ int main(int argc, char **argv) {
     for (long r = 0; r < rows; r++) {
         for (long c = 0; c < cols; c++) {
             size_t k = (size_t)r * cols + c;
-            uint32_t g = width == 2 ? ((uint16_t *)data)[k] : ((uint32_t *)data)[k];
+            uint32_t g = width == 1   ? ((uint8_t *)data)[k]
+                         : width == 2 ? ((uint16_t *)data)[k]
+                                      : ((uint32_t *)data)[k];
             long i = r + min, j = c + min;
             int agrees;
             if (claim == 0) {
