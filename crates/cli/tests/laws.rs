@@ -150,6 +150,50 @@ fn spec_games_get_laws_of_their_kind() {
     assert_eq!(law["expression"], "min(a - 1, b - 1) == floor(abs(a - b) * phi)");
 }
 
+/// Subtraction {1, 2, 3} on a beside subtraction {1, ..., 5} on b.
+const SUBTRACTION_SUM: &str = r#"
+name = "subtraction-sum"
+description = "subtraction {1, 2, 3} on a, subtraction {1, ..., 5} on b"
+axes = [{ name = "a", min = 0 }, { name = "b", min = 0 }]
+
+[[rules]]
+kind = "jump"
+directions = [[-1, 0]]
+steps = [1, 2, 3]
+
+[[rules]]
+kind = "jump"
+directions = [[0, -1]]
+steps = [1, 2, 3, 4, 5]
+"#;
+
+/// Issue 62: ranked by text, the first law printed for this sum was the unproved
+/// `xor(a % 4, b % (1 + min(b, 5)))`, and the proved `xor(a % 4, b % 6)` was never proposed.
+/// Laws are now ranked proved first, then by their nodes, and each is confirmed on a board twice
+/// as large.
+#[test]
+fn a_sum_of_periodic_heap_games_lists_its_proved_laws_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let sum = write(dir.path(), "subtraction-sum.toml", SUBTRACTION_SUM);
+    let laws = laws_of(&sum, "99x99");
+    confirmed_on(&sum, &laws, "199x199");
+    let first: Vec<(&str, &str)> = laws
+        .iter()
+        .take(2)
+        .map(|l| (l["kind"].as_str().unwrap(), l["expression"].as_str().unwrap()))
+        .collect();
+    assert_eq!(first, [("p-set", "a % 4 == b % 6"), ("values", "xor(a % 4, b % 6)")]);
+    assert!(laws[..2].iter().all(|l| l["proved"] == true), "{laws:?}");
+    // Proved before unproved, and within each, fewer nodes first.
+    let ranks: Vec<(bool, u64)> =
+        laws.iter().map(|l| (l["proved"] != true, l["nodes"].as_u64().unwrap())).collect();
+    assert!(ranks.windows(2).all(|w| w[0] <= w[1]), "{ranks:?}");
+    // The plain report prints the best of each kind.
+    let text = stdout_of(&["patterns", &sum, "--size", "99x99"]);
+    let options: Vec<&str> = text.lines().filter(|l| l.starts_with("  --")).collect();
+    assert_eq!(options, ["  --p-set \"a % 4 == b % 6\"", "  --values \"xor(a % 4, b % 6)\""]);
+}
+
 #[test]
 fn heap_games_and_loopy_boards_are_searched_by_the_same_room() {
     let law = law("subtraction:1,2,3", "200", "400", "values", "synthesis");
