@@ -71,3 +71,37 @@ fn reference_wythoff(n: usize) -> Vec<Vec<u32>> {
     }
     t
 }
+
+/// The law search's one pass (`agreeing`) decides each claim as a check of it alone does: a
+/// disagreement at the last cell, a cell where the claim cannot be evaluated, a kind the table
+/// cannot judge; and a spent budget says so instead of deciding.
+#[test]
+fn one_pass_over_all_proposals_decides_as_each_check_does() {
+    use crate::conjecture::{agreeing, check_with};
+    use grundy_compute::{Budget, NoProgress, Seconds};
+    let table = board(["a", "b"], [0, 0], [30, 30], |a, b| (a ^ b) as u32);
+    let claims: Vec<Conjecture> = [
+        (ClaimKind::Values, "xor(a, b)"),
+        (ClaimKind::Values, "xor(a, b) + if(a == 30 && b == 30, 1, 0)"),
+        (ClaimKind::Values, "xor(a, b) + 0 * (1 / (a - 7))"),
+        (ClaimKind::PSet, "a == b"),
+        (ClaimKind::PSet, "a == b && a < 30"),
+        (ClaimKind::Holds, "g >= 0 && g < 32"),
+        (ClaimKind::Draws, "false"),
+    ]
+    .into_iter()
+    .map(|(kind, text)| Conjecture::parse(kind, text, &["a", "b"]).unwrap())
+    .collect();
+    let one_pass = agreeing(&table, &claims, &Budget::default()).unwrap();
+    let alone: Vec<bool> = claims
+        .iter()
+        .map(|claim| {
+            check_with(&table, claim, None, 0, &Budget::default())
+                .is_ok_and(|report| report.verdict == Verdict::Agrees)
+        })
+        .collect();
+    assert_eq!(one_pass, alone);
+    assert_eq!(one_pass, [true, false, false, true, false, true, false]);
+    let spent = Budget::new(Seconds::new(0.0, "a test's bound").unwrap(), &NoProgress);
+    assert!(agreeing(&table, &claims, &spent).is_err());
+}
