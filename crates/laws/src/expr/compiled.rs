@@ -1,7 +1,7 @@
 //! The compiled form of an expression: a straight-line program evaluated on a block of cells at
 //! once, one operation over every lane before the next ([`Program`]).
 //!
-//! The tree interpreter ([`super::eval`]) walks the syntax tree once per cell; a check of an
+//! The tree interpreter ([`Expr::eval`]) walks the syntax tree once per cell; a check of an
 //! 8000² table walks it 64 million times. A program walks its instructions once per block of
 //! [`LANES`] cells, and each instruction is a loop the compiler vectorises.
 //!
