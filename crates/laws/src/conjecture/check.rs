@@ -63,11 +63,11 @@ pub fn check_in(
     let progress = budget.progress();
     let (table, kind, game, name) =
         (described.data(), described.kind(), described.game(), described.name());
-    if described.loopy().is_some() {
+    if let Some(seen) = labelled_cells(described) {
         if period.is_some() {
             return Err(Error::new(ErrorKind::LoopyPeriod { table: name.to_string() }));
         }
-        return check_loopy(described, conjecture, show, budget);
+        return check_loopy(described, seen, conjecture, show, budget);
     }
     if kind == CellKind::Outcomes && conjecture.kind != ClaimKind::PSet {
         return Err(Error::new(ErrorKind::OutcomesOnly { table: name.to_string() }));
@@ -98,12 +98,12 @@ pub fn check_in(
 /// to a loopy game here: an agreeing claim is evidence on this board, not a proof.
 fn check_loopy(
     described: &Table,
+    seen: Vec<Seen>,
     conjecture: &Conjecture,
     show: usize,
     budget: &Budget<'_>,
 ) -> Result<CheckReport, Error> {
     let shape = described.data().shape();
-    let seen = loopy_cells(described);
     let game = described.game().expect("a loopy table is a game's");
     let lens = shape.lens();
     let row_len = *lens.last().expect("tables have axes");
@@ -135,13 +135,17 @@ fn check_loopy(
     ))
 }
 
-/// A loopy game's cells as claims read them: each label and outcome.
-fn loopy_cells(described: &Table) -> Vec<Seen> {
+/// A loopy game's cells as claims read them, each label and outcome; `None` for a table of
+/// values (or outcomes), whose cells are read as they are. The one place a check asks which.
+fn labelled_cells(described: &Table) -> Option<Vec<Seen>> {
+    described.loopy()?;
     let labels = described.data().cells().to_u32_vec();
-    (0..labels.len())
-        .into_par_iter()
-        .map(|i| Seen::labelled(labels[i], described.outcome_at(i)))
-        .collect()
+    Some(
+        (0..labels.len())
+            .into_par_iter()
+            .map(|i| Seen::labelled(labels[i], described.outcome_at(i)))
+            .collect(),
+    )
 }
 
 /// Which of `claims` agree with every cell of `described`, in one pass over the table for all
@@ -158,7 +162,8 @@ pub(crate) fn agreeing(
     let shape = table.shape();
     let lens = shape.lens();
     let row_len = *lens.last().expect("tables have axes");
-    let loopy = described.loopy().is_some();
+    let labelled = labelled_cells(described);
+    let loopy = labelled.is_some();
     let judged = |claim: &Conjecture| {
         loopy
             || (claim.kind != ClaimKind::Draws
@@ -189,8 +194,7 @@ pub(crate) fn agreeing(
         budget.advance(row_len as u64);
     };
     budget.starts(table.len() as u64);
-    if loopy {
-        let seen = loopy_cells(described);
+    if let Some(seen) = labelled {
         seen.par_chunks(row_len).enumerate().for_each_init(init, |state, (row, cells)| {
             one_row(state, &|claim| {
                 matches!(check_row(claim, shape.axes(), &lens, row, cells, 0, draws), Ok((0, _)))
