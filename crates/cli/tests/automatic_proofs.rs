@@ -153,9 +153,11 @@ fn patterns_marks_the_same_laws_proved_on_hidden_games() {
         let laws = report["laws"].as_array().unwrap();
         let proved: Vec<&Value> = laws.iter().filter(|l| l["proved"] == true).collect();
         assert!(!proved.is_empty(), "{game}: {report}");
+        // The best law (ranked first) is proved by the theorem the game calls for; others, of
+        // other shapes (a union of rays, issue 62), may be proved by another.
+        let argument = proved[0]["argument"].as_str().unwrap();
+        assert!(argument.starts_with(theorem) || argument.contains(theorem), "{argument}");
         for law in proved {
-            let argument = law["argument"].as_str().unwrap();
-            assert!(argument.starts_with(theorem) || argument.contains(theorem), "{argument}");
             // The same claim, given to check, is proved with the same argument's theorem.
             let option = if law["kind"] == "p-set" { "--p-set" } else { "--values" };
             let (proved, text) =

@@ -194,6 +194,46 @@ fn a_sum_of_periodic_heap_games_lists_its_proved_laws_first() {
     assert_eq!(options, ["  --p-set \"a % 4 == b % 6\"", "  --values \"xor(a % 4, b % 6)\""]);
 }
 
+/// Issue 62's new shapes, each confirmed by `grundy check` on a board twice as large: a union of
+/// periodic rays, values as digits (larger than the synthesis reaches alone), and a loopy board's
+/// law by pieces.
+#[test]
+fn rays_digits_and_pieces_are_stated_as_laws() {
+    let rays = law("wythoff-short-diagonal", "199x199", "399x399", "p-set", "rays");
+    assert_eq!(
+        rays["expression"],
+        "(a == b && min(a, b) % 3 == 0) || (abs(a - b) == 1 && min(a, b) % 3 == 1)"
+    );
+    assert_eq!(rays["proved"], true);
+    let block = law("wythoff-short-diagonal", "199x199", "399x399", "values", "digits");
+    assert_eq!(block["expression"], "3 * xor(a / 3, b / 3) + (a + b) % 3");
+    assert_eq!(block["proved"], true);
+    let kiki = law("kiki", "199x199", "399x399", "values", "digits");
+    assert_eq!(kiki["proved"], true, "{kiki}");
+
+    // A hidden variant: the diagonal moves only by 2. Its rays have period 4.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = fs::read_to_string(data_game("wythoff-short-diagonal")).unwrap();
+    let by_two =
+        write(dir.path(), "by-two.toml", &spec.replace("steps = \"1..=2\"", "steps = [2]"));
+    let rays = law(&by_two, "199x199", "399x399", "p-set", "rays");
+    assert!(rays["expression"].as_str().unwrap().contains("% 4"), "{rays}");
+
+    // diagonal-shuffle is loopy and bounded at 63: its law is confirmed on the same game on a
+    // board bounded at 127.
+    let laws = laws_of("diagonal-shuffle", "63x63");
+    let pieces = laws.iter().find(|l| l["found_by"] == "pieces").expect("a law by pieces");
+    assert_eq!(pieces["expression"], "if((n + m) % 2 == 0, g == min(n, m) % 3, g == -1)");
+    let spec = fs::read_to_string(data_game("diagonal-shuffle")).unwrap();
+    let larger = write(dir.path(), "shuffle-127.toml", &spec.replace("max = 63", "max = 127"));
+    confirmed_on(&larger, std::slice::from_ref(pieces), "127x127");
+}
+
+/// A game spec of the catalog's data folder.
+fn data_game(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/games").join(format!("{name}.toml"))
+}
+
 #[test]
 fn heap_games_and_loopy_boards_are_searched_by_the_same_room() {
     let law = law("subtraction:1,2,3", "200", "400", "values", "synthesis");

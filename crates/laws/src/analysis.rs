@@ -310,6 +310,7 @@ pub(crate) fn law_source<'a>(
         mins: axes.iter().map(|a| a.min).collect(),
         lens: described.data().shape().lens(),
         value,
+        labels: None,
         is_p,
         rules,
     }

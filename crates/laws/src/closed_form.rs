@@ -23,6 +23,9 @@
 
 mod beatty;
 pub(crate) mod periodic_rules;
+mod pieces;
+mod radix;
+mod rays;
 mod sums;
 pub(crate) mod synthesis;
 
@@ -171,6 +174,9 @@ pub(crate) struct Source<'a> {
     pub(crate) mins: Vec<i64>,
     pub(crate) lens: Vec<usize>,
     pub(crate) value: Option<&'a (dyn Fn(usize) -> i64 + Sync)>,
+    /// A loopy board's labels as a claim reads `g`: the value, or [`grundy_core::INFINITE_G`]
+    /// at ∞ (`None` for a table of values, whose `g` is its value).
+    pub(crate) labels: Option<&'a (dyn Fn(usize) -> i64 + Sync)>,
     pub(crate) is_p: &'a (dyn Fn(usize) -> bool + Sync),
     /// Rules periodicity found: (kind, expression, statement, found by).
     pub(crate) rules: Vec<(ClaimKind, String, String, &'static str)>,
@@ -259,8 +265,12 @@ pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions<'_>) -> Laws {
         proposals.extend(values_proposals(source, value, options, &budget, &mut search));
     }
     if source.lens.len() == 2 {
+        // Structure first, the synthesis' equations after: a law both find is named by the
+        // last (Nim's `a == b` is the synthesis', though it is also one ray).
+        proposals.extend(rays::propose(source));
         proposals.extend(p_equations(source, budget.deadline(), &mut search));
         proposals.extend(beatty::propose(source));
+        proposals.extend(pieces::propose(source, budget.deadline(), &mut search));
     }
     let mut laws = check_proposals(source, proposals, &budget, &proofs, &mut search);
     // What a researcher wants first: a law proved for every board, then the shortest.
@@ -326,6 +336,10 @@ fn values_proposals(
     if source.lens.len() == 2 {
         proposals.extend(sums::propose(source, value, deadline, search));
     }
+    if proposals.is_empty() {
+        // No formula of the synthesis' size: try the values as digits, each found alone.
+        proposals.extend(radix::propose(&source.names, &points, &target, deadline, search));
+    }
     if let ([len], [name], [min]) = (&source.lens[..], &source.names[..], &source.mins[..]) {
         // A heap game periodic from its start, with no short formula (misère subtraction
         // {1, 2, 3}: 1, 0, 2, 3, ...): its values as a lookup on the residues. Found on a
@@ -358,29 +372,33 @@ fn check_proposals<'p>(
     proofs: &dyn Fn() -> Budget<'p>,
     search: &mut LawSearch,
 ) -> Vec<Law> {
-    let mut unique: Vec<Proposal> = Vec::new();
+    // Each expression once, with every search that proposed it (the last one names it).
+    let mut unique: Vec<(Proposal, Vec<&'static str>)> = Vec::new();
     for proposal in proposals {
-        if let Some(same) = unique.iter_mut().find(|u| u.expression == proposal.expression) {
+        let same = unique.iter_mut().find(|(u, _)| u.expression == proposal.expression);
+        if let Some((same, by)) = same {
             // Two searches found the same law: say both (Nim's xor is also a sum of games).
             same.statement = format!("{}; {}", same.statement, proposal.statement);
             same.found_by = proposal.found_by;
+            by.push(proposal.found_by);
         } else {
-            unique.push(proposal);
+            let by = vec![proposal.found_by];
+            unique.push((proposal, by));
         }
     }
     let names: Vec<&str> = source.names.iter().map(String::as_str).collect();
     // Most proposals that fail, fail on a few thousand cells spread over the table: those are
     // tried first, and only the survivors go through the pass over every cell.
     let filter = source.samples(FILTER_CELLS);
-    let (proposals, claims): (Vec<Proposal>, Vec<Conjecture>) = unique
+    let (proposals, claims): (Vec<_>, Vec<Conjecture>) = unique
         .into_iter()
-        .filter_map(|proposal| {
+        .filter_map(|(proposal, by)| {
             let claim = Conjecture::parse(proposal.kind, &proposal.expression, &names).ok()?;
             let agrees = filter.iter().all(|&f| {
-                let value = source.value.map(|value| value(f));
+                let value = source.value.or(source.labels).map(|g| g(f)).filter(|&g| g >= 0);
                 claim.agrees_at(&source.coords(f), value, (source.is_p)(f))
             });
-            agrees.then_some((proposal, claim))
+            agrees.then_some(((proposal, by), claim))
         })
         .unzip();
     let holds = match agreeing(source.described, &claims, budget) {
@@ -391,18 +409,20 @@ fn check_proposals<'p>(
         }
     };
     let mut laws: Vec<Law> = Vec::new();
-    for ((proposal, claim), _) in proposals.into_iter().zip(claims).zip(holds).filter(|(_, h)| *h) {
+    let mut answered: Vec<(ClaimKind, &'static str)> = Vec::new();
+    let agreeing = proposals.into_iter().zip(claims).zip(holds).filter(|(_, holds)| *holds);
+    for (((proposal, by), claim), _) in agreeing {
         let Proposal { kind, expression, statement, found_by } = proposal;
         // One law per kind from each search: the first (the shortest) that holds; and a heap
         // game's lookup only where no formula holds.
-        let covered = |law: &Law| {
-            law.kind == kind
-                && (law.found_by == found_by
-                    || (found_by == "period" && law.found_by == "synthesis"))
+        let covered = |search: &&'static str| {
+            answered.contains(&(kind, *search))
+                || (*search == "period" && answered.contains(&(kind, "synthesis")))
         };
-        if laws.iter().any(covered) {
+        if by.iter().any(covered) {
             continue;
         }
+        answered.extend(by.iter().map(|search| (kind, *search)));
         if let Some(spent) = budget.spent() {
             search
                 .stopped

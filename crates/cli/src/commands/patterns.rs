@@ -445,7 +445,7 @@ fn print_laws(
     } else if laws.laws.is_empty() {
         writeln!(
             out,
-            "laws:      none found (formulas of up to {} nodes, sums of heap games, Beatty rays)",
+            "laws:      none found (formulas of up to {} nodes, digits, pieces, sums of heap games, Beatty rays, periodic rays)",
             laws.law_search.largest_size
         )?;
     } else {

@@ -31,7 +31,17 @@ pub(super) fn analyze(table: &Table, options: &LawOptions<'_>) -> Result<Report,
                 (ClaimKind::PSet, rule.clone(), statement, "outcome period")
             });
             let is_p = |f: usize| outcomes[f] == LoopyOutcome::P;
-            let source = super::law_source(table, None, &is_p, rules.collect());
+            // `g` as a claim reads it: the value, -1 at ∞ (a label of u32::MAX).
+            let cells = table.data().cells().to_u32_vec();
+            let label = |f: usize| {
+                if cells[f] == u32::MAX {
+                    grundy_core::INFINITE_G
+                } else {
+                    i64::from(cells[f])
+                }
+            };
+            let mut source = super::law_source(table, None, &is_p, rules.collect());
+            source.labels = Some(&label);
             report.laws = find_laws(&source, options);
             Ok(Report::LoopyBoard(report))
         }

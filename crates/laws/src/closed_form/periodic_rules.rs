@@ -50,7 +50,7 @@ impl<'a, T: Copy + PartialEq> Described<'a, T> {
 }
 
 /// `n % p == r`, or a disjunction of residues, or nothing when every residue is in `set`.
-fn residue_condition(name: &str, p: usize, set: &[usize]) -> Option<String> {
+pub(crate) fn residue_condition(name: &str, p: usize, set: &[usize]) -> Option<String> {
     if set.len() == p {
         return None;
     }
