@@ -9,6 +9,7 @@ use super::{LawSearch, Proposal, Source};
 use crate::conjecture::ClaimKind;
 use crate::expr::Expr;
 use grundy_core::INFINITE_G;
+use rayon::prelude::*;
 use std::time::Instant;
 
 /// The largest formula of a piece (nodes).
@@ -85,18 +86,22 @@ pub(super) fn propose(
             ([c[0], c[1]], g(f))
         })
         .collect();
-    let mut proposals = Vec::new();
-    for split in splits(names) {
-        let Some(pieces) = solve(&split, &cells, &source.names, deadline, search) else {
-            continue;
-        };
-        if one_formula_fits(&pieces, &cells, &source.names) {
-            // Not a law by pieces: one of them holds everywhere (Nim is xor on every side).
-            continue;
-        }
-        proposals.push(claim(&split, &pieces, loopy));
-    }
-    proposals
+    // The splits are independent: solved at once on the pool (the table is filled by now, and
+    // the synthesis is the law search's own cost), in their order.
+    let solved: Vec<(Option<Proposal>, u64)> = splits(names)
+        .into_par_iter()
+        .map(|split| {
+            let mut tried = LawSearch::default();
+            let pieces = solve(&split, &cells, &source.names, deadline, &mut tried);
+            // Not a law by pieces where one formula holds everywhere (Nim is xor on every side).
+            let law = pieces
+                .filter(|pieces| !one_formula_fits(pieces, &cells, &source.names))
+                .map(|pieces| claim(&split, &pieces, loopy));
+            (law, tried.formulas_tried)
+        })
+        .collect();
+    search.formulas_tried += solved.iter().map(|(_, tried)| tried).sum::<u64>();
+    solved.into_iter().filter_map(|(law, _)| law).collect()
 }
 
 /// Each piece of `split` solved on its sample cells, or `None` when one has no formula.

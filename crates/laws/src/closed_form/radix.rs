@@ -7,6 +7,7 @@ use super::synthesis::Synthesis;
 use super::{LawSearch, Proposal, LARGEST_FORMULA};
 use crate::conjecture::ClaimKind;
 use crate::expr::Expr;
+use rayon::prelude::*;
 use std::time::Instant;
 
 /// The radixes tried.
@@ -23,32 +24,48 @@ pub(super) fn propose(
     deadline: Instant,
     search: &mut LawSearch,
 ) -> Vec<Proposal> {
-    let mut proposals = Vec::new();
-    for c in RADIXES {
-        let digit: Vec<i64> = target.iter().map(|v| v.rem_euclid(c)).collect();
-        let rest: Vec<i64> = target.iter().map(|v| v.div_euclid(c)).collect();
-        // A radix that leaves one of the two parts constant is no split at all.
-        if digit.iter().all(|&d| d == digit[0]) || rest.iter().all(|&q| q == rest[0]) {
-            continue;
-        }
-        let mut find = |values: &[i64], most: usize| {
-            let found = Synthesis::new(names, points).find(values, most, deadline);
-            search.formulas_tried += found.tried;
-            found.candidates.into_iter().next()
-        };
-        let Some(r) = find(&digit, LARGEST_DIGIT) else { continue };
-        let Some(q) = find(&rest, LARGEST_FORMULA) else { continue };
-        let expression = joined(c, &q, &r, names);
-        proposals.push(Proposal {
-            kind: ClaimKind::Values,
-            statement: format!(
-                "the value in base {c}: its last digit is {r} and the digits above it are {q}"
-            ),
-            expression,
-            found_by: "digits",
-        });
+    // The radixes are independent: tried at once on the pool, in their order.
+    let tried: Vec<(Option<Proposal>, u64)> = RADIXES
+        .into_par_iter()
+        .map(|c| {
+            let mut tried = 0;
+            (digits(c, names, points, target, deadline, &mut tried), tried)
+        })
+        .collect();
+    search.formulas_tried += tried.iter().map(|(_, n)| n).sum::<u64>();
+    tried.into_iter().filter_map(|(law, _)| law).collect()
+}
+
+/// The law `c * q + r`, when both digits have a formula on the samples.
+fn digits(
+    c: i64,
+    names: &[String],
+    points: &[Vec<i64>],
+    target: &[i64],
+    deadline: Instant,
+    tried: &mut u64,
+) -> Option<Proposal> {
+    let digit: Vec<i64> = target.iter().map(|v| v.rem_euclid(c)).collect();
+    let rest: Vec<i64> = target.iter().map(|v| v.div_euclid(c)).collect();
+    // A radix that leaves one of the two parts constant is no split at all.
+    if digit.iter().all(|&d| d == digit[0]) || rest.iter().all(|&q| q == rest[0]) {
+        return None;
     }
-    proposals
+    let mut find = |values: &[i64], most: usize| {
+        let found = Synthesis::new(names, points).find(values, most, deadline);
+        *tried += found.tried;
+        found.candidates.into_iter().next()
+    };
+    let r = find(&digit, LARGEST_DIGIT)?;
+    let q = find(&rest, LARGEST_FORMULA)?;
+    Some(Proposal {
+        kind: ClaimKind::Values,
+        statement: format!(
+            "the value in base {c}: its last digit is {r} and the digits above it are {q}"
+        ),
+        expression: joined(c, &q, &r, names),
+        found_by: "digits",
+    })
 }
 
 /// `c * q + r`, without the parentheses that do not bind: the first text whose syntax tree is
