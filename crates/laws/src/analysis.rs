@@ -35,6 +35,8 @@ pub enum Report {
     LoopyHeaps(LoopyHeapReport),
     /// A loopy game's board.
     LoopyBoard(LoopyBoardReport),
+    /// A table of three axes.
+    Solid(SolidReport),
 }
 
 impl Report {
@@ -44,6 +46,7 @@ impl Report {
             Report::Sequence(r) => Some(&r.laws),
             Report::Board(r) => Some(&r.laws),
             Report::LoopyBoard(r) => Some(&r.laws),
+            Report::Solid(r) => Some(&r.laws),
             Report::LoopyHeaps(_) => None,
         }
     }
@@ -123,6 +126,29 @@ pub struct BoardReport {
     pub columns: Vec<LineReport>,
     /// Each diagonal's (x − y constant) periodicity, by increasing x.
     pub diagonals: Vec<LineReport>,
+    /// The closed forms found, each a `grundy check` claim. JSON: `laws` and `law_search`.
+    #[serde(flatten)]
+    pub laws: Laws,
+}
+
+/// The analysis of a 3-D table: each axis' edge (every other coordinate at its minimum, the
+/// heap game on that axis when the table is a sum), whether the table is the sum of its edges,
+/// and the laws.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolidReport {
+    /// The game's name (or the file's).
+    pub game: String,
+    /// `[X, Y, Z]`: the largest coordinates.
+    pub size: [i64; 3],
+    /// The smallest coordinates.
+    pub min: [i64; 3],
+    /// The axis names.
+    pub axes: [String; 3],
+    /// Each axis' edge, its periodicity (`index` is the axis' number).
+    pub edges: Vec<LineReport>,
+    /// Whether every cell is the xor of the edges' values at its coordinates (G(x, y, z) =
+    /// G(x, y₀, z₀) ⊕ G(x₀, y, z₀) ⊕ G(x₀, y₀, z)).
+    pub sum_of_edges: bool,
     /// The closed forms found, each a `grundy check` claim. JSON: `laws` and `law_search`.
     #[serde(flatten)]
     pub laws: Laws,
@@ -349,7 +375,55 @@ fn analyze_cells<C: Cell + Into<i64>>(
             }))
         }
         2 => Ok(Report::Board(analyze_board(described, values, options))),
+        3 if described.kind() == CellKind::Values => {
+            Ok(Report::Solid(analyze_solid(described, values, options)))
+        }
         dims => Err(Error::new(ErrorKind::Axes { dims })),
+    }
+}
+
+fn analyze_solid<C: Cell + Into<i64>>(
+    described: &Table,
+    values: &[C],
+    options: &LawOptions<'_>,
+) -> SolidReport {
+    let table = described.data();
+    let axes = table.axes();
+    let lens = table.shape().lens();
+    let strides = [lens[1] * lens[2], lens[2], 1];
+    let edges: Vec<Vec<i64>> =
+        (0..3).map(|d| (0..lens[d]).map(|x| values[x * strides[d]].into()).collect()).collect();
+    let sum_of_edges = values.iter().enumerate().all(|(flat, &v)| {
+        let parts = (0..3).fold(0, |acc, d| acc ^ edges[d][flat / strides[d] % lens[d]]);
+        Into::<i64>::into(v) == parts
+    });
+    let edge_reports = edges
+        .iter()
+        .enumerate()
+        .map(|(d, line)| {
+            let found = find_period(line);
+            LineReport {
+                index: d as i64,
+                period: found.map(|p| p.period),
+                saltus: found.map(|p| p.saltus),
+                preperiod: found.map(|p| p.preperiod),
+                from: found.map(|p| axes[d].min + p.preperiod as i64),
+                visible_at: None,
+            }
+        })
+        .collect();
+    let value = |f: usize| values[f].into();
+    let is_p = |f: usize| values[f].nimber().is_p();
+    let laws = find_laws(&law_source(described, Some(&value), &is_p, Vec::new()), options);
+    let max = table.shape().max();
+    SolidReport {
+        game: described.name().to_string(),
+        size: [max[0], max[1], max[2]],
+        min: [axes[0].min, axes[1].min, axes[2].min],
+        axes: [axes[0].name.clone(), axes[1].name.clone(), axes[2].name.clone()],
+        edges: edge_reports,
+        sum_of_edges,
+        laws,
     }
 }
 

@@ -54,11 +54,14 @@ pub struct Law {
     /// why there is none. JSON: `proved` and `argument`.
     #[serde(flatten)]
     pub proof: Proof,
-    /// Which search proposed it: `outcome period`, `values period`, `synthesis`, `sum of games`,
-    /// `beatty`.
+    /// Which search proposed it: `outcome period`, `values period`, `synthesis`, `period`,
+    /// `sum of games`, `sum of the edges`, `digits`, `rays`, `beatty`, `pieces`.
     pub found_by: &'static str,
     /// The expression's size in nodes ([`crate::expr::Expr::size`]): laws are ranked by it.
     pub nodes: usize,
+    /// Whether the law reads the table's edges (`g_a`, a heap game read from the table): it
+    /// names its parts rather than giving their formulas, and ranks after a law that does.
+    pub reads_edges: bool,
 }
 
 /// How far the search went. JSON: `law_search`.
@@ -184,28 +187,34 @@ pub(crate) struct Source<'a> {
 
 impl Source<'_> {
     fn coords(&self, flat: usize) -> Vec<i64> {
-        match self.lens.as_slice() {
-            [_, cols] => {
-                vec![self.mins[0] + (flat / cols) as i64, self.mins[1] + (flat % cols) as i64]
-            }
-            _ => vec![self.mins[0] + flat as i64],
+        let mut pos = vec![0; self.lens.len()];
+        let mut rest = flat;
+        for d in (0..self.lens.len()).rev() {
+            pos[d] = self.mins[d] + (rest % self.lens[d]) as i64;
+            rest /= self.lens[d];
         }
+        pos
     }
 
     fn cells(&self) -> usize {
         self.lens.iter().product()
     }
 
-    /// Sample cells: the corner up to 8 along each axis, then cells spread over the table by a
-    /// fixed sequence (the same samples every run).
+    /// Sample cells: the corner (24 heaps, 8 × 8 cells, or 4 × 4 × 4), then cells spread over
+    /// the table by a fixed sequence (the same samples every run).
     fn samples(&self, extra: usize) -> Vec<usize> {
-        let mut flat: Vec<usize> = match self.lens.as_slice() {
-            [rows, cols] => (0..(*rows).min(8))
-                .flat_map(|i| (0..(*cols).min(8)).map(move |j| i * cols + j))
-                .collect(),
-            [len] => (0..(*len).min(24)).collect(),
-            _ => Vec::new(),
+        let side = match self.lens.len() {
+            1 => 24,
+            2 => 8,
+            _ => 4,
         };
+        let mut flat: Vec<usize> = vec![0];
+        for &len in &self.lens {
+            flat = flat
+                .into_iter()
+                .flat_map(|f| (0..len.min(side)).map(move |x| f * len + x))
+                .collect();
+        }
         let cells = self.cells();
         let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
         for _ in 0..extra {
@@ -274,7 +283,9 @@ pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions<'_>) -> Laws {
     }
     let mut laws = check_proposals(source, proposals, &budget, &proofs, &mut search);
     // What a researcher wants first: a law proved for every board, then the shortest.
-    laws.sort_by_key(|law| (!law.proof.is_proved(), law.nodes, law.expression.clone()));
+    laws.sort_by_key(|law| {
+        (!law.proof.is_proved(), law.reads_edges, law.nodes, law.expression.clone())
+    });
     Laws { laws, law_search: search }
 }
 
@@ -333,7 +344,7 @@ fn values_proposals(
             found_by: "synthesis",
         })
         .collect();
-    if source.lens.len() == 2 {
+    if source.lens.len() >= 2 {
         proposals.extend(sums::propose(source, value, deadline, search));
     }
     if proposals.is_empty() {
@@ -347,7 +358,7 @@ fn values_proposals(
         let prefix: Vec<i64> = (0..(*len).min(PERIOD_PREFIX)).map(value).collect();
         let lookup = sums::lookup(name, *min, &prefix);
         if let Some(expression) = lookup.filter(|e| !proposals.iter().any(|p| &p.expression == e)) {
-            let statement = format!("the values repeat from the start: {expression}");
+            let statement = format!("the values repeat by residue: {expression}");
             proposals.push(Proposal {
                 kind: ClaimKind::Values,
                 expression,
@@ -439,6 +450,7 @@ fn check_proposals<'p>(
             proof: certificate.proof,
             found_by,
             nodes: claim.size(),
+            reads_edges: claim.reads_edges(),
         });
     }
     laws

@@ -95,34 +95,66 @@ fn kinds_listed() -> String {
 }
 
 /// The variables of a claim about a table with `axes`: the axis names, then `i`, `j`, `k` for
-/// the axes (unless an axis already has that name), then `g` for `--holds`.
+/// the axes (unless an axis already has that name), then on a board of two or more axes `g_a`
+/// for each axis `a` (the table's value on that axis' edge, every other coordinate at its
+/// minimum: the heap game on `a` when the board is a sum), then `g` for `--holds`.
 #[derive(Clone, Debug)]
 pub struct Variables {
     names: Vec<String>,
-    /// For each name: the axis it reads, or `None` for `g`.
-    sources: Vec<Option<usize>>,
+    sources: Vec<Slot>,
+    /// The axes' slots, `None` for the others (what the proofs read).
+    axes: Vec<Option<usize>>,
+}
+
+/// What a variable reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// A coordinate.
+    Axis(usize),
+    /// The table's value on this axis' edge at the cell's coordinate on it.
+    Edge(usize),
+    /// The cell's value, `g`.
+    Value,
 }
 
 impl Variables {
     /// The variables for `axis_names`, with `g` when `with_value`.
     pub fn new(axis_names: &[&str], with_value: bool) -> Variables {
         let mut names: Vec<String> = axis_names.iter().map(|n| n.to_string()).collect();
-        let mut sources: Vec<Option<usize>> = (0..axis_names.len()).map(Some).collect();
+        let mut sources: Vec<Slot> = (0..axis_names.len()).map(Slot::Axis).collect();
         for (axis, alias) in ["i", "j", "k"].into_iter().enumerate().take(axis_names.len()) {
             if !names.iter().any(|n| n == alias) {
                 names.push(alias.to_string());
-                sources.push(Some(axis));
+                sources.push(Slot::Axis(axis));
+            }
+        }
+        if axis_names.len() >= 2 {
+            for (axis, name) in axis_names.iter().enumerate() {
+                names.push(format!("g_{name}"));
+                sources.push(Slot::Edge(axis));
             }
         }
         if with_value {
             names.push("g".to_string());
-            sources.push(None);
+            sources.push(Slot::Value);
         }
-        Variables { names, sources }
+        let axes = sources
+            .iter()
+            .map(|source| match source {
+                Slot::Axis(axis) => Some(*axis),
+                Slot::Edge(_) | Slot::Value => None,
+            })
+            .collect();
+        Variables { names, sources, axes }
     }
 
-    /// For each slot, the axis it reads (`None` for `g`).
+    /// For each slot, the axis it reads (`None` for `g` and the edges).
     pub(crate) fn slot_axes(&self) -> &[Option<usize>] {
+        &self.axes
+    }
+
+    /// For each slot, what it reads.
+    pub(crate) fn slots(&self) -> &[Slot] {
         &self.sources
     }
 
@@ -131,13 +163,14 @@ impl Variables {
         self.names.iter().map(String::as_str).collect()
     }
 
-    /// Fills `slots` for the cell at `pos` with value `g`.
+    /// Fills `slots` for the cell at `pos` with value `g`, on a table whose edges are `edges`.
     #[inline]
-    pub fn fill(&self, slots: &mut [i64], pos: &[Coord], g: i64) {
+    pub(crate) fn fill(&self, slots: &mut [i64], pos: &[Coord], g: i64, edges: &Edges) {
         for (slot, source) in slots.iter_mut().zip(&self.sources) {
             *slot = match source {
-                Some(axis) => pos[*axis],
-                None => g,
+                Slot::Axis(axis) => pos[*axis],
+                Slot::Edge(axis) => edges.at(*axis, pos[*axis]),
+                Slot::Value => g,
             };
         }
     }
@@ -146,11 +179,83 @@ impl Variables {
     fn axis_periods(&self, slot_periods: &[u64], dims: usize) -> Vec<u64> {
         let mut periods = vec![1u64; dims];
         for (source, &p) in self.sources.iter().zip(slot_periods) {
-            if let Some(axis) = source {
+            if let Slot::Axis(axis) = source {
                 periods[*axis] = lcm(periods[*axis], p);
             }
         }
         periods
+    }
+}
+
+/// A table's values along each axis' edge (every other coordinate at its minimum), as a claim's
+/// `g_a` reads them: a value, or [`grundy_core::INFINITE_G`] at a loopy game's ∞.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Edges {
+    mins: Vec<Coord>,
+    lines: Vec<Vec<i64>>,
+}
+
+impl Edges {
+    /// No edges known: a claim that reads them is not evaluated with these.
+    pub(crate) fn unknown() -> Edges {
+        Edges::default()
+    }
+
+    /// The edges of a table with `axes` and `lens`, its cells read by `cell` (row-major).
+    pub(crate) fn of(
+        axes: &[grundy_core::Axis],
+        lens: &[usize],
+        cell: impl Fn(usize) -> i64,
+    ) -> Edges {
+        let mut lines = Vec::with_capacity(lens.len());
+        let mut stride = 1usize;
+        let mut strides = vec![0usize; lens.len()];
+        for d in (0..lens.len()).rev() {
+            strides[d] = stride;
+            stride *= lens[d];
+        }
+        for (d, &len) in lens.iter().enumerate() {
+            lines.push((0..len).map(|x| cell(x * strides[d])).collect());
+        }
+        Edges { mins: axes.iter().map(|a| a.min).collect(), lines }
+    }
+
+    /// Edges to be told row by row ([`Edges::learn`]), for a streamed table.
+    pub(crate) fn streamed(axes: &[grundy_core::Axis], lens: &[usize]) -> Edges {
+        Edges {
+            mins: axes.iter().map(|a| a.min).collect(),
+            lines: lens.iter().map(|&len| vec![0; len]).collect(),
+        }
+    }
+
+    /// Learns the edges' cells in the row at `pos` (its last coordinate at the minimum): the
+    /// row holds the last axis' edge when every other coordinate is at its minimum, and one
+    /// cell of axis d's edge when every coordinate but d's is. Rows come in row-major order,
+    /// so a row's edges are learnt by the time it is checked.
+    pub(crate) fn learn(&mut self, pos: &[Coord], row: &[i64]) {
+        let last = pos.len() - 1;
+        let off: Vec<usize> = (0..last).filter(|&d| pos[d] != self.mins[d]).collect();
+        match off.as_slice() {
+            [] => {
+                self.lines[last] = row.to_vec();
+                for d in 0..last {
+                    self.lines[d][0] = row[0];
+                }
+            }
+            [d] => self.lines[*d][(pos[*d] - self.mins[*d]) as usize] = row[0],
+            _ => {}
+        }
+    }
+
+    /// The edge of `axis` at coordinate `x`.
+    #[inline]
+    fn at(&self, axis: usize, x: Coord) -> i64 {
+        self.lines.get(axis).map_or(0, |line| line[(x - self.mins[axis]) as usize])
+    }
+
+    /// The edge of `axis`, from its minimum.
+    pub(crate) fn line(&self, axis: usize) -> &[i64] {
+        &self.lines[axis]
     }
 }
 
@@ -213,12 +318,12 @@ impl Conjecture {
     /// outcome are given: a cheap filter before a check of every cell. A draws claim, and an
     /// expression that cannot be evaluated there, are left to the full check (`true`).
     pub(crate) fn agrees_at(&self, pos: &[Coord], value: Option<i64>, is_p: bool) -> bool {
-        if self.kind == ClaimKind::Draws {
+        if self.kind == ClaimKind::Draws || self.reads_edges() {
             return true;
         }
         let seen = judge::Seen::known(value, is_p);
         let mut slots = vec![0i64; self.variables.names.len()];
-        self.variables.fill(&mut slots, pos, seen.g());
+        self.variables.fill(&mut slots, pos, seen.g(), &Edges::unknown());
         judge::judge(self, &slots, seen, false).map_or(true, |failed| failed.is_none())
     }
 
@@ -228,17 +333,26 @@ impl Conjecture {
     pub(crate) fn compile(&self, axes: &[grundy_core::Axis], lens: &[usize]) -> Compiled {
         let ranges: Vec<Range> = self
             .variables
-            .slot_axes()
+            .slots()
             .iter()
             .map(|source| match source {
-                Some(axis) => {
+                Slot::Axis(axis) => {
                     let lo = axes[*axis].min;
                     Range { lo, hi: lo.saturating_add(lens[*axis].saturating_sub(1) as i64) }
                 }
-                None => Range { lo: grundy_core::INFINITE_G, hi: i64::from(u32::MAX) },
+                Slot::Edge(_) | Slot::Value => {
+                    Range { lo: grundy_core::INFINITE_G, hi: i64::from(u32::MAX) }
+                }
             })
             .collect();
         Compiled::new(&self.expr, &ranges)
+    }
+
+    /// Whether the claim reads the table's edges (`g_a`): it is then about the table it is
+    /// checked on, and only the sum theorem proves it for every board.
+    pub fn reads_edges(&self) -> bool {
+        let slots = self.variables.slots().iter().enumerate();
+        slots.filter(|(_, s)| matches!(s, Slot::Edge(_))).any(|(slot, _)| self.expr.uses(slot))
     }
 
     /// The operations one evaluation of the claim does ([`Expr::size`]): a check costs this
@@ -284,11 +398,11 @@ impl Conjecture {
                 return Some(Exactly::Outcome(law.holds(pos)));
             }
         }
-        if !self.expr.is_exact() {
+        if !self.expr.is_exact() || self.reads_edges() {
             return None;
         }
         let mut slots = vec![0; self.variables.names.len()];
-        self.variables.fill(&mut slots, pos, 0);
+        self.variables.fill(&mut slots, pos, 0, &Edges::unknown());
         match self.kind {
             ClaimKind::PSet => self.expr.eval_bool(&slots).ok().map(Exactly::Outcome),
             ClaimKind::Values => self.expr.eval_int(&slots).ok().map(Exactly::Value),

@@ -49,7 +49,8 @@ pub mod until_proved;
 pub use analysis::{
     analysis_bytes, analyze, analyze_with, check_analysis_memory, BoardReport, HeapPeriod,
     LineReport, LoopyBoardReport, LoopyHeapReport, OutcomeCounts, OutcomeReport, OutcomeSet,
-    Report, ReportJson, SequencePeriod, SequenceReport, ValuesReport, ANALYSIS_BYTES_PER_CELL,
-    ANALYSIS_BYTES_PER_LINE, LISTED_HEAPS, LOOPY_EVIDENCE, NAMING_BYTES, NAMING_BYTES_PER_VALUE,
+    Report, ReportJson, SequencePeriod, SequenceReport, SolidReport, ValuesReport,
+    ANALYSIS_BYTES_PER_CELL, ANALYSIS_BYTES_PER_LINE, LISTED_HEAPS, LOOPY_EVIDENCE, NAMING_BYTES,
+    NAMING_BYTES_PER_VALUE,
 };
 pub use error::{Error, ErrorKind};

@@ -86,8 +86,9 @@ type LineKind<'a> = (&'static str, &'a [LineReport], fn(i64) -> Line);
 /// names no line after itself).
 pub fn name_report(data: &GrundyTable, report: &Report, index: &Index) -> Named {
     match report {
-        // A loopy game's values (∞ among them) are in no index of Grundy values.
-        Report::LoopyHeaps(_) | Report::LoopyBoard(_) => Named::default(),
+        // A loopy game's values (∞ among them) are in no index of Grundy values; a 3-D table's
+        // edges are not looked up (yet).
+        Report::LoopyHeaps(_) | Report::LoopyBoard(_) | Report::Solid(_) => Named::default(),
         Report::Sequence(r) => {
             let s = &r.sequence;
             let proved = s.proof.as_ref().and_then(Proof::theorem);

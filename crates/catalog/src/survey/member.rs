@@ -166,6 +166,8 @@ fn row_of(game: &Game, table: &Table, report: &Report) -> Row {
             row.saltus = values.map(|p| p.saltus);
             row.proof = Some(Proof::none(r.argument));
         }
+        // A survey's members are heap games and boards.
+        Report::Solid(_) => {}
         Report::LoopyBoard(r) => {
             row.outcome_rule = r.p_positions.rule.clone();
             row.proof = Some(Proof::none(r.argument));

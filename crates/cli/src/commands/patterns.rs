@@ -13,7 +13,7 @@ use grundy_laws::{
     analyze_with,
     closed_form::{LawOptions, Laws},
     BoardReport, ErrorKind, LineReport, LoopyBoardReport, LoopyHeapReport, Report, ReportJson,
-    SequenceReport,
+    SequenceReport, SolidReport,
 };
 use std::io::Write;
 use std::process::ExitCode;
@@ -337,6 +337,7 @@ fn print_report(
             Report::Board(r) => print_board(&mut out, r)?,
             Report::LoopyHeaps(r) => print_loopy_heaps(&mut out, r)?,
             Report::LoopyBoard(r) => print_loopy(&mut out, r)?,
+            Report::Solid(r) => print_solid(&mut out, r)?,
         }
         if let Some(laws) = report.laws() {
             print_laws(&mut out, laws, report, known)?;
@@ -432,6 +433,32 @@ fn print_board(out: &mut impl Write, r: &BoardReport) -> std::io::Result<()> {
     Ok(())
 }
 
+fn print_solid(out: &mut impl Write, r: &SolidReport) -> std::io::Result<()> {
+    let ranges: Vec<String> =
+        (0..3).map(|d| format!("{} = {}..={}", r.axes[d], r.min[d], r.size[d])).collect();
+    writeln!(out, "{}: {}", r.game, ranges.join(", "))?;
+    let on_table = "evidence only: every cell of the table";
+    writeln!(
+        out,
+        "sum:       {} ({on_table}): the value is the xor of the three edges' values",
+        yes(r.sum_of_edges)
+    )?;
+    writeln!(out, "edges:     each axis' heap game, the other coordinates at their minimums")?;
+    for (d, edge) in r.edges.iter().enumerate() {
+        let others: Vec<String> =
+            (0..3).filter(|&o| o != d).map(|o| format!("{} = {}", r.axes[o], r.min[o])).collect();
+        let found = match (edge.period, edge.saltus, edge.from) {
+            (Some(p), Some(0), Some(from)) => format!("period {p} from {} = {from}", r.axes[d]),
+            (Some(p), Some(s), Some(from)) => {
+                format!("period {p}, saltus {s} from {} = {from}", r.axes[d])
+            }
+            _ => "no period within the table".to_string(),
+        };
+        writeln!(out, "  {} ({}): {found}", r.axes[d], others.join(", "))?;
+    }
+    Ok(())
+}
+
 /// The laws, each as the `grundy check` option and expression that confirm it.
 fn print_laws(
     out: &mut impl Write,
@@ -524,8 +551,9 @@ fn print_known(out: &mut impl Write, report: &Report, known: &Named) -> std::io:
         names.join("; ")
     };
     match report {
-        // A loopy game's values are in no index of Grundy values.
-        Report::LoopyHeaps(_) | Report::LoopyBoard(_) => {}
+        // A loopy game's values are in no index of Grundy values; a 3-D table's edges are not
+        // looked up.
+        Report::LoopyHeaps(_) | Report::LoopyBoard(_) | Report::Solid(_) => {}
         Report::Sequence(r) => match known.sequence.as_deref() {
             Some(matches) if !matches.is_empty() => {
                 writeln!(out, "known as: {}", named(matches, &r.axis))?

@@ -20,6 +20,10 @@ const MOST_LINES: usize = 6;
 /// The longest period along a line.
 const LONGEST_PERIOD: usize = 12;
 
+/// The longest preperiod along a line: its P-positions there are named one by one (misère
+/// two-pile Nim: `(a == b && min(a, b) >= 2) || (abs(a - b) == 1 && min(a, b) == 0)`).
+const LONGEST_PREPERIOD: usize = 8;
+
 /// A family of parallel lines: which line a cell is on, and where along it.
 #[derive(Clone, Copy)]
 enum Family {
@@ -134,24 +138,53 @@ fn union(
             return None;
         }
         let marks: Vec<bool> = along.iter().map(|&(_, p)| p).collect();
-        let period = (1..=LONGEST_PERIOD).find(|&p| {
-            marks.len() >= 3 * p && (p..marks.len()).all(|k| marks[k] == marks[k - p])
-        })?;
-        let residues: Vec<usize> = (0..period)
-            .filter(|&k| marks[k])
-            .map(|k| (start + k as i64).rem_euclid(period as i64) as usize)
-            .collect();
         let (line, place) = family.line(key, names);
-        let mut sorted = residues;
-        sorted.sort_unstable();
-        terms.push(match residue_condition(&place, period, &sorted) {
-            None => line,
-            Some(condition) => format!("({line} && {condition})"),
-        });
+        terms.push(ray(&line, &place, start, &marks)?);
     }
     if let [one] = &terms[..] {
         let bare = one.strip_prefix('(').and_then(|t| t.strip_suffix(')'));
         return Some(bare.unwrap_or(one).to_string());
     }
     Some(terms.join(" || "))
+}
+
+/// The condition for the P-positions on one line (`line`, the place along it named `place`,
+/// from `start`), whose marks are `marks`: periodic from the shortest preperiod (the places
+/// before it named one by one), with the shortest period seen three times after it.
+fn ray(line: &str, place: &str, start: i64, marks: &[bool]) -> Option<String> {
+    let (e, period) = (0..=LONGEST_PREPERIOD).find_map(|e| {
+        let tail = marks.get(e..)?;
+        let p = (1..=LONGEST_PERIOD)
+            .find(|&p| tail.len() >= 3 * p && (p..tail.len()).all(|k| tail[k] == tail[k - p]))?;
+        Some((e, p))
+    })?;
+    let mut residues: Vec<usize> = (e..e + period)
+        .filter(|&k| marks[k])
+        .map(|k| (start + k as i64).rem_euclid(period as i64) as usize)
+        .collect();
+    residues.sort_unstable();
+    let periodic = if residues.is_empty() {
+        None
+    } else {
+        let from = (e > 0).then(|| format!("{place} >= {}", start + e as i64));
+        let condition = residue_condition(place, period, &residues);
+        Some(match (from, condition) {
+            (None, None) => String::new(),
+            (Some(c), None) | (None, Some(c)) => c,
+            (Some(from), Some(condition)) => format!("{from} && {condition}"),
+        })
+    };
+    let mut parts: Vec<String> =
+        (0..e).filter(|&k| marks[k]).map(|k| format!("{place} == {}", start + k as i64)).collect();
+    match periodic {
+        Some(c) if c.is_empty() => return Some(line.to_string()),
+        Some(c) if parts.is_empty() => return Some(format!("({line} && {c})")),
+        Some(c) => parts.push(format!("({c})")),
+        None => {}
+    }
+    match parts.as_slice() {
+        [] => None,
+        [one] => Some(format!("({line} && {one})")),
+        _ => Some(format!("({line} && ({}))", parts.join(" || "))),
+    }
 }

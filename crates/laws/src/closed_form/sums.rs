@@ -1,74 +1,164 @@
-//! Sums of two heap games: a board whose moves on each axis are independent has
-//! G(x, y) = G(x, y₀) ⊕ G(x₀, y) (the Sprague–Grundy theorem), the first column and the first row
-//! being the two heap games. Each heap game gets a formula: the shortest the synthesis finds on
-//! its whole line, or a lookup of its period when it is periodic from its start.
+//! Sums of heap games: a board whose moves on each axis are independent has
+//! G(x, y, …) = G(x, y₀, …) ⊕ G(x₀, y, …) ⊕ … (the Sprague–Grundy theorem), the table's edges
+//! being the heap games. Each heap game gets a formula: the shortest the synthesis finds on its
+//! whole line, or a lookup of its period (with its saltus and preperiod). A part whose formula's
+//! form the sum theorem cannot read (no period or slope it can see), or that has no formula at
+//! all (the subtraction game with the Fibonacci numbers), is named by its edge, `g_x`: a law
+//! the sum theorem proves about every board all the same.
 
 use super::synthesis::Synthesis;
 use super::{LawSearch, Proposal, Source, LARGEST_FORMULA};
 use crate::conjecture::ClaimKind;
-use crate::expr::Expr;
+use crate::expr::{node_shift, Expr};
 use crate::periodicity::find_period;
+use crate::proof::sum::knows_part;
 use std::time::Instant;
 
 /// Lookups of periods up to this are written out.
-const LONGEST_LOOKUP: usize = 12;
+const LONGEST_LOOKUP: usize = 16;
 
-/// The law G = f(x) ⊕ g(y) when it holds on every cell of `source` and both heap games have a
-/// formula.
+/// A part of a sum: a formula, or the table's edge.
+struct PartFormula {
+    text: String,
+    nodes: usize,
+    edge: bool,
+}
+
+/// The laws G = f(x) ⊕ g(y) ⊕ … (and the P-set f(x) ⊕ … == h(z)) when the table is the sum of
+/// its edges: the parts' formulas, and the edges where a formula's form is out of the sum
+/// theorem's reach (proposed as a search of their own, "sum of the edges").
 pub(super) fn propose(
     source: &Source<'_>,
     value: &(dyn Fn(usize) -> i64 + Sync),
     deadline: Instant,
     search: &mut LawSearch,
 ) -> Vec<Proposal> {
-    let [rows, cols] = [source.lens[0], source.lens[1]];
-    if rows < 2 || cols < 2 || value(0) != 0 {
+    let lens = &source.lens;
+    let dims = lens.len();
+    if dims < 2 || lens.iter().any(|&len| len < 2) || value(0) != 0 {
         return Vec::new();
     }
-    let column: Vec<i64> = (0..rows).map(|i| value(i * cols)).collect();
-    let row: Vec<i64> = (0..cols).map(value).collect();
-    let sum = (0..rows).all(|i| (0..cols).all(|j| value(i * cols + j) == column[i] ^ row[j]));
-    if !sum || column.iter().all(|&v| v == 0) || row.iter().all(|&v| v == 0) {
+    let mut strides = vec![1usize; dims];
+    for d in (0..dims - 1).rev() {
+        strides[d] = strides[d + 1] * lens[d + 1];
+    }
+    let edges: Vec<Vec<i64>> =
+        (0..dims).map(|d| (0..lens[d]).map(|x| value(x * strides[d])).collect()).collect();
+    let cells: usize = lens.iter().product();
+    let sum = (0..cells).all(|flat| {
+        let parts = (0..dims).fold(0, |acc, d| acc ^ edges[d][flat / strides[d] % lens[d]]);
+        value(flat) == parts
+    });
+    let moving: Vec<usize> = (0..dims).filter(|&d| edges[d].iter().any(|&v| v != 0)).collect();
+    if !sum || moving.len() < 2 {
         // Not a sum, or a board of one heap game (the synthesis states those).
         return Vec::new();
     }
-    let (x, y) = (&source.names[0], &source.names[1]);
-    let (x0, y0) = (source.mins[0], source.mins[1]);
-    let fs = heap_formulas(x, x0, &column, deadline, search);
-    let gs = heap_formulas(y, y0, &row, deadline, search);
-    // Every pair, the smallest first: the check keeps the first that holds, and the ranking
-    // puts a proved one (a part's period is what the sum theorem proves) before the others.
-    let mut pairs: Vec<(usize, &str, &str)> = fs
+    // Each moving axis' choices: its formulas, then its edge when none is in the theorem's reach.
+    let choices: Vec<Vec<PartFormula>> = moving
         .iter()
-        .flat_map(|(f, fsize)| {
-            gs.iter().map(move |(g, gsize)| (fsize + gsize, f.as_str(), g.as_str()))
+        .map(|&d| {
+            let name = &source.names[d];
+            let mut parts: Vec<PartFormula> =
+                heap_formulas(name, source.mins[d], &edges[d], deadline, search)
+                    .into_iter()
+                    .map(|(text, nodes)| PartFormula { text, nodes, edge: false })
+                    .collect();
+            let readable = |p: &PartFormula| {
+                Expr::parse(&p.text, &[name.as_str()])
+                    .is_ok_and(|e| node_shift(e.root(), 1).is_some())
+            };
+            // The theorem proves a formula equal to a part only when it knows the part's law
+            // (on a table read from a file, whose game is unknown, the form alone decides).
+            let known = source.described.game().is_none_or(|game| knows_part(game, d));
+            if !known || !parts.iter().any(readable) {
+                parts.push(PartFormula { text: format!("g_{name}"), nodes: 1, edge: true });
+            }
+            parts
         })
         .collect();
-    pairs.sort_by_key(|&(size, f, g)| (size, f.len() + g.len()));
-    let parts = |f: &str, g: &str| {
-        format!("f({x}) = {f} (the column {y} = {y0}) and g({y}) = {g} (the row {x} = {x0})")
+    // Every combination, those without edges first, then the smallest: the check keeps the
+    // first of each search that holds, and the ranking puts a proved one first.
+    let mut combos: Vec<Vec<&PartFormula>> = vec![Vec::new()];
+    for options in &choices {
+        combos = combos
+            .into_iter()
+            .flat_map(|combo| {
+                options.iter().map(move |part| {
+                    let mut next = combo.clone();
+                    next.push(part);
+                    next
+                })
+            })
+            .collect();
+    }
+    combos.sort_by_key(|combo| {
+        let edges = combo.iter().filter(|p| p.edge).count();
+        let nodes: usize = combo.iter().map(|p| p.nodes).sum();
+        (edges, nodes, combo.iter().map(|p| p.text.len()).sum::<usize>())
+    });
+    let named = |combo: &[&PartFormula]| -> String {
+        let parts: Vec<String> = combo
+            .iter()
+            .zip(&moving)
+            .map(|(part, &d)| {
+                let name = &source.names[d];
+                if part.edge {
+                    format!("{name}'s heap game read from the table's edge")
+                } else {
+                    format!("{}({name}) = {}", ["f", "g", "h"].get(d).unwrap_or(&"p"), part.text)
+                }
+            })
+            .collect();
+        parts.join(", ")
     };
-    let values = pairs.iter().map(|&(_, f, g)| Proposal {
+    let xor_of = |parts: &[&PartFormula]| -> String {
+        let mut text = parts[0].text.clone();
+        for part in &parts[1..] {
+            text = format!("xor({text}, {})", part.text);
+        }
+        text
+    };
+    let found_by = |combo: &[&PartFormula]| {
+        if combo.iter().any(|p| p.edge) {
+            "sum of the edges"
+        } else {
+            "sum of games"
+        }
+    };
+    let axes: Vec<&str> = moving.iter().map(|&d| source.names[d].as_str()).collect();
+    let values = combos.iter().map(|combo| Proposal {
         kind: ClaimKind::Values,
-        expression: format!("xor({f}, {g})"),
+        expression: xor_of(combo),
         statement: format!(
-            "the sum of two heap games: G({x}, {y}) = f({x}) XOR g({y}) with {}",
-            parts(f, g)
+            "the sum of {} heap games: G = the xor of the parts, {}",
+            axes.len(),
+            named(combo)
         ),
-        found_by: "sum of games",
+        found_by: found_by(combo),
     });
-    // A sum is a P-position exactly where its parts' values are equal.
-    let p_sets = pairs.iter().take(1).map(|&(_, f, g)| Proposal {
-        kind: ClaimKind::PSet,
-        expression: format!("{f} == {g}"),
-        statement: format!(
-            "the P-positions of a sum of two heap games are where the parts' values are equal: \
-             {}",
-            parts(f, g)
-        ),
-        found_by: "sum of games",
+    // A sum is a P-position exactly where its parts' values xor to 0: the last part equals the
+    // xor of the others. The first combination of each search.
+    let mut p_searches: Vec<&str> = Vec::new();
+    let p_sets = combos.iter().filter_map(|combo| {
+        let by = found_by(combo);
+        if p_searches.contains(&by) {
+            return None;
+        }
+        p_searches.push(by);
+        let (last, rest) = combo.split_last().expect("two parts or more");
+        Some(Proposal {
+            kind: ClaimKind::PSet,
+            expression: format!("{} == {}", xor_of(rest), last.text),
+            statement: format!(
+                "the P-positions of a sum of heap games are where the parts' values xor to 0: {}",
+                named(combo)
+            ),
+            found_by: by,
+        })
     });
-    values.chain(p_sets).collect()
+    let proposals: Vec<Proposal> = values.collect();
+    proposals.into_iter().chain(p_sets.collect::<Vec<_>>()).collect()
 }
 
 /// Formulas in `name` (from `min`) equal to `values` at every coordinate, each with its size in
@@ -102,34 +192,53 @@ fn heap_formulas(
     formulas
 }
 
-/// A periodic heap game from its start as a lookup on residues, plus the saltus.
+/// The longest preperiod whose heaps a lookup names one by one.
+const LONGEST_PREPERIOD: usize = 12;
+
+/// A periodic heap game as a lookup on residues, plus the saltus (arithmetic periodicity), the
+/// heaps of a short preperiod that the lookup misses named one by one: Lasker's Nim (hex
+/// 4.333…), whose values are n for n ≡ 1, 2 and n ± 1 for n ≡ 3, 0 (mod 4) but 0 at n = 0.
 pub(super) fn lookup(name: &str, min: i64, values: &[i64]) -> Option<String> {
-    let period = find_period(values).filter(|p| p.preperiod == 0 && p.period <= LONGEST_LOOKUP)?;
-    let p = period.period;
+    let period = find_period(values)
+        .filter(|p| p.preperiod <= LONGEST_PREPERIOD && p.period <= LONGEST_LOOKUP)?;
+    let (p, s, e) = (period.period, period.saltus, period.preperiod);
     let t = if min == 0 { name.to_string() } else { format!("({name} - {min})") };
-    if period.saltus == 0 && (0..p).all(|r| values[r] == r as i64) {
-        // 0, 1, ..., p - 1 repeating: the remainder itself.
-        return Some(format!("{t} % {p}"));
+    // The lookup's entry for residue r, from the periodic part: the value less the saltus of
+    // the whole periods before it, so that value(n) = entry[n % p] + s * (n / p).
+    let mut entry = vec![0i64; p];
+    for n in e..e + p {
+        entry[n % p] = values[n] - s * (n / p) as i64;
     }
-    if p == 1 {
+    let periodic = |n: usize| entry[n % p] + s * (n / p) as i64;
+    let mut text = if s == 0 && (0..p).all(|r| entry[r] == r as i64) {
+        // 0, 1, ..., p - 1 repeating: the remainder itself.
+        format!("{t} % {p}")
+    } else if p == 1 {
         // An arithmetic progression: v + s·n.
-        let (v, s) = (values[0], period.saltus);
+        let v = entry[0];
         let slope = if s == 1 { t.clone() } else { format!("{s} * {t}") };
-        return Some(match v {
+        match v {
             0 if s == 0 => "0".to_string(),
             0 => slope,
             _ if s == 0 => v.to_string(),
             _ => format!("{slope} + {v}"),
-        });
-    }
-    let mut text = values[p - 1].to_string();
-    for r in (0..p - 1).rev() {
-        if values[r].to_string() != text {
-            text = format!("if({t} % {p} == {r}, {}, {text})", values[r]);
         }
-    }
-    if period.saltus != 0 {
-        text = format!("{text} + {} * ({t} / {p})", period.saltus);
+    } else {
+        let mut text = entry[p - 1].to_string();
+        for r in (0..p - 1).rev() {
+            if entry[r].to_string() != text {
+                text = format!("if({t} % {p} == {r}, {}, {text})", entry[r]);
+            }
+        }
+        if s != 0 {
+            text = format!("{text} + {s} * ({t} / {p})");
+        }
+        text
+    };
+    for n in (0..e).rev() {
+        if values[n] != periodic(n) {
+            text = format!("if({t} == {n}, {}, {text})", values[n]);
+        }
     }
     Some(text)
 }

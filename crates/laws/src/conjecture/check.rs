@@ -3,7 +3,7 @@
 
 use super::judge::{judge, verdict, Seen};
 use super::proving::prove;
-use super::{CheckReport, ClaimKind, Conjecture, Counterexample, Verdict};
+use super::{CheckReport, ClaimKind, Conjecture, Counterexample, Edges, Slot, Verdict};
 use crate::error::{Error, ErrorKind};
 use crate::expr::compiled::{self, Input, LANES};
 use crate::expr::EvalError;
@@ -108,13 +108,15 @@ fn check_loopy(
     let lens = shape.lens();
     let row_len = *lens.last().expect("tables have axes");
     let program = conjecture.compile(shape.axes(), &lens);
+    let edges = Edges::of(shape.axes(), &lens, |i| seen[i].g());
     let rows: Vec<Result<(u64, Vec<Counterexample>), Error>> = seen
         .par_chunks(row_len)
         .enumerate()
         .map_init(
             || RowClaim::new(conjecture, program.clone()),
             |claim, (row, cells)| {
-                check_row(claim, shape.axes(), &lens, row, cells, show, Draws::Possible)
+                let at = Row { axes: shape.axes(), lens: &lens, row, edges: &edges };
+                check_row(claim, &at, cells, show, Draws::Possible)
             },
         )
         .collect();
@@ -194,20 +196,20 @@ pub(crate) fn agreeing(
         budget.advance(row_len as u64);
     };
     budget.starts(table.len() as u64);
+    let at = |row, edges| Row { axes: shape.axes(), lens: &lens, row, edges };
     if let Some(seen) = labelled {
+        let edges = Edges::of(shape.axes(), &lens, |i| seen[i].g());
         seen.par_chunks(row_len).enumerate().for_each_init(init, |state, (row, cells)| {
             one_row(state, &|claim| {
-                matches!(check_row(claim, shape.axes(), &lens, row, cells, 0, draws), Ok((0, _)))
+                matches!(check_row(claim, &at(row, &edges), cells, 0, draws), Ok((0, _)))
             })
         });
     } else {
         grundy_core::with_cells!(table.cells(), |values| {
+            let edges = Edges::of(shape.axes(), &lens, |i| i64::from(Into::<u32>::into(values[i])));
             values.par_chunks(row_len).enumerate().for_each_init(init, |state, (row, cells)| {
                 one_row(state, &|claim| {
-                    matches!(
-                        check_row(claim, shape.axes(), &lens, row, cells, 0, draws),
-                        Ok((0, _))
-                    )
+                    matches!(check_row(claim, &at(row, &edges), cells, 0, draws), Ok((0, _)))
                 })
             })
         });
@@ -283,6 +285,7 @@ pub struct RowChecker<'a> {
     conjecture: &'a Conjecture,
     claim: RowClaim<'a>,
     shape: TableShape,
+    edges: Edges,
     show: usize,
     next_row: usize,
     cells: u64,
@@ -297,6 +300,7 @@ impl<'a> RowChecker<'a> {
         RowChecker {
             conjecture,
             claim,
+            edges: Edges::streamed(shape.axes(), &shape.lens()),
             shape: shape.clone(),
             show,
             next_row: 0,
@@ -316,15 +320,17 @@ impl<'a> RowChecker<'a> {
             return Err(Error::new(ErrorKind::NoDraws { table: "a streamed table".into() }));
         }
         let wanted = self.show - self.counterexamples.len();
-        let (count, found) = check_row(
-            &mut self.claim,
-            self.shape.axes(),
-            &self.shape.lens(),
-            self.next_row,
-            row,
-            wanted,
-            Draws::None,
-        )?;
+        let lens = self.shape.lens();
+        let row_at =
+            Row { axes: self.shape.axes(), lens: &lens, row: self.next_row, edges: &self.edges };
+        if self.conjecture.reads_edges() {
+            let pos = row_at.start();
+            let cells: Vec<i64> = row.iter().map(|&v| i64::from(v)).collect();
+            self.edges.learn(&pos, &cells);
+        }
+        let row_at =
+            Row { axes: self.shape.axes(), lens: &lens, row: self.next_row, edges: &self.edges };
+        let (count, found) = check_row(&mut self.claim, &row_at, row, wanted, Draws::None)?;
         self.next_row += 1;
         self.cells += row.len() as u64;
         self.disagreements += count;
@@ -370,12 +376,14 @@ fn check_rows<C: Cell>(
     let lens = table.shape().lens();
     let row_len = *lens.last().unwrap();
     let program = conjecture.compile(table.axes(), &lens);
+    let edges = Edges::of(table.axes(), &lens, |i| i64::from(Into::<u32>::into(values[i])));
     let claim = || RowClaim::new(conjecture, program.clone());
     let one_row = |claim: &mut RowClaim<'_>, (row, cells): (usize, &[C])| {
         if progress.cancelled() {
             return Err(Error::new(ErrorKind::Cancelled));
         }
-        let checked = check_row(claim, table.axes(), &lens, row, cells, show, Draws::None);
+        let at = Row { axes: table.axes(), lens: &lens, row, edges: &edges };
+        let checked = check_row(claim, &at, cells, show, Draws::None);
         progress.advance(row_len as u64);
         checked
     };
@@ -492,28 +500,43 @@ fn block_agrees(kind: ClaimKind, claimed: &[i64], g: &[i64]) -> bool {
     }
 }
 
-/// Checks row number `row` (counted in row-major order over all axes but the last): the number
-/// of disagreements and the first `show` counterexamples. The claim's program runs on blocks of
+/// Where a row lies: row number `row` (counted in row-major order over all axes but the last)
+/// of a table with `axes` and `lens`, whose edges are `edges`.
+struct Row<'r> {
+    axes: &'r [Axis],
+    lens: &'r [usize],
+    row: usize,
+    edges: &'r Edges,
+}
+
+impl Row<'_> {
+    /// The coordinates of the row's first cell.
+    fn start(&self) -> Vec<Coord> {
+        let dims = self.lens.len();
+        let mut pos: Vec<Coord> = self.axes.iter().map(|a| a.min).collect();
+        let mut rest = self.row;
+        for d in (0..dims - 1).rev() {
+            pos[d] = self.axes[d].min + (rest % self.lens[d]) as Coord;
+            rest /= self.lens[d];
+        }
+        pos
+    }
+}
+
+/// Checks the row `at`: the number of disagreements and the first `show` counterexamples. The claim's program runs on blocks of
 /// [`LANES`] cells; a block where it fails is judged again by the interpreter from the failing
 /// cell, which names the error (or, were the two ever to differ, decides by the reference).
 fn check_row<R: RowCells>(
     claim: &mut RowClaim<'_>,
-    axes: &[Axis],
-    lens: &[usize],
-    row: usize,
+    at: &Row<'_>,
     cells: R,
     show: usize,
     draws: Draws,
 ) -> Result<(u64, Vec<Counterexample>), Error> {
     let conjecture = claim.conjecture;
-    let dims = lens.len();
-    let last = dims - 1;
-    let mut pos = vec![0; dims];
-    let mut rest = row;
-    for d in (0..last).rev() {
-        pos[d] = axes[d].min + (rest % lens[d]) as Coord;
-        rest /= lens[d];
-    }
+    let (axes, edges) = (at.axes, at.edges);
+    let last = at.lens.len() - 1;
+    let mut pos = at.start();
     let draws = draws == Draws::Possible;
     let mut count = 0u64;
     let mut found = Vec::new();
@@ -526,12 +549,18 @@ fn check_row<R: RowCells>(
         let start = axes[last].min + from as Coord;
         let inputs: Vec<Input<'_>> = conjecture
             .variables
-            .slot_axes()
+            .slots()
             .iter()
-            .map(|source| match source {
-                Some(axis) if *axis == last => Input::Ramp(start),
-                Some(axis) => Input::Splat(pos[*axis]),
-                None => Input::Lanes(g),
+            .map(|source| match *source {
+                Slot::Axis(axis) if axis == last => Input::Ramp(start),
+                Slot::Axis(axis) => Input::Splat(pos[axis]),
+                Slot::Edge(axis) if axis == last => {
+                    Input::Lanes(&edges.line(axis)[from..from + lanes])
+                }
+                Slot::Edge(axis) => {
+                    Input::Splat(edges.line(axis)[(pos[axis] - axes[axis].min) as usize])
+                }
+                Slot::Value => Input::Lanes(g),
             })
             .collect();
         let ran = claim.program.run(&inputs, lanes, &mut claim.scratch);
@@ -546,7 +575,7 @@ fn check_row<R: RowCells>(
             let judged = if k < usable {
                 verdict(conjecture.kind, ran.values[k], seen, draws)
             } else {
-                conjecture.variables.fill(&mut slots, &pos, seen.g());
+                conjecture.variables.fill(&mut slots, &pos, seen.g(), edges);
                 judge(conjecture, &slots, seen, draws).map_err(|e| eval_error(&pos, e))?
             };
             if let Some(claimed) = judged {

@@ -121,7 +121,7 @@ mod tests {
         for (kind, text, seen, draws, expected) in cases {
             let claim = Conjecture::parse(kind, text, &["n"]).unwrap();
             let mut slots = vec![0i64; claim.variables.names.len()];
-            claim.variables.fill(&mut slots, &[5], seen.g());
+            claim.variables.fill(&mut slots, &[5], seen.g(), &crate::conjecture::Edges::unknown());
             let judged = judge(&claim, &slots, seen, draws).unwrap();
             assert_eq!(judged, expected, "{kind:?} {text} at {seen:?}");
         }

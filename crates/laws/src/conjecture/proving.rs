@@ -4,7 +4,7 @@
 //! board splits into heap games, and the automata ([`crate::proof::automatic`]). `check`,
 //! `patterns`' laws, the view and Python all come here.
 
-use super::{ClaimKind, Conjecture};
+use super::{ClaimKind, Conjecture, Edges};
 use crate::proof::automatic::{self, Claimed};
 use crate::proof::certificate::{box_work, prove_periodic, reach, Certificate, PeriodicClaim};
 use crate::proof::sum;
@@ -65,6 +65,13 @@ pub(super) fn proof_plan<'g>(
         Claim::PSet => Claimed::PSet,
         Claim::Values => Claimed::Values,
     };
+    if conjecture.reads_edges() {
+        return Err(NoBox::Beyond {
+            game,
+            claimed,
+            why: "the claim reads the table's edges (g_a), which no box holds".into(),
+        });
+    }
     if let Err(why) = reach(game) {
         return Err(NoBox::Beyond {
             game,
@@ -141,7 +148,7 @@ pub(super) fn prove(
     };
     let slots_at = |pos: &[Coord]| {
         let mut slots = vec![0; conjecture.variables.names.len()];
-        conjecture.variables.fill(&mut slots, pos, 0);
+        conjecture.variables.fill(&mut slots, pos, 0, &Edges::unknown());
         slots
     };
     match claim {
@@ -167,7 +174,7 @@ fn beyond_the_box(
     budget: &Budget<'_>,
 ) -> Certificate {
     let slots = conjecture.variables.slot_axes();
-    let sum_why = match sum::prove(game, claimed, &conjecture.expr, slots) {
+    let sum_why = match sum::prove(game, claimed, &conjecture.expr, conjecture.variables.slots()) {
         Ok(proof) => return Certificate { proof, checked_box: None },
         Err(why) => why,
     };

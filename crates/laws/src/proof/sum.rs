@@ -13,6 +13,7 @@
 //!   through the preperiod and one lcm of the periods;
 //! - an axis without moves is the zero game.
 
+use crate::conjecture::Slot;
 use crate::expr::BinOp;
 use crate::expr::{eval_node, node_reads, node_shift, Expr, Func, Node, Value};
 use crate::proof::automatic::Claimed;
@@ -50,92 +51,151 @@ impl Part {
 }
 
 /// Proves `expr` about `game` by the sum theorem, or says why it does not apply (`Err`): the
-/// game is not a sum, a part has no proved law, or the claim is not the sum of its parts' laws.
+/// game is not a sum, a part has no proved law, or the claim is not the sum of its parts.
+///
+/// The claim is an xor of parts (values), or an equation between two xors of parts (P-set: the
+/// xor of all the parts is 0). Each part reads one axis: a formula in its coordinate, equal to
+/// the part's proved law up to an xor constant (the constants xor to 0), or the table's edge
+/// `g_a` itself, which is the part's heap game wherever every part's minimum is terminal
+/// (the edge holds G₁(a) ⊕ G₂(min) ⊕ …, and those are 0). An axis without moves may have no
+/// part. Any number of axes.
 pub(crate) fn prove(
     game: &Game,
     claimed: Claimed,
     expr: &Expr,
-    slot_axes: &[Option<usize>],
+    slots: &[Slot],
 ) -> Result<Proof, String> {
     if let Some(why) = game.beyond_normal_recursion() {
         return Err(format!(
             "the sum theorem is about normal play along moves that end, and {why}"
         ));
     }
-    if game.dims() != 2 {
-        return Err("the sum theorem here is for boards of two axes".into());
+    let dims = game.dims();
+    if dims < 2 {
+        return Err("the sum theorem is about boards of two or more axes".into());
     }
-    let parts = [part(game, 0)?, part(game, 1)?];
-    let (f, g) = split(expr.root(), claimed)
-        .ok_or("the claim is not of the form xor(f(a), g(b)) (values) or f(a) == g(b) (P-set)")?;
-    let reads = |node: &Node| -> Vec<usize> {
-        (0..2)
+    let heaps: Vec<Heap> = (0..dims).map(|axis| heap(game, axis)).collect::<Result<_, _>>()?;
+    let leaves = leaves(expr.root(), claimed).ok_or(
+        "the claim is not an xor of parts (values), or an equation between xors of parts (P-set)",
+    )?;
+    let slot_axes: Vec<Option<usize>> = slots
+        .iter()
+        .map(|slot| match slot {
+            Slot::Axis(axis) => Some(*axis),
+            Slot::Edge(_) | Slot::Value => None,
+        })
+        .collect();
+    let axis_name = |axis: usize| game.axes()[axis].name.as_str();
+    // The part of the claim for each axis, and the xor of its constant parts.
+    let mut parts: Vec<Option<&Node>> = vec![None; dims];
+    let mut constant = 0i64;
+    for leaf in leaves {
+        let read: Vec<usize> = (0..dims)
             .filter(|&axis| {
-                slot_axes
-                    .iter()
-                    .enumerate()
-                    .any(|(slot, a)| *a == Some(axis) && node_reads(node, slot))
+                slots.iter().enumerate().any(|(slot, s)| {
+                    matches!(s, Slot::Axis(a) | Slot::Edge(a) if *a == axis)
+                        && node_reads(leaf, slot)
+                })
             })
-            .collect()
-    };
-    let (f, g) = match (reads(f).as_slice(), reads(g).as_slice()) {
-        ([] | [0], [] | [1]) => (f, g),
-        ([] | [1], [] | [0]) => (g, f),
-        _ => return Err("the claim's two parts do not each read one axis".into()),
-    };
-    // The xor constant c, read at the corner; then each part equals its law xor c.
-    let at = |node: &Node, part: &Part, n: Coord| -> Result<i64, String> {
-        let slots: Vec<i64> =
-            slot_axes.iter().map(|a| if *a == Some(part.axis) { n } else { 0 }).collect();
-        match eval_node(node, &slots) {
-            Ok(Value::Int(v)) => Ok(v),
-            _ => Err(format!("the claim's part cannot be evaluated at {n}")),
+            .collect();
+        if slots.iter().enumerate().any(|(slot, s)| *s == Slot::Value && node_reads(leaf, slot)) {
+            return Err("the claim reads g".into());
         }
-    };
-    let c = at(f, &parts[0], parts[0].min)? ^ parts[0].value(parts[0].min);
-    for (node, part) in [(f, &parts[0]), (g, &parts[1])] {
-        agrees(node, part, c, slot_axes, &at)?;
+        match read.as_slice() {
+            [] => match eval_node(leaf, &vec![0; slots.len()]) {
+                Ok(Value::Int(v)) => constant ^= v,
+                _ => return Err("a constant part of the claim is not an integer".into()),
+            },
+            [axis] if parts[*axis].is_none() => parts[*axis] = Some(leaf),
+            [axis] => return Err(format!("two of the claim's parts read {}", axis_name(*axis))),
+            _ => return Err("a part of the claim reads two axes".into()),
+        }
     }
-    let name = &game.axes();
-    let how = match claimed {
-        Claimed::Values => "the value is the xor of the parts' values".to_string(),
-        Claimed::PSet => "the P-positions are where the parts' values are equal".to_string(),
-    };
-    Ok(Proof::by(
-        Theorem::SumOfGames,
-        format!(
-            "{} and {}: {how}, and the claim's part in {} and in {} equals each part's law{}",
-            parts[0].name,
-            parts[1].name,
-            name[0].name,
-            name[1].name,
+    let mut named = Vec::new();
+    for (axis, leaf) in parts.iter().enumerate() {
+        let heap = &heaps[axis];
+        let Some(node) = leaf else {
+            if matches!(heap, Heap::Zero) {
+                continue;
+            }
+            return Err(format!(
+                "the claim has no part for {}, where there are moves",
+                axis_name(axis)
+            ));
+        };
+        let edge = slots.iter().position(|s| *s == Slot::Edge(axis));
+        if edge.is_some_and(|slot| matches!(node, Node::Var(v) if *v == slot)) {
+            // G(…, x, …) on the edge is G_axis(x) xor every other part at its minimum.
+            if let Some(other) = (0..dims).find(|&d| !heaps[d].terminal_at_min(game, d)) {
+                return Err(format!(
+                    "the edge g_{} holds the part on {} at its minimum, which has moves",
+                    axis_name(axis),
+                    axis_name(other)
+                ));
+            }
+            named.push(format!("the table's edge g_{0} (the heap game on {0})", axis_name(axis)));
+            continue;
+        }
+        if edge.is_some_and(|slot| node_reads(node, slot)) {
+            return Err(format!(
+                "the claim's part for {} reads its edge inside a formula",
+                axis_name(axis)
+            ));
+        }
+        let part = part(game, axis, heap)?;
+        let at = |n: Coord| -> Result<i64, String> {
+            let values: Vec<i64> =
+                slot_axes.iter().map(|a| if *a == Some(axis) { n } else { 0 }).collect();
+            match eval_node(node, &values) {
+                Ok(Value::Int(v)) => Ok(v),
+                _ => Err(format!("the claim's part cannot be evaluated at {n}")),
+            }
+        };
+        let c = at(part.min)? ^ part.value(part.min);
+        agrees(node, &part, c, &slot_axes, &at)?;
+        constant ^= c;
+        named.push(format!(
+            "{} (the claim's part{})",
+            part.name,
             if c == 0 { String::new() } else { format!(" xor {c}") }
-        ),
-    ))
+        ));
+    }
+    if constant != 0 {
+        return Err(format!("the claim's parts differ from the parts' laws by xor {constant}"));
+    }
+    let how = match claimed {
+        Claimed::Values => "the value is the xor of the parts' values",
+        Claimed::PSet => "the P-positions are where the parts' values xor to 0",
+    };
+    Ok(Proof::by(Theorem::SumOfGames, format!("{}: {how}", named.join(" and "))))
 }
 
-/// The claim's two parts: `xor(f, g)` for values; `f == g` or `xor(f, g) == 0` for a P-set.
-fn split(root: &Node, claimed: Claimed) -> Option<(&Node, &Node)> {
-    fn xor(node: &Node) -> Option<(&Node, &Node)> {
+/// Whether the sum theorem knows a law for the heap game on `axis` of `game` (a Nim heap, no
+/// move, or a finite subtraction set with its period proved), so that a formula for that part
+/// can be proved equal to it; a part without one can still be named by its edge, `g_a`.
+pub(crate) fn knows_part(game: &Game, axis: usize) -> bool {
+    heap(game, axis).and_then(|heap| part(game, axis, &heap)).is_ok()
+}
+
+/// The claim's parts: the leaves of `xor(…)` for values; of both sides of `==` for a P-set
+/// (`f == g` is `xor(f, g) == 0`).
+fn leaves(root: &Node, claimed: Claimed) -> Option<Vec<&Node>> {
+    fn xor_leaves<'n>(node: &'n Node, out: &mut Vec<&'n Node>) {
         match node {
-            Node::Call(Func::Xor, args, _) => Some((&args[0], &args[1])),
-            _ => None,
+            Node::Call(Func::Xor, args, _) => args.iter().for_each(|a| xor_leaves(a, out)),
+            _ => out.push(node),
         }
     }
-    match claimed {
-        Claimed::Values => xor(root),
-        Claimed::PSet => match root {
-            Node::Bin(BinOp::Eq, a, b, true) => match (&**a, &**b) {
-                (x, Node::Const(Value::Int(0))) | (Node::Const(Value::Int(0)), x)
-                    if xor(x).is_some() =>
-                {
-                    xor(x)
-                }
-                _ => Some((&**a, &**b)),
-            },
-            _ => None,
-        },
+    let mut out = Vec::new();
+    match (claimed, root) {
+        (Claimed::Values, _) => xor_leaves(root, &mut out),
+        (Claimed::PSet, Node::Bin(BinOp::Eq, a, b, true)) => {
+            xor_leaves(a, &mut out);
+            xor_leaves(b, &mut out);
+        }
+        (Claimed::PSet, _) => return None,
     }
+    Some(out)
 }
 
 /// Whether `node` (a part of the claim) equals `part`'s law xor `c` at every coordinate from the
@@ -145,10 +205,14 @@ fn agrees(
     part: &Part,
     c: i64,
     slot_axes: &[Option<usize>],
-    at: &dyn Fn(&Node, &Part, Coord) -> Result<i64, String>,
+    at: &dyn Fn(Coord) -> Result<i64, String>,
 ) -> Result<(), String> {
     let axis_name = |p: &Part| p.name.clone();
-    let (periods, increments) = node_shift(node, slot_axes.len()).ok_or_else(|| {
+    // A lookup names the heaps of a preperiod one by one, `if(n == k, v, rest)`: past the last
+    // such heap the part is `rest`, whose form is read.
+    let (rest, past) = exceptions(node, part.axis, slot_axes);
+    let past = past.max(part.min);
+    let (periods, increments) = node_shift(rest, slot_axes.len()).ok_or_else(|| {
         format!("the claim's part for {} shows no period or slope in its form", axis_name(part))
     })?;
     // Shifting the axis shifts every slot that reads it: over the lcm P of their periods, the
@@ -165,30 +229,79 @@ fn agrees(
             growth += increments[slot] * (period / periods[slot]) as i64;
         }
     }
-    let (stretch, slope) = match &part.law {
-        Law::Nim => (period, period as i64),
-        Law::Zero => (period, 0),
+    // Where the comparison may stop: one period of both past the exceptions and the law's
+    // preperiod, from where each repeats (or grows by its slope).
+    let (end, slope) = match &part.law {
+        Law::Nim => (past.checked_add(period as Coord), period as i64),
+        Law::Zero => (past.checked_add(period as Coord), 0),
         Law::Periodic(law) => {
             let (e, p) = (law.period.preperiod as u64, law.period.period as u64);
-            (e + crate::expr::lcm(p, period), 0)
+            let start = past.max(part.min + e as Coord);
+            (start.checked_add(crate::expr::lcm(p, period) as Coord), 0)
         }
     };
     if growth != slope || (matches!(part.law, Law::Nim) && c != 0) {
         return Err(format!("the claim's part does not grow as {} does", part.name));
     }
-    if stretch > 1 << 20 {
-        return Err(format!("the stretch to compare with {} is too long", part.name));
-    }
-    for n in part.min..part.min + stretch as Coord {
-        if at(node, part, n)? ^ c != part.value(n) {
+    let end = end
+        .filter(|end| end - part.min <= 1 << 20)
+        .ok_or_else(|| format!("the stretch to compare with {} is too long", part.name))?;
+    for n in part.min..end {
+        if at(n)? ^ c != part.value(n) {
             return Err(format!("the claim's part differs from {} at {n}", part.name));
         }
     }
     Ok(())
 }
 
-/// The heap game on `axis`: the rules that move along it, as a 1-D game, with its law.
-fn part(game: &Game, axis: usize) -> Result<Part, String> {
+/// The part `node` less its leading exceptions `if(n == k, v, …)` (or `if((n - m) == k, v, …)`)
+/// on the coordinate of `axis`, and the first coordinate past them all (`Coord::MIN` when none).
+fn exceptions<'n>(node: &'n Node, axis: usize, slot_axes: &[Option<usize>]) -> (&'n Node, Coord) {
+    let on_axis = |slot: &usize| slot_axes.get(*slot) == Some(&Some(axis));
+    let point = |cond: &Node| -> Option<Coord> {
+        let Node::Bin(BinOp::Eq, left, right, true) = cond else { return None };
+        let Node::Const(Value::Int(k)) = **right else { return None };
+        match &**left {
+            Node::Var(slot) if on_axis(slot) => Some(k),
+            Node::Bin(BinOp::Sub, var, m, true) => match (&**var, &**m) {
+                (Node::Var(slot), Node::Const(Value::Int(m))) if on_axis(slot) => k.checked_add(*m),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    let (mut node, mut past) = (node, Coord::MIN);
+    while let Node::Call(Func::If, args, _) = node {
+        let (Some(k), Node::Const(Value::Int(_))) = (point(&args[0]), &args[1]) else { break };
+        past = past.max(k.saturating_add(1));
+        node = &args[2];
+    }
+    (node, past)
+}
+
+/// The heap game on one axis, as the rules that move along it make it.
+enum Heap {
+    /// No move along the axis.
+    Zero,
+    /// A slide of any length: a Nim heap.
+    Nim,
+    /// Another heap game.
+    Game(Game),
+}
+
+impl Heap {
+    /// Whether the heap game has no move from the axis' smallest coordinate (value 0 there).
+    fn terminal_at_min(&self, game: &Game, axis: usize) -> bool {
+        match self {
+            Heap::Zero | Heap::Nim => true,
+            Heap::Game(heap) => heap.options(&[game.axes()[axis].min]).is_empty(),
+        }
+    }
+}
+
+/// The heap game on `axis`: the rules that move along it, as a 1-D game; `Err` when the board
+/// is not a sum (a move changes two coordinates, or leaves a sum of positions).
+fn heap(game: &Game, axis: usize) -> Result<Heap, String> {
     let name = &game.axes()[axis].name;
     let min = game.axes()[axis].min;
     let mut rules = Vec::new();
@@ -236,14 +349,30 @@ fn part(game: &Game, axis: usize) -> Result<Part, String> {
         }
     }
     if nim {
-        return Ok(Part { axis, min, law: Law::Nim, name: format!("a Nim heap on {name}") });
+        return Ok(Heap::Nim);
     }
     if rules.is_empty() {
-        return Ok(Part { axis, min, law: Law::Zero, name: format!("no move on {name}") });
+        return Ok(Heap::Zero);
     }
-    let heap = Game::new(name, "a part of a sum", vec![Axis::new(name, min)], rules)
-        .map_err(|e| format!("the part on {name}: {e}"))?;
-    let Some(reach) = subtraction_reach(&heap) else {
+    Game::new(name, "a part of a sum", vec![Axis::new(name, min)], rules)
+        .map(Heap::Game)
+        .map_err(|e| format!("the part on {name}: {e}"))
+}
+
+/// The part on `axis` (its heap game `heap`) with its law.
+fn part(game: &Game, axis: usize, heap: &Heap) -> Result<Part, String> {
+    let name = &game.axes()[axis].name;
+    let min = game.axes()[axis].min;
+    let heap = match heap {
+        Heap::Nim => {
+            return Ok(Part { axis, min, law: Law::Nim, name: format!("a Nim heap on {name}") })
+        }
+        Heap::Zero => {
+            return Ok(Part { axis, min, law: Law::Zero, name: format!("no move on {name}") })
+        }
+        Heap::Game(heap) => heap,
+    };
+    let Some(reach) = subtraction_reach(heap) else {
         return Err(format!(
             "no theorem gives the part on {name} its law (its moves are neither a slide of any \
              length nor a finite subtraction set)"
@@ -262,7 +391,7 @@ fn part(game: &Game, axis: usize) -> Result<Part, String> {
                 heap.options(&[n]).into_iter().map(|o| Nimber(values[(o[0][0] - min) as usize]));
             values.push(mex(options).0);
         }
-        if let Some(law) = proved_law(&heap, &values, min) {
+        if let Some(law) = proved_law(heap, &values, min) {
             let name = format!(
                 "subtraction {{{}}} on {name} (period {}{}, proved)",
                 amounts.join(", "),

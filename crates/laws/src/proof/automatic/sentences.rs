@@ -98,9 +98,12 @@ pub(crate) fn problem(
     let mins: Vec<Coord> = game.axes().iter().map(|a| a.min).collect();
     let slots: Vec<(Var, i64)> = slot_axes
         .iter()
-        .map(|axis| {
-            let axis = axis.ok_or_else(|| Outside("a claim that uses g".into()))?;
-            Ok((x[axis], mins[axis]))
+        .enumerate()
+        .map(|(slot, axis)| match axis {
+            Some(axis) => Ok((x[*axis], mins[*axis])),
+            // A variable the claim does not read (the edges, on a claim about coordinates).
+            None if !crate::expr::node_reads(root, slot) => Ok((x[0], mins[0])),
+            None => Err(Outside("a claim that uses g or the table's edges (g_a)".into())),
         })
         .collect::<Result<_, Outside>>()?;
     let mut compiler = Compiler::new(slots, Vars::FRESH);

@@ -169,7 +169,7 @@ fn claim_agrees(game: &Game, kind: ClaimKind, text: &str, size: i64) {
         for b in 0..size {
             let pos = [mins[0] + a, mins[1] + b];
             let mut slots = vec![0; names.len() + 2];
-            conjecture.variables.fill(&mut slots, &pos, 0);
+            conjecture.variables.fill(&mut slots, &pos, 0, &crate::conjecture::Edges::unknown());
             let numbers_for = |extra: Option<u128>| -> Vec<u128> {
                 automaton
                     .tracks()
@@ -344,7 +344,7 @@ fn agrees_on(
     let mut slots = vec![0; 8];
     for (index, value) in values.iter().enumerate() {
         let pos = [mins[0] + (index / size) as i64, mins[1] + (index % size) as i64];
-        conjecture.variables.fill(&mut slots, &pos, 0);
+        conjecture.variables.fill(&mut slots, &pos, 0, &crate::conjecture::Edges::unknown());
         let agrees = match kind {
             ClaimKind::PSet => conjecture.expr.eval_bool(&slots).ok()? == (*value == 0),
             _ => conjecture.expr.eval_int(&slots).ok()? == i64::from(*value),
