@@ -41,7 +41,22 @@ impl RuntimeArgs {
 /// `cli` (the whole command line, with [`RuntimeArgs`] on `grundy` itself) with the runtime's
 /// options on every command that takes them.
 pub(crate) fn on_commands(cli: clap::Command) -> clap::Command {
-    TAKEN_BY.iter().fold(cli, |cli, name| cli.mut_subcommand(name, RuntimeArgs::augment_args))
+    // `augment_args` also gives the command this struct's doc comment as its description: each
+    // command keeps its own (every command's help once read "The runtime's options, ...").
+    TAKEN_BY.iter().fold(cli, |cli, name| {
+        cli.mut_subcommand(name, |command| {
+            let (about, long) = (command.get_about().cloned(), command.get_long_about().cloned());
+            let command = RuntimeArgs::augment_args(command);
+            let command = match about {
+                Some(about) => command.about(about),
+                None => command,
+            };
+            match long {
+                Some(long) => command.long_about(long),
+                None => command.long_about(None::<&str>),
+            }
+        })
+    })
 }
 
 /// The runtime asked for on the command line that `matches` holds: the command's options, else

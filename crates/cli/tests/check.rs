@@ -199,7 +199,7 @@ fn bad_expressions_exit_with_code_2_and_say_where() {
         ),
         (
             &["kiki", "--size", "9x9", "--p-set", "x == 1"],
-            "unknown variable `x` (allowed: n, m, i, j, and the constant phi)",
+            "unknown variable `x` (allowed: n, m, i, j, g_n, g_m, and the constant phi)",
         ),
         (&["kiki", "--size", "9x9", "--p-set", "g == 0"], "unknown variable `g`"),
         (

@@ -273,3 +273,20 @@ fn compute_writes_oeis_b_files_for_heap_games() {
     );
     assert!(!std::path::Path::new("-").exists());
 }
+
+/// Every command's help describes that command: those that take `--threads` once all read the
+/// runtime options' comment ("The runtime's options, as given before the command or after it").
+#[test]
+fn each_command_keeps_its_own_description() {
+    let text = common::stdout_of(&["--help"]);
+    assert!(!text.contains("The runtime's options"), "{text}");
+    for (command, first) in [
+        ("check", "Test a closed-form conjecture against a table"),
+        ("compute", "Compute a game's Grundy table"),
+        ("patterns", "Find the laws behind a table"),
+    ] {
+        let help = common::stdout_of(&[command, "--help"]);
+        assert!(help.starts_with(first), "{command}: {help}");
+        assert!(help.contains("--threads"), "{command}: {help}");
+    }
+}

@@ -26,6 +26,7 @@ pub(crate) mod periodic_rules;
 mod pieces;
 mod radix;
 mod rays;
+mod separable;
 mod sums;
 pub(crate) mod synthesis;
 
@@ -279,6 +280,10 @@ pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions<'_>) -> Laws {
         proposals.extend(rays::propose(source));
         proposals.extend(p_equations(source, budget.deadline(), &mut search));
         proposals.extend(beatty::propose(source));
+        // A periodic P-set whose rule was written out needs no second reading of its factors.
+        if !source.rules.iter().any(|(kind, ..)| *kind == ClaimKind::PSet) {
+            proposals.extend(separable::propose(source));
+        }
         proposals.extend(pieces::propose(source, budget.deadline(), &mut search));
     }
     let mut laws = check_proposals(source, proposals, &budget, &proofs, &mut search);

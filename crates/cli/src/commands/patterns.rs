@@ -84,8 +84,8 @@ pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
         let options = args.law_seconds.with_proof_seconds(args.proof_seconds).reporting_to(&bar);
         let report = analyze_with(&loaded, &options).map_err(|err| match err.kind() {
             ErrorKind::Axes { dims } => anyhow::anyhow!(
-                "patterns analyses 1-D and 2-D tables; this one has {dims} axes (take a 2-D \
-                     slice with --slice AXIS=COORD)"
+                "patterns analyses tables of one, two or three axes (values, not outcomes, on \
+                     three); this one has {dims} (take a 2-D slice with --slice AXIS=COORD)"
             ),
             _ => anyhow::Error::from(err),
         })?;
@@ -472,7 +472,7 @@ fn print_laws(
     } else if laws.laws.is_empty() {
         writeln!(
             out,
-            "laws:      none found (formulas of up to {} nodes, digits, pieces, sums of heap games, Beatty rays, periodic rays)",
+            "laws:      none found (formulas of up to {} nodes, digits, pieces, sums of heap games or of the edges, Beatty rays, periodic rays, separable P-sets)",
             laws.law_search.largest_size
         )?;
     } else {
@@ -492,7 +492,7 @@ fn print_laws(
         writeln!(out, "      {}", law.statement)?;
         if let Report::Board(r) = report {
             // The heap games of a sum, by name when the index knows them.
-            if law.found_by == "sum of games" {
+            if law.found_by.starts_with("sum of") {
                 for (kind, index) in [("column", r.min[1]), ("row", r.min[0])] {
                     let named = known.lines.iter().find(|l| l.kind == kind && l.index == index);
                     if let Some(named) = named {

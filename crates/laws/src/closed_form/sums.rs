@@ -11,7 +11,7 @@ use super::{LawSearch, Proposal, Source, LARGEST_FORMULA};
 use crate::conjecture::ClaimKind;
 use crate::expr::{node_shift, Expr};
 use crate::periodicity::find_period;
-use crate::proof::sum::knows_part;
+use crate::proof::sum::{is_sum, knows_part};
 use std::time::Instant;
 
 /// Lookups of periods up to this are written out.
@@ -70,8 +70,11 @@ pub(super) fn propose(
             };
             // The theorem proves a formula equal to a part only when it knows the part's law
             // (on a table read from a file, whose game is unknown, the form alone decides).
-            let known = source.described.game().is_none_or(|game| knows_part(game, d));
-            if !known || !parts.iter().any(readable) {
+            let game = source.described.game();
+            let known = game.is_none_or(|game| knows_part(game, d));
+            // A board known not to be a sum has no edge law the theorem could prove.
+            let sum = game.is_none_or(is_sum);
+            if sum && (!known || !parts.iter().any(readable)) {
                 parts.push(PartFormula { text: format!("g_{name}"), nodes: 1, edge: true });
             }
             parts
@@ -97,20 +100,54 @@ pub(super) fn propose(
         let nodes: usize = combo.iter().map(|p| p.nodes).sum();
         (edges, nodes, combo.iter().map(|p| p.text.len()).sum::<usize>())
     });
+    // Where each part is read: the column y = y₀ for x, the row x = x₀ for y, on a board.
+    let line_of = |d: usize| -> String {
+        let others: Vec<String> = (0..dims)
+            .filter(|&o| o != d)
+            .map(|o| format!("{} = {}", source.names[o], source.mins[o]))
+            .collect();
+        match (dims, d) {
+            (2, 0) => format!("the column {}", others[0]),
+            (2, _) => format!("the row {}", others[0]),
+            _ => format!("the edge {}", others.join(", ")),
+        }
+    };
+    let letters = ["f", "g", "h"];
     let named = |combo: &[&PartFormula]| -> String {
         let parts: Vec<String> = combo
             .iter()
             .zip(&moving)
-            .map(|(part, &d)| {
+            .enumerate()
+            .map(|(k, (part, &d))| {
                 let name = &source.names[d];
                 if part.edge {
-                    format!("{name}'s heap game read from the table's edge")
+                    format!("g_{name} ({}, read from the table)", line_of(d))
                 } else {
-                    format!("{}({name}) = {}", ["f", "g", "h"].get(d).unwrap_or(&"p"), part.text)
+                    format!("{}({name}) = {} ({})", letters[k.min(2)], part.text, line_of(d))
                 }
             })
             .collect();
-        parts.join(", ")
+        match parts.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    };
+    let how = |combo: &[&PartFormula]| -> String {
+        let terms: Vec<String> = combo
+            .iter()
+            .zip(&moving)
+            .enumerate()
+            .map(|(k, (part, &d))| {
+                let name = &source.names[d];
+                if part.edge {
+                    format!("g_{name}")
+                } else {
+                    format!("{}({name})", letters[k.min(2)])
+                }
+            })
+            .collect();
+        terms.join(" XOR ")
     };
     let xor_of = |parts: &[&PartFormula]| -> String {
         let mut text = parts[0].text.clone();
@@ -127,12 +164,15 @@ pub(super) fn propose(
         }
     };
     let axes: Vec<&str> = moving.iter().map(|&d| source.names[d].as_str()).collect();
+    let all_axes = source.names.join(", ");
     let values = combos.iter().map(|combo| Proposal {
         kind: ClaimKind::Values,
         expression: xor_of(combo),
         statement: format!(
-            "the sum of {} heap games: G = the xor of the parts, {}",
-            axes.len(),
+            "the sum of {} heap games: G({}) = {} with {}",
+            ["", "one", "two", "three"].get(axes.len()).unwrap_or(&"several"),
+            all_axes,
+            how(combo),
             named(combo)
         ),
         found_by: found_by(combo),
@@ -151,7 +191,9 @@ pub(super) fn propose(
             kind: ClaimKind::PSet,
             expression: format!("{} == {}", xor_of(rest), last.text),
             statement: format!(
-                "the P-positions of a sum of heap games are where the parts' values xor to 0: {}",
+                "the P-positions of a sum of heap games are where the parts' values xor to 0 ({} \
+                 == 0) with {}",
+                how(combo),
                 named(combo)
             ),
             found_by: by,

@@ -154,11 +154,10 @@ pub(crate) fn prove(
         let c = at(part.min)? ^ part.value(part.min);
         agrees(node, &part, c, &slot_axes, &at)?;
         constant ^= c;
-        named.push(format!(
-            "{} (the claim's part{})",
-            part.name,
-            if c == 0 { String::new() } else { format!(" xor {c}") }
-        ));
+        named.push(match c {
+            0 => part.name,
+            c => format!("{} (the claim's part xor {c})", part.name),
+        });
     }
     if constant != 0 {
         return Err(format!("the claim's parts differ from the parts' laws by xor {constant}"));
@@ -167,7 +166,20 @@ pub(crate) fn prove(
         Claimed::Values => "the value is the xor of the parts' values",
         Claimed::PSet => "the P-positions are where the parts' values xor to 0",
     };
-    Ok(Proof::by(Theorem::SumOfGames, format!("{}: {how}", named.join(" and "))))
+    Ok(Proof::by(
+        Theorem::SumOfGames,
+        format!(
+            "{}: {how}, and the claim names each part by its law or its edge",
+            named.join(" and ")
+        ),
+    ))
+}
+
+/// Whether every move of `game` changes one coordinate and leaves one position: the board is a
+/// sum of one heap game per axis (whose laws may still be unknown).
+pub(crate) fn is_sum(game: &Game) -> bool {
+    game.beyond_normal_recursion().is_none()
+        && (0..game.dims()).all(|axis| heap(game, axis).is_ok())
 }
 
 /// Whether the sum theorem knows a law for the heap game on `axis` of `game` (a Nim heap, no
