@@ -267,3 +267,25 @@ fn edges_are_read_from_the_table_checked() {
     let streamed = check("fibonacci-rook", "40x40", "values", "xor(g_a, b)", &["--stream"]);
     assert_eq!(streamed["verdict"], "disagrees");
 }
+
+/// Larger formulas with more time: the synthesis' cap is 7 nodes in the default 10 s and grows
+/// by one for each doubling of `--law-seconds`.
+#[test]
+fn the_formula_cap_grows_with_the_search_time() {
+    for (seconds, largest) in [("10", 7), ("20", 8), ("45", 9)] {
+        let args = ["patterns", "nim", "--size", "20x20", "--json", "--quiet", "--law-seconds"];
+        let report: Value =
+            serde_json::from_str(&stdout_of(&[&args[..], &[seconds]].concat())).unwrap();
+        assert_eq!(report["law_search"]["largest_size"], largest, "{seconds} s");
+    }
+}
+
+/// A reported structure stated as a law: the cutting game's outcome period [34, 34] from
+/// (38, 38) is a product of two sets, each periodic from 38 with its first heaps named.
+#[test]
+fn a_late_outcome_period_is_stated_as_a_separable_law() {
+    let law = best_law("cutting", "200x200", "400x400", "p-set", &[]);
+    assert_eq!(law["found_by"], "separable", "{law}");
+    let expression = law["expression"].as_str().unwrap();
+    assert!(expression.contains("w % 34 == 7") && expression.contains("h == 37"), "{law}");
+}

@@ -167,8 +167,23 @@ const PERIOD_PREFIX: usize = 1 << 16;
 /// The fewest values of every coordinate on a table whose laws are proposed.
 pub const LEAST_LINES: usize = 8;
 
-/// The largest formula the synthesis builds (nodes): `xor(a % 3, b % 3)` has 7.
+/// The largest formula the synthesis builds (nodes) within the default time: `xor(a % 3, b %
+/// 3)` has 7.
 const LARGEST_FORMULA: usize = 7;
+
+/// The largest formula any time allows: the cap grows by one node each time the search's time
+/// doubles past the default's, up to this.
+const LARGEST_FORMULA_EVER: usize = 15;
+
+/// The largest formula the synthesis builds within `seconds`: [`LARGEST_FORMULA`] at the
+/// default 10 s or less, one node more for each doubling (20 s: 8, 40 s: 9, …). The
+/// enumeration grows about tenfold per node, so its deadline, not the cap, usually ends it; the
+/// report says which formulas it finished.
+fn largest_formula(seconds: f64) -> usize {
+    let doublings = (seconds / LawOptions::DEFAULT_SECONDS).log2().floor();
+    let more = if doublings.is_finite() && doublings > 0.0 { doublings as usize } else { 0 };
+    (LARGEST_FORMULA + more).min(LARGEST_FORMULA_EVER)
+}
 
 /// A table as the law search reads it: its axes, and per flat (row-major) cell index its value
 /// (when it has values) and whether it is a P-position.
@@ -260,7 +275,8 @@ pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions<'_>) -> Laws {
     let budget = options.search_budget();
     // Each law's proof within its own bound and what is left of the search's time.
     let proofs = || options.proof_budget().within(&budget);
-    let mut search = LawSearch { largest_size: LARGEST_FORMULA, ..LawSearch::default() };
+    let largest_size = largest_formula(options.seconds.get());
+    let mut search = LawSearch { largest_size, ..LawSearch::default() };
     let mut proposals: Vec<Proposal> = source
         .rules
         .iter()
@@ -329,13 +345,18 @@ fn values_proposals(
     let points: Vec<Vec<i64>> = samples.iter().map(|&f| source.coords(f)).collect();
     let target: Vec<i64> = samples.iter().map(|&f| value(f)).collect();
     let mut synthesis = Synthesis::new(&source.names, &points);
-    let found = synthesis.find(&target, LARGEST_FORMULA, deadline);
+    let found = synthesis.find(&target, search.largest_size, deadline);
     search.formulas_tried += found.tried;
     if let Some(stopped) = &found.stopped {
+        let why = if stopped.bank_full {
+            "the formulas to build larger ones from fill its memory bound".to_string()
+        } else {
+            format!("its time ({} s) ran out", options.seconds)
+        };
         search.stopped = Some(format!(
             "the values' formula search stopped after every formula of up to {} nodes and {} \
-             formulas in all: its time ({} s) ran out",
-            stopped.complete, stopped.tried, options.seconds
+             formulas in all: {why}",
+            stopped.complete, stopped.tried
         ));
     }
     // The samples are only a filter: each candidate is checked on every cell.

@@ -7,7 +7,7 @@
 //! the sum theorem proves about every board all the same.
 
 use super::synthesis::Synthesis;
-use super::{LawSearch, Proposal, Source, LARGEST_FORMULA};
+use super::{LawSearch, Proposal, Source};
 use crate::conjecture::ClaimKind;
 use crate::expr::{node_shift, Expr};
 use crate::periodicity::find_period;
@@ -44,10 +44,13 @@ pub(super) fn propose(
     }
     let edges: Vec<Vec<i64>> =
         (0..dims).map(|d| (0..lens[d]).map(|x| value(x * strides[d])).collect()).collect();
-    let cells: usize = lens.iter().product();
-    let sum = (0..cells).all(|flat| {
-        let parts = (0..dims).fold(0, |acc, d| acc ^ edges[d][flat / strides[d] % lens[d]]);
-        value(flat) == parts
+    // Row by row (the last axis): the other axes' parts are one xor per row.
+    let (last, row_len) = (dims - 1, lens[dims - 1]);
+    let rows: usize = lens[..last].iter().product();
+    let sum = (0..rows).all(|row| {
+        let base = row * row_len;
+        let others = (0..last).fold(0, |acc, d| acc ^ edges[d][base / strides[d] % lens[d]]);
+        (0..row_len).all(|j| value(base + j) == others ^ edges[last][j])
     });
     let moving: Vec<usize> = (0..dims).filter(|&d| edges[d].iter().any(|&v| v != 0)).collect();
     if !sum || moving.len() < 2 {
@@ -218,7 +221,7 @@ fn heap_formulas(
         (0..values.len().min(24)).chain((24..values.len()).step_by(spread)).collect();
     let points: Vec<Vec<i64>> = picked.iter().map(|&k| vec![min + k as i64]).collect();
     let target: Vec<i64> = picked.iter().map(|&k| values[k]).collect();
-    let found = Synthesis::new(&names, &points).find(&target, LARGEST_FORMULA, deadline);
+    let found = Synthesis::new(&names, &points).find(&target, search.largest_size, deadline);
     search.formulas_tried += found.tried;
     let holds = |text: String| {
         let expr = Expr::parse(&text, &[name]).ok()?;

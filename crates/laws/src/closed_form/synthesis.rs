@@ -85,6 +85,8 @@ pub(crate) struct Stopped {
     pub(crate) complete: usize,
     /// Formulas tried in all.
     pub(crate) tried: u64,
+    /// Whether the bank was full ([`MOST_KEPT`]) rather than the time out.
+    pub(crate) bank_full: bool,
 }
 
 /// The outcome of one search.
@@ -188,7 +190,7 @@ impl<'a> Synthesis<'a> {
                 let mut candidates: Vec<String> =
                     found.into_iter().map(|node| self.render_node(node).0).collect();
                 candidates.sort_by_key(|m| (m.len(), m.clone()));
-                let stopped = out_of_time.then_some(Stopped { complete, tried });
+                let stopped = out_of_time.then_some(Stopped { complete, tried, bank_full: false });
                 return Found { candidates, tried, stopped };
             }
             complete = size;
@@ -206,7 +208,7 @@ impl<'a> Synthesis<'a> {
                 return Found {
                     candidates: Vec::new(),
                     tried,
-                    stopped: Some(Stopped { complete, tried }),
+                    stopped: Some(Stopped { complete, tried, bank_full: true }),
                 };
             }
             for (node, row) in fresh {
@@ -231,11 +233,14 @@ impl<'a> Synthesis<'a> {
         let mut found = Vec::new();
         let mut fresh: Vec<(Node, Vec<i64>)> = Vec::new();
         let mut out_of_time = false;
+        // The level's new formulas are held only while the bank has room for them: past it the
+        // search stops after this level (a level of 10 nodes held 12 GB before this bound).
+        let room = MOST_KEPT.saturating_sub(self.nodes.len());
         let mut consider = |node: Node, row: &[i64], found: &mut Vec<Node>| {
             if row == target {
                 found.push(node);
             }
-            if !last && !self.seen.contains_key(row) {
+            if !last && fresh.len() <= room && !self.seen.contains_key(row) {
                 fresh.push((node, row.to_vec()));
             }
         };
