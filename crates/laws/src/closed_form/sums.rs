@@ -22,6 +22,10 @@ struct PartFormula {
     text: String,
     nodes: usize,
     edge: bool,
+    /// The axis it reads.
+    axis: usize,
+    /// Its name in the statement: f, g, h.
+    letter: &'static str,
 }
 
 /// The laws G = f(x) ⊕ g(y) ⊕ … (and the P-set f(x) ⊕ … == h(z)) when the table is the sum of
@@ -33,132 +37,11 @@ pub(super) fn propose(
     deadline: Instant,
     search: &mut LawSearch,
 ) -> Vec<Proposal> {
-    let lens = &source.lens;
-    let dims = lens.len();
-    if dims < 2 || lens.iter().any(|&len| len < 2) || value(0) != 0 {
+    let Some((edges, moving)) = sum_of_edges(&source.lens, value) else {
         return Vec::new();
-    }
-    let mut strides = vec![1usize; dims];
-    for d in (0..dims - 1).rev() {
-        strides[d] = strides[d + 1] * lens[d + 1];
-    }
-    let edges: Vec<Vec<i64>> =
-        (0..dims).map(|d| (0..lens[d]).map(|x| value(x * strides[d])).collect()).collect();
-    // Row by row (the last axis): the other axes' parts are one xor per row.
-    let (last, row_len) = (dims - 1, lens[dims - 1]);
-    let rows: usize = lens[..last].iter().product();
-    let sum = (0..rows).all(|row| {
-        let base = row * row_len;
-        let others = (0..last).fold(0, |acc, d| acc ^ edges[d][base / strides[d] % lens[d]]);
-        (0..row_len).all(|j| value(base + j) == others ^ edges[last][j])
-    });
-    let moving: Vec<usize> = (0..dims).filter(|&d| edges[d].iter().any(|&v| v != 0)).collect();
-    if !sum || moving.len() < 2 {
-        // Not a sum, or a board of one heap game (the synthesis states those).
-        return Vec::new();
-    }
-    // Each moving axis' choices: its formulas, then its edge when none is in the theorem's reach.
-    let choices: Vec<Vec<PartFormula>> = moving
-        .iter()
-        .map(|&d| {
-            let name = &source.names[d];
-            let mut parts: Vec<PartFormula> =
-                heap_formulas(name, source.mins[d], &edges[d], deadline, search)
-                    .into_iter()
-                    .map(|(text, nodes)| PartFormula { text, nodes, edge: false })
-                    .collect();
-            let readable = |p: &PartFormula| {
-                Expr::parse(&p.text, &[name.as_str()])
-                    .is_ok_and(|e| node_shift(e.root(), 1).is_some())
-            };
-            // The theorem proves a formula equal to a part only when it knows the part's law
-            // (on a table read from a file, whose game is unknown, the form alone decides).
-            let game = source.described.game();
-            let known = game.is_none_or(|game| knows_part(game, d));
-            // A board known not to be a sum has no edge law the theorem could prove.
-            let sum = game.is_none_or(is_sum);
-            if sum && (!known || !parts.iter().any(readable)) {
-                parts.push(PartFormula { text: format!("g_{name}"), nodes: 1, edge: true });
-            }
-            parts
-        })
-        .collect();
-    // Every combination, those without edges first, then the smallest: the check keeps the
-    // first of each search that holds, and the ranking puts a proved one first.
-    let mut combos: Vec<Vec<&PartFormula>> = vec![Vec::new()];
-    for options in &choices {
-        combos = combos
-            .into_iter()
-            .flat_map(|combo| {
-                options.iter().map(move |part| {
-                    let mut next = combo.clone();
-                    next.push(part);
-                    next
-                })
-            })
-            .collect();
-    }
-    combos.sort_by_key(|combo| {
-        let edges = combo.iter().filter(|p| p.edge).count();
-        let nodes: usize = combo.iter().map(|p| p.nodes).sum();
-        (edges, nodes, combo.iter().map(|p| p.text.len()).sum::<usize>())
-    });
-    // Where each part is read: the column y = y₀ for x, the row x = x₀ for y, on a board.
-    let line_of = |d: usize| -> String {
-        let others: Vec<String> = (0..dims)
-            .filter(|&o| o != d)
-            .map(|o| format!("{} = {}", source.names[o], source.mins[o]))
-            .collect();
-        match (dims, d) {
-            (2, 0) => format!("the column {}", others[0]),
-            (2, _) => format!("the row {}", others[0]),
-            _ => format!("the edge {}", others.join(", ")),
-        }
     };
-    let letters = ["f", "g", "h"];
-    let named = |combo: &[&PartFormula]| -> String {
-        let parts: Vec<String> = combo
-            .iter()
-            .zip(&moving)
-            .enumerate()
-            .map(|(k, (part, &d))| {
-                let name = &source.names[d];
-                if part.edge {
-                    format!("g_{name} ({}, read from the table)", line_of(d))
-                } else {
-                    format!("{}({name}) = {} ({})", letters[k.min(2)], part.text, line_of(d))
-                }
-            })
-            .collect();
-        match parts.split_last() {
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-            None => String::new(),
-        }
-    };
-    let how = |combo: &[&PartFormula]| -> String {
-        let terms: Vec<String> = combo
-            .iter()
-            .zip(&moving)
-            .enumerate()
-            .map(|(k, (part, &d))| {
-                let name = &source.names[d];
-                if part.edge {
-                    format!("g_{name}")
-                } else {
-                    format!("{}({name})", letters[k.min(2)])
-                }
-            })
-            .collect();
-        terms.join(" XOR ")
-    };
-    let xor_of = |parts: &[&PartFormula]| -> String {
-        let mut text = parts[0].text.clone();
-        for part in &parts[1..] {
-            text = format!("xor({text}, {})", part.text);
-        }
-        text
-    };
+    let choices = part_choices(source, &edges, &moving, deadline, search);
+    let combos = combinations(&choices);
     let found_by = |combo: &[&PartFormula]| {
         if combo.iter().any(|p| p.edge) {
             "sum of the edges"
@@ -166,17 +49,15 @@ pub(super) fn propose(
             "sum of games"
         }
     };
-    let axes: Vec<&str> = moving.iter().map(|&d| source.names[d].as_str()).collect();
-    let all_axes = source.names.join(", ");
+    let count = ["", "one", "two", "three"].get(moving.len()).unwrap_or(&"several");
     let values = combos.iter().map(|combo| Proposal {
         kind: ClaimKind::Values,
         expression: xor_of(combo),
         statement: format!(
-            "the sum of {} heap games: G({}) = {} with {}",
-            ["", "one", "two", "three"].get(axes.len()).unwrap_or(&"several"),
-            all_axes,
-            how(combo),
-            named(combo)
+            "the sum of {count} heap games: G({}) = {} with {}",
+            source.names.join(", "),
+            terms(source, combo),
+            described(source, combo)
         ),
         found_by: found_by(combo),
     });
@@ -196,14 +77,161 @@ pub(super) fn propose(
             statement: format!(
                 "the P-positions of a sum of heap games are where the parts' values xor to 0 ({} \
                  == 0) with {}",
-                how(combo),
-                named(combo)
+                terms(source, combo),
+                described(source, combo)
             ),
             found_by: by,
         })
     });
     let proposals: Vec<Proposal> = values.collect();
     proposals.into_iter().chain(p_sets.collect::<Vec<_>>()).collect()
+}
+
+/// The edges of a table of `lens` (each axis' values, the other coordinates at their
+/// minimums) and the axes whose edge is not all 0, when every cell is the xor of the edges and
+/// two axes or more move; `None` otherwise (not a sum, or one heap game, which the synthesis
+/// states).
+fn sum_of_edges(
+    lens: &[usize],
+    value: &(dyn Fn(usize) -> i64 + Sync),
+) -> Option<(Vec<Vec<i64>>, Vec<usize>)> {
+    let dims = lens.len();
+    if dims < 2 || lens.iter().any(|&len| len < 2) || value(0) != 0 {
+        return None;
+    }
+    let mut strides = vec![1usize; dims];
+    for d in (0..dims - 1).rev() {
+        strides[d] = strides[d + 1] * lens[d + 1];
+    }
+    let edges: Vec<Vec<i64>> =
+        (0..dims).map(|d| (0..lens[d]).map(|x| value(x * strides[d])).collect()).collect();
+    // Row by row (the last axis): the other axes' parts are one xor per row.
+    let (last, row_len) = (dims - 1, lens[dims - 1]);
+    let rows: usize = lens[..last].iter().product();
+    let sum = (0..rows).all(|row| {
+        let base = row * row_len;
+        let others = (0..last).fold(0, |acc, d| acc ^ edges[d][base / strides[d] % lens[d]]);
+        (0..row_len).all(|j| value(base + j) == others ^ edges[last][j])
+    });
+    let moving: Vec<usize> = (0..dims).filter(|&d| edges[d].iter().any(|&v| v != 0)).collect();
+    (sum && moving.len() >= 2).then_some((edges, moving))
+}
+
+/// Each moving axis' choices: its formulas, then its edge when no formula is in the sum
+/// theorem's reach (the theorem knows no law for the part, or the formula's form shows no
+/// period or slope), and the board may be a sum.
+fn part_choices(
+    source: &Source<'_>,
+    edges: &[Vec<i64>],
+    moving: &[usize],
+    deadline: Instant,
+    search: &mut LawSearch,
+) -> Vec<Vec<PartFormula>> {
+    let game = source.described.game();
+    // A board known not to be a sum has no edge law the theorem could prove.
+    let sum = game.is_none_or(is_sum);
+    let letters = ["f", "g", "h"];
+    moving
+        .iter()
+        .enumerate()
+        .map(|(k, &axis)| {
+            let name = &source.names[axis];
+            let letter = letters[k.min(2)];
+            let mut parts: Vec<PartFormula> =
+                heap_formulas(name, source.mins[axis], &edges[axis], deadline, search)
+                    .into_iter()
+                    .map(|(text, nodes)| PartFormula { text, nodes, edge: false, axis, letter })
+                    .collect();
+            let readable = |p: &PartFormula| {
+                Expr::parse(&p.text, &[name.as_str()])
+                    .is_ok_and(|e| node_shift(e.root(), 1).is_some())
+            };
+            // On a table read from a file, whose game is unknown, the form alone decides.
+            let known = game.is_none_or(|game| knows_part(game, axis));
+            if sum && (!known || !parts.iter().any(readable)) {
+                let text = format!("g_{name}");
+                parts.push(PartFormula { text, nodes: 1, edge: true, axis, letter });
+            }
+            parts
+        })
+        .collect()
+}
+
+/// Every combination of one choice per axis, those without edges first, then the smallest: the
+/// check keeps the first of each search that holds, and the ranking puts a proved one first.
+fn combinations(choices: &[Vec<PartFormula>]) -> Vec<Vec<&PartFormula>> {
+    let mut combos: Vec<Vec<&PartFormula>> = vec![Vec::new()];
+    for options in choices {
+        combos = combos
+            .into_iter()
+            .flat_map(|combo| {
+                options.iter().map(move |part| {
+                    let mut next = combo.clone();
+                    next.push(part);
+                    next
+                })
+            })
+            .collect();
+    }
+    combos.sort_by_key(|combo| {
+        let edges = combo.iter().filter(|p| p.edge).count();
+        let nodes: usize = combo.iter().map(|p| p.nodes).sum();
+        (edges, nodes, combo.iter().map(|p| p.text.len()).sum::<usize>())
+    });
+    combos
+}
+
+/// `xor(xor(f, g), h)`.
+fn xor_of(parts: &[&PartFormula]) -> String {
+    let mut text = parts[0].text.clone();
+    for part in &parts[1..] {
+        text = format!("xor({text}, {})", part.text);
+    }
+    text
+}
+
+/// `f(a) XOR g_b`: the parts by name.
+fn terms(source: &Source<'_>, combo: &[&PartFormula]) -> String {
+    let terms: Vec<String> = combo
+        .iter()
+        .map(|part| match part.edge {
+            true => part.text.clone(),
+            false => format!("{}({})", part.letter, source.names[part.axis]),
+        })
+        .collect();
+    terms.join(" XOR ")
+}
+
+/// Each part and where it is read: `f(x) = x % 3 (the column y = 0)`, `g_b (the row a = 0,
+/// read from the table)`, the edge `b = 0, c = 0` on three axes.
+fn described(source: &Source<'_>, combo: &[&PartFormula]) -> String {
+    let dims = source.names.len();
+    let line_of = |d: usize| -> String {
+        let others: Vec<String> = (0..dims)
+            .filter(|&o| o != d)
+            .map(|o| format!("{} = {}", source.names[o], source.mins[o]))
+            .collect();
+        match (dims, d) {
+            (2, 0) => format!("the column {}", others[0]),
+            (2, _) => format!("the row {}", others[0]),
+            _ => format!("the edge {}", others.join(", ")),
+        }
+    };
+    let parts: Vec<String> = combo
+        .iter()
+        .map(|part| {
+            let (name, line) = (&source.names[part.axis], line_of(part.axis));
+            match part.edge {
+                true => format!("{} ({line}, read from the table)", part.text),
+                false => format!("{}({name}) = {} ({line})", part.letter, part.text),
+            }
+        })
+        .collect();
+    match parts.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// Formulas in `name` (from `min`) equal to `values` at every coordinate, each with its size in

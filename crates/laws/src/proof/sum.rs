@@ -86,31 +86,7 @@ pub(crate) fn prove(
         })
         .collect();
     let axis_name = |axis: usize| game.axes()[axis].name.as_str();
-    // The part of the claim for each axis, and the xor of its constant parts.
-    let mut parts: Vec<Option<&Node>> = vec![None; dims];
-    let mut constant = 0i64;
-    for leaf in leaves {
-        let read: Vec<usize> = (0..dims)
-            .filter(|&axis| {
-                slots.iter().enumerate().any(|(slot, s)| {
-                    matches!(s, Slot::Axis(a) | Slot::Edge(a) if *a == axis)
-                        && node_reads(leaf, slot)
-                })
-            })
-            .collect();
-        if slots.iter().enumerate().any(|(slot, s)| *s == Slot::Value && node_reads(leaf, slot)) {
-            return Err("the claim reads g".into());
-        }
-        match read.as_slice() {
-            [] => match eval_node(leaf, &vec![0; slots.len()]) {
-                Ok(Value::Int(v)) => constant ^= v,
-                _ => return Err("a constant part of the claim is not an integer".into()),
-            },
-            [axis] if parts[*axis].is_none() => parts[*axis] = Some(leaf),
-            [axis] => return Err(format!("two of the claim's parts read {}", axis_name(*axis))),
-            _ => return Err("a part of the claim reads two axes".into()),
-        }
-    }
+    let (parts, mut constant) = by_axis(&leaves, slots, game)?;
     let mut named = Vec::new();
     for (axis, leaf) in parts.iter().enumerate() {
         let heap = &heaps[axis];
@@ -187,6 +163,41 @@ pub(crate) fn is_sum(game: &Game) -> bool {
 /// can be proved equal to it; a part without one can still be named by its edge, `g_a`.
 pub(crate) fn knows_part(game: &Game, axis: usize) -> bool {
     heap(game, axis).and_then(|heap| part(game, axis, &heap)).is_ok()
+}
+
+/// The claim's part for each axis of `dims` (the leaf that reads it), and the xor of the
+/// constant leaves; `Err` when a leaf reads two axes or `g`, or two leaves read one axis.
+fn by_axis<'n>(
+    leaves: &[&'n Node],
+    slots: &[Slot],
+    game: &Game,
+) -> Result<(Vec<Option<&'n Node>>, i64), String> {
+    let (dims, axis_name) = (game.dims(), |axis: usize| game.axes()[axis].name.clone());
+    let mut parts: Vec<Option<&Node>> = vec![None; dims];
+    let mut constant = 0i64;
+    for &leaf in leaves {
+        let reads = |slot: usize| node_reads(leaf, slot);
+        if slots.iter().enumerate().any(|(slot, s)| *s == Slot::Value && reads(slot)) {
+            return Err("the claim reads g".into());
+        }
+        let read: Vec<usize> = (0..dims)
+            .filter(|&axis| {
+                slots.iter().enumerate().any(|(slot, s)| {
+                    matches!(s, Slot::Axis(a) | Slot::Edge(a) if *a == axis) && reads(slot)
+                })
+            })
+            .collect();
+        match read.as_slice() {
+            [] => match eval_node(leaf, &vec![0; slots.len()]) {
+                Ok(Value::Int(v)) => constant ^= v,
+                _ => return Err("a constant part of the claim is not an integer".into()),
+            },
+            [axis] if parts[*axis].is_none() => parts[*axis] = Some(leaf),
+            [axis] => return Err(format!("two of the claim's parts read {}", axis_name(*axis))),
+            _ => return Err("a part of the claim reads two axes".into()),
+        }
+    }
+    Ok((parts, constant))
 }
 
 /// The claim's parts: the leaves of `xor(…)` for values; of both sides of `==` for a P-set
