@@ -286,7 +286,11 @@ fn law_seconds_are_a_finite_bound_or_refused() {
         .unwrap();
     assert!(week.status.success(), "{}", String::from_utf8_lossy(&week.stderr));
     let report: serde_json::Value = serde_json::from_slice(&week.stdout).unwrap();
-    assert_eq!(report["law_search"]["stopped"], serde_json::Value::Null, "{report}");
+    // A week lets formulas grow to 15 nodes: what stops the search is the memory kept for the
+    // smaller formulas, never its time.
+    let stopped = report["law_search"]["stopped"].as_str().unwrap_or_default();
+    assert!(!stopped.contains("time"), "{report}");
+    assert_eq!(report["law_search"]["largest_size"], 15, "{report}");
 }
 
 /// Issue 59, item 2: the law search's proofs run within `--law-seconds` (and each within
