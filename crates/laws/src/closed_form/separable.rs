@@ -21,13 +21,24 @@ const MOST_EXCEPTIONS: usize = 12;
 pub(super) fn propose(source: &Source<'_>) -> Vec<Proposal> {
     let [rows, cols] = [source.lens[0], source.lens[1]];
     let at = |i: usize, j: usize| (source.is_p)(i * cols + j);
-    let xs: Vec<bool> = (0..rows).map(|i| (0..cols).any(|j| at(i, j))).collect();
-    let ys: Vec<bool> = (0..cols).map(|j| (0..rows).any(|i| at(i, j))).collect();
-    let product = (0..rows).all(|i| (0..cols).all(|j| at(i, j) == (xs[i] && ys[j])));
+    // A product: every row that holds a P-position holds the same ones. Rows are read in order
+    // and the first that differs ends the search (Wythoff's second row), never a column.
+    let Some(first) = (0..rows).find(|&i| (0..cols).any(|j| at(i, j))) else {
+        return Vec::new();
+    };
+    let ys: Vec<bool> = (0..cols).map(|j| at(first, j)).collect();
+    let mut xs = vec![false; rows];
+    for (i, x) in xs.iter_mut().enumerate().skip(first) {
+        let row_p = (0..cols).any(|j| at(i, j));
+        if row_p && (0..cols).any(|j| at(i, j) != ys[j]) {
+            return Vec::new();
+        }
+        *x = row_p;
+    }
     // No P-position, or a factor that holds everywhere (a law of one coordinate: the synthesis
     // and the rays state those).
     let trivial = |set: &[bool]| set.iter().all(|&p| p) || !set.iter().any(|&p| p);
-    if !product || trivial(&xs) || trivial(&ys) {
+    if trivial(&xs) || trivial(&ys) {
         return Vec::new();
     }
     let (Some(x), Some(y)) = (
