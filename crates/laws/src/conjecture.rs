@@ -13,6 +13,7 @@ pub use check::{check, check_in, check_with, Lanes, RowChecker};
 pub use proving::{proof_work, AUTOMATA_WORK};
 
 use crate::expr::compiled::{Compiled, Range};
+pub(crate) use crate::expr::Slot;
 use crate::expr::{lcm, Expr, ExprError, Type};
 use crate::proof::Proof;
 use grundy_core::{Coord, Game};
@@ -104,17 +105,6 @@ pub struct Variables {
     sources: Vec<Slot>,
     /// The axes' slots, `None` for the others (what the proofs read).
     axes: Vec<Option<usize>>,
-}
-
-/// What a variable reads.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Slot {
-    /// A coordinate.
-    Axis(usize),
-    /// The table's value on this axis' edge at the cell's coordinate on it.
-    Edge(usize),
-    /// The cell's value, `g`.
-    Value,
 }
 
 impl Variables {

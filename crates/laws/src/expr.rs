@@ -158,6 +158,17 @@ pub(crate) enum Func {
     If,
 }
 
+/// What a claim's variable reads, slot by slot (the claim's variables are the conjecture's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Slot {
+    /// A coordinate.
+    Axis(usize),
+    /// The table's value on this axis' edge at the cell's coordinate on it.
+    Edge(usize),
+    /// The cell's value, `g`.
+    Value,
+}
+
 /// A node of a parsed expression (the automatic prover reads the tree: `proof::automatic`).
 #[derive(Clone, Debug)]
 pub(crate) enum Node {

@@ -13,9 +13,8 @@
 //!   through the preperiod and one lcm of the periods;
 //! - an axis without moves is the zero game.
 
-use crate::conjecture::Slot;
-use crate::expr::BinOp;
 use crate::expr::{eval_node, node_reads, node_shift, Expr, Func, Node, Value};
+use crate::expr::{BinOp, Slot};
 use crate::proof::automatic::Claimed;
 use crate::proof::theorems::{proved_law, subtraction_reach, ProvedLaw};
 use crate::proof::{Proof, Theorem};
