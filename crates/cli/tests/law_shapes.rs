@@ -289,3 +289,30 @@ fn a_late_outcome_period_is_stated_as_a_separable_law() {
     let expression = law["expression"].as_str().unwrap();
     assert!(expression.contains("w % 34 == 7") && expression.contains("h == 37"), "{law}");
 }
+
+/// Hidden games of the earlier shapes (issue 62: "hidden games of each of these shapes"), none
+/// in the catalog: Wythoff's short diagonal taking 1 to 3 (rays, one with a preperiod), kiki's
+/// board counted from 0 (digits), and a loopy shuffle with a third diagonal step (pieces, ∞ on
+/// the odd squares, min(n, m) % 4 elsewhere), each confirmed on a table twice as large.
+#[test]
+fn hidden_games_of_the_rays_digits_and_pieces_shapes() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data");
+    let read = |path: &str| fs::read_to_string(data.join(path)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let short = read("games/wythoff-short-diagonal.toml").replace("\"1..=2\"", "\"1..=3\"");
+    let short = write(dir.path(), "short3.toml", &short);
+    let rays = best_law(&short, "199x199", "399x399", "p-set", &[]);
+    assert_eq!((&rays["found_by"], &rays["proved"]), (&"rays".into(), &Value::from(true)));
+
+    let corner = data.join("laws/corner-the-king.toml");
+    let digits = best_law(corner.to_str().unwrap(), "99x99", "199x199", "values", &[]);
+    assert_eq!(digits["expression"], "2 * (min(a, b) % 2) + (a + b) % 2");
+
+    let shuffle = read("games/diagonal-shuffle.toml").replace("[-2, -2]", "[-2, -2], [-3, -3]");
+    let laws = laws_of(&write(dir.path(), "s63.toml", &shuffle), "63x63", &[]);
+    let pieces = laws.iter().find(|l| l["found_by"] == "pieces").expect("a law by pieces");
+    let expression = pieces["expression"].as_str().unwrap();
+    assert_eq!(expression, "if((n + m) % 2 == 0, g == min(n, m) % 4, g == -1)");
+    let larger = write(dir.path(), "s127.toml", &shuffle.replace("max = 63", "max = 127"));
+    assert_eq!(check(&larger, "127x127", "holds", expression, &[])["verdict"], "agrees");
+}
