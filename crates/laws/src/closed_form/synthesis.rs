@@ -7,10 +7,14 @@
 //! built, so the smallest, is kept): the standard observational-equivalence pruning of
 //! enumerative synthesis. The formulas of the largest size are not kept, only compared, so the
 //! last size costs time and no memory. Integer arithmetic is the expression language's: `/` and
-//! `%` are Euclidean, a division by zero or an overflow drops the formula.
+//! `%` are Euclidean, a division by zero or an overflow drops the formula. The values are
+//! computed by the compiled evaluator's kernels (`expr::compiled::int_rows`), the same that
+//! run every check: one evaluator.
 //!
 //! A formula that gives the samples is only a candidate: the caller checks it on every cell.
 
+use crate::expr::compiled::{abs_rows, int_rows, IntOp};
+use crate::expr::BinOp;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -34,17 +38,17 @@ impl Op {
         matches!(self, Op::Add | Op::Mul | Op::Xor | Op::Min | Op::Max)
     }
 
-    #[inline]
-    fn apply(self, a: i64, b: i64) -> Option<i64> {
+    /// The operation as the compiled evaluator runs it.
+    fn kernel(self) -> IntOp {
         match self {
-            Op::Add => a.checked_add(b),
-            Op::Sub => a.checked_sub(b),
-            Op::Mul => a.checked_mul(b),
-            Op::Div => a.checked_div_euclid(b),
-            Op::Rem => a.checked_rem_euclid(b),
-            Op::Xor => Some(a ^ b),
-            Op::Min => Some(a.min(b)),
-            Op::Max => Some(a.max(b)),
+            Op::Add => IntOp::Bin(BinOp::Add),
+            Op::Sub => IntOp::Bin(BinOp::Sub),
+            Op::Mul => IntOp::Bin(BinOp::Mul),
+            Op::Div => IntOp::Bin(BinOp::Div),
+            Op::Rem => IntOp::Bin(BinOp::Rem),
+            Op::Xor => IntOp::Xor,
+            Op::Min => IntOp::Min,
+            Op::Max => IntOp::Max,
         }
     }
 
@@ -244,13 +248,11 @@ impl<'a> Synthesis<'a> {
                 fresh.push((node, row.to_vec()));
             }
         };
+        let mut fails = vec![false; self.samples.len()];
         // abs of the formulas one node smaller.
         for &a in &self.by_size[size - 1] {
             let src = self.row(a);
-            if src.iter().any(|&v| v < 0) {
-                for (r, &v) in row.iter_mut().zip(src) {
-                    *r = v.abs();
-                }
+            if src.iter().any(|&v| v < 0) && abs_rows(src, &mut row, &mut fails) {
                 consider(Node::Abs(a), &row, &mut found);
             }
         }
@@ -274,18 +276,15 @@ impl<'a> Synthesis<'a> {
                     }
                     let ra = self.row(a);
                     let skip = if op.commutes() && left == right { ka } else { 0 };
-                    'right: for &b in &self.by_size[right][skip..] {
+                    let kernel = op.kernel();
+                    for &b in &self.by_size[right][skip..] {
                         if constant(a) && constant(b) {
                             continue;
                         }
-                        let rb = self.row(b);
-                        for ((r, &x), &y) in row.iter_mut().zip(ra).zip(rb) {
-                            match op.apply(x, y) {
-                                Some(v) => *r = v,
-                                None => continue 'right,
-                            }
+                        // A division by zero or an overflow at a sample drops the formula.
+                        if int_rows(kernel, ra, self.row(b), &mut row, &mut fails) {
+                            consider(Node::Bin(op, a, b), &row, &mut found);
                         }
-                        consider(Node::Bin(op, a, b), &row, &mut found);
                     }
                 }
             }

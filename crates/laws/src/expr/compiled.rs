@@ -521,10 +521,67 @@ fn checked_zip(
     }
 }
 
+/// A checked operation without a branch: the wrapped value, and the lane marked failed when it
+/// overflowed (its value is then never read).
+#[inline(always)]
+fn overflowing_zip(
+    out: &mut [i64],
+    fails: &mut [bool],
+    a: &[i64],
+    b: &[i64],
+    f: impl Fn(i64, i64) -> (i64, bool),
+) {
+    for (((o, fail), &x), &y) in out.iter_mut().zip(fails.iter_mut()).zip(a).zip(b) {
+        let (v, overflowed) = f(x, y);
+        *o = v;
+        *fail |= overflowed;
+    }
+}
+
 fn select<T: Copy>(out: &mut [T], c: &[i64], a: &[T], b: &[T]) {
     for (((o, &c), &x), &y) in out.iter_mut().zip(c).zip(a).zip(b) {
         *o = if c != 0 { x } else { y };
     }
+}
+
+/// The integer operations of two operands that the formula synthesis builds formulas from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum IntOp {
+    /// `+ - * / %` (and the comparisons, which the synthesis does not build).
+    Bin(BinOp),
+    /// `xor(x, y)`.
+    Xor,
+    /// `min(x, y)`.
+    Min,
+    /// `max(x, y)`.
+    Max,
+}
+
+/// `op` on every lane of `a` and `b` into `out`, checked as a check's program runs it: whether
+/// no lane failed (an overflow, a division by zero). The synthesis computes its formulas'
+/// values on the sample cells with it: one evaluator for the synthesis and the checks.
+pub(crate) fn int_rows(
+    op: IntOp,
+    a: &[i64],
+    b: &[i64],
+    out: &mut [i64],
+    fails: &mut [bool],
+) -> bool {
+    fails.fill(false);
+    match op {
+        IntOp::Bin(op) => int_bin(op, true, a, b, out, fails),
+        IntOp::Xor => zip(out, a, b, |x, y| x ^ y),
+        IntOp::Min => zip(out, a, b, |x, y| if y < x { y } else { x }),
+        IntOp::Max => zip(out, a, b, |x, y| if y > x { y } else { x }),
+    }
+    !fails.contains(&true)
+}
+
+/// `|x|` on every lane, checked: whether no lane overflowed (`|i64::MIN|`).
+pub(crate) fn abs_rows(a: &[i64], out: &mut [i64], fails: &mut [bool]) -> bool {
+    fails.fill(false);
+    checked_map(out, fails, a, i64::checked_abs);
+    !fails.contains(&true)
 }
 
 /// An integer operation on every lane, checked lane by lane when it may fail.
@@ -538,9 +595,9 @@ fn int_bin(op: BinOp, checked: bool, a: &[i64], b: &[i64], out: &mut [i64], fail
         // zero there must not stop the run.
         (BinOp::Div, false) => zip(out, a, b, |x, y| x.checked_div_euclid(y).unwrap_or(0)),
         (BinOp::Rem, false) => zip(out, a, b, |x, y| x.checked_rem_euclid(y).unwrap_or(0)),
-        (BinOp::Add, true) => checked_zip(out, fails, a, b, i64::checked_add),
-        (BinOp::Sub, true) => checked_zip(out, fails, a, b, i64::checked_sub),
-        (BinOp::Mul, true) => checked_zip(out, fails, a, b, i64::checked_mul),
+        (BinOp::Add, true) => overflowing_zip(out, fails, a, b, i64::overflowing_add),
+        (BinOp::Sub, true) => overflowing_zip(out, fails, a, b, i64::overflowing_sub),
+        (BinOp::Mul, true) => overflowing_zip(out, fails, a, b, i64::overflowing_mul),
         (BinOp::Div, true) => checked_zip(out, fails, a, b, i64::checked_div_euclid),
         (BinOp::Rem, true) => checked_zip(out, fails, a, b, i64::checked_rem_euclid),
         (BinOp::Eq, _) => zip(out, a, b, cmp(i64::eq)),
