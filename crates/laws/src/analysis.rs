@@ -1,6 +1,7 @@
 //! The report of `grundy patterns`: what a table's structure is, in the JSON contract's shape.
 
 use crate::closed_form::periodic_rules::{outcome_rule, values_rule, Described};
+use crate::closed_form::sums::edges_and_sum;
 use crate::closed_form::{find_laws, LawOptions, Laws, Source};
 use crate::conjecture::ClaimKind;
 use crate::error::{Error, ErrorKind};
@@ -390,13 +391,7 @@ fn analyze_solid<C: Cell + Into<i64>>(
     let table = described.data();
     let axes = table.axes();
     let lens = table.shape().lens();
-    let strides = [lens[1] * lens[2], lens[2], 1];
-    let edges: Vec<Vec<i64>> =
-        (0..3).map(|d| (0..lens[d]).map(|x| values[x * strides[d]].into()).collect()).collect();
-    let sum_of_edges = values.iter().enumerate().all(|(flat, &v)| {
-        let parts = (0..3).fold(0, |acc, d| acc ^ edges[d][flat / strides[d] % lens[d]]);
-        Into::<i64>::into(v) == parts
-    });
+    let (edges, sum_of_edges) = edges_and_sum(&lens, &|f| values[f].into());
     let edge_reports = edges
         .iter()
         .enumerate()

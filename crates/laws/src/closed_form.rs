@@ -27,7 +27,7 @@ mod pieces;
 mod radix;
 mod rays;
 mod separable;
-mod sums;
+pub(crate) mod sums;
 pub(crate) mod synthesis;
 
 use crate::conjecture::{agreeing, proof_of_agreeing, ClaimKind, Conjecture, Verdict};

@@ -99,6 +99,15 @@ fn sum_of_edges(
     if dims < 2 || lens.iter().any(|&len| len < 2) || value(0) != 0 {
         return None;
     }
+    let (edges, sum) = edges_and_sum(lens, value);
+    let moving: Vec<usize> = (0..dims).filter(|&d| edges[d].iter().any(|&v| v != 0)).collect();
+    (sum && moving.len() >= 2).then_some((edges, moving))
+}
+
+/// A table's edges (each axis' values, every other coordinate at its minimum), and whether
+/// every cell is their xor: the law search's sums and a 3-D report read both.
+pub(crate) fn edges_and_sum(lens: &[usize], value: &dyn Fn(usize) -> i64) -> (Vec<Vec<i64>>, bool) {
+    let dims = lens.len();
     let mut strides = vec![1usize; dims];
     for d in (0..dims - 1).rev() {
         strides[d] = strides[d + 1] * lens[d + 1];
@@ -113,8 +122,7 @@ fn sum_of_edges(
         let others = (0..last).fold(0, |acc, d| acc ^ edges[d][base / strides[d] % lens[d]]);
         (0..row_len).all(|j| value(base + j) == others ^ edges[last][j])
     });
-    let moving: Vec<usize> = (0..dims).filter(|&d| edges[d].iter().any(|&v| v != 0)).collect();
-    (sum && moving.len() >= 2).then_some((edges, moving))
+    (edges, sum)
 }
 
 /// Each moving axis' choices: its formulas, then its edge when no formula is in the sum
