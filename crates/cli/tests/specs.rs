@@ -294,12 +294,19 @@ fn the_commands_named_in_catalog_specs_exist() {
 
 /// Issue 59, item 6: an axis may not take a word that claims reserve. Axes named `true` and
 /// `false` made `patterns` panic (and the view's `/api/patterns` answer 500); an axis named `g`
-/// silently took the value's place in `--holds`, so a claim meant something else.
+/// silently took the value's place in `--holds`, so a claim meant something else. An axis
+/// `g_b` beside an axis `b` would likewise be read where a claim meant `b`'s edge.
 #[test]
 fn axes_named_after_reserved_words_are_refused() {
     let dir = tempfile::tempdir().unwrap();
-    let pairs =
-        [("true", "false", "true"), ("n", "g", "g"), ("phi", "m", "phi"), ("n", "min", "min")];
+    let pairs = [
+        ("true", "false", "true"),
+        ("n", "g", "g"),
+        ("phi", "m", "phi"),
+        ("n", "min", "min"),
+        ("g_b", "b", "g_b"),
+        ("a", "g_", "g_"),
+    ];
     for (first, second, refused) in pairs {
         let spec = write(
             dir.path(),
@@ -324,7 +331,9 @@ fn axes_named_after_reserved_words_are_refused() {
         }
     }
     // A CSV table's header is held to the same rule.
-    let csv = write(dir.path(), "g.csv", "g\\m,0,1\n0,0,1\n1,1,0\n");
-    let output = grundy().args(["patterns", &csv]).output().unwrap();
-    assert_eq!(output.status.code(), Some(2), "{}", String::from_utf8_lossy(&output.stderr));
+    for header in ["g\\m", "g_m\\m"] {
+        let csv = write(dir.path(), "g.csv", &format!("{header},0,1\n0,0,1\n1,1,0\n"));
+        let output = grundy().args(["patterns", &csv]).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{}", String::from_utf8_lossy(&output.stderr));
+    }
 }

@@ -55,13 +55,20 @@ impl Axis {
     }
 
     /// Whether `text` can name an axis: an identifier (`n`, `w`, `x_1`) of ASCII letters, digits
-    /// and `_`, not starting with a digit, and none of the [`RESERVED_NAMES`]. The one rule for
-    /// spec files, CSV headers and Parquet columns: a name is written into expressions, headers
-    /// and terminal lines as it is, and means there what it says.
+    /// and `_`, not starting with a digit, and not reserved ([`Axis::is_reserved`]). The one rule
+    /// for spec files, CSV headers and Parquet columns: a name is written into expressions,
+    /// headers and terminal lines as it is, and means there what it says.
     pub fn is_name(text: &str) -> bool {
         text.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
             && text.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            && !RESERVED_NAMES.contains(&text)
+            && !Axis::is_reserved(text)
+    }
+
+    /// Whether claims reserve `text`: one of the [`RESERVED_NAMES`], or a name that starts with
+    /// [`EDGE_PREFIX`] (an axis `g_b` beside an axis `b` would be both an axis and the edge
+    /// `g_b`, and a claim would read the axis where its author meant the edge).
+    pub fn is_reserved(text: &str) -> bool {
+        RESERVED_NAMES.contains(&text) || text.starts_with(EDGE_PREFIX)
     }
 }
 
@@ -72,6 +79,10 @@ impl Axis {
 /// grundy-laws' expression parser is tested to know no other word.
 pub const RESERVED_NAMES: &[&str] =
     &["g", "true", "false", "phi", "floor", "ceil", "sqrt", "abs", "min", "max", "xor", "if"];
+
+/// What a claim writes before an axis' name to read the table's value on that axis' edge
+/// (`g_a`: every other coordinate at its minimum). No axis name starts with it.
+pub const EDGE_PREFIX: &str = "g_";
 
 /// One kind of move, stated as data.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,8 +165,12 @@ impl Game {
         for (i, axis) in axes.iter().enumerate() {
             let valid =
                 Axis::is_name(&axis.name) && !axes[..i].iter().any(|other| other.name == axis.name);
-            if !valid && RESERVED_NAMES.contains(&axis.name.as_str()) {
-                let (name, reserved) = (axis.name.clone(), RESERVED_NAMES.join(", "));
+            if !valid && Axis::is_reserved(&axis.name) {
+                let name = axis.name.clone();
+                let reserved = format!(
+                    "{}, and names that start with {EDGE_PREFIX}, the edges",
+                    RESERVED_NAMES.join(", ")
+                );
                 return Err(ModelError::ReservedAxisName { name, reserved });
             }
             if !valid {

@@ -120,7 +120,7 @@ impl Variables {
         }
         if axis_names.len() >= 2 {
             for (axis, name) in axis_names.iter().enumerate() {
-                names.push(format!("g_{name}"));
+                names.push(format!("{}{name}", grundy_core::EDGE_PREFIX));
                 sources.push(Slot::Edge(axis));
             }
         }

@@ -157,7 +157,7 @@ fn part_choices(
             // On a table read from a file, whose game is unknown, the form alone decides.
             let known = game.is_none_or(|game| knows_part(game, axis));
             if sum && (!known || !parts.iter().any(readable)) {
-                let text = format!("g_{name}");
+                let text = format!("{}{name}", grundy_core::EDGE_PREFIX);
                 parts.push(PartFormula { text, nodes: 1, edge: true, axis, letter });
             }
             parts
