@@ -291,6 +291,12 @@ fn law_seconds_are_a_finite_bound_or_refused() {
     let stopped = report["law_search"]["stopped"].as_str().unwrap_or_default();
     assert!(!stopped.contains("time"), "{report}");
     assert_eq!(report["law_search"]["largest_size"], 15, "{report}");
+    // What was ruled out is what the search finished, not its cap: the "none found" line says
+    // the size after which the memory stopped it.
+    let searched = report["law_search"]["searched_size"].as_u64().unwrap();
+    assert!(searched < 15 && stopped.contains(&format!("up to {searched} nodes")), "{report}");
+    let out = stdout_of(&["patterns", "kayles", "--size", "30", "--law-seconds", "604800"]);
+    assert!(out.contains(&format!("none found (formulas of up to {searched} nodes")), "{out}");
 }
 
 /// Issue 59, item 2: the law search's proofs run within `--law-seconds` (and each within

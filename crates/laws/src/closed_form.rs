@@ -72,6 +72,10 @@ pub struct LawSearch {
     pub formulas_tried: u64,
     /// The largest formula size (nodes) the synthesis searches.
     pub largest_size: usize,
+    /// The size (nodes) up to which the synthesis tried every formula for the values: the
+    /// largest size, or less where it found formulas (that the table then refuted) or stopped;
+    /// `None` when it did not run (a table of P and N holds no values).
+    pub searched_size: Option<usize>,
     /// Where a search stopped before its end, and why; `None` when every search ran to its end.
     pub stopped: Option<String>,
 }
@@ -347,6 +351,7 @@ fn values_proposals(
     let mut synthesis = Synthesis::new(&source.names, &points);
     let found = synthesis.find(&target, search.largest_size, deadline);
     search.formulas_tried += found.tried;
+    search.searched_size = Some(found.searched);
     if let Some(stopped) = &found.stopped {
         let why = if stopped.bank_full {
             "the formulas to build larger ones from fill its memory bound".to_string()

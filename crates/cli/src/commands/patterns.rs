@@ -470,10 +470,14 @@ fn print_laws(
         // The search did not run (a time bound of 0 s, a table too thin); the reason follows.
         writeln!(out, "laws:      not searched")?;
     } else if laws.laws.is_empty() {
+        // What was ruled out: every formula up to the size the synthesis finished, not its cap.
+        let formulas = match laws.law_search.searched_size {
+            Some(size) => format!("formulas of up to {size} nodes"),
+            None => "equations between formulas of up to 3 nodes".to_string(),
+        };
         writeln!(
             out,
-            "laws:      none found (formulas of up to {} nodes, digits, pieces, sums of heap games or of the edges, Beatty rays, periodic rays, separable P-sets)",
-            laws.law_search.largest_size
+            "laws:      none found ({formulas}, digits, pieces, sums of heap games or of the edges, Beatty rays, periodic rays, separable P-sets)"
         )?;
     } else {
         writeln!(

@@ -97,6 +97,9 @@ pub(crate) struct Stopped {
 pub(crate) struct Found {
     /// Candidates, shortest text first, all of the smallest size that gives the samples.
     pub(crate) candidates: Vec<String>,
+    /// Every formula up to this size was tried: the largest size asked for when the search
+    /// ran to its end, the candidates' size when it found some, less when it stopped.
+    pub(crate) searched: usize,
     /// Formulas tried.
     pub(crate) tried: u64,
     /// `Some` when the deadline came first.
@@ -180,7 +183,7 @@ impl<'a> Synthesis<'a> {
         let mut matches = self.matching(target, 1);
         if !matches.is_empty() {
             matches.sort_by_key(|m| (m.len(), m.clone()));
-            return Found { candidates: matches, tried, stopped: None };
+            return Found { candidates: matches, searched: 1, tried, stopped: None };
         }
         let mut complete = 1;
         for size in 2..=most {
@@ -195,7 +198,8 @@ impl<'a> Synthesis<'a> {
                     found.into_iter().map(|node| self.render_node(node).0).collect();
                 candidates.sort_by_key(|m| (m.len(), m.clone()));
                 let stopped = out_of_time.then_some(Stopped { complete, tried, bank_full: false });
-                return Found { candidates, tried, stopped };
+                let searched = if out_of_time { complete } else { size };
+                return Found { candidates, searched, tried, stopped };
             }
             complete = size;
             if last {
@@ -211,6 +215,7 @@ impl<'a> Synthesis<'a> {
                 // The bank is full: larger formulas cannot all be built from it.
                 return Found {
                     candidates: Vec::new(),
+                    searched: complete,
                     tried,
                     stopped: Some(Stopped { complete, tried, bank_full: true }),
                 };
@@ -219,7 +224,7 @@ impl<'a> Synthesis<'a> {
                 self.keep(node, row, size);
             }
         }
-        Found { candidates: Vec::new(), tried, stopped: None }
+        Found { candidates: Vec::new(), searched: most, tried, stopped: None }
     }
 
     /// The formulas of `size` nodes built from the smaller ones kept: those whose values are
@@ -390,5 +395,24 @@ mod tests {
         let found = search.find(&target, 9, Instant::now());
         let stopped = found.stopped.expect("stopped");
         assert!(stopped.complete <= 2 && found.candidates.is_empty(), "{stopped:?}");
+        assert_eq!(found.searched, stopped.complete);
+    }
+
+    /// `searched` is what a report may say was ruled out: the size of the candidates when some
+    /// give the samples (larger ones were never built), the cap when none does.
+    #[test]
+    fn the_size_searched_is_where_the_search_ended() {
+        let names = vec!["a".to_string(), "b".to_string()];
+        let samples = samples(5);
+        let later = Instant::now() + Duration::from_secs(60);
+        type Law = fn(i64, i64) -> i64;
+        let cases: [(Law, usize); 3] =
+            [(|a, _| a, 1), (|a, b| a ^ b, 3), (|a, b| a * a * b * b * b + 17 * a + 5, 5)];
+        for (f, searched) in cases {
+            let target: Vec<i64> = samples.iter().map(|s| f(s[0], s[1])).collect();
+            let found = Synthesis::new(&names, &samples).find(&target, 5, later);
+            assert_eq!(found.searched, searched, "{:?}", found.candidates);
+            assert!(found.stopped.is_none());
+        }
     }
 }
