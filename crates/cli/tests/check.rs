@@ -175,6 +175,48 @@ fn heap_games_and_aliases() {
     assert_eq!(report["proved"], true, "{}", report["argument"]);
 }
 
+/// A claim about an octal game whose moves split heaps: no finite box holds it (the moves leave
+/// sums) and no automaton reads it, but the game's period, once a theorem proves it, and the
+/// claim's own period (read from its form) decide it on their first common period. A claim that
+/// agrees with the table and is false beyond it is refused at the heap where it fails.
+#[test]
+fn claims_about_octal_games_are_proved_from_the_games_period() {
+    for (game, size, values) in [("octal:0.3", "10", "n % 2"), ("octal:0.73", "30", "n % 4")] {
+        let report = check(&[game, "--size", size, "--values", values], 0);
+        let argument = report["argument"].as_str().unwrap();
+        assert_eq!(report["proved"], true, "{game}: {argument}");
+        assert!(argument.starts_with("Octal Periodicity Theorem"), "{argument}");
+        assert!(argument.contains("so past n = 0 both repeat with period"), "{argument}");
+    }
+    let p_set = check(&["octal:0.73", "--size", "30", "--p-set", "n % 4 == 0"], 0);
+    assert_eq!(p_set["proved"], true, "{}", p_set["argument"]);
+    // Kayles' values 0..=83 repeated with period 84: true on 0..=40, false from 84 (Kayles
+    // repeats with period 12 from 71, and x(84) = 4 is not x(0) = 0).
+    let kayles = grundy().args(["compute", "kayles", "--size", "83", "--out", "-"]).output();
+    let kayles = String::from_utf8(kayles.unwrap().stdout).unwrap();
+    let values: Vec<&str> = kayles.lines().skip(1).map(|l| l.split(',').nth(1).unwrap()).collect();
+    fn lookup(values: &[&str], lo: usize, hi: usize) -> String {
+        if hi - lo == 1 {
+            return values[lo].to_string();
+        }
+        let mid = (lo + hi) / 2;
+        format!("if(n % 84 < {mid}, {}, {})", lookup(values, lo, mid), lookup(values, mid, hi))
+    }
+    let claim = lookup(&values, 0, 84);
+    let report = check(&["kayles", "--size", "40", "--values", &claim], 0);
+    assert_eq!(report["verdict"], "agrees");
+    assert_eq!(report["proved"], false);
+    let argument = report["argument"].as_str().unwrap();
+    assert!(argument.contains("disagrees with the game's proved values at n = 84"), "{argument}");
+    check(&["kayles", "--size", "90", "--values", &claim], 1);
+    // 0.16's period (149459 from 105351) is far beyond what a proof computes: within its time
+    // the proof stops and says so, before a round it could not finish.
+    let args = ["octal:0.16", "--size", "1", "--values", "n % 2", "--proof-seconds", "0.05"];
+    let report = check(&args, 0);
+    assert_eq!(report["proved"], false);
+    assert!(report["argument"].as_str().unwrap().contains("the proof stopped"), "{report}");
+}
+
 #[test]
 fn csv_tables_can_be_checked() {
     let dir = tempfile::tempdir().unwrap();

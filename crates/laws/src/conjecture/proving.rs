@@ -7,7 +7,7 @@
 use super::{ClaimKind, Conjecture, Edges};
 use crate::proof::automatic::{self, Claimed};
 use crate::proof::certificate::{box_work, prove_periodic, reach, Certificate, PeriodicClaim};
-use crate::proof::sum;
+use crate::proof::{sum, theorems};
 use grundy_compute::Budget;
 use grundy_core::{Coord, Game, Table};
 
@@ -173,6 +173,27 @@ fn beyond_the_box(
     box_why: &str,
     budget: &Budget<'_>,
 ) -> Certificate {
+    if game.dims() == 1 {
+        // A heap game: the game's period, when a theorem proves it, and the claim's own.
+        let heap_why = match heap_claim(game, conjecture, claimed, budget) {
+            Ok(proof) => return Certificate { proof, checked_box: None },
+            Err(why) => why,
+        };
+        let decision = automatic::decide(
+            game,
+            claimed,
+            &conjecture.expr,
+            conjecture.variables.slot_axes(),
+            budget,
+        );
+        if decision.proof.is_proved() {
+            return Certificate { proof: decision.proof, checked_box: None };
+        }
+        return Certificate::none(format!(
+            "{box_why}; the heap game's period: {heap_why}; {}",
+            decision.proof.argument()
+        ));
+    }
     let slots = conjecture.variables.slot_axes();
     let sum_why = match sum::prove(game, claimed, &conjecture.expr, conjecture.variables.slots()) {
         Ok(proof) => return Certificate { proof, checked_box: None },
@@ -186,4 +207,27 @@ fn beyond_the_box(
         "{box_why}; the sum theorem: {sum_why}; {}",
         decision.proof.argument()
     ))
+}
+
+/// A claim about a heap game whose form repeats, proved from the game's period
+/// ([`theorems::prove_heap_claim`]).
+fn heap_claim(
+    game: &Game,
+    conjecture: &Conjecture,
+    claimed: Claimed,
+    budget: &Budget<'_>,
+) -> Result<crate::proof::Proof, String> {
+    let Some(slot_periods) = conjecture.expr.periods() else {
+        return Err("the expression's form does not show that it repeats".into());
+    };
+    let period = conjecture.variables.axis_periods(&slot_periods, 1)[0];
+    let agrees = |n: Coord, value: u32| {
+        let mut slots = vec![0; conjecture.variables.names.len()];
+        conjecture.variables.fill(&mut slots, &[n], 0, &Edges::unknown());
+        match claimed {
+            Claimed::PSet => conjecture.expr.eval_bool(&slots) == Ok(value == 0),
+            Claimed::Values => conjecture.expr.eval_int(&slots) == Ok(i64::from(value)),
+        }
+    };
+    theorems::prove_heap_claim(game, period, &agrees, budget)
 }

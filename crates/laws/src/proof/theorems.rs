@@ -302,6 +302,120 @@ pub fn strip_law(game: &Game, table: &GrundyTable, axis: usize) -> Option<StripL
     None
 }
 
+/// The most heaps whose values a heap claim's proof computes to find the game's proved period
+/// (the reference fill's work grows as their square for a game that splits heaps).
+const MOST_HEAPS_FOR_A_CLAIM: usize = 1 << 12;
+
+/// The most heaps on which a heap claim is compared with the game's proved law.
+const MOST_HEAPS_COMPARED: u64 = 1 << 22;
+
+/// Proves a claim about every heap of the 1-D `game` (its P-set or values, `agrees` saying
+/// whether the claim holds at heap `n` whose value is `value`) whose form repeats with period
+/// `claim_period` for every `n`, from the game's period proved by a theorem of this module.
+///
+/// The game's values repeat with period p from the preperiod e (the theorem's check), and the
+/// claim with period q everywhere, so past e both repeat with lcm(p, q): the claim holds on
+/// every heap when it holds on the first e + lcm(p, q). This covers the octal games whose
+/// moves leave sums (`n % 2` for 0.3, 0.03, ...), which no finite box and no automaton takes.
+/// `Err` says why it is not proved.
+pub(crate) fn prove_heap_claim(
+    game: &Game,
+    claim_period: u64,
+    agrees: &dyn Fn(Coord, u32) -> bool,
+    budget: &grundy_compute::Budget<'_>,
+) -> Result<Proof, String> {
+    if game.dims() != 1 {
+        return Err("the claim is not about a heap game".into());
+    }
+    theorem(game).map_err(str::to_string)?;
+    let min = game.axes()[0].min;
+    let mut length = 64usize;
+    // The last round's length and time.
+    let mut last_round = (1usize, std::time::Duration::ZERO);
+    let law = loop {
+        if let Some(spent) = budget.spent() {
+            return Err(format!("the proof stopped while it computed the game's values: {spent}"));
+        }
+        // A round costs up to the square of its length (a split's options): one that would not
+        // end within the time left is not begun.
+        let growth = (length as f64 / last_round.0 as f64).powi(2);
+        if last_round.1.mul_f64(growth) > budget.remaining() {
+            return Err(format!(
+                "the proof stopped: the game's first {length} values would take longer than the \
+                 time left"
+            ));
+        }
+        let shape = grundy_core::TableShape::new(game, &[min + length as Coord - 1], "proof")
+            .map_err(|e| e.to_string())?;
+        let started = std::time::Instant::now();
+        let table = grundy_compute::fill_reference(game, &shape);
+        last_round = (length, started.elapsed());
+        let values: Vec<u32> =
+            (0..length).map(|k| table.get(&[min + k as Coord]).expect("in the table").0).collect();
+        match law_or_needed(game, &values, min) {
+            Ok(law) => break law,
+            Err(needed) if length < MOST_HEAPS_FOR_A_CLAIM => {
+                length = needed.unwrap_or(0).max(2 * length).min(MOST_HEAPS_FOR_A_CLAIM);
+            }
+            Err(_) => {
+                return Err(format!(
+                    "the game shows no period that a theorem proves within {MOST_HEAPS_FOR_A_CLAIM} heaps"
+                ))
+            }
+        }
+    };
+    let (e, p) = (law.period.preperiod as u64, law.period.period as u64);
+    let common = {
+        let gcd = |mut a: u64, mut b: u64| {
+            while b != 0 {
+                (a, b) = (b, a % b);
+            }
+            a
+        };
+        (p / gcd(p, claim_period)).checked_mul(claim_period)
+    };
+    let compared = common.and_then(|c| c.checked_add(e)).filter(|&n| n <= MOST_HEAPS_COMPARED);
+    let Some(compared) = compared else {
+        return Err(format!(
+            "the game's period {p} and the claim's {claim_period} repeat together only past \
+             {MOST_HEAPS_COMPARED} heaps"
+        ));
+    };
+    for k in 0..compared {
+        if k % 65536 == 0 {
+            if let Some(spent) = budget.spent() {
+                return Err(format!("the proof stopped while it compared the claim: {spent}"));
+            }
+        }
+        let n = min + k as Coord;
+        if !agrees(n, law.value(n)) {
+            return Err(format!(
+                "the claim disagrees with the game's proved values at n = {n}, beyond the table"
+            ));
+        }
+    }
+    let last = min + compared as Coord - 1;
+    Ok(Proof::Proved {
+        theorem: theorem_of(&law.argument),
+        argument: format!(
+            "{}; the claim repeats with period {claim_period} (read from its form), so past n = {} \
+             both repeat with period {}, and the claim agrees with the game's values on n = \
+             {min}..={last}: it holds for every heap",
+            law.argument,
+            min + e as Coord,
+            compared - e
+        ),
+    })
+}
+
+/// The theorem whose argument `argument` is: every argument begins with its theorem's lead.
+fn theorem_of(argument: &str) -> Named {
+    Named::ALL
+        .into_iter()
+        .find(|theorem| argument.starts_with(theorem.lead()))
+        .expect("a proved period's argument begins with its theorem's lead")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
