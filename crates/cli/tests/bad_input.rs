@@ -493,7 +493,7 @@ const CASES: &[(&[&str], &str)] = &[
     ),
     (
         &["patterns", "kayles", "--misere", "--until-proved"],
-        "under misère play only the subtraction-game theorem holds",
+        "under misère play only the window theorems hold",
     ),
     (&["patterns", "kiki", "--misere-quotient", "--heaps", "4"], "kiki is not a heap game"),
     (&["patterns", "existing.csv", "--misere-quotient", "--heaps", "4"], "is a table to read"),

@@ -309,6 +309,41 @@ fn every_octal_code_that_only_takes_computes_its_misere_values() {
     assert_eq!(codes, 63);
 }
 
+/// Misère octal codes without splits have their period proved (the take-away window: past the
+/// largest removal t every heap has the same moves), and each period proved on a short table
+/// holds on the definition's first 2000 heaps; a code that splits heaps is not proved so.
+#[test]
+fn misere_periods_of_codes_that_only_take_are_proved_and_hold() {
+    let mut proved_on_40 = 0;
+    for n in 1..64u8 {
+        let mut digits = vec![n & 3, (n >> 2) & 3, n >> 4];
+        while digits.last() == Some(&0) {
+            digits.pop();
+        }
+        let code: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
+        let name = format!("octal:0.{code}");
+        let values = takes_misere_values(&digits, 2000);
+        for size in ["10", "40"] {
+            let args = ["patterns", &name, "--misere", "--size", size, "--law-seconds", "0"];
+            let report = json(&[&args[..], &["--json"]].concat());
+            let sequence = &report["sequence"];
+            if sequence["proved"] != true {
+                continue;
+            }
+            proved_on_40 += usize::from(size == "40");
+            let argument = sequence["argument"].as_str().unwrap();
+            assert!(argument.starts_with("octal game without splits"), "{name}: {argument}");
+            let e = sequence["preperiod"].as_u64().unwrap() as usize;
+            let p = sequence["period"].as_u64().unwrap() as usize;
+            let wrong = (e..=2000 - p).find(|&n| values[n + p] != values[n]);
+            assert_eq!(wrong, None, "{name} on {size} heaps: period {p} from {e}");
+        }
+    }
+    assert_eq!(proved_on_40, 63, "every code's period is proved on 41 heaps");
+    let splits = json(&["patterns", "octal:0.7", "--misere", "--size", "40", "--json"]);
+    assert_ne!(splits["sequence"]["proved"], true, "{splits}");
+}
+
 /// `check --misere` agrees with the definition's P-set on the codes of issue 58, and refuses a
 /// claim that agreed with the old, wrong tables (heap 1 of 0.1 is P: its one move takes the
 /// whole heap, and its mover makes the last move).

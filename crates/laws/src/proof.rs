@@ -31,6 +31,10 @@ pub enum Theorem {
     SubtractionWindow,
     /// The Octal Periodicity Theorem (Guy and Smith) for octal games.
     OctalPeriodicity,
+    /// An octal game whose moves never split a heap (digits 0 to 3), under either convention:
+    /// past its largest removal t every heap has the same moves, so the t values before a heap
+    /// determine its value, and a period seen on t values past that holds forever.
+    TakeAwayWindow,
     /// A claim periodic on the whole board about a game with bounded moves, checked on a finite
     /// box that holds every case of the infinite board ([`crate::proof::certificate`]).
     FiniteBox,
@@ -44,9 +48,10 @@ pub enum Theorem {
 
 impl Theorem {
     /// Every theorem.
-    pub const ALL: [Theorem; 5] = [
+    pub const ALL: [Theorem; 6] = [
         Theorem::SubtractionWindow,
         Theorem::OctalPeriodicity,
+        Theorem::TakeAwayWindow,
         Theorem::FiniteBox,
         Theorem::Automata,
         Theorem::SumOfGames,
@@ -57,6 +62,7 @@ impl Theorem {
         match self {
             Theorem::SubtractionWindow => "subtraction window",
             Theorem::OctalPeriodicity => "Octal Periodicity Theorem",
+            Theorem::TakeAwayWindow => "take-away window",
             Theorem::FiniteBox => "finite box",
             Theorem::Automata => "automata",
             Theorem::SumOfGames => "Sprague–Grundy sum",
@@ -69,6 +75,7 @@ impl Theorem {
         match self {
             Theorem::SubtractionWindow => "subtraction game with a finite set, ",
             Theorem::OctalPeriodicity => "Octal Periodicity Theorem (Guy and Smith): ",
+            Theorem::TakeAwayWindow => "octal game without splits, ",
             Theorem::FiniteBox => "the claim is periodic with period ",
             Theorem::Automata => "decided by automata in ",
             Theorem::SumOfGames => "Sprague–Grundy sum of ",

@@ -42,6 +42,9 @@ enum Theorem<'a> {
     Subtraction { t: usize },
     /// An octal game (no hexadecimal digit), whose largest move takes `t`.
     Octal { code: &'a grundy_core::OctalCode, t: usize },
+    /// An octal game whose moves never split a heap (digits 0 to 3), whose largest move takes
+    /// `t`: a window argument under either convention.
+    TakeAway { code: &'a grundy_core::OctalCode, t: usize },
 }
 
 /// The theorem that covers `game`, or why none does.
@@ -51,10 +54,19 @@ fn theorem(game: &Game) -> Result<Theorem<'_>, &'static str> {
     if let Some(t) = subtraction_reach(game) {
         return Ok(Theorem::Subtraction { t: t as usize });
     }
+    // A code without splits leaves one heap or none: its values are local under misère play
+    // too, and past t every heap has the same moves. (Under normal play the Octal Periodicity
+    // Theorem covers it, and says so, as it always did.)
+    if let [Rule::TakeAndBreak { code }] = game.rules() {
+        let misere = game.play() == grundy_core::Play::Misere;
+        if misere && code.digit(0) == 0 && code.digits().iter().all(|&d| d <= 3) {
+            return Ok(Theorem::TakeAway { code, t: code.last_digit_position() });
+        }
+    }
     // The Octal Periodicity Theorem is proved for normal play only.
     if game.play() != grundy_core::Play::Normal {
         return Err(
-            "under misère play only the subtraction-game theorem holds (finite sets): the Octal Periodicity Theorem is proved for normal play, and a move that leaves a sum has no value from its parts",
+            "under misère play only the window theorems hold (finite subtraction sets, octal codes without splits): the Octal Periodicity Theorem is proved for normal play, and a move that leaves a sum has no value from its parts",
         );
     }
     match game.rules() {
@@ -104,6 +116,33 @@ pub fn prove_sequence(game: Option<&Game>, period: &Period, len: usize, min: i64
                 min + needed as i64 - 1
             );
             (Proof::by(Named::SubtractionWindow, argument), needed)
+        }
+        Ok(Theorem::TakeAway { code, t }) => {
+            if period.saltus != 0 {
+                return unproved(
+                    "a take-away game's values are bounded, so a saltus cannot last".into(),
+                );
+            }
+            // Heaps past t have the same moves (take k with bit 2 of digit k, leaving n - k > 0;
+            // bit 1 empties only a heap of exactly k), so from n = t + 1 on a value is a function
+            // of the t before it. The window of t repeats starts at w = max(e, 1), so that
+            // every heap it determines, w + t and later, lies past t.
+            let w = e.max(1);
+            let needed = w + p + t;
+            let first = if e < w {
+                format!("x({}) = x({}) and ", min + e as i64 + p as i64, min + e as i64)
+            } else {
+                String::new()
+            };
+            let argument = format!(
+                "code {code} ({}): past t = {t} every heap has the same moves, so the t values \
+                 before it determine its value; {first}x(n + {p}) = x(n) for all {} <= n < {}, so \
+                 the sequence is periodic from n = {e} on (needs {needed} values)",
+                game.play().word(),
+                min + w as i64,
+                min + (w + t) as i64
+            );
+            (Proof::by(Named::TakeAwayWindow, argument), needed)
         }
         Ok(Theorem::Octal { code, t }) => {
             if period.saltus != 0 {
