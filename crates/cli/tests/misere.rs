@@ -286,18 +286,25 @@ fn takes_misere_values(digits: &[u8], last: usize) -> Vec<u32> {
     values
 }
 
-/// Every octal code with digits 0–3 and at most three digits, under `compute --misere`, equals
-/// the definition up to heap 40 (issue 58: 54 of these 63 codes panicked on a genus mismatch).
-#[test]
-fn every_octal_code_that_only_takes_computes_its_misere_values() {
-    let mut codes = 0;
-    for n in 1..64u8 {
+/// Every octal code with digits 0–3 and at most three digits (63 codes), each as its digits
+/// and its name (`octal:0.123`).
+fn codes_that_only_take() -> impl Iterator<Item = (Vec<u8>, String)> {
+    (1..64u8).map(|n| {
         let mut digits = vec![n & 3, (n >> 2) & 3, n >> 4];
         while digits.last() == Some(&0) {
             digits.pop();
         }
         let code: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
-        let name = format!("octal:0.{code}");
+        (digits, format!("octal:0.{code}"))
+    })
+}
+
+/// Every octal code with digits 0–3 and at most three digits, under `compute --misere`, equals
+/// the definition up to heap 40 (issue 58: 54 of these 63 codes panicked on a genus mismatch).
+#[test]
+fn every_octal_code_that_only_takes_computes_its_misere_values() {
+    let mut codes = 0;
+    for (digits, name) in codes_that_only_take() {
         let csv = stdout(&["compute", &name, "--size", "40", "--misere"]);
         let mut lines = csv.lines();
         assert_eq!(lines.next(), Some("n,misere,genus,tameness"), "{name}");
@@ -315,13 +322,7 @@ fn every_octal_code_that_only_takes_computes_its_misere_values() {
 #[test]
 fn misere_periods_of_codes_that_only_take_are_proved_and_hold() {
     let mut proved_on_40 = 0;
-    for n in 1..64u8 {
-        let mut digits = vec![n & 3, (n >> 2) & 3, n >> 4];
-        while digits.last() == Some(&0) {
-            digits.pop();
-        }
-        let code: String = digits.iter().map(|d| char::from(b'0' + d)).collect();
-        let name = format!("octal:0.{code}");
+    for (digits, name) in codes_that_only_take() {
         let values = takes_misere_values(&digits, 2000);
         for size in ["10", "40"] {
             let args = ["patterns", &name, "--misere", "--size", size, "--law-seconds", "0"];

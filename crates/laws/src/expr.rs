@@ -458,7 +458,8 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
     a
 }
 
-fn checked_lcm(a: u64, b: u64) -> Option<u64> {
+/// The least common multiple, `None` past `u64`.
+pub(crate) fn checked_lcm(a: u64, b: u64) -> Option<u64> {
     (a / gcd(a, b)).checked_mul(b)
 }
 

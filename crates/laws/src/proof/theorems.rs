@@ -404,15 +404,7 @@ pub(crate) fn prove_heap_claim(
         }
     };
     let (e, p) = (law.period.preperiod as u64, law.period.period as u64);
-    let common = {
-        let gcd = |mut a: u64, mut b: u64| {
-            while b != 0 {
-                (a, b) = (b, a % b);
-            }
-            a
-        };
-        (p / gcd(p, claim_period)).checked_mul(claim_period)
-    };
+    let common = crate::expr::checked_lcm(p, claim_period);
     let compared = common.and_then(|c| c.checked_add(e)).filter(|&n| n <= MOST_HEAPS_COMPARED);
     let Some(compared) = compared else {
         return Err(format!(
