@@ -186,10 +186,21 @@ fn claims_about_octal_games_are_proved_from_the_games_period() {
         let argument = report["argument"].as_str().unwrap();
         assert_eq!(report["proved"], true, "{game}: {argument}");
         assert!(argument.starts_with("Octal Periodicity Theorem"), "{argument}");
-        assert!(argument.contains("so past n = 0 both repeat with period"), "{argument}");
+        assert!(argument.contains("so from n = 0 both repeat with period"), "{argument}");
     }
     let p_set = check(&["octal:0.73", "--size", "30", "--p-set", "n % 4 == 0"], 0);
     assert_eq!(p_set["proved"], true, "{}", p_set["argument"]);
+    // Laws with a preperiod repeat from where their form shows every comparison settled.
+    for (game, values, from) in [
+        ("octal:0.71", "if(n == 2, 2, n % 2)", 3),
+        ("octal:0.32", "min(n, 2 - n % 3)", 3),
+        ("octal:0.2", "if(n == 0, 0, if(n % 2 == 0, 1, 0))", 1),
+    ] {
+        let report = check(&[game, "--size", "30", "--values", values], 0);
+        let argument = report["argument"].as_str().unwrap();
+        assert_eq!(report["proved"], true, "{game}: {argument}");
+        assert!(argument.contains(&format!("from n = {from} (read from its form)")), "{argument}");
+    }
     // Kayles' values 0..=83 repeated with period 84: true on 0..=40, false from 84 (Kayles
     // repeats with period 12 from 71, and x(84) = 4 is not x(0) = 0).
     let kayles = grundy().args(["compute", "kayles", "--size", "83", "--out", "-"]).output();
@@ -209,6 +220,12 @@ fn claims_about_octal_games_are_proved_from_the_games_period() {
     let argument = report["argument"].as_str().unwrap();
     assert!(argument.contains("disagrees with the game's proved values at n = 84"), "{argument}");
     check(&["kayles", "--size", "90", "--values", &claim], 1);
+    // The same values up to the table's end and 1 past it: constant from 41, false there.
+    let bounded = format!("if(n <= 40, {claim}, 1)");
+    let report = check(&["kayles", "--size", "40", "--values", &bounded], 0);
+    assert_eq!(report["proved"], false);
+    let argument = report["argument"].as_str().unwrap();
+    assert!(argument.contains("disagrees with the game's proved values at n = 41"), "{argument}");
     // 0.16's period (149459 from 105351) is far beyond what a proof computes: within its time
     // the proof stops and says so, before a round it could not finish.
     let args = ["octal:0.16", "--size", "1", "--values", "n % 2", "--proof-seconds", "0.05"];

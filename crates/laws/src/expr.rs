@@ -275,6 +275,16 @@ impl Expr {
         shift.increments.iter().all(|&k| k == 0).then_some(shift.periods)
     }
 
+    /// For an expression of one coordinate (read by the variables at `reads_axis`, no other
+    /// variable read) over coordinates from `lo` on: a period and the coordinate from which it
+    /// repeats with it, established from the form as [`Expr::periods`] does, and past the point
+    /// where each comparison (and `min`, `max`, `abs`) of growing terms has settled:
+    /// `if(n == 0, 0, n % 2)` repeats with 2 from 1. `None` when the form does not show it.
+    pub fn eventual_period(&self, reads_axis: &[bool], lo: i64) -> Option<(u64, i64)> {
+        let found = eventual::eventual(&self.root, reads_axis, lo)?;
+        (found.increment == 0).then_some((found.period, found.from))
+    }
+
     /// Checks that the expression has type `expected`; `what` says what it is for.
     pub fn expect(&self, expected: Type, what: &str) -> Result<(), ExprError> {
         let fits = self.ty == expected || (expected == Type::Int && self.ty == Type::Real);
@@ -694,6 +704,7 @@ struct Parser<'a> {
 }
 
 pub mod compiled;
+mod eventual;
 mod parse;
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,7 @@
 //! `patterns`' laws, the view and Python all come here.
 
 use super::{ClaimKind, Conjecture, Edges};
+use crate::expr::Slot;
 use crate::proof::automatic::{self, Claimed};
 use crate::proof::certificate::{box_work, prove_periodic, reach, Certificate, PeriodicClaim};
 use crate::proof::{sum, theorems};
@@ -217,10 +218,12 @@ fn heap_claim(
     claimed: Claimed,
     budget: &Budget<'_>,
 ) -> Result<crate::proof::Proof, String> {
-    let Some(slot_periods) = conjecture.expr.periods() else {
-        return Err("the expression's form does not show that it repeats".into());
+    let reads_axis: Vec<bool> =
+        conjecture.variables.slots().iter().map(|slot| matches!(slot, Slot::Axis(0))).collect();
+    let lo = game.axes()[0].min;
+    let Some((period, from)) = conjecture.expr.eventual_period(&reads_axis, lo) else {
+        return Err("the expression's form does not show that it repeats from some heap on".into());
     };
-    let period = conjecture.variables.axis_periods(&slot_periods, 1)[0];
     let agrees = |n: Coord, value: u32| {
         let mut slots = vec![0; conjecture.variables.names.len()];
         conjecture.variables.fill(&mut slots, &[n], 0, &Edges::unknown());
@@ -229,5 +232,5 @@ fn heap_claim(
             Claimed::Values => conjecture.expr.eval_int(&slots) == Ok(i64::from(value)),
         }
     };
-    theorems::prove_heap_claim(game, period, &agrees, budget)
+    theorems::prove_heap_claim(game, (period, from), &agrees, budget)
 }

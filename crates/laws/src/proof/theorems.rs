@@ -349,17 +349,17 @@ const MOST_HEAPS_FOR_A_CLAIM: usize = 1 << 12;
 const MOST_HEAPS_COMPARED: u64 = 1 << 22;
 
 /// Proves a claim about every heap of the 1-D `game` (its P-set or values, `agrees` saying
-/// whether the claim holds at heap `n` whose value is `value`) whose form repeats with period
-/// `claim_period` for every `n`, from the game's period proved by a theorem of this module.
+/// whether the claim holds at heap `n` whose value is `value`) whose form repeats with period q
+/// from heap f (`claim`: q and f), from the game's period proved by a theorem of this module.
 ///
 /// The game's values repeat with period p from the preperiod e (the theorem's check), and the
-/// claim with period q everywhere, so past e both repeat with lcm(p, q): the claim holds on
-/// every heap when it holds on the first e + lcm(p, q). This covers the octal games whose
-/// moves leave sums (`n % 2` for 0.3, 0.03, ...), which no finite box and no automaton takes.
-/// `Err` says why it is not proved.
+/// claim with period q from f, so from s = max(min + e, f) both repeat with lcm(p, q): the
+/// claim holds on every heap when it holds on the heaps below s + lcm(p, q). This covers the
+/// octal games whose moves leave sums (`n % 2` for 0.3, `if(n == 2, 2, n % 2)` for 0.71),
+/// which no finite box and no automaton takes. `Err` says why it is not proved.
 pub(crate) fn prove_heap_claim(
     game: &Game,
-    claim_period: u64,
+    claim: (u64, Coord),
     agrees: &dyn Fn(Coord, u32) -> bool,
     budget: &grundy_compute::Budget<'_>,
 ) -> Result<Proof, String> {
@@ -404,8 +404,11 @@ pub(crate) fn prove_heap_claim(
         }
     };
     let (e, p) = (law.period.preperiod as u64, law.period.period as u64);
+    let (claim_period, claim_from) = claim;
+    // Both repeat from `start` heaps past the smallest.
+    let start = e.max(u64::try_from(claim_from - min).unwrap_or(0));
     let common = crate::expr::checked_lcm(p, claim_period);
-    let compared = common.and_then(|c| c.checked_add(e)).filter(|&n| n <= MOST_HEAPS_COMPARED);
+    let compared = common.and_then(|c| c.checked_add(start)).filter(|&n| n <= MOST_HEAPS_COMPARED);
     let Some(compared) = compared else {
         return Err(format!(
             "the game's period {p} and the claim's {claim_period} repeat together only past \
@@ -429,12 +432,12 @@ pub(crate) fn prove_heap_claim(
     Ok(Proof::Proved {
         theorem: theorem_of(&law.argument),
         argument: format!(
-            "{}; the claim repeats with period {claim_period} (read from its form), so past n = {} \
-             both repeat with period {}, and the claim agrees with the game's values on n = \
-             {min}..={last}: it holds for every heap",
+            "{}; the claim repeats with period {claim_period} from n = {claim_from} (read from its \
+             form), so from n = {} both repeat with period {}, and the claim agrees with the \
+             game's values on n = {min}..={last}: it holds for every heap",
             law.argument,
-            min + e as Coord,
-            compared - e
+            min + start as Coord,
+            compared - start
         ),
     })
 }
