@@ -54,31 +54,30 @@ fn theorem(game: &Game) -> Result<Theorem<'_>, &'static str> {
     if let Some(t) = subtraction_reach(game) {
         return Ok(Theorem::Subtraction { t: t as usize });
     }
-    // A code without splits leaves one heap or none: its values are local under misère play
-    // too, and past t every heap has the same moves. (Under normal play the Octal Periodicity
-    // Theorem covers it, and says so, as it always did.)
-    if let [Rule::TakeAndBreak { code }] = game.rules() {
-        let misere = game.play() == grundy_core::Play::Misere;
-        if misere && code.digit(0) == 0 && code.digits().iter().all(|&d| d <= 3) {
-            return Ok(Theorem::TakeAway { code, t: code.last_digit_position() });
-        }
-    }
-    // The Octal Periodicity Theorem is proved for normal play only.
-    if game.play() != grundy_core::Play::Normal {
-        return Err(
-            "under misère play only the window theorems hold (finite subtraction sets, octal codes without splits): the Octal Periodicity Theorem is proved for normal play, and a move that leaves a sum has no value from its parts",
-        );
-    }
-    match game.rules() {
-        [Rule::TakeAndBreak { code }] if code.digits().iter().all(|&d| d <= 7) => {
-            Ok(Theorem::Octal { code, t: code.last_digit_position() })
-        }
-        [Rule::TakeAndBreak { .. }] => Err(
+    // The misère reason first: under misère play no other rule has a theorem either.
+    const MISERE: &str = "under misère play only the window theorems hold (finite subtraction sets, octal codes without splits): the Octal Periodicity Theorem is proved for normal play, and a move that leaves a sum has no value from its parts";
+    // The Octal Periodicity Theorem is proved for normal play only: its argument adds the
+    // pieces' values, which misère play does not.
+    let normal = game.play() == grundy_core::Play::Normal;
+    let [Rule::TakeAndBreak { code }] = game.rules() else {
+        return Err(if normal {
+            "no periodicity theorem covers these rules (only subtraction games with finite sets and octal games have one)"
+        } else {
+            MISERE
+        });
+    };
+    let octal = code.digits().iter().all(|&d| d <= 7);
+    // A code without splits (digits 0 to 3) leaves one heap or none: its values are local under
+    // misère play too, and past t every heap has the same moves.
+    let splits = code.digits().iter().any(|&d| d > 3);
+    let t = code.last_digit_position();
+    match (normal, octal, splits) {
+        (true, true, _) => Ok(Theorem::Octal { code, t }),
+        (_, _, false) => Ok(Theorem::TakeAway { code, t }),
+        (true, false, _) => Err(
             "the code has hexadecimal digits (three-heap moves); the Octal Periodicity Theorem does not cover them",
         ),
-        _ => Err(
-            "no periodicity theorem covers these rules (only subtraction games with finite sets and octal games have one)",
-        ),
+        (false, _, true) => Err(MISERE),
     }
 }
 
