@@ -164,9 +164,9 @@ pub(super) fn prove(
     }
 }
 
-/// A claim that no finite box covers: the sum theorem when the board is a sum of heap games
-/// whose laws the claim's parts are, else the automata; and when neither proves it, why each
-/// did not.
+/// A claim that no finite box covers: about a heap game, its proved period; about a board, the
+/// sum theorem when the board is a sum of heap games whose laws the claim's parts are; else
+/// the automata; and when neither proves it, why each did not.
 fn beyond_the_box(
     game: &Game,
     conjecture: &Conjecture,
@@ -174,40 +174,26 @@ fn beyond_the_box(
     box_why: &str,
     budget: &Budget<'_>,
 ) -> Certificate {
-    if game.dims() == 1 {
-        // A heap game: the game's period, when a theorem proves it, and the claim's own.
-        let heap_why = match heap_claim(game, conjecture, claimed, budget) {
-            Ok(proof) => return Certificate { proof, checked_box: None },
-            Err(why) => why,
-        };
-        let decision = automatic::decide(
-            game,
-            claimed,
-            &conjecture.expr,
-            conjecture.variables.slot_axes(),
-            budget,
-        );
-        if decision.proof.is_proved() {
-            return Certificate { proof: decision.proof, checked_box: None };
-        }
-        return Certificate::none(format!(
-            "{box_why}; the heap game's period: {heap_why}; {}",
-            decision.proof.argument()
-        ));
-    }
-    let slots = conjecture.variables.slot_axes();
-    let sum_why = match sum::prove(game, claimed, &conjecture.expr, conjecture.variables.slots()) {
+    // A heap game: the game's period, when a theorem proves it, and the claim's own; a board:
+    // the sum of its heap games. Then the automata, for either.
+    let (theorem, tried) = if game.dims() == 1 {
+        ("the heap game's period", heap_claim(game, conjecture, claimed, budget))
+    } else {
+        (
+            "the sum theorem",
+            sum::prove(game, claimed, &conjecture.expr, conjecture.variables.slots()),
+        )
+    };
+    let why = match tried {
         Ok(proof) => return Certificate { proof, checked_box: None },
         Err(why) => why,
     };
+    let slots = conjecture.variables.slot_axes();
     let decision = automatic::decide(game, claimed, &conjecture.expr, slots, budget);
     if decision.proof.is_proved() {
         return Certificate { proof: decision.proof, checked_box: None };
     }
-    Certificate::none(format!(
-        "{box_why}; the sum theorem: {sum_why}; {}",
-        decision.proof.argument()
-    ))
+    Certificate::none(format!("{box_why}; {theorem}: {why}; {}", decision.proof.argument()))
 }
 
 /// A claim about a heap game whose form repeats, proved from the game's period
