@@ -148,7 +148,8 @@ fn misere_patterns_prove_only_what_holds() {
     let sequence = &report["sequence"];
     assert_eq!(sequence["proved"], true, "{report}");
     assert!(sequence["argument"].as_str().unwrap().contains("under misère play too"));
-    let kayles = json(&["patterns", "kayles", "--size", "40", "--misere", "--json"]);
+    // 31 heaps: the genera of Kayles' heaps (part of the report) take 1 s there and 17 s on 41.
+    let kayles = json(&["patterns", "kayles", "--size", "30", "--misere", "--json"]);
     assert_ne!(kayles["sequence"]["proved"], true, "{kayles}");
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("steps.toml");

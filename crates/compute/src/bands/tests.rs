@@ -167,26 +167,42 @@ fn games() -> Vec<(grundy_core::Game, Vec<i64>)> {
     ]
 }
 
+/// A game of [`games`] with its shape and its reference values.
+struct Case {
+    game: grundy_core::Game,
+    max: Vec<i64>,
+    shape: TableShape,
+    values: Vec<u32>,
+}
+
+/// Every game of [`games`] with its reference table, filled once for all the tests here: the
+/// reference fill (an allocation per option) was nine tenths of each test's time.
+fn cases() -> &'static [Case] {
+    static CASES: std::sync::OnceLock<Vec<Case>> = std::sync::OnceLock::new();
+    CASES.get_or_init(|| {
+        games()
+            .into_iter()
+            .map(|(game, max)| {
+                let shape = TableShape::new(&game, &max, "test").unwrap();
+                let values =
+                    fill_reference(&game, &shape).to_nimbers().iter().map(|v| v.value()).collect();
+                Case { game, max, shape, values }
+            })
+            .collect()
+    })
+}
+
 /// Every game, 1 to 4 ranks, bands of 1 to 3 tile rows, small tiles: rank 0 hands out the
 /// reference table, row by row, and counts every cell once.
 #[test]
 fn bands_give_the_reference_table() {
-    for (game, max) in games() {
-        let shape = TableShape::new(&game, &max, "test").unwrap();
-        let expected = fill_reference(&game, &shape).to_nimbers();
-        let expected: Vec<u32> = expected.iter().map(|v| v.value()).collect();
+    for Case { game, max, shape, values: expected } in cases() {
         for ranks in 1..=4 {
             for band_tiles in 1..=3 {
                 for side in [Some(4), Some(9), None] {
-                    let fill = BandFill::with_tiles(
-                        &game,
-                        &shape,
-                        ranks,
-                        band_tiles,
-                        side,
-                        RowsTo::Writer,
-                    )
-                    .unwrap();
+                    let fill =
+                        BandFill::with_tiles(game, shape, ranks, band_tiles, side, RowsTo::Writer)
+                            .unwrap();
                     let (rows, cells, done) = run_ranks(&fill, ranks, None, &mut NoCuts);
                     let what = format!(
                         "{} {max:?} ranks {ranks} bands {band_tiles} tiles {side:?} every row {}",
@@ -194,7 +210,7 @@ fn bands_give_the_reference_table() {
                         fill.keeps_every_row()
                     );
                     assert_eq!(done, BandsDone::Complete, "{what}");
-                    assert!(rows == expected, "{what}");
+                    assert!(rows == *expected, "{what}");
                     assert_eq!(cells, expected.len() as u64, "{what}");
                 }
             }
@@ -207,15 +223,12 @@ fn bands_give_the_reference_table() {
 #[test]
 fn summaries_mirror_symmetric_tables() {
     let mut lower = 0;
-    for (game, max) in games() {
-        let shape = TableShape::new(&game, &max, "test").unwrap();
-        let reference = fill_reference(&game, &shape);
+    for Case { game, max, shape, values: all } in cases() {
         let cols = shape.lens()[1];
-        let all: Vec<u32> = reference.to_nimbers().iter().map(|v| v.value()).collect();
         for ranks in 1..=3 {
             for (band_tiles, side) in [(1, Some(4)), (2, Some(9)), (1, None)] {
                 let fill =
-                    BandFill::with_tiles(&game, &shape, ranks, band_tiles, side, RowsTo::Summary)
+                    BandFill::with_tiles(game, shape, ranks, band_tiles, side, RowsTo::Summary)
                         .unwrap();
                 let expected: Vec<u32> = if fill.lower_rows() {
                     lower += 1;
@@ -238,12 +251,9 @@ fn summaries_mirror_symmetric_tables() {
 /// a solo fill that sent itself its edges held a second copy of its line summaries).
 #[test]
 fn a_solo_link_fills_in_one_process() {
-    for (game, max) in games() {
-        let shape = TableShape::new(&game, &max, "test").unwrap();
-        let expected: Vec<u32> =
-            fill_reference(&game, &shape).to_nimbers().iter().map(|v| v.value()).collect();
+    for Case { game, shape, values: expected, .. } in cases() {
         let threads = Threads::new(Some(ThreadCount::new(2).unwrap())).unwrap();
-        let fill = BandFill::new(&game, &shape, 1, threads, RowsTo::Writer).unwrap();
+        let fill = BandFill::new(game, shape, 1, threads, RowsTo::Writer).unwrap();
         let mut rows = Vec::new();
         let mut sink = |row: &[u32]| {
             rows.extend_from_slice(row);
@@ -253,7 +263,7 @@ fn a_solo_link_fills_in_one_process() {
             .threads()
             .install(|| fill.run(&SoloLink, None, &NoProgress, &mut sink, &mut NoCuts));
         assert_eq!(done, Ok(BandsDone::Complete), "{}", game.name());
-        assert!(rows == expected, "{}", game.name());
+        assert!(rows == *expected, "{}", game.name());
     }
 }
 
@@ -262,14 +272,11 @@ fn a_solo_link_fills_in_one_process() {
 #[test]
 fn a_cut_resumes_with_any_number_of_ranks() {
     let mut stopped = 0;
-    for (game, max) in games() {
-        let shape = TableShape::new(&game, &max, "test").unwrap();
-        let Ok(stream) = crate::stream::RowStream::new(&game, &shape) else { continue };
-        let expected: Vec<u32> =
-            fill_reference(&game, &shape).to_nimbers().iter().map(|v| v.value()).collect();
+    for Case { game, max, shape, values: expected } in cases() {
+        let Ok(stream) = crate::stream::RowStream::new(game, shape) else { continue };
         for (ranks, again, at) in [(2, 3, 2), (3, 1, 2), (1, 4, 3), (4, 2, 2)] {
             let fill =
-                BandFill::with_tiles(&game, &shape, ranks, 1, Some(4), RowsTo::Writer).unwrap();
+                BandFill::with_tiles(game, shape, ranks, 1, Some(4), RowsTo::Writer).unwrap();
             if fill.keeps_every_row() {
                 continue;
             }
@@ -278,7 +285,7 @@ fn a_cut_resumes_with_any_number_of_ranks() {
             let what = format!("{} {max:?} ranks {ranks} then {again}", game.name());
             let BandsDone::Stopped { next_row } = done else {
                 // Too few bands to cut there.
-                assert_eq!(rows, expected, "{what}");
+                assert_eq!(rows, *expected, "{what}");
                 continue;
             };
             stopped += 1;
@@ -289,12 +296,12 @@ fn a_cut_resumes_with_any_number_of_ranks() {
             let halo = stream.kept_rows() - 1;
             let resumed = BandCut::from_ring(&ring, halo);
             let fill =
-                BandFill::with_tiles(&game, &shape, again, 2, Some(4), RowsTo::Writer).unwrap();
+                BandFill::with_tiles(game, shape, again, 2, Some(4), RowsTo::Writer).unwrap();
             let (rest, cells, done) = run_ranks(&fill, again, Some(resumed), &mut NoCuts);
             assert_eq!(done, BandsDone::Complete, "{what}");
             assert_eq!(cells as usize, rest.len(), "{what}");
             rows.extend(rest);
-            assert!(rows == expected, "{what}");
+            assert!(rows == *expected, "{what}");
         }
     }
     assert!(stopped >= 20, "{stopped} runs were cut");
