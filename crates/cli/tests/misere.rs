@@ -132,9 +132,7 @@ fn misere_sums_follow_bouton_and_name_their_winning_moves() {
     });
     assert_eq!(options.filter(|m| m["winning"] == true).count(), 2);
     // A spec that says `play = "misere"` makes the sum misère without the flag.
-    let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("m.toml");
-    std::fs::write(&spec, "name = \"m\"\nplay = \"misere\"\naxes = [{ name = \"n\", min = 0 }]\n[[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = [1, 2]\n").unwrap();
+    let spec = grundy_testkit::fixtures::path("misere-steps");
     let spec = spec.to_str().unwrap();
     assert_eq!(json(&["value", spec, "1", "--json"])["outcome"], "P");
     assert_eq!(json(&["value", spec, "3", "--json"])["play"], "misere");
@@ -151,9 +149,7 @@ fn misere_patterns_prove_only_what_holds() {
     // 31 heaps: the genera of Kayles' heaps (part of the report) take 1 s there and 17 s on 41.
     let kayles = json(&["patterns", "kayles", "--size", "30", "--misere", "--json"]);
     assert_ne!(kayles["sequence"]["proved"], true, "{kayles}");
-    let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("steps.toml");
-    std::fs::write(&spec, "name = \"steps\"\naxes = [{ name = \"n\", min = 0 }, { name = \"m\", min = 0 }]\n[[rules]]\nkind = \"step\"\noffsets = [[-1, 0], [0, -1]]\n").unwrap();
+    let spec = grundy_testkit::fixtures::path("steps");
     let spec = spec.to_str().unwrap();
     let check = |claim: &str| {
         json(&[

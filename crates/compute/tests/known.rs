@@ -234,3 +234,49 @@ fn the_cuboids_thinnest_face_is_the_cutting_game() {
         }
     }
 }
+
+/// Wythoff's game with the diagonal move cut to 1 or 2: the block nim-sum
+/// `3·(⌊a/3⌋ ⊕ ⌊b/3⌋) + (a + b) mod 3` (the law of `data/laws/laws.toml`, proved by the box).
+#[test]
+fn wythoff_short_diagonal_is_a_block_nim_sum() {
+    let n = 120;
+    let table = fill_waves(&lookup("wythoff-short-diagonal").unwrap(), &[n, n]);
+    for a in 0..=n {
+        for b in 0..=n {
+            let law = 3 * ((a / 3) ^ (b / 3)) + (a + b) % 3;
+            assert_eq!(i64::from(table.get(&[a, b]).unwrap().value()), law, "({a}, {b})");
+        }
+    }
+}
+
+/// The loopy games of the catalog, on their whole boards: every position's outcome, from the
+/// library's one fill entry, is the win/lose/draw of the game graph by the definition (the test
+/// kit's search, which knows nothing of the engines).
+#[test]
+fn loopy_catalog_games_have_the_outcomes_of_their_game_graphs() {
+    use grundy_compute::{memory::Besides, FillRequest, NoProgress};
+    use grundy_core::{Coord, TableShape};
+    use grundy_testkit::loopy::{brute_outcomes, Component};
+    for name in ["knight-retreat", "diagonal-shuffle"] {
+        let game = lookup(name).unwrap();
+        let max: Vec<Coord> = game.axes().iter().map(|axis| axis.max.unwrap()).collect();
+        let shape = TableShape::new(&game, &max, name).unwrap();
+        let table = FillRequest::new(&game, &shape)
+            .whole(&Besides::NOTHING)
+            .unwrap()
+            .fill(&NoProgress)
+            .unwrap();
+        let positions: Vec<Vec<Coord>> =
+            (0..=max[0]).flat_map(|n| (0..=max[1]).map(move |m| vec![n, m])).collect();
+        let graph = Component::new(&game, &positions);
+        assert_eq!(graph.positions.len(), positions.len(), "{name}: a move leaves the board");
+        let outcomes = brute_outcomes(&graph.options);
+        let mut seen = [0usize; 3];
+        for (position, outcome) in positions.iter().zip(&outcomes) {
+            let at = shape.index_of(position).unwrap();
+            assert_eq!(table.outcome_at(at), *outcome, "{name} at {position:?}");
+            seen[*outcome as usize] += 1;
+        }
+        assert!(seen.iter().all(|&k| k > 0), "{name}: outcomes {seen:?}");
+    }
+}

@@ -12,56 +12,10 @@ use grundy_compute::retrograde::{
 };
 use grundy_compute::{NoProgress, ThreadCount, Threads};
 use grundy_core::{LoopyOutcome, LoopyValue};
+use grundy_testkit::loopy::{brute_outcomes, sum_graph};
 
 /// A seeded generator (fastrand's wyrand), so that a failure names its case again.
 type Draws = fastrand::Rng;
-
-/// Win/lose/draw of every position of a graph given as option lists, by the definition: a
-/// position is P when every option is N (so a position without a move is P), N when some
-/// option is P, repeated until nothing changes; what is left is a draw.
-fn brute_outcomes(options: &[Vec<usize>]) -> Vec<LoopyOutcome> {
-    let mut outcome: Vec<Option<LoopyOutcome>> = vec![None; options.len()];
-    loop {
-        let mut changed = false;
-        for u in 0..options.len() {
-            if outcome[u].is_some() {
-                continue;
-            }
-            let of = |v: &usize| outcome[*v];
-            if options[u].iter().any(|v| of(v) == Some(LoopyOutcome::P)) {
-                outcome[u] = Some(LoopyOutcome::N);
-                changed = true;
-            } else if options[u].iter().all(|v| of(v) == Some(LoopyOutcome::N)) {
-                outcome[u] = Some(LoopyOutcome::P);
-                changed = true;
-            }
-        }
-        if !changed {
-            return outcome.into_iter().map(|o| o.unwrap_or(LoopyOutcome::D)).collect();
-        }
-    }
-}
-
-/// The graph of the sum of graphs `parts`: a position is one position of each, a move moves
-/// in one of them.
-fn sum_graph(parts: &[&[Vec<usize>]]) -> (Vec<Vec<usize>>, Vec<usize>) {
-    let sizes: Vec<usize> = parts.iter().map(|p| p.len()).collect();
-    let total: usize = sizes.iter().product();
-    let mut options = vec![Vec::new(); total];
-    let mut stride = vec![1; parts.len()];
-    for j in 1..parts.len() {
-        stride[j] = stride[j - 1] * sizes[j - 1];
-    }
-    for (x, out) in options.iter_mut().enumerate() {
-        for (j, part) in parts.iter().enumerate() {
-            let at = x / stride[j] % sizes[j];
-            for &v in &part[at] {
-                out.push(x - at * stride[j] + v * stride[j]);
-            }
-        }
-    }
-    (options, stride)
-}
 
 /// The nim-heap graph *0 … *top.
 fn nim(top: usize) -> Vec<Vec<usize>> {
