@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The release builds of one CI run share a target directory: the command line's, the mpi
-# feature's and the Python package's (outside the workspace, with a lock file of its own). Cargo
+# feature's, the oracles' tests' and the Python package's (outside the workspace, with a lock file of its own). Cargo
 # reuses a crate's build only when its version and features agree in every one of them; one crate
 # low in the graph that differs (libc, syn, num-traits) compiles everything above it again, minutes
 # on 2 cores. This script fails, naming them, when a crate shared by two of those graphs differs in
@@ -16,7 +16,14 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 graph -p grundy-cli >"$work/cli"
 graph -p grundy-cli --features mpi >"$work/mpi"
+# grundy-play's and grundy-compute's release tests (the misère and sparse oracles), with their
+# dev-dependencies.
+graph -p grundy-play -p grundy-compute -e dev >"$work/play"
 (cd crates/python && graph) >"$work/python"
+# What the graphs share and must agree on: the libraries and everything they are built from.
+# (A crate below none of them, such as a build tool of the mpi crate's, is built apart anyway.)
+libraries=(-p grundy-core -p grundy-compute -p grundy-laws -p grundy-play -p grundy-catalog -p grundy-plot -p grundy-view -p grundy-parquet)
+cargo tree "${libraries[@]}" -e normal,build -f '{p}' --prefix none | sed 's/ (\*)$//' | sort -u >"$work/libraries"
 
 python3 - "$work" <<'EOF'
 import sys
@@ -37,7 +44,11 @@ def load(path):
 
 
 work = Path(sys.argv[1])
-graphs = {name: load(work / name) for name in ("cli", "mpi", "python")}
+libraries = {tuple(line.split()[:2]) for line in (work / "libraries").read_text().splitlines()}
+graphs = {
+    name: {key: features for key, features in load(work / name).items() if key in libraries}
+    for name in ("cli", "mpi", "play", "python")
+}
 problems = []
 names = sorted(graphs)
 for i, a in enumerate(names):
@@ -58,5 +69,5 @@ if problems:
     for problem in problems:
         print(f"  {problem}", file=sys.stderr)
     sys.exit(1)
-print(f"shared-features: the cli, mpi and python graphs agree on every crate they share")
+print(f"shared-features: the cli, mpi, play and python graphs agree on every crate they share")
 EOF

@@ -1,6 +1,6 @@
 //! Issue 19's adversarial findings, one test each: every test here failed before its fix.
 
-mod common;
+use crate::common;
 
 use common::{grundy, stdout_of};
 use std::process::Command;

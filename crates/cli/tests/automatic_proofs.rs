@@ -3,7 +3,7 @@
 //! writes the sentences for Walnut, and `patterns` marks the same laws proved on hidden games of
 //! the same kinds; `value` answers positions near 10^18 from a proved law.
 
-mod common;
+use crate::common;
 
 use common::{grundy, stdout_of};
 use serde_json::Value;

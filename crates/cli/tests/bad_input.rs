@@ -3,7 +3,7 @@
 //! error that names the problem, without a panic, and must leave the working directory exactly as
 //! it was: no partial output, no temporary file, existing outputs intact.
 
-mod common;
+use crate::common;
 
 use common::grundy;
 use std::collections::BTreeMap;

@@ -1,6 +1,6 @@
 //! `grundy check` end to end: verdicts, counterexamples, proofs, exit codes and the JSON contract.
 
-mod common;
+use crate::common;
 
 use common::{grundy, stdout_of};
 use serde_json::{json, Value};

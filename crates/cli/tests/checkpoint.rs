@@ -2,7 +2,7 @@
 //! uninterrupted run writes, and checkpoints of other games, other sizes or damaged ones are
 //! refused without being touched.
 
-mod common;
+use crate::common;
 
 use common::grundy;
 use std::fs;

@@ -1,7 +1,7 @@
 //! The command line end to end: every subcommand, the contest samples, outputs and formats (bad
 //! input has its own matrix in `bad_input.rs`).
 
-mod common;
+use crate::common;
 
 use common::{grundy, stdout_of};
 use predicates::prelude::*;

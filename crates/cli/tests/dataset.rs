@@ -3,7 +3,7 @@
 //! changed file, input or entry is made again, and only it; bad recipes and failing entries are
 //! one-line errors that leave the collection's own files unwritten.
 
-mod common;
+use crate::common;
 
 use common::{grundy, stdout_of};
 use predicates::prelude::*;

@@ -4,7 +4,7 @@
 //! unsolved games is there and as far as the README says, that the rows agree with the public
 //! table where it has figures, and that the rare list starts as a fresh computation does.
 
-mod common;
+use crate::common;
 
 use common::stdout_of;
 use std::collections::HashMap;

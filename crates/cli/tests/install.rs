@@ -1,7 +1,7 @@
 //! What installing grundy gives beside the binary (issue 53): shell completions that the shell
 //! loads, man pages that `man` reads, and a `--version` that names the build.
 
-mod common;
+use crate::common;
 
 use common::{grundy, stdout_of};
 use std::process::Command;

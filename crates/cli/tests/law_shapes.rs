@@ -4,7 +4,7 @@
 //! (saltus), three axes, and misère two-pile Nim; hidden games of each shape; and false claims
 //! that agree on the box but are not proved.
 
-mod common;
+use crate::common;
 
 use common::{grundy, stdout_of};
 use serde_json::Value;

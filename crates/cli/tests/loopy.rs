@@ -4,7 +4,7 @@
 //! plainest fixpoint, Smith's conditions read off the long CSV, and sums by the fixpoint on the
 //! sum's own graph.
 
-mod common;
+use crate::common;
 
 use common::{grundy, stdout_of};
 use std::collections::HashMap;

@@ -2,7 +2,7 @@
 //! `survey` with `--misere`, against facts known independently of grundy (misère Kayles'
 //! P-positions, Winning Ways' genera, Bouton's misère rule) and against each other.
 
-mod common;
+use crate::common;
 
 use common::grundy;
 use serde_json::Value;

@@ -1,7 +1,7 @@
 //! `grundy moves` end to end (issue 29): the winning moves of positions and sums, checked against
 //! a brute force written here from the games' rules.
 
-mod common;
+use crate::common;
 
 use common::stdout_of;
 use serde_json::Value;

@@ -4,7 +4,7 @@
 //! `crates/python/tests/test_one_seam.py`), and give the same table. Each fill says its engine
 //! on standard error with `GRUNDY_SAY_ENGINE` set.
 
-mod common;
+use crate::common;
 
 use common::grundy;
 use std::io::Read;

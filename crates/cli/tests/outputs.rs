@@ -2,7 +2,7 @@
 //! links, read-only files are refused without `--force`, modes are kept or follow the umask, long
 //! names work, and a run whose output cannot be put in place fails.
 
-mod common;
+use crate::common;
 
 use common::{grundy, stdout_of};
 use std::fs;

@@ -1,6 +1,6 @@
 //! `grundy patterns` end to end: games, CSV tables in every layout, the JSON contract, errors.
 
-mod common;
+use crate::common;
 
 use common::{grundy, stdout_of};
 use serde_json::Value;

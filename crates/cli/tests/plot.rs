@@ -1,7 +1,7 @@
 //! `grundy plot` end to end: the pictures decode as PNG, show P-positions in their colour, read
 //! every CSV layout that `compute` writes, and refuse what they cannot draw.
 
-mod common;
+use crate::common;
 
 use common::grundy;
 use std::fs;

@@ -2,7 +2,7 @@
 //! `--provenance`, a sidecar beside .npy and b-files, Parquet metadata), `show FILE` prints it and
 //! checks the values, and a changed value is caught; Parquet tables read back in every command.
 
-mod common;
+use crate::common;
 
 use common::{grundy, stdout_of};
 use predicates::prelude::*;

@@ -11,7 +11,7 @@
 //! - **proved**: rediscovered, and that law (or period) is proved for every board.
 //! - **missed**: neither; a law no claim can state yet is missed too.
 
-mod common;
+use crate::common;
 
 use common::grundy;
 use serde::Deserialize;

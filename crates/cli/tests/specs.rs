@@ -1,6 +1,6 @@
 //! Games stated in spec files, end to end: compute, value, show, 3-D tables and spec errors.
 
-mod common;
+use crate::common;
 
 use common::{grundy, stdout_of};
 use std::fs;

@@ -2,7 +2,7 @@
 //! the literature states, classes of equal codes, subtraction and spec families, JSON keys,
 //! bad families, and an interrupted survey resumed.
 
-mod common;
+use crate::common;
 
 use common::{grundy, stdout_of};
 use serde_json::Value;

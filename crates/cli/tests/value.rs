@@ -1,7 +1,7 @@
 //! `grundy value` end to end: positions, sums of different games, and heap sizes answered from a
 //! proved period (issue 11, item 5).
 
-mod common;
+use crate::common;
 
 use common::{grundy, stdout_of};
 use serde_json::{json, Value};

@@ -136,6 +136,19 @@ fn describe(py: Python<'_>, game: &str, spec: Option<&str>) -> PyResult<Describe
     })
 }
 
+/// The spec of a game under the play convention `play` (`normal` or `misere`, as the CLI's
+/// `--play` takes them): the one place where Python's `play=` becomes the game's
+/// [`grundy_core::Play`], through [`grundy_core::Game::with_play`].
+#[pyfunction]
+#[pyo3(signature = (game, spec, play))]
+fn spec_with_play(py: Python<'_>, game: &str, spec: Option<&str>, play: &str) -> PyResult<String> {
+    guard(py, || {
+        let play: grundy_core::Play = play.parse().map_err(|err| error(py, Class::Input, err))?;
+        let loaded = load_game(py, game, spec)?;
+        Ok(grundy_core::to_spec(&loaded.with_play(play)))
+    })
+}
+
 /// The table of a game as a numpy array of its own cell type (uint8, uint16 or uint32), which
 /// takes over the table's memory: no copy; a loopy game's as int64, ∞ as -1. With the engine
 /// the library chose for it.
@@ -723,6 +736,7 @@ fn _grundy(m: &Bound<'_, PyModule>) -> PyResult<()> {
     LOADED_BY.get_or_init(std::process::id);
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(describe, m)?)?;
+    m.add_function(wrap_pyfunction!(spec_with_play, m)?)?;
     m.add_function(wrap_pyfunction!(compute, m)?)?;
     m.add_function(wrap_pyfunction!(values_at, m)?)?;
     m.add_function(wrap_pyfunction!(misere_sum, m)?)?;

@@ -75,7 +75,7 @@ def test_misere_patterns_prove_subtraction_periods():
     report = grundy.patterns("subtraction:1,3,4", 200, misere=True)
     assert report.proved
     assert "under misère play too" in report.argument
-    with pytest.raises(grundy.InputError, match="misere is for games"):
+    with pytest.raises(grundy.InputError, match="play and misere are for games"):
         grundy.patterns(np.zeros(5, dtype=np.uint8), misere=True)
 
 
@@ -97,3 +97,25 @@ def test_misere_octal_codes_that_take_a_whole_heap():
         check=True, capture_output=True, text=True,
     ).stdout.splitlines()[1:]
     assert [int(line.split(",")[1]) for line in out] == [int(v) for v in np.asarray(table)]
+
+
+def test_play_is_one_value_as_the_command_lines():
+    """``play="misere"`` is ``misere=True``; ``play="normal"`` plays a misère spec normally, as
+    ``--play normal`` does; a convention that is neither, or two at once, is refused."""
+    assert np.array_equal(grundy.compute("kayles", 20, play="misere"), grundy.compute("kayles", 20, misere=True))
+    spec = 'name = "m"\nplay = "misere"\naxes = [{ name = "n", min = 0 }]\n[[rules]]\nkind = "jump"\ndirections = [[-1]]\nsteps = [1, 2]\n'
+    game = grundy.Game.from_spec(spec)
+    assert game.play == "misere" and game.with_play("normal").play == "normal"
+    normal = [int(v) for v in np.asarray(grundy.compute(game, 6, play="normal"))]
+    assert normal == [n % 3 for n in range(7)]
+    assert normal == [int(v) for v in np.asarray(grundy.compute("subtraction:1,2", 6))]
+    assert grundy.value(game, 3) != 0 and grundy.value(game, 3, play="normal") == 0
+    assert grundy.value(game, 1) == 0 and grundy.value(game, 1, play="normal") == 1
+    out = subprocess.run(
+        [cli_path(), "compute", "kayles", "--size", "12", "--play", "misere", "--format", "bfile", "--quiet"],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    assert [int(line.split()[1]) for line in out.splitlines()] == [int(v) for v in grundy.compute("kayles", 12, play="misere")]
+    for bad in ({"play": "loopy"}, {"play": 1}, {"play": "normal", "misere": True}):
+        with pytest.raises(grundy.InputError):
+            grundy.compute("kayles", 5, **bad)

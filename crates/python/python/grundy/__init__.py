@@ -133,10 +133,17 @@ class Game:
     def misere(self) -> "Game":
         """The same game under misère play (the player who makes the last move loses): its
         tables hold misère Grundy values, 0 exactly on the misère P-positions."""
-        if self.play == "misere":
+        return self.with_play("misere")
+
+    def with_play(self, play: str) -> "Game":
+        """The same game under the play convention ``play``: ``"normal"`` (the last mover wins)
+        or ``"misere"`` (the last mover loses), whatever its spec says, as ``--play`` does on
+        the command line."""
+        play = _play(play)
+        if play is None or play == self.play:
             return self
         game = Game.__new__(Game)
-        game._setup(self._ref, 'play = "misere"\n' + self.spec)
+        game._setup(self._ref, _grundy.spec_with_play(self._ref, self._spec, play))
         return game
 
     @property
@@ -157,9 +164,27 @@ class Game:
 GameLike = Union[str, Game, "os.PathLike[str]"]
 
 
-def _game(game: GameLike, misere: bool = False) -> Game:
+def _play(play: Optional[str], misere: bool = False) -> Optional[str]:
+    """The play convention a call asks for: ``play`` (``"normal"`` or ``"misere"``), or
+    ``misere=True``, its shorthand as ``--misere`` is the command line's; ``None`` keeps each
+    game's own. The one place where the two words meet: everything after passes this value."""
+    if play is not None and not isinstance(play, str):
+        raise InputError(f"play is 'normal' or 'misere', not {play!r}")
+    if play == "misère":
+        play = "misere"
+    if play not in (None, "normal", "misere"):
+        raise InputError(f"play is 'normal' or 'misere', not {play!r}")
     if misere:
-        return _game(game).misere()
+        if play == "normal":
+            raise InputError("misere=True and play='normal' ask for two conventions; give one")
+        return "misere"
+    return play
+
+
+def _game(game: GameLike, play: Optional[str] = None) -> Game:
+    """The game a call names, under the convention ``play`` (see :func:`_play`)."""
+    if play is not None:
+        return _game(game).with_play(play)
     if isinstance(game, Game):
         return game
     if isinstance(game, os.PathLike):
@@ -261,6 +286,7 @@ def compute(
     engine: Optional[str] = None,
     progress: ProgressArg = False,
     misere: bool = False,
+    play: Optional[str] = None,
 ) -> Table:
     """The Grundy table of ``game`` up to ``size`` (the largest coordinate on each axis,
     inclusive, as the CLI's ``--size``): a :class:`Table`, which is a numpy array of the table's
@@ -270,9 +296,10 @@ def compute(
     ``"sparse"``, ``"tiles"``, ``"waves"`` or ``"reference"``. ``progress``: ``True`` for a bar
     (tqdm's if installed), or a callable ``f(done, total)`` called about ten times a second.
 
-    ``misere=True``: misère play (the last mover loses), the table of misère Grundy values (0
-    exactly on the misère P-positions); a heap game whose moves split heaps is computed by the
-    exact search over sums (see :func:`genus`).
+    ``play``: ``"normal"`` or ``"misere"`` (default: the game's own, as ``--play``);
+    ``misere=True`` is ``play="misere"``. Under misère play (the last mover loses) the table
+    holds misère Grundy values (0 exactly on the misère P-positions); a heap game whose moves
+    split heaps is computed by the exact search over sums (see :func:`genus`).
 
     The GIL is released while the table is computed; Ctrl-C (or a notebook's stop button) stops
     the computation within a second and raises ``KeyboardInterrupt``.
@@ -280,7 +307,7 @@ def compute(
     Raises :class:`InputError` for an unknown game or an impossible size, and
     :class:`TableTooLarge` when the table would not fit in memory (nothing is allocated).
     """
-    return _compute(game, size, threads, engine, progress, misere, None)
+    return _compute(game, size, threads, engine, progress, _play(play, misere), None)
 
 
 def _compute(
@@ -289,13 +316,13 @@ def _compute(
     threads: Optional[int],
     engine: Optional[str],
     progress: ProgressArg,
-    misere: bool,
+    play: Optional[str],
     holds: Optional[str],
 ) -> Table:
     """:func:`compute`, whose memory check counts what the caller holds besides the table:
     ``holds`` is ``"plot"``, ``"patterns"`` or ``"view"`` (checked before anything is
     allocated), or ``None``."""
-    g = _game(game, misere)
+    g = _game(game, play)
     coords = _size(g, size)
     threads = _threads(threads)
     if engine is not None and not isinstance(engine, str):
@@ -319,6 +346,7 @@ def value(
     threads: Optional[int] = None,
     misere: bool = False,
     seconds: Optional[int] = None,
+    play: Optional[str] = None,
 ) -> int:
     """The Grundy value of a position, or of the sum of several (the XOR of their values):
     ``value("kayles", 10)``, ``value("subtraction:2,5", 5, 12)``, ``value("wythoff", (3, 5))``.
@@ -330,11 +358,13 @@ def value(
     as the proof needs (``value("kayles", 10**18)``), and a board with bounded moves one strip at
     a time until the strip repeats (``value("kiki", (10**12, 3))``).
 
-    ``misere=True`` (or games whose spec says ``play = "misere"``): the sum's misère Grundy
+    ``play="misere"`` or ``misere=True`` (or games whose spec says ``play = "misere"``;
+    ``play="normal"`` plays every game normally, whatever its spec says): the sum's misère Grundy
     value, 0 exactly when the player to move loses under misère play, from the exact search over
     the sum's positions (the tame rule when every component is tame), within ``seconds`` (600
     by default) and the memory available."""
     threads = _threads(threads)
+    play = _play(play, misere)
     if isinstance(game, list):
         if positions:
             raise InputError("a sum of games is one list of (game, position) pairs; give no other positions")
@@ -342,20 +372,20 @@ def value(
     else:
         pairs = [(game, p) for p in positions]
     if pairs:
-        games = [_game(pair[0]) if isinstance(pair, tuple) and len(pair) == 2 else None for pair in pairs]
-        if misere or all(g is not None and g.play == "misere" for g in games):
+        games = [_game(pair[0], play) if isinstance(pair, tuple) and len(pair) == 2 else None for pair in pairs]
+        if all(g is not None and g.play == "misere" for g in games):
             terms: List[Tuple[str, Optional[str], List[List[int]]]] = []
             for i, pair in enumerate(pairs):
                 if not isinstance(pair, tuple) or len(pair) != 2:
                     raise InputError(f"component {i} of the sum must be a (game, position) pair, not {pair!r}")
-                g = _game(pair[0], True)
+                g = _game(pair[0], "misere")
                 terms.append((g._ref, g._spec, [_coords(pair[1], f"the position of component {i}")]))
             if seconds is not None:
                 seconds = _int(seconds, "seconds", 1, 1 << 40)
             report = json.loads(_grundy.misere_sum(terms, seconds))
             return int(report["value"])
         if any(g is not None and g.play == "misere" for g in games):
-            raise InputError("some games of the sum are played misère and others not; a sum is played under one convention (give misere=True)")
+            raise InputError("some games of the sum are played misère and others not; a sum is played under one convention (give play='misere' or play='normal')")
     if isinstance(game, list):
         if positions:
             raise InputError("a sum of games is one list of (game, position) pairs; give no other positions")
@@ -367,14 +397,14 @@ def value(
         for i, pair in enumerate(game):
             if not isinstance(pair, tuple) or len(pair) != 2:
                 raise InputError(f"component {i} of the sum must be a (game, position) pair, not {pair!r}")
-            g = _game(pair[0])
+            g = _game(pair[0], play)
             by_game.setdefault((g._ref, g._spec), (g, []))[1].append(_coords(pair[1], f"the position of component {i}"))
         total = 0
         for g, coords in by_game.values():
             for v in _grundy.values_at(g._ref, g._spec, coords, threads):
                 total ^= v
         return total
-    g = _game(game)
+    g = _game(game, play)
     if not positions:
         raise InputError("value needs at least one position")
     coords = [_coords(p, "a position") for p in positions]
@@ -449,15 +479,15 @@ def _described(
     mins: Optional[Sequence[int]],
     threads: Optional[int],
     progress: ProgressArg,
-    misere: bool = False,
+    play: Optional[str] = None,
     holds: Optional[str] = None,
 ) -> _Described:
     """The values (C order, the narrowest unsigned type), axes, name and game of a game or an
     array; a game's
     table is checked against the memory with what ``holds`` (see :func:`_compute`) takes
     besides it."""
-    if isinstance(source, np.ndarray) and misere:
-        raise InputError("misere is for games; an array is a table already")
+    if isinstance(source, np.ndarray) and play is not None:
+        raise InputError("play and misere are for games; an array is a table already")
     if isinstance(source, np.ndarray):
         if size is not None:
             raise InputError("size is for games; an array is a table already")
@@ -495,7 +525,7 @@ def _described(
         return _Described(values, list(zip(names, starts)), name, game)
     if size is None:
         raise InputError("size is needed to compute a game's table")
-    table = _compute(source, size, threads, None, progress, misere, holds)
+    table = _compute(source, size, threads, None, progress, play, holds)
     values = np.asarray(table).view(np.ndarray)
     g = table.game
     assert g is not None and table.axes is not None and table.mins is not None
@@ -515,6 +545,7 @@ def patterns(
     misere: bool = False,
     law_seconds: Optional[float] = None,
     proof_seconds: Optional[float] = None,
+    play: Optional[str] = None,
 ) -> Union[SequenceReport, BoardReport]:
     """The laws behind a table (``grundy patterns``): a heap game's period, preperiod and
     saltus, proved where a theorem allows; a board's outcome rule, values rule, symmetry and the
@@ -528,10 +559,11 @@ def patterns(
     by default, 0 skips it) and ``proof_seconds`` each proof (10 by default), as ``grundy
     patterns --law-seconds --proof-seconds`` do.
     """
+    play = _play(play, misere)
     if until_proved:
         if isinstance(source, np.ndarray):
             raise InputError("until_proved computes a game; an array is a table already")
-        g = _game(source, misere)
+        g = _game(source, play)
         start = None
         if size is not None:
             start = _size(g, size)[0]
@@ -543,7 +575,7 @@ def patterns(
         finally:
             close()
     else:
-        table = _described(source, size, axes, mins, _threads(threads), progress, misere, "patterns")
+        table = _described(source, size, axes, mins, _threads(threads), progress, play, "patterns")
         text = _grundy.patterns_of(
             table,
             _seconds(law_seconds, "law_seconds"),
@@ -636,6 +668,7 @@ def check(
     progress: ProgressArg = False,
     misere: bool = False,
     proof_seconds: Optional[float] = None,
+    play: Optional[str] = None,
 ) -> CheckReport:
     """A closed-form claim against a table (``grundy check``): exactly one of ``p_set`` (the
     P-positions are exactly where the expression is true), ``values`` (the value equals the
@@ -658,7 +691,7 @@ def check(
     show = _int(show, "show", 0, 1 << 32)
     if period is not None:
         period = _ints(period, "period", 1, (1 << 63) - 1)
-    table = _described(source, size, axes, mins, _threads(threads), progress, misere)
+    table = _described(source, size, axes, mins, _threads(threads), progress, _play(play, misere))
     g = table.game
     if g is not None and g.loopy:
         raise InputError(
@@ -702,6 +735,7 @@ def plot(
     mins: Optional[Sequence[int]] = None,
     threads: Optional[int] = None,
     misere: bool = False,
+    play: Optional[str] = None,
 ) -> Any:
     """The picture ``grundy plot`` draws of a table: a heatmap of the values (0 in red), or the
     P/N mask with ``outcome=True``; a heap game as its sequence. With ``out`` the picture is
@@ -715,7 +749,7 @@ def plot(
         extension = os.path.splitext(path)[1].lower().lstrip(".")
         if extension not in ("png", "svg", "pdf"):
             raise InputError(f"out={path} must be a .png, .svg or .pdf file")
-    table = _described(source, size, axes, mins, _threads(threads), False, misere, "plot")
+    table = _described(source, size, axes, mins, _threads(threads), False, _play(play, misere), "plot")
     picture = _grundy.plot_of(table, outcome, max_side, extension)
     if out is not None:
         directory = os.path.dirname(os.path.abspath(path))
@@ -753,6 +787,7 @@ def view(
     threads: Optional[int] = None,
     progress: ProgressArg = False,
     misere: bool = False,
+    play: Optional[str] = None,
 ) -> View:
     """Serves the page of ``grundy view`` for a table (an array, a ``Table`` from ``compute``,
     or a game with ``size``) and returns a :class:`View`: its ``url``, and in a notebook the page
@@ -762,6 +797,6 @@ def view(
     if port is not None:
         port = _int(port, "port", 0, 65535)
     height = _int(height, "height", 100, 10000)
-    table = _described(source, size, axes, mins, _threads(threads), progress, misere, "view")
+    table = _described(source, size, axes, mins, _threads(threads), progress, _play(play, misere), "view")
     server = _grundy.view_start(table, port, _threads(threads))
     return View(server, height)
