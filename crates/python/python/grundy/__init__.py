@@ -33,7 +33,7 @@ import json
 import numpy as np
 
 from . import _grundy
-from ._args import _I64, _coords, _int, _ints, _seconds, _threads
+from ._args import _I64, _coords, _int, _ints, _play, _seconds, _threads
 from ._errors import GrundyError, InputError, TableTooLarge
 from ._progress import ProgressArg, _progress
 from ._reports import BoardReport, CheckReport, Counterexample, Identification, Record, SequenceReport
@@ -162,23 +162,6 @@ class Game:
 
 
 GameLike = Union[str, Game, "os.PathLike[str]"]
-
-
-def _play(play: Optional[str], misere: bool = False) -> Optional[str]:
-    """The play convention a call asks for: ``play`` (``"normal"`` or ``"misere"``), or
-    ``misere=True``, its shorthand as ``--misere`` is the command line's; ``None`` keeps each
-    game's own. The one place where the two words meet: everything after passes this value."""
-    if play is not None and not isinstance(play, str):
-        raise InputError(f"play is 'normal' or 'misere', not {play!r}")
-    if play == "misère":
-        play = "misere"
-    if play not in (None, "normal", "misere"):
-        raise InputError(f"play is 'normal' or 'misere', not {play!r}")
-    if misere:
-        if play == "normal":
-            raise InputError("misere=True and play='normal' ask for two conventions; give one")
-        return "misere"
-    return play
 
 
 def _game(game: GameLike, play: Optional[str] = None) -> Game:

@@ -56,3 +56,20 @@ def _coords(position: Any, what: str) -> List[int]:
     if isinstance(position, (int, np.integer)) and not isinstance(position, bool):
         return [_int(position, what, *_I64)]
     return _ints(position, what, *_I64)
+
+
+def _play(play: Optional[str], misere: bool = False) -> Optional[str]:
+    """The play convention a call asks for: ``play`` (``"normal"`` or ``"misere"``), or
+    ``misere=True``, its shorthand as ``--misere`` is the command line's; ``None`` keeps each
+    game's own. The one place where the two words meet: everything after passes this value."""
+    if play is not None and not isinstance(play, str):
+        raise InputError(f"play is 'normal' or 'misere', not {play!r}")
+    if play == "misère":
+        play = "misere"
+    if play not in (None, "normal", "misere"):
+        raise InputError(f"play is 'normal' or 'misere', not {play!r}")
+    if misere:
+        if play == "normal":
+            raise InputError("misere=True and play='normal' ask for two conventions; give one")
+        return "misere"
+    return play
