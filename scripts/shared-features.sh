@@ -31,7 +31,7 @@ from pathlib import Path
 
 
 def load(path):
-    """name -> (versions, features by version) of the registry crates in one graph."""
+    """(name, version) -> features of the registry crates in one graph."""
     crates = {}
     for line in Path(path).read_text().splitlines():
         package, _, features = line.partition("|")
@@ -44,9 +44,11 @@ def load(path):
 
 
 work = Path(sys.argv[1])
-libraries = {tuple(line.split()[:2]) for line in (work / "libraries").read_text().splitlines()}
+# By name, not version: a lock file that drifted to another version of a library's dependency
+# must stay in view, to be named below.
+libraries = {line.split()[0] for line in (work / "libraries").read_text().splitlines() if line.strip()}
 graphs = {
-    name: {key: features for key, features in load(work / name).items() if key in libraries}
+    name: {key: features for key, features in load(work / name).items() if key[0] in libraries}
     for name in ("cli", "mpi", "play", "python")
 }
 problems = []
@@ -58,8 +60,7 @@ for i, a in enumerate(names):
                 only_a = sorted(graphs[a][key] - graphs[b][key])
                 only_b = sorted(graphs[b][key] - graphs[a][key])
                 problems.append(f"{key[0]} {key[1]}: {a} alone has {only_a}, {b} alone has {only_b}")
-        versions = lambda g: {n: v for (n, v) in graphs[g]}
-        for name in sorted(set(versions(a)) & set(versions(b))):
+        for name in sorted({n for n, _ in graphs[a]} & {n for n, _ in graphs[b]}):
             va = sorted(v for (n, v) in graphs[a] if n == name)
             vb = sorted(v for (n, v) in graphs[b] if n == name)
             if not set(va) & set(vb):  # the lock files drifted apart
