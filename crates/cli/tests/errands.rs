@@ -32,7 +32,7 @@ fn sources() -> Vec<(String, String)> {
             let path = entry.unwrap().path();
             let name = path.file_name().unwrap().to_string_lossy().into_owned();
             if path.is_dir() {
-                if !["tests", "benches", "target", "python", "assets"].contains(&name.as_str()) {
+                if !["tests", "benches", "target"].contains(&name.as_str()) {
                     stack.push(path);
                 }
                 continue;
