@@ -5,8 +5,9 @@
 //! beyond bounds arithmetic, so a game stated as data runs as fast as one written by hand.
 
 use crate::plan::{Halves, LineKind};
+use grundy_core::Amounts as Along;
 use grundy_core::{
-    Cell, CellWidth, Coord, Game, MexSet, Nimber, PrefixSet, Rule, StepSet, TableShape,
+    Cell, CellWidth, Coord, Game, MexSet, MoveForm, Nimber, PrefixSet, StepSet, TableShape,
 };
 
 /// Read access to the values of a table being filled.
@@ -223,11 +224,11 @@ impl CompiledGame {
             leaves_nothing: game.play().option_value([]),
         };
         for rule in game.rules() {
-            match rule {
-                Rule::Step { offsets } => {
-                    compiled.fixed.extend(offsets.iter().map(|o| geometry.fixed(o, 1)))
+            match rule.form() {
+                MoveForm::Translate { directions, amounts: Along::One } => {
+                    compiled.fixed.extend(directions.iter().map(|o| geometry.fixed(o, 1)))
                 }
-                Rule::Jump { directions, steps } => {
+                MoveForm::Translate { directions, amounts: Along::Set(steps) } => {
                     let amounts = jump_amounts(steps, geometry.longest);
                     for direction in directions {
                         if amounts.len() <= FIXED_JUMPS {
@@ -240,23 +241,23 @@ impl CompiledGame {
                         }
                     }
                 }
-                Rule::Slide { directions, max } => {
+                MoveForm::Translate { directions, amounts: Along::Run { max } } => {
                     for direction in directions {
-                        compiled.add_slide(&geometry, direction, *max, slides);
+                        compiled.add_slide(&geometry, direction, max, slides);
                     }
                 }
-                Rule::Split { axis, min_piece, unequal } => {
-                    let axis_min = game.axes()[*axis].min;
+                MoveForm::Cut { axis, min_piece, unequal } => {
+                    let axis_min = game.axes()[axis].min;
                     compiled.splits.push(Split {
-                        axis: *axis,
+                        axis,
                         axis_min,
-                        smallest: (*min_piece).max(axis_min),
-                        unequal: *unequal,
-                        stride: geometry.strides[*axis],
+                        smallest: min_piece.max(axis_min),
+                        unequal,
+                        stride: geometry.strides[axis],
                         transposed: false,
                     });
                 }
-                Rule::TakeAndBreak { code } => {
+                MoveForm::Code(code) => {
                     // Several take-and-break rules combine digit by digit.
                     let digits = code.digits();
                     if compiled.take_and_break.len() < digits.len() {

@@ -31,7 +31,8 @@ use crate::memory::{Available, Bound, Held, MemoryPool, TooLarge};
 use crate::progress::{Control, Progress};
 use crate::runtime::Runtime;
 use grundy_core::{
-    Coord, Game, LoopyOutcome, LoopyValue, MexSet, ModelError, Nimber, Rule, TableShape,
+    Amounts, Coord, Game, LoopyOutcome, LoopyValue, MexSet, ModelError, MoveForm, Nimber,
+    TableShape,
 };
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
@@ -502,8 +503,7 @@ impl<'g> RetrogradeFill<'g> {
         runtime: Runtime,
     ) -> Result<RetrogradeFill<'g>, LoopyRefusal> {
         let name = || game.name().to_string();
-        if game.rules().iter().any(|r| matches!(r, Rule::Split { .. } | Rule::TakeAndBreak { .. }))
-        {
+        if game.rules().iter().any(|r| !matches!(r.form(), MoveForm::Translate { .. })) {
             return Err(LoopyRefusal::Sums { game: name() });
         }
         for (d, axis) in game.axes().iter().enumerate() {
@@ -619,6 +619,7 @@ struct FlatRay {
     amounts: RayAmounts,
 }
 
+#[derive(Clone)]
 enum RayAmounts {
     /// An increasing list of amounts (a step: just 1).
     List(Vec<usize>),

@@ -53,7 +53,9 @@ use crate::executor::{Executor, Store};
 use crate::plan::Unit;
 use crate::shared::Shared;
 use crossbeam_utils::CachePadded;
-use grundy_core::{Cell, CellWidth, Coord, Game, GrundyTable, Nimber, Repeating, Rule, TableShape};
+use grundy_core::{
+    Amounts, Cell, CellWidth, Coord, Game, GrundyTable, MoveForm, Nimber, Repeating, TableShape,
+};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 

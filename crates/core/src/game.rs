@@ -14,11 +14,13 @@
 //! game's values come from the retrograde kernel instead.
 
 mod catalog;
+mod form;
 mod octal;
 mod spec;
 mod steps;
 
 pub use catalog::{catalog, catalog_spec, lookup, CatalogEntry};
+pub use form::{Amounts, MoveForm};
 pub use octal::{OctalCode, OctalCodeError};
 pub use spec::{parse_spec, to_spec, SPEC_LIMIT_BYTES};
 pub use steps::{NamedSet, StepBase, StepSet, StepSetError};

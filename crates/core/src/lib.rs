@@ -34,9 +34,9 @@ pub use error::ModelError;
 pub use words::counted;
 
 pub use game::{
-    lookup, parse_spec, to_spec, Axis, Coord, Game, GameOption, GroupShape, MoveKind, NamedSet,
-    OctalCode, OptionGroup, Pairs, Rule, StepBase, StepSet, StepSetError, COORD_LIMIT,
-    DESCENT_WEIGHT_LIMIT, EDGE_PREFIX, RESERVED_NAMES, SPEC_LIMIT_BYTES,
+    lookup, parse_spec, to_spec, Amounts, Axis, Coord, Game, GameOption, GroupShape, MoveForm,
+    MoveKind, NamedSet, OctalCode, OptionGroup, Pairs, Rule, StepBase, StepSet, StepSetError,
+    COORD_LIMIT, DESCENT_WEIGHT_LIMIT, EDGE_PREFIX, RESERVED_NAMES, SPEC_LIMIT_BYTES,
 };
 pub use loopy::{LoopyOutcome, LoopyValue, SumValue, INFINITE_G};
 pub use mex::{mex, mex_of_union, MexSet, PrefixSet};

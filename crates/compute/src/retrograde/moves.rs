@@ -4,7 +4,7 @@ use super::*;
 
 impl FlatMoves {
     /// # Panics
-    /// On a split or a take-and-break, which [`RetrogradeFill::new`] refuses.
+    /// On a cut or a take-and-break, which [`RetrogradeFill::new`] refuses.
     pub(super) fn new(game: &Game, shape: &TableShape) -> FlatMoves {
         let lens = shape.lens();
         let mut stride = vec![1usize; lens.len()];
@@ -19,25 +19,18 @@ impl FlatMoves {
         };
         let mut rays = Vec::new();
         for rule in game.rules() {
-            match rule {
-                Rule::Step { offsets } => {
-                    rays.extend(offsets.iter().map(|o| ray(o, RayAmounts::List(vec![1]))));
+            let MoveForm::Translate { directions, amounts } = rule.form() else {
+                unreachable!("the retrograde kernel takes moves that leave one position")
+            };
+            let amounts = match amounts {
+                Amounts::Run { max } => {
+                    RayAmounts::UpTo(max.map(|m| usize::try_from(m).unwrap_or(usize::MAX)))
                 }
-                Rule::Jump { directions, steps } => {
-                    let amounts: Vec<usize> =
-                        steps.up_to(longest as u64).into_iter().map(|a| a as usize).collect();
-                    rays.extend(
-                        directions.iter().map(|d| ray(d, RayAmounts::List(amounts.clone()))),
-                    );
-                }
-                Rule::Slide { directions, max } => {
-                    let max = max.map(|m| usize::try_from(m).unwrap_or(usize::MAX));
-                    rays.extend(directions.iter().map(|d| ray(d, RayAmounts::UpTo(max))));
-                }
-                Rule::Split { .. } | Rule::TakeAndBreak { .. } => {
-                    unreachable!("the retrograde kernel takes moves that leave one position")
-                }
-            }
+                listed => RayAmounts::List(
+                    listed.up_to(longest as u64).into_iter().map(|a| a as usize).collect(),
+                ),
+            };
+            rays.extend(directions.iter().map(|d| ray(d, amounts.clone())));
         }
         FlatMoves { lens, stride, rays }
     }

@@ -15,10 +15,10 @@ impl HeapMoves {
         }
         // Games without a break (or a three-heap move, refused below) are refused before their
         // removals are listed.
-        let breaks_somewhere = game.rules().iter().any(|rule| match rule {
-            Rule::Split { .. } => true,
-            Rule::TakeAndBreak { code } => code.digits().iter().any(|d| d & 12 != 0),
-            _ => false,
+        let breaks_somewhere = game.rules().iter().any(|rule| match rule.form() {
+            MoveForm::Cut { .. } => true,
+            MoveForm::Code(code) => code.digits().iter().any(|d| d & 12 != 0),
+            MoveForm::Translate { .. } => false,
         });
         if !breaks_somewhere {
             return Err(NotSparse::NoBreaks);
@@ -36,36 +36,25 @@ impl HeapMoves {
                 [d] if *d < 0 => Ok((-d) as u64),
                 _ => Err(refuse()),
             };
-            match rule {
-                Rule::Step { offsets } => {
-                    for offset in offsets {
-                        take(unit(offset)? as usize, true, true);
-                    }
+            match rule.form() {
+                // A bounded translation is a list of removals; an unbounded slide reads every
+                // smaller heap, which nothing sparse can shorten.
+                MoveForm::Translate { amounts: Amounts::Run { max: None }, .. } => {
+                    return Err(refuse())
                 }
-                Rule::Jump { directions, steps } => {
+                MoveForm::Translate { directions, amounts } => {
                     for direction in directions {
                         let d = unit(direction)?;
-                        for amount in steps.up_to(longest / d) {
+                        for amount in amounts.up_to(longest / d) {
                             take((amount * d) as usize, true, true);
                         }
                     }
                 }
-                // A bounded slide is a list of removals; an unbounded one reads every smaller
-                // heap, which nothing sparse can shorten.
-                Rule::Slide { directions, max: Some(max) } => {
-                    for direction in directions {
-                        let d = unit(direction)?;
-                        for amount in 1..=(*max).min(longest / d) {
-                            take((amount * d) as usize, true, true);
-                        }
-                    }
+                MoveForm::Cut { axis: 0, min_piece, unequal } if min_piece >= 1 => {
+                    breaks.push(Break { k: 0, min_piece: min_piece as usize, unequal })
                 }
-                Rule::Slide { max: None, .. } => return Err(refuse()),
-                Rule::Split { axis: 0, min_piece, unequal } if *min_piece >= 1 => {
-                    breaks.push(Break { k: 0, min_piece: *min_piece as usize, unequal: *unequal })
-                }
-                Rule::Split { .. } => return Err(refuse()),
-                Rule::TakeAndBreak { code } => {
+                MoveForm::Cut { .. } => return Err(refuse()),
+                MoveForm::Code(code) => {
                     for (k, &digit) in code.digits().iter().enumerate() {
                         if digit & 8 != 0 {
                             return Err(NotSparse::ThreeHeaps);

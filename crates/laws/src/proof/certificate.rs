@@ -19,7 +19,7 @@
 use crate::expr::Expr;
 use crate::proof::{Proof, Theorem};
 use grundy_compute::Budget;
-use grundy_core::{mex, Coord, Game, GameOption, Nimber, Play, Rule};
+use grundy_core::{mex, Amounts, Coord, Game, GameOption, MoveForm, Nimber, Play};
 use ndarray::Dimension;
 
 /// The outcome of trying to prove a claim for every board: the proof (by the finite box,
@@ -97,18 +97,16 @@ pub fn reach(game: &Game) -> Result<Coord, Unbounded> {
     let mut reach: u128 = 0;
     for (index, rule) in game.rules().iter().enumerate() {
         let unbounded = |how| Err(Unbounded::Rule { rule: index + 1, kind: rule.kind(), how });
-        let (directions, most) = match rule {
-            Rule::Step { offsets } => (offsets, 1),
-            Rule::Jump { directions, steps } => match steps.max() {
-                Some(max) => (directions, max),
-                None => return unbounded(UnboundedHow::Steps),
-            },
+        let (directions, most) = match rule.form() {
             // A slide of at most `max` cells reaches as far as a jump of `max` (issue 28: `max = 1`
             // was read as unbounded).
-            Rule::Slide { directions, max: Some(max) } => (directions, *max),
-            Rule::Slide { max: None, .. } => return unbounded(UnboundedHow::Slide),
-            Rule::Split { .. } => return unbounded(UnboundedHow::Split),
-            Rule::TakeAndBreak { .. } => return unbounded(UnboundedHow::Breaks),
+            MoveForm::Translate { directions, amounts } => match (amounts.most(), amounts) {
+                (Some(most), _) => (directions, most),
+                (None, Amounts::Run { .. }) => return unbounded(UnboundedHow::Slide),
+                (None, _) => return unbounded(UnboundedHow::Steps),
+            },
+            MoveForm::Cut { .. } => return unbounded(UnboundedHow::Split),
+            MoveForm::Code(_) => return unbounded(UnboundedHow::Breaks),
         };
         for direction in directions {
             let longest = direction.iter().map(|d| d.unsigned_abs()).max().unwrap_or(0);

@@ -18,7 +18,7 @@ use crate::expr::{BinOp, Slot};
 use crate::proof::automatic::Claimed;
 use crate::proof::theorems::{proved_law, subtraction_reach, ProvedLaw};
 use crate::proof::{Proof, Theorem};
-use grundy_core::{mex, Axis, Coord, Game, Nimber, Rule};
+use grundy_core::{mex, Amounts, Axis, Coord, Game, MoveForm, Nimber, Rule};
 
 /// A part's law.
 enum Law {
@@ -337,7 +337,7 @@ fn heap(game: &Game, axis: usize) -> Result<Heap, String> {
                 }
             }
         };
-        let mine = |list: &Vec<Vec<Coord>>| -> Result<Vec<Vec<Coord>>, String> {
+        let mine = |list: &[Vec<Coord>]| -> Result<Vec<Vec<Coord>>, String> {
             Ok(list
                 .iter()
                 .map(along)
@@ -347,27 +347,13 @@ fn heap(game: &Game, axis: usize) -> Result<Heap, String> {
                 .map(|d| vec![d])
                 .collect())
         };
-        let projected = match rule {
-            Rule::Step { offsets } => Rule::Step { offsets: mine(offsets)? },
-            Rule::Jump { directions, steps } => {
-                Rule::Jump { directions: mine(directions)?, steps: steps.clone() }
-            }
-            Rule::Slide { directions, max } => {
-                let directions = mine(directions)?;
-                nim |= max.is_none() && directions.iter().any(|d| d[0] == -1);
-                Rule::Slide { directions, max: *max }
-            }
-            Rule::Split { .. } | Rule::TakeAndBreak { .. } => {
-                return Err("a move leaves a sum of positions".into())
-            }
+        let MoveForm::Translate { directions, amounts } = rule.form() else {
+            return Err("a move leaves a sum of positions".into());
         };
-        let empty = match &projected {
-            Rule::Step { offsets } => offsets.is_empty(),
-            Rule::Jump { directions, .. } | Rule::Slide { directions, .. } => directions.is_empty(),
-            _ => false,
-        };
-        if !empty {
-            rules.push(projected);
+        let directions = mine(directions)?;
+        nim |= amounts == (Amounts::Run { max: None }) && directions.iter().any(|d| d[0] == -1);
+        if !directions.is_empty() {
+            rules.push(Rule::translation(directions, amounts));
         }
     }
     if nim {

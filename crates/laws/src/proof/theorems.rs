@@ -3,7 +3,7 @@
 use crate::periodicity::{find_period, Period};
 use crate::proof::certificate::reach;
 use crate::proof::{Proof, Theorem as Named};
-use grundy_core::{Coord, Game, GrundyTable, Rule};
+use grundy_core::{Coord, Game, GrundyTable, MoveForm};
 use std::collections::HashMap;
 
 /// Whether a heap game's period is proved, and how long a table the theorem needs.
@@ -23,12 +23,8 @@ pub fn subtraction_reach(game: &Game) -> Option<u64> {
     }
     let mut reach = 0u64;
     for rule in game.rules() {
-        let (directions, most) = match rule {
-            Rule::Step { offsets } => (offsets, 1),
-            Rule::Jump { directions, steps } => (directions, steps.max()?),
-            Rule::Slide { directions, max } => (directions, (*max)?),
-            Rule::Split { .. } | Rule::TakeAndBreak { .. } => return None,
-        };
+        let MoveForm::Translate { directions, amounts } = rule.form() else { return None };
+        let most = amounts.most()?;
         for direction in directions {
             reach = reach.max(direction[0].unsigned_abs().checked_mul(most)?);
         }
@@ -59,7 +55,8 @@ fn theorem(game: &Game) -> Result<Theorem<'_>, &'static str> {
     // The Octal Periodicity Theorem is proved for normal play only: its argument adds the
     // pieces' values, which misère play does not.
     let normal = game.play() == grundy_core::Play::Normal;
-    let [Rule::TakeAndBreak { code }] = game.rules() else {
+    let [MoveForm::Code(code)] = game.rules().iter().map(|r| r.form()).collect::<Vec<_>>()[..]
+    else {
         return Err(if normal {
             "no periodicity theorem covers these rules (only subtraction games with finite sets and octal games have one)"
         } else {

@@ -15,7 +15,7 @@ use super::compile::{Compiler, Outside};
 use super::dfa::Var;
 use super::formula::{Definition, Formula};
 use super::numeration::{Numeration, Rel};
-use grundy_core::{Coord, Game, NamedSet, Rule, StepBase, StepSet};
+use grundy_core::{Amounts, Coord, Game, MoveForm, NamedSet, StepBase, StepSet};
 use std::rc::Rc;
 
 /// What is claimed.
@@ -227,7 +227,7 @@ fn refuse_game(game: &Game) -> Result<(), Outside> {
 fn moves_numeration(game: &Game) -> Result<Option<Numeration>, Outside> {
     let mut needed = None;
     for rule in game.rules() {
-        if let Rule::Jump { steps, .. } = rule {
+        if let MoveForm::Translate { amounts: Amounts::Set(steps), .. } = rule.form() {
             if let StepBase::Named(set) = steps.base() {
                 let here = match set {
                     NamedSet::PowersOfTwo => Numeration::Binary,
@@ -274,39 +274,33 @@ pub(super) fn moves(game: &Game, x: &[Var], x1: &[Var], k: Var) -> Result<Formul
         )
     };
     for (index, rule) in game.rules().iter().enumerate() {
-        match rule {
-            Rule::Step { offsets } => {
-                any.extend(offsets.iter().map(|o| along(o, None)));
+        let MoveForm::Translate { directions, amounts } = rule.form() else {
+            return Err(Outside(format!(
+                "rule {} ({}) leaves a sum of positions, which the sentences about single \
+                 positions do not cover",
+                index + 1,
+                rule.kind()
+            )));
+        };
+        let amounts = match amounts {
+            Amounts::One => {
+                any.extend(directions.iter().map(|o| along(o, None)));
+                continue;
             }
-            Rule::Jump { directions, steps } => {
-                let amounts = amounts(steps, k)?;
-                for direction in directions {
-                    any.push(Formula::exists(
-                        vec![k],
-                        Formula::And(vec![along(direction, Some(k)), amounts.clone()]),
-                    ));
-                }
-            }
-            Rule::Slide { directions, max } => {
+            Amounts::Set(steps) => vec![step_amounts(steps, k)?],
+            Amounts::Run { max } => {
                 let mut amounts = vec![Formula::linear(&[(k, -1)], 1, Rel::Le)];
                 if let Some(max) = max {
-                    let max = i64::try_from(*max).map_err(|_| too_far())?;
+                    let max = i64::try_from(max).map_err(|_| too_far())?;
                     amounts.push(Formula::linear(&[(k, 1)], -max, Rel::Le));
                 }
-                for direction in directions {
-                    let mut parts = vec![along(direction, Some(k))];
-                    parts.extend(amounts.iter().cloned());
-                    any.push(Formula::exists(vec![k], Formula::And(parts)));
-                }
+                amounts
             }
-            Rule::Split { .. } | Rule::TakeAndBreak { .. } => {
-                return Err(Outside(format!(
-                    "rule {} ({}) leaves a sum of positions, which the sentences about single \
-                     positions do not cover",
-                    index + 1,
-                    rule.kind()
-                )))
-            }
+        };
+        for direction in directions {
+            let mut parts = vec![along(direction, Some(k))];
+            parts.extend(amounts.iter().cloned());
+            any.push(Formula::exists(vec![k], Formula::And(parts)));
         }
     }
     Ok(Formula::Or(any))
@@ -317,7 +311,7 @@ fn too_far() -> Outside {
 }
 
 /// `k` is one of the step set's amounts.
-fn amounts(steps: &StepSet, k: Var) -> Result<Formula, Outside> {
+fn step_amounts(steps: &StepSet, k: Var) -> Result<Formula, Outside> {
     let is = |amount: u64| -> Result<Formula, Outside> {
         Ok(Formula::linear(&[(k, 1)], -i64::try_from(amount).map_err(|_| too_far())?, Rel::Eq))
     };
