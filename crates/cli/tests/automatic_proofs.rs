@@ -271,3 +271,45 @@ fn value_answers_positions_near_ten_to_the_eighteen_from_the_proved_law() {
         "{text}"
     );
 }
+
+/// Misère boards (issue 69): `patterns` states misère Nim's and misère Wythoff's laws and the
+/// automata prove them (the sentence `ends` says a position without a move is won), `check`
+/// refutes normal play's law there, and `value` answers positions near 10^18 from the proved
+/// misère law.
+#[test]
+fn misere_boards_are_proved_and_answered_far_out() {
+    let laws = |game: &str| {
+        let report = json(&["patterns", game, "--play", "misere", "--size", "48x48", "--json"]);
+        report["laws"].as_array().unwrap().clone()
+    };
+    let nim = laws("nim");
+    assert_eq!(nim[0]["proved"], true, "{nim:?}");
+    assert!(nim[0]["argument"].as_str().unwrap().contains("ends"), "{nim:?}");
+    let wythoff = laws("wythoff");
+    let corner = &wythoff[0];
+    assert_eq!((&corner["proved"], &corner["found_by"]), (&true.into(), &"misère corner".into()));
+    assert!(corner["expression"].as_str().unwrap().contains("(a == 2 && b == 2)"), "{corner}");
+    // Misère Wythoff as the literature states it, proved; cut short past the box, refuted.
+    let stated = "a + b == 1 || (a == 2 && b == 2) || (min(a, b) >= 3 && min(a, b) == floor(abs(a - b) * phi))";
+    let report = json(&[
+        "check", "wythoff", "--play", "misere", "--size", "40x40", "--p-set", stated, "--json",
+    ]);
+    assert_eq!((&report["verdict"], &report["proved"]), (&"agrees".into(), &true.into()));
+    assert!(report["argument"].as_str().unwrap().contains("ends"), "{report}");
+    let short = format!("({stated}) && a + b < 5000");
+    let report = json(&[
+        "check", "wythoff", "--play", "misere", "--size", "40x40", "--p-set", &short, "--json",
+    ]);
+    assert_eq!((&report["verdict"], &report["proved"]), (&"agrees".into(), &false.into()));
+    assert!(report["argument"].as_str().unwrap().contains("refute"), "{report}");
+    let k = 555_555_555_555_555_555u128;
+    let (a, b) = (floor_phi(k), floor_phi(k) + k);
+    for (position, outcome) in [(format!("{a}x{b}"), "P"), (format!("{a}x{}", b + 1), "N")] {
+        let report = json(&["value", "wythoff", "--play", "misere", &position, "--json"]);
+        assert_eq!(report["outcome"], outcome, "{position}: {report}");
+        assert!(report["argument"].as_str().unwrap().contains("ends"), "{report}");
+    }
+    let nim =
+        json(&["value", "nim", "--misere", "1000000000000000000x1000000000000000000", "--json"]);
+    assert_eq!(nim["outcome"], "P", "{nim}");
+}

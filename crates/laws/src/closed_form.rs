@@ -22,6 +22,7 @@
 //! states them (normal or misère values, a loopy table's outcomes), never the convention.
 
 mod beatty;
+mod corner;
 pub(crate) mod periodic_rules;
 mod pieces;
 mod radix;
@@ -56,7 +57,7 @@ pub struct Law {
     #[serde(flatten)]
     pub proof: Proof,
     /// Which search proposed it: `outcome period`, `values period`, `synthesis`, `period`,
-    /// `sum of games`, `sum of the edges`, `digits`, `rays`, `beatty`, `pieces`.
+    /// `sum of games`, `sum of the edges`, `digits`, `rays`, `beatty`, `pieces`, `misère corner`.
     pub found_by: &'static str,
     /// The expression's size in nodes ([`crate::expr::Expr::size`]): laws are ranked by it.
     pub nodes: usize,
@@ -305,6 +306,7 @@ pub(crate) fn find_laws(source: &Source<'_>, options: &LawOptions<'_>) -> Laws {
             proposals.extend(separable::propose(source));
         }
         proposals.extend(pieces::propose(source, budget.deadline(), &mut search));
+        proposals.extend(corner::propose(source, budget.deadline(), &mut search));
     }
     let mut laws = check_proposals(source, proposals, &budget, &proofs, &mut search);
     // What a researcher wants first: a law proved for every board, then the shortest.

@@ -87,11 +87,18 @@ pub const LAW_SEARCH_SIDE: Coord = 64;
 /// position is answered by a proved law when one is found.
 pub const LAW_BEYOND_CELLS: u128 = 1 << 26;
 
+/// Whether a board's far positions may be answered by its laws: a board whose table is filled
+/// position by position under its play (not loopy; under misère play, no move leaves a sum), so
+/// that a law found on the table and proved (the automata take misère play) says its values.
+fn reads_laws(game: &Game) -> bool {
+    game.dims() == 2 && !game.is_loopy() && game.values_are_local()
+}
+
 /// Whether `pos` of `game` is for [`answered_by_law`]: a board position whose box holds more
 /// than [`LAW_BEYOND_CELLS`] cells, and which no strip answers (a board with bounded moves whose
 /// position is far along one axis only: [`values_of`] reads it from a strip that repeats).
 pub fn wants_a_law(game: &Game, pos: &[Coord]) -> bool {
-    if game.dims() != 2 || game.beyond_normal_recursion().is_some() {
+    if !reads_laws(game) {
         return false;
     }
     let extents: Vec<u128> = pos
@@ -116,7 +123,7 @@ pub fn answered_by_law<E>(
     fill: &mut dyn FnMut(&TableShape) -> Result<Table, E>,
 ) -> Result<Option<LawAnswer>, ValuesError<E>> {
     use grundy_laws::conjecture::{ClaimKind, Conjecture, Exactly};
-    if game.dims() != 2 || game.beyond_normal_recursion().is_some() {
+    if !reads_laws(game) {
         return Ok(None);
     }
     let max: Vec<Coord> = game.axes().iter().map(|a| a.min + LAW_SEARCH_SIDE - 1).collect();

@@ -477,7 +477,7 @@ fn print_laws(
         };
         writeln!(
             out,
-            "laws:      none found ({formulas}, digits, pieces, sums of heap games or of the edges, Beatty rays, periodic rays, separable P-sets)"
+            "laws:      none found ({formulas}, digits, pieces, sums of heap games or of the edges, Beatty rays, periodic rays, separable P-sets, misère corners)"
         )?;
     } else {
         writeln!(

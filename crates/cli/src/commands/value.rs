@@ -78,18 +78,19 @@ pub(super) struct Term<'a> {
 
 pub(crate) fn run(args: Args, runtime: &Runtime) -> Result<ExitCode> {
     let terms = parse_terms(&args.sum.terms)?;
-    if sum_play(&terms, args.sum.play)? == Play::Misere {
+    let play = sum_play(&terms, args.sum.play)?;
+    // JSON output also silences the progress bar.
+    let bar = Bar::waiting(args.json);
+    if let Some(answer) = far_on_a_board(&terms, play, runtime, &bar)? {
+        return print_law_answer(&args, terms[0].positions[0].0, &answer);
+    }
+    if play == Play::Misere {
         let report = super::misere_sums::report(
             &sum_terms(&terms),
             args.sum.search_seconds,
             runtime.memory(),
         )?;
         return super::misere_sums::print_value(&report, args.json);
-    }
-    // JSON output also silences the progress bar.
-    let bar = Bar::waiting(args.json);
-    if let Some(answer) = far_on_a_board(&terms, runtime, &bar)? {
-        return print_law_answer(&args, terms[0].positions[0].0, &answer);
     }
     runtime.install(|| {
         let fill = |game: &Game, shape: &grundy_core::TableShape| {
@@ -204,15 +205,17 @@ pub(super) fn outcome_meaning(letter: char) -> &'static str {
 }
 
 /// One position of one board that the library sends to a law
-/// ([`grundy_play::positions::wants_a_law`]), answered by a proved law of the game when one reads
-/// it exactly.
+/// ([`grundy_play::positions::wants_a_law`]), answered by a proved law of the game under `play`
+/// when one reads it exactly.
 fn far_on_a_board(
     terms: &[Term<'_>],
+    play: Play,
     runtime: &Runtime,
     bar: &Bar,
 ) -> Result<Option<grundy_play::positions::LawAnswer>> {
     let [Term { game, positions }] = terms else { return Ok(None) };
     let [(_, pos)] = positions.as_slice() else { return Ok(None) };
+    let game = &game.clone().with_play(play);
     if !grundy_play::positions::wants_a_law(game, pos) {
         return Ok(None);
     }

@@ -137,22 +137,46 @@ pub(crate) fn problem(
             outside: true,
         })
         .collect();
-    sentences.extend(the_sentences(claimed, &vars, &at, &step));
+    let ended = Formula::exists(x1.clone(), step.clone()).negated();
+    let ends = Ends { value: game.play().terminal_value().0, ended };
+    sentences.extend(the_sentences(claimed, &vars, &at, &step, &ends));
     let axes = game.axes().iter().map(|a| (a.name.clone(), a.min)).collect();
     Ok(Problem { numeration, sentences, axes, claim })
+}
+
+/// The positions without a move and their value under the game's play: 0 under normal play
+/// (the player to move has lost), 1 under misère play (Conway's g⁻; the player to move has won).
+struct Ends {
+    /// The value of a position without a move.
+    value: u32,
+    /// That X has no move: `¬∃X' move(X, X')`.
+    ended: Formula,
 }
 
 /// The sentences that make the claim the game's P-set (stability, absorption) or its values
 /// (totality, stability, absorption), each as its counterexamples; `at` is the claim at a cell
 /// (with the value's variable for values) and `step` the move from X to X'.
+///
+/// A position without a move of value 0 needs no sentence of its own: absorption asks it for a
+/// move it does not have unless it is claimed P (value 0). One of another value (misère play)
+/// is taken out of absorption, and `ends` says it has that value: with stability, induction
+/// along the moves (which end) makes the claim the game's on every position.
 fn the_sentences(
     claimed: Claimed,
     vars: &Vars,
     at: &dyn Fn(&[Var], &[Var]) -> Formula,
     step: &Formula,
+    ends: &Ends,
 ) -> Vec<Sentence> {
     let (x, x1) = (vars.position(), vars.option());
     let mut sentences = Vec::new();
+    // Absorption's counterexamples: every position, or those with a move.
+    let absorbing = |mut parts: Vec<Formula>| {
+        if ends.value != 0 {
+            parts.push(ends.ended.clone().negated());
+        }
+        Formula::And(parts)
+    };
     match claimed {
         Claimed::PSet => {
             sentences.push(Sentence {
@@ -166,11 +190,20 @@ fn the_sentences(
                 Formula::exists(x1.clone(), Formula::And(vec![step.clone(), at(&x1, &[])]));
             sentences.push(Sentence {
                 name: "absorption".into(),
-                counterexamples: Formula::And(vec![at(&x, &[]).negated(), reached.negated()]),
+                counterexamples: absorbing(vec![at(&x, &[]).negated(), reached.negated()]),
                 free: x.clone(),
                 fails: "is claimed N, but no move reaches a claimed P-position".into(),
                 outside: false,
             });
+            if ends.value != 0 {
+                sentences.push(Sentence {
+                    name: "ends".into(),
+                    counterexamples: Formula::And(vec![ends.ended.clone(), at(&x, &[])]),
+                    free: x.clone(),
+                    fails: "is claimed P, but has no move: the player to move there has won".into(),
+                    outside: false,
+                });
+            }
         }
         Claimed::Values => {
             let (y, v) = (vars.value(), vars.smaller());
@@ -196,12 +229,31 @@ fn the_sentences(
                 Formula::exists(x1.clone(), Formula::And(vec![step.clone(), at(&x1, &[v])]));
             sentences.push(Sentence {
                 name: "absorption".into(),
-                counterexamples: Formula::And(vec![larger, reached.negated()]),
+                counterexamples: absorbing(vec![larger, reached.negated()]),
                 free: [x.clone(), vec![v]].concat(),
                 fails: "has a claimed value above v, but no move reaches the claimed value v"
                     .into(),
                 outside: false,
             });
+            if ends.value != 0 {
+                let other = Formula::exists(
+                    vec![y],
+                    Formula::And(vec![
+                        at(&x, &[y]),
+                        Formula::linear(&[(y, 1)], -i64::from(ends.value), Rel::Eq).negated(),
+                    ]),
+                );
+                sentences.push(Sentence {
+                    name: "ends".into(),
+                    counterexamples: Formula::And(vec![ends.ended.clone(), other]),
+                    free: x.clone(),
+                    fails: format!(
+                        "has no move, so its value is {}, but another value is claimed",
+                        ends.value
+                    ),
+                    outside: false,
+                });
+            }
         }
     }
     sentences
@@ -209,10 +261,14 @@ fn the_sentences(
 
 /// Why the game itself is outside what the sentences say.
 fn refuse_game(game: &Game) -> Result<(), Outside> {
-    if let Some(why) = game.beyond_normal_recursion() {
-        return Err(Outside(format!(
-            "the sentences are those of normal play along moves that end, and {why}"
-        )));
+    // Misère play is in: the sentences read the value of a position without a move from the
+    // play (`Ends`). Play that goes round is not: induction along the moves needs them to end.
+    if game.is_loopy() {
+        return Err(Outside(
+            "the sentences are about moves that end, and the game is loopy: its positions are \
+             not ordered by its moves"
+                .into(),
+        ));
     }
     if let Some(axis) = game.axes().iter().find(|a| a.max.is_some()) {
         return Err(Outside(format!(
