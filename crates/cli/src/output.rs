@@ -161,8 +161,12 @@ impl Destination {
                 builder.permissions(fs::Permissions::from_mode(0o666));
             }
         }
+        if !dir.is_dir() {
+            bail!("cannot write {}: the folder {} does not exist", shown.display(), dir.display());
+        }
         let temp = crate::signals::uninterrupted(|| {
-            let temp = builder.tempfile_in(dir)?;
+            // The temporary file's name is ours, not the user's: the error names the kind only.
+            let temp = builder.tempfile_in(dir).map_err(|err| io::Error::from(err.kind()))?;
             crate::signals::register_temporary(temp.path());
             Ok::<_, io::Error>(temp)
         })

@@ -6,6 +6,7 @@
 use crate::common;
 
 use common::{grundy, stdout_of};
+use grundy_testkit::fixtures;
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
@@ -41,21 +42,11 @@ directions = [[0, -1]]
 steps = "1..=2"
 "#;
 
-/// Wythoff's game on a board whose axes start at 1.
-const WYTHOFF_FROM_1: &str = r#"
-name = "wythoff-from-1"
-description = "Wythoff's game, coordinates from 1"
-axes = [{ name = "a", min = 1 }, { name = "b", min = 1 }]
-[[rules]]
-kind = "slide"
-directions = [[-1, 0], [0, -1], [-1, -1]]
-"#;
-
 #[test]
 fn the_laws_of_the_issue_are_proved_for_every_board() {
     let dir = tempfile::tempdir().unwrap();
     let sum = write(dir.path(), "sum.toml", NIM_PLUS_SUBTRACTION);
-    let shifted = write(dir.path(), "w1.toml", WYTHOFF_FROM_1);
+    let shifted = fixtures::path("wythoff-from-1").to_string_lossy().into_owned();
     let cases = [
         (
             "nim",
@@ -138,7 +129,7 @@ fn patterns_marks_the_same_laws_proved_on_hidden_games() {
     let dir = tempfile::tempdir().unwrap();
     let hidden = [
         (write(dir.path(), "sum.toml", NIM_PLUS_SUBTRACTION), "Sprague–Grundy sum"),
-        (write(dir.path(), "w1.toml", WYTHOFF_FROM_1), "decided by automata"),
+        (fixtures::path("wythoff-from-1").to_string_lossy().into_owned(), "decided by automata"),
         (
             write(
                 dir.path(),
@@ -178,7 +169,7 @@ fn the_walnut_file_holds_the_sentences_the_prover_decided() {
         .assert()
         .success();
     let text = fs::read_to_string(&path).unwrap();
-    assert!(text.starts_with("reg shift {0,1} {0,1}"), "{text}");
+    assert!(text.starts_with("reg shift msd_fib msd_fib"), "{text}");
     for line in [
         "def floorphi \"?msd_fib",
         "def claim \"?msd_fib",
@@ -195,7 +186,7 @@ fn the_walnut_file_holds_the_sentences_the_prover_decided() {
         .assert()
         .success();
     let text = fs::read_to_string(&nim).unwrap();
-    assert!(text.contains("reg xor {0,1} {0,1} {0,1}") && text.contains("eval totality"), "{text}");
+    assert!(text.contains("reg xor msd_2 msd_2 msd_2") && text.contains("eval totality"), "{text}");
     // A streamed check writes them too.
     let kiki = dir.path().join("kiki.txt");
     grundy()

@@ -199,3 +199,24 @@ fn standard_output_is_still_the_default() {
     assert_eq!(stdout_of(&["compute", "kiki", "--size", "3x3"]), KIKI_3);
     assert_eq!(stdout_of(&["compute", "kiki", "--size", "3x3", "--out", "-"]), KIKI_3);
 }
+
+/// An output in a folder that does not exist names the folder, not a temporary file's name
+/// (issue 69: `--walnut` showed `.x.txt.5224@host-….tmp`); every output goes through the same
+/// opening.
+#[test]
+fn a_missing_folder_is_named_and_no_temporary_name_is_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nowhere").join("x.csv");
+    let output = compute_to(&missing, &[]);
+    let walnut = grundy()
+        .args(["check", "nim", "--size", "4x4", "--p-set", "a == b", "--walnut"])
+        .arg(dir.path().join("nowhere").join("w.txt"))
+        .output()
+        .unwrap();
+    for output in [output, walnut] {
+        assert!(!output.status.success());
+        let err = String::from_utf8_lossy(&output.stderr);
+        assert!(err.trim_end().ends_with("nowhere does not exist") && !err.contains('@'), "{err}");
+    }
+    assert!(!dir.path().join("nowhere").exists());
+}

@@ -177,7 +177,18 @@ impl Formula {
                 format!("E {} ({})", vars.join(","), body.walnut(names))
             }
             Formula::Call(definition, args) => {
-                let args: Vec<String> = args.iter().map(|v| names(*v)).collect();
+                // Walnut gives a `def` one parameter per variable its body reads: a parameter
+                // the body does not read (a claim of one coordinate on a board) is not passed.
+                let args: Vec<String> = args
+                    .iter()
+                    .zip(&definition.params)
+                    .filter(|(_, &param)| definition.body.mentions(param))
+                    .map(|(v, _)| names(*v))
+                    .collect();
+                // A `def` of no variable cannot be called: its body stands in its place.
+                if args.is_empty() {
+                    return format!("({})", definition.body.walnut(names));
+                }
                 format!("${}({})", definition.name, args.join(","))
             }
         }
@@ -197,6 +208,24 @@ impl Formula {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Whether the variable `v` occurs in it free.
+    pub(crate) fn mentions(&self, v: Var) -> bool {
+        match self {
+            Formula::Bool(_) => false,
+            Formula::Linear(terms, ..) => terms.iter().any(|&(x, c)| x == v && c != 0),
+            Formula::Xor(x, y, z) => [x, y, z].contains(&&v),
+            Formula::Shift(x, y) => *x == v || *y == v,
+            Formula::OneDigit(x) => *x == v,
+            Formula::Not(inner) => inner.mentions(v),
+            Formula::And(parts) | Formula::Or(parts) => parts.iter().any(|p| p.mentions(v)),
+            Formula::Exists(vars, body) => !vars.contains(&v) && body.mentions(v),
+            Formula::Call(definition, args) => args
+                .iter()
+                .zip(&definition.params)
+                .any(|(&arg, &param)| arg == v && definition.body.mentions(param)),
         }
     }
 

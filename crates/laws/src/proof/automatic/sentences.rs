@@ -431,17 +431,25 @@ impl Problem {
             sentence.counterexamples.definitions(&mut definitions);
         }
         let mut out = String::new();
-        // Over plain digit alphabets, as Walnut's own `shift` is written: a variable's
-        // numeration (`?msd_2`, `?msd_fib`) keeps its words valid.
+        // The positions' numbers start at 0: an axis that starts elsewhere is shifted, and says so.
+        for (i, (name, min)) in self.axes.iter().enumerate().filter(|(_, (_, min))| *min != 0) {
+            let var = self.name(i as Var);
+            let (sign, by) = if *min > 0 { ('-', *min) } else { ('+', -*min) };
+            out.push_str(&format!(
+                "# the axis {name} starts at {min}: {var} here is the coordinate {name} {sign} {by}\n"
+            ));
+        }
+        // Each track typed with the numeration it is read in (`msd_2`, `msd_fib`), so that
+        // Walnut knows what its digits range over.
+        let typed = |tracks: usize| vec![self.numeration.walnut(); tracks].join(" ");
         let regs = [
-            ("xor", "reg xor {0,1} {0,1} {0,1} \"([0,0,0]|[0,1,1]|[1,0,1]|[1,1,0])*\";"),
-            ("shift", "reg shift {0,1} {0,1} \"([0,0]|[0,1][1,0])*\";"),
-            ("onedigit", "reg onedigit {0,1} \"0*10*\";"),
+            ("xor", 3, "([0,0,0]|[0,1,1]|[1,0,1]|[1,1,0])*"),
+            ("shift", 2, "([0,0]|[0,1][1,0])*"),
+            ("onedigit", 1, "0*10*"),
         ];
-        for (name, line) in regs {
+        for (name, tracks, pattern) in regs {
             if self.sentences.iter().any(|s| s.counterexamples.uses(name)) {
-                out.push_str(line);
-                out.push('\n');
+                out.push_str(&format!("reg {name} {} \"{pattern}\";\n", typed(tracks)));
             }
         }
         for definition in &definitions {
@@ -458,13 +466,20 @@ impl Problem {
         }
         for sentence in &self.sentences {
             let names = |v: Var| self.name(v);
-            let free: Vec<String> = sentence.free.iter().map(|&v| self.name(v)).collect();
-            out.push_str(&format!(
-                "eval {} \"{prefix} ~(E {} ({}))\";\n",
-                sentence.name,
-                free.join(","),
-                sentence.counterexamples.walnut(&names)
-            ));
+            // Walnut quantifies only variables that occur (a claim that leaves a coordinate
+            // unread leaves it out of the sentence too).
+            let free: Vec<String> = sentence
+                .free
+                .iter()
+                .filter(|&&v| sentence.counterexamples.mentions(v))
+                .map(|&v| self.name(v))
+                .collect();
+            let body = sentence.counterexamples.walnut(&names);
+            let counterexamples = match free.is_empty() {
+                true => body,
+                false => format!("E {} ({body})", free.join(",")),
+            };
+            out.push_str(&format!("eval {} \"{prefix} ~({counterexamples})\";\n", sentence.name));
         }
         out
     }

@@ -8,6 +8,7 @@ use super::numeration::{Logic, Numeration, Rel};
 use super::*;
 use crate::conjecture::{ClaimKind, Conjecture};
 use grundy_core::{lookup, mex, parse_spec, Nimber, Play};
+use grundy_testkit::fixtures;
 use std::collections::HashMap;
 
 const BOTH: [Numeration; 2] = [Numeration::Binary, Numeration::Fibonacci];
@@ -241,14 +242,6 @@ fn spec(text: &str) -> Game {
     parse_spec(text, "test").unwrap()
 }
 
-const SHIFTED_WYTHOFF: &str = r#"
-name = "wythoff-from-1"
-axes = [{ name = "a", min = 1 }, { name = "b", min = 1 }]
-[[rules]]
-kind = "slide"
-directions = [[-1, 0], [0, -1], [-1, -1]]
-"#;
-
 #[test]
 fn the_famous_laws_are_proved() {
     let nim = lookup("nim").unwrap();
@@ -263,7 +256,11 @@ fn the_famous_laws_are_proved() {
             ClaimKind::PSet,
             "(a == b && a % 3 == 0) || (min(a, b) % 3 == 1 && abs(a - b) == 1)",
         ),
-        (&spec(SHIFTED_WYTHOFF), ClaimKind::PSet, "min(a - 1, b - 1) == floor(abs(a - b) * phi)"),
+        (
+            &fixtures::game("wythoff-from-1"),
+            ClaimKind::PSet,
+            "min(a - 1, b - 1) == floor(abs(a - b) * phi)",
+        ),
     ];
     for (game, kind, text) in laws {
         let decision = proof(game, kind, text);
@@ -283,32 +280,20 @@ const MISERE_NIM: &str = "(a == b && a >= 2) || a + b == 1";
 const MISERE_WYTHOFF: &str =
     "a + b == 1 || (a == 2 && b == 2) || (min(a, b) >= 3 && min(a, b) == floor(abs(a - b) * phi))";
 
-/// One heap's moves on a board of two axes (b is never moved): the positions a = 0 have no move,
-/// however large b is.
-const HEAP_A: &str = r#"
-name = "heap-a"
-axes = [{ name = "a", min = 0 }, { name = "b", min = 0 }]
-play = "misere"
-[[rules]]
-kind = "slide"
-directions = [[-1, 0]]
-"#;
-
 /// Under misère play a position without a move is won by the player to move (value 1): the
 /// prover's sentence `ends` says so, and absorption asks nothing of such a position.
 #[test]
 fn misere_laws_are_proved_and_their_ends_checked() {
     let misere = |name| lookup(name).unwrap().with_play(Play::Misere);
-    let powers = spec(
-        "name = \"p\"\nplay = \"misere\"\naxes = [{ name = \"n\", min = 0 }]\n[[rules]]\nkind = \"jump\"\ndirections = [[-1]]\nsteps = \"powers-of-two\"\n",
-    );
+    let powers = fixtures::game("powers-of-two").with_play(Play::Misere);
+    let heap_a = fixtures::game("heap-a").with_play(Play::Misere);
     let proved: [(&Game, ClaimKind, &str); 6] = [
         (&misere("nim"), ClaimKind::PSet, MISERE_NIM),
         (&misere("wythoff"), ClaimKind::PSet, MISERE_WYTHOFF),
         (&powers, ClaimKind::Values, "(1 - n) % 3"),
         (&powers, ClaimKind::PSet, "n % 3 == 1"),
-        (&spec(HEAP_A), ClaimKind::PSet, "a == 1"),
-        (&spec(HEAP_A), ClaimKind::Values, "if(a <= 1, 1 - a, a)"),
+        (&heap_a, ClaimKind::PSet, "a == 1"),
+        (&heap_a, ClaimKind::Values, "if(a <= 1, 1 - a, a)"),
     ];
     for (game, kind, text) in proved {
         let decision = proof(game, kind, text);
@@ -329,19 +314,14 @@ fn misere_laws_are_proved_and_their_ends_checked() {
             "refute ends: (a = 0, b = 0) is claimed P, but has no move",
         ),
         (
-            &spec(HEAP_A),
+            &heap_a,
             ClaimKind::PSet,
             "(a == 1 && b < 1000) || (a == 0 && b >= 1000)",
             "refute ends: (a = 0, b = 1000)",
         ),
+        (&heap_a, ClaimKind::PSet, "a == 1 && b < 1000", "refute absorption: (a = 1, b = 1000)"),
         (
-            &spec(HEAP_A),
-            ClaimKind::PSet,
-            "a == 1 && b < 1000",
-            "refute absorption: (a = 1, b = 1000)",
-        ),
-        (
-            &spec(HEAP_A),
+            &heap_a,
             ClaimKind::Values,
             "a",
             "refute ends: (a = 0, b = 0) has no move, so its value is 1",
