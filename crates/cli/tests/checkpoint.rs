@@ -117,6 +117,8 @@ fn kill_9_loses_only_the_waves_since_the_last_save() {
 
 /// Checkpoints that are not this run's are refused with one line, exit code 2, and left as they
 /// are.
+// A table of refusals, one after another: the limit is for functions of the code.
+#[allow(clippy::too_many_lines)]
 fn refusals(dir: &Path, checkpoint: &Path) {
     let saved = fs::read(checkpoint).unwrap();
     let refused = |args: &[&str], file: &Path, expected: &str| {

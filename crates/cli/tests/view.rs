@@ -156,6 +156,8 @@ const P_RED: [u8; 3] = [220, 30, 50];
     chromium_missing,
     ignore = "needs Chromium, not installed when the tests were built: apt-get install chromium, then touch crates/cli/build.rs"
 )]
+// One browser session walked step by step: the limit is for functions of the code.
+#[allow(clippy::too_many_lines)]
 fn the_page_shows_values_moves_and_counterexamples() {
     let Some(browser) = browser() else { return };
     let (served, tab) = open_page(&browser, &["wythoff", "--size", "300x300", "--port", "0"]);

@@ -605,6 +605,8 @@ mod tests {
     /// Every engine × layout on a board, a heap game and a game that cannot stream: what is
     /// prepared, and what is refused with which kind.
     #[test]
+    // A table of cases, read top to bottom: the limit is for functions of the code.
+    #[allow(clippy::too_many_lines)]
     fn every_engine_and_layout_is_decided_here() {
         use Resumable::{No, Yes};
         use RowsTo::{Summary, Writer};
