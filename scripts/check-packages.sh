@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root="$PWD"
 
-crates=(grundy-core grundy-compute grundy-laws grundy-play grundy-catalog grundy-plot grundy-parquet grundy-view grundy-mpi)
+crates=(grundy-expr grundy-core grundy-compute grundy-laws grundy-play grundy-catalog grundy-plot grundy-parquet grundy-view grundy-mpi)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -171,7 +171,7 @@ fn a_new_play_convention_lists_every_file_that_names_one() {
 #[test]
 fn a_new_function_of_the_claim_language_lists_every_file_that_names_one() {
     let found = files_where(|line| token_at(line, "Func::").is_some());
-    assert!(found.contains("crates/laws/src/expr/parse.rs"), "{found:?}");
+    assert!(found.contains("crates/expr/src/parse.rs"), "{found:?}");
     assert_listed("claim", found);
 }
 

@@ -78,7 +78,7 @@ impl Axis {
 /// `true` and `false` made the law search panic, and an axis named `g` silently took the place
 /// of the value in a claim): the value of a cell, `g`; the constants `true`, `false` and `phi`;
 /// and the functions. Kept here, beside the rule for names, because axes are named here;
-/// grundy-laws' expression parser is tested to know no other word.
+/// grundy-expr's parser is tested (in grundy-laws' tests) to know no other word.
 pub const RESERVED_NAMES: &[&str] =
     &["g", "true", "false", "phi", "floor", "ceil", "sqrt", "abs", "min", "max", "xor", "if"];
 

@@ -40,7 +40,8 @@ pub mod answered;
 pub mod closed_form;
 pub mod conjecture;
 mod error;
-pub mod expr;
+/// The claim language, which lives in its own crate so that game specs read it too.
+pub use grundy_expr as expr;
 pub mod grid;
 pub mod periodicity;
 pub mod proof;

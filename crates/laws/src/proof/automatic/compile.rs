@@ -346,7 +346,7 @@ impl Compiler {
                 Ok(out)
             }
             (Func::Floor | Func::Ceil, _) => {
-                if args[0].ty_is_int() {
+                if is_int_term(&args[0]) {
                     return self.term(&args[0]);
                 }
                 let mut out = Vec::new();
@@ -437,7 +437,7 @@ impl Compiler {
                 "the real constant {r}: of the reals only phi is definable (in Fibonacci \
                  numeration), and a decimal is another number"
             ))),
-            node if node.ty_is_int() => Ok(self.term(node)?.into_iter().map(integer).collect()),
+            node if is_int_term(node) => Ok(self.term(node)?.into_iter().map(integer).collect()),
             Node::Neg(inner) => self
                 .real(inner)?
                 .into_iter()
@@ -629,16 +629,14 @@ fn is_bool(node: &Node) -> bool {
     }
 }
 
-impl Node {
-    /// Whether the node is an integer term (not a real, not a condition).
-    fn ty_is_int(&self) -> bool {
-        match self {
-            Node::Const(Value::Int(_)) | Node::Var(_) => true,
-            Node::Const(_) | Node::Phi | Node::Not(_) => false,
-            Node::Neg(inner) => inner.ty_is_int(),
-            Node::Bin(op, _, _, integers) => *integers && !is_comparison(*op),
-            Node::Call(func, _, ty) => *ty == Type::Int && *func != Func::Sqrt,
-        }
+/// Whether the node is an integer term (not a real, not a condition).
+fn is_int_term(node: &Node) -> bool {
+    match node {
+        Node::Const(Value::Int(_)) | Node::Var(_) => true,
+        Node::Const(_) | Node::Phi | Node::Not(_) => false,
+        Node::Neg(inner) => is_int_term(inner),
+        Node::Bin(op, _, _, integers) => *integers && !is_comparison(*op),
+        Node::Call(func, _, ty) => *ty == Type::Int && *func != Func::Sqrt,
     }
 }
 

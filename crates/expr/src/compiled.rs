@@ -546,7 +546,7 @@ fn select<T: Copy>(out: &mut [T], c: &[i64], a: &[T], b: &[T]) {
 
 /// The integer operations of two operands that the formula synthesis builds formulas from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum IntOp {
+pub enum IntOp {
     /// `+ - * / %` (and the comparisons, which the synthesis does not build).
     Bin(BinOp),
     /// `xor(x, y)`.
@@ -560,13 +560,7 @@ pub(crate) enum IntOp {
 /// `op` on every lane of `a` and `b` into `out`, checked as a check's program runs it: whether
 /// no lane failed (an overflow, a division by zero). The synthesis computes its formulas'
 /// values on the sample cells with it: one evaluator for the synthesis and the checks.
-pub(crate) fn int_rows(
-    op: IntOp,
-    a: &[i64],
-    b: &[i64],
-    out: &mut [i64],
-    fails: &mut [bool],
-) -> bool {
+pub fn int_rows(op: IntOp, a: &[i64], b: &[i64], out: &mut [i64], fails: &mut [bool]) -> bool {
     fails.fill(false);
     match op {
         IntOp::Bin(op) => int_bin(op, true, a, b, out, fails),
@@ -578,7 +572,7 @@ pub(crate) fn int_rows(
 }
 
 /// `|x|` on every lane, checked: whether no lane overflowed (`|i64::MIN|`).
-pub(crate) fn abs_rows(a: &[i64], out: &mut [i64], fails: &mut [bool]) -> bool {
+pub fn abs_rows(a: &[i64], out: &mut [i64], fails: &mut [bool]) -> bool {
     fails.fill(false);
     checked_map(out, fails, a, i64::checked_abs);
     !fails.contains(&true)

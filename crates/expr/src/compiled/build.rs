@@ -4,7 +4,7 @@
 //! by lane only where these bounds do not exclude its failure.
 
 use super::{Instr, Op, Range, Reg, Rounding};
-use crate::expr::{BinOp, Func, Node, Type, Value, PHI};
+use crate::{BinOp, Func, Node, Type, Value, PHI};
 
 /// What is known of a register's values at compile time.
 #[derive(Clone, Copy, Debug)]

@@ -1,4 +1,5 @@
 //! The expression language of `grundy check` and of the rules `grundy patterns` prints.
+#![warn(missing_docs)]
 //!
 //! Integers (`i64`), reals (`f64`) and booleans; `+ - * / %` (on integers `/` and `%` are floor
 //! division and a non-negative remainder, so `n % 2 == 1` means "n odd" for any sign),
@@ -129,38 +130,61 @@ impl fmt::Display for EvalError {
     }
 }
 
+/// A binary operator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BinOp {
+pub enum BinOp {
+    /// `+`.
     Add,
+    /// `-`.
     Sub,
+    /// `*`.
     Mul,
+    /// `/`: floor division on integers.
     Div,
+    /// `%`: the non-negative remainder on integers.
     Rem,
+    /// `==`.
     Eq,
+    /// `!=`.
     Ne,
+    /// `<`.
     Lt,
+    /// `<=`.
     Le,
+    /// `>`.
     Gt,
+    /// `>=`.
     Ge,
+    /// `&&`.
     And,
+    /// `||`.
     Or,
 }
 
+/// A function of the language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Func {
+pub enum Func {
+    /// `floor(x)`.
     Floor,
+    /// `ceil(x)`.
     Ceil,
+    /// `sqrt(x)`.
     Sqrt,
+    /// `abs(x)`.
     Abs,
+    /// `min(x, y)`.
     Min,
+    /// `max(x, y)`.
     Max,
+    /// `xor(x, y)`: the bitwise exclusive or of two non-negative integers.
     Xor,
+    /// `if(c, x, y)`.
     If,
 }
 
 /// What a claim's variable reads, slot by slot (the claim's variables are the conjecture's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Slot {
+pub enum Slot {
     /// A coordinate.
     Axis(usize),
     /// The table's value on this axis' edge at the cell's coordinate on it.
@@ -171,16 +195,21 @@ pub(crate) enum Slot {
 
 /// A node of a parsed expression (the automatic prover reads the tree: `proof::automatic`).
 #[derive(Clone, Debug)]
-pub(crate) enum Node {
+pub enum Node {
+    /// A constant.
     Const(Value),
     /// The golden ratio, kept apart from decimal constants: a proof knows it exactly, and a
     /// decimal such as `1.618034` is another number.
     Phi,
+    /// The variable in this slot.
     Var(usize),
+    /// `-x`.
     Neg(Box<Node>),
+    /// `!c`.
     Not(Box<Node>),
     /// Operands and whether the arithmetic is on integers.
     Bin(BinOp, Box<Node>, Box<Node>, bool),
+    /// A function's call, its arguments and the type of its value.
     Call(Func, Vec<Node>, Type),
 }
 
@@ -230,7 +259,7 @@ impl Expr {
     }
 
     /// The syntax tree.
-    pub(crate) fn root(&self) -> &Node {
+    pub fn root(&self) -> &Node {
         &self.root
     }
 
@@ -324,19 +353,19 @@ impl Expr {
 }
 
 /// A node's value with the variables at `vars`.
-pub(crate) fn eval_node(node: &Node, vars: &[i64]) -> Result<Value, EvalError> {
+pub fn eval_node(node: &Node, vars: &[i64]) -> Result<Value, EvalError> {
     eval(node, vars)
 }
 
 /// For each of `vars` variables, a period `p` and an increment `k` such that shifting that
 /// variable by `p` adds `k` to the node's value, for every integer value of the variables (see
-/// [`Shift`]); `None` when the node's form does not show one.
-pub(crate) fn node_shift(node: &Node, vars: usize) -> Option<(Vec<u64>, Vec<i64>)> {
+/// `Shift` in the source); `None` when the node's form does not show one.
+pub fn node_shift(node: &Node, vars: usize) -> Option<(Vec<u64>, Vec<i64>)> {
     Shift::of(node, vars).map(|shift| (shift.periods, shift.increments))
 }
 
 /// Whether the node reads the variable at `slot`.
-pub(crate) fn node_reads(node: &Node, slot: usize) -> bool {
+pub fn node_reads(node: &Node, slot: usize) -> bool {
     match node {
         Node::Var(v) => *v == slot,
         Node::Const(_) | Node::Phi => false,
@@ -469,17 +498,17 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
 }
 
 /// The least common multiple, `None` past `u64`.
-pub(crate) fn checked_lcm(a: u64, b: u64) -> Option<u64> {
+pub fn checked_lcm(a: u64, b: u64) -> Option<u64> {
     (a / gcd(a, b)).checked_mul(b)
 }
 
 /// The least common multiple.
-pub(crate) fn lcm(a: u64, b: u64) -> u64 {
+pub fn lcm(a: u64, b: u64) -> u64 {
     a / gcd(a, b) * b
 }
 
 /// The golden ratio, as evaluation uses it.
-pub(crate) const PHI: f64 = 1.618_033_988_749_895;
+pub const PHI: f64 = 1.618_033_988_749_895;
 
 fn real_to_int(r: f64) -> Option<i64> {
     (r.is_finite() && r.abs() < 9.0e18).then_some(r as i64)
