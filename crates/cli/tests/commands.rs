@@ -57,6 +57,8 @@ mod published_laws;
 mod specs;
 #[path = "survey.rs"]
 mod survey;
+#[path = "terminal.rs"]
+mod terminal;
 #[path = "threads.rs"]
 mod threads;
 #[path = "value.rs"]

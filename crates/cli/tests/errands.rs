@@ -191,3 +191,20 @@ fn every_catalog_game_is_checked_in_known_rs() {
     assert!(unchecked.is_empty(), "crates/compute/tests/known.rs checks none of {unchecked:?}");
     assert!(listed("game").contains("crates/compute/tests/known.rs"));
 }
+
+/// A reader of the rules' forms reads the same moves at every position; a game with terminal
+/// positions (issue 69) has other moves at some. Each file that reads forms says what it does
+/// with terminal positions (reads them, refuses the game, or is never reached with one), so that
+/// a new reader cannot ignore them unseen.
+#[test]
+fn every_reader_of_forms_decides_about_terminal_positions() {
+    let readers: Vec<(String, String)> =
+        sources().into_iter().filter(|(_, code)| code.contains(".form()")).collect();
+    assert!(readers.len() >= 5, "{:?}", readers.iter().map(|(f, _)| f).collect::<Vec<_>>());
+    for (file, code) in readers {
+        if file == "crates/core/src/game/form.rs" {
+            continue;
+        }
+        assert!(code.contains("terminal"), "{file} reads the rules' forms but not `terminal()`");
+    }
+}

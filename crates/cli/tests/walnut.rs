@@ -16,7 +16,8 @@ use std::process::Command;
 /// The claims: the game (a catalog name or a fixture's path), its play, the size checked, the
 /// kind of claim and the claim, each agreeing with its table. Drawn from the automata's suites:
 /// the famous laws, claims true on a box only, claims outside the fragment at a position, the
-/// misère laws and their refutations (`ends`), and claims that leave a coordinate unread.
+/// misère laws and their refutations (`ends`), claims that leave a coordinate unread, and
+/// Wythoff's game with terminal positions.
 fn claims() -> Vec<(String, &'static str, &'static str, &'static str, &'static str)> {
     let fixture = |name: &str| fixtures::path(name).to_string_lossy().into_owned();
     let misere_wythoff = "a + b == 1 || (a == 2 && b == 2) || (min(a, b) >= 3 && min(a, b) == floor(abs(a - b) * phi))";
@@ -62,6 +63,21 @@ fn claims() -> Vec<(String, &'static str, &'static str, &'static str, &'static s
         (fixture("powers-of-two"), "misere", "200", "--p-set", "n % 3 == 1"),
         (fixture("powers-of-two"), "normal", "200", "--values", "n % 3"),
         (fixture("heap-a"), "misere", "24x24", "--p-set", "a == 1"),
+        // Terminal positions: no move starts where the condition holds.
+        (
+            fixture("wythoff-terminal"),
+            "normal",
+            "40x40",
+            "--p-set",
+            "a + b <= 1 || min(a, b) + 1 == floor(abs(a - b) * phi)",
+        ),
+        (
+            fixture("wythoff-terminal"),
+            "normal",
+            "40x40",
+            "--p-set",
+            "(a + b <= 1 || min(a, b) + 1 == floor(abs(a - b) * phi)) && a < 3000",
+        ),
         (
             fixture("heap-a"),
             "misere",

@@ -223,6 +223,9 @@ impl CompiledGame {
             take_and_break: Vec::new(),
             leaves_nothing: game.play().option_value([]),
         };
+        // The same moves at every position, whatever `game.terminal()` says: a game with
+        // terminal positions is the reference fill's (`FillRequest::prepare`), whose plan alone
+        // this compiles.
         for rule in game.rules() {
             match rule.form() {
                 MoveForm::Translate { directions, amounts: Along::One } => {

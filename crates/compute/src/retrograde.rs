@@ -503,6 +503,9 @@ impl<'g> RetrogradeFill<'g> {
         runtime: Runtime,
     ) -> Result<RetrogradeFill<'g>, LoopyRefusal> {
         let name = || game.name().to_string();
+        // The labelling reads the same moves at every position; `FillRequest::prepare` sends a
+        // game with terminal positions to the reference fill, never here.
+        debug_assert!(game.terminal().is_none(), "{} has terminal positions", game.name());
         if game.rules().iter().any(|r| !matches!(r.form(), MoveForm::Translate { .. })) {
             return Err(LoopyRefusal::Sums { game: name() });
         }

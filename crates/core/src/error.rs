@@ -24,6 +24,12 @@ pub enum ModelError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A terminal condition that is not one, or a game that takes none.
+    #[error("terminal: {reason}")]
+    Terminal {
+        /// What is wrong.
+        reason: String,
+    },
     /// The game declares no axes or too many.
     #[error("a game has 1, 2 or 3 axes, not {0}")]
     AxisCount(usize),

@@ -18,12 +18,14 @@ mod form;
 mod octal;
 mod spec;
 mod steps;
+mod terminal;
 
 pub use catalog::{catalog, catalog_spec, lookup, CatalogEntry};
 pub use form::{Amounts, MoveForm};
 pub use octal::{OctalCode, OctalCodeError};
 pub use spec::{parse_spec, to_spec, SPEC_LIMIT_BYTES};
 pub use steps::{NamedSet, StepBase, StepSet, StepSetError};
+pub use terminal::Terminal;
 
 use crate::error::ModelError;
 use crate::play::Play;
@@ -150,6 +152,7 @@ pub struct Game {
     axes: Vec<Axis>,
     rules: Vec<Rule>,
     play: Play,
+    terminal: Option<Terminal>,
 }
 
 impl Game {
@@ -221,6 +224,7 @@ impl Game {
             axes,
             rules,
             play: Play::Normal,
+            terminal: None,
         })
     }
 
@@ -259,6 +263,25 @@ impl Game {
     pub fn with_play(mut self, play: Play) -> Game {
         self.play = play;
         self
+    }
+
+    /// The positions where no move starts, if the game names any (a spec's `terminal`).
+    pub fn terminal(&self) -> Option<&Terminal> {
+        self.terminal.as_ref()
+    }
+
+    /// The same game with no move starting where `terminal` holds (a condition over the axes'
+    /// names: [`Terminal::parse`]). A loopy game takes none: its retrograde kernel reads the
+    /// moves as the same everywhere.
+    pub fn with_terminal(mut self, terminal: &str) -> Result<Game, ModelError> {
+        let refuse = |reason: String| ModelError::Terminal { reason };
+        if self.is_loopy() {
+            return Err(refuse(
+                "a loopy game (a move raises a coordinate) takes no terminal positions".into(),
+            ));
+        }
+        self.terminal = Some(Terminal::parse(terminal, &self.axes).map_err(refuse)?);
+        Ok(self)
     }
 
     /// Whether some move leaves a sum of positions (a split, a take-and-break that leaves two
@@ -401,6 +424,9 @@ impl Game {
     pub fn option_groups(&self, pos: &[Coord]) -> Vec<OptionGroup> {
         assert!(self.is_position(pos), "{pos:?} is not a position of {}", self.name);
         let mut groups = Vec::new();
+        if self.terminal.as_ref().is_some_and(|t| t.holds(pos)) {
+            return groups;
+        }
         let shifted = |direction: &[Coord], amount: Coord| -> Option<Vec<Coord>> {
             let moved: Vec<Coord> =
                 pos.iter().zip(direction).map(|(&c, &d)| c + amount * d).collect();

@@ -17,6 +17,9 @@ impl FlatMoves {
             flat: direction.iter().zip(&stride).map(|(&d, &s)| d as isize * s as isize).sum(),
             amounts,
         };
+        // The same moves at every position: a game with terminal positions is the reference
+        // fill's (`FillRequest::prepare`), and a loopy game has none (`Game::with_terminal`).
+        debug_assert!(game.terminal().is_none(), "{} has terminal positions", game.name());
         let mut rays = Vec::new();
         for rule in game.rules() {
             let MoveForm::Translate { directions, amounts } = rule.form() else {

@@ -13,6 +13,10 @@ impl HeapMoves {
         if axes[0].min != 0 {
             return Err(NotSparse::AxisStart { min: axes[0].min });
         }
+        // The removals are the same at every heap: no heap may be terminal.
+        if game.terminal().is_some() {
+            return Err(NotSparse::Terminal);
+        }
         // Games without a break (or a three-heap move, refused below) are refused before their
         // removals are listed.
         let breaks_somewhere = game.rules().iter().any(|rule| match rule.form() {

@@ -18,6 +18,8 @@ pub enum NotSparse {
         /// The smallest coordinate.
         min: Coord,
     },
+    /// Some heaps are terminal: the removals are not the same at every heap.
+    Terminal,
     /// A move leaves three heaps (a hex digit with 8 in it): a pair of rare heaps no longer
     /// bounds what the common ones can make.
     ThreeHeaps,
@@ -41,6 +43,10 @@ impl fmt::Display for NotSparse {
                 f,
                 "the sparse-space engine computes heap sizes from 0; this game's axis starts at \
                  {min}"
+            ),
+            NotSparse::Terminal => f.write_str(
+                "the sparse-space engine reads the same moves at every heap; this game has \
+                 terminal positions",
             ),
             NotSparse::ThreeHeaps => f.write_str(
                 "the sparse-space engine needs moves that leave at most two heaps; this game's \

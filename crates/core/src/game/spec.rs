@@ -24,7 +24,8 @@
 //! circles; its values are generalized Sprague–Grundy values over the whole bounded board).
 //!
 //! A top-level `play = "misere"` states the game under misère play (the last mover loses);
-//! `play = "normal"` is the default.
+//! `play = "normal"` is the default. A top-level `terminal = "a + b <= 1"` names the positions
+//! where no move starts, by a condition over the axes' names in the claim language.
 //!
 //! Every error names the rule (counted from 1) and the field, and fits on one line.
 
@@ -43,10 +44,14 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<Game, ModelError> {
             SPEC_LIMIT_BYTES >> 20
         )));
     }
-    let (name, description, axes, rules, play) = parse_parts(text).map_err(error)?;
-    Ok(Game::new(&name, &description, axes, rules)
+    let (name, description, axes, rules, play, terminal) = parse_parts(text).map_err(error)?;
+    let game = Game::new(&name, &description, axes, rules)
         .map_err(|e| error(e.to_string()))?
-        .with_play(play))
+        .with_play(play);
+    match terminal {
+        Some(terminal) => game.with_terminal(&terminal).map_err(|e| error(e.to_string())),
+        None => Ok(game),
+    }
 }
 
 /// The most bytes a spec may have: a spec is a few lines (the longest step lists in use are a few
@@ -55,8 +60,8 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<Game, ModelError> {
 pub const SPEC_LIMIT_BYTES: u64 = 16 << 20;
 
 /// The name, description, axes and rules of a spec, checked for form but not yet as a game.
-/// A spec's parts: name, description, axes, rules and play convention.
-type Parts = (String, String, Vec<Axis>, Vec<Rule>, Play);
+/// A spec's parts: name, description, axes, rules, play convention and terminal condition.
+type Parts = (String, String, Vec<Axis>, Vec<Rule>, Play, Option<String>);
 
 fn parse_parts(text: &str) -> Result<Parts, String> {
     let table: Table = text.parse().map_err(|e: toml::de::Error| syntax_error(text, &e))?;
@@ -81,8 +86,9 @@ fn parse_parts(text: &str) -> Result<Parts, String> {
         .enumerate()
         .map(|(index, rule)| parse_rule(index + 1, rule, &axes))
         .collect::<Result<Vec<Rule>, String>>()?;
+    let terminal = top.string("terminal")?.map(str::to_string);
     top.finish()?;
-    Ok((name, description, axes, rules, play))
+    Ok((name, description, axes, rules, play, terminal))
 }
 
 /// A one-line TOML syntax error with its line and column.
@@ -400,6 +406,9 @@ pub fn to_spec(game: &Game) -> String {
     let _ = writeln!(out, "axes = [{}]", axes.join(", "));
     if game.play() != Play::Normal {
         let _ = writeln!(out, "play = \"{}\"", game.play());
+    }
+    if let Some(terminal) = game.terminal() {
+        let _ = writeln!(out, "terminal = {}", quote(terminal.text()));
     }
     for rule in game.rules() {
         let _ = writeln!(out, "\n[[rules]]\nkind = \"{}\"", rule.kind());

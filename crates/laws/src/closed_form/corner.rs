@@ -31,7 +31,8 @@ pub(super) fn propose(
     let Some(game) = source.described.game() else { return Vec::new() };
     // The table's own game under normal play: nothing to compare with when it is the same.
     let normal = game.clone().with_play(Play::Normal);
-    if &normal == game || game.is_loopy() || source.lens.len() != 2 {
+    // A loopy board's labels are not values of a fill position by position.
+    if &normal == game || source.labels.is_some() || source.lens.len() != 2 {
         return Vec::new();
     }
     let [rows, cols] = [source.lens[0].min(NORMAL_SIDE), source.lens[1].min(NORMAL_SIDE)];

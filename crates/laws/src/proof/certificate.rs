@@ -56,6 +56,12 @@ pub enum Unbounded {
         /// How far.
         cells: u128,
     },
+    /// No move starts where the game's terminal condition holds, so the moves are not the same
+    /// at every position and no box stands for the whole board.
+    Terminal {
+        /// The condition.
+        condition: String,
+    },
 }
 
 /// How a rule moves without a bound.
@@ -85,6 +91,11 @@ impl std::fmt::Display for Unbounded {
                 write!(f, "rule {rule} ({kind}) {how}")
             }
             Unbounded::TooFar { cells } => write!(f, "a move reaches {cells} cells, 2^31 or more"),
+            Unbounded::Terminal { condition } => write!(
+                f,
+                "no move starts where `{condition}` holds, so the moves differ from position to \
+                 position"
+            ),
         }
     }
 }
@@ -94,6 +105,10 @@ impl std::error::Error for Unbounded {}
 /// The largest coordinate change of any move when every move is bounded (steps, jumps with
 /// finite step sets, slides with a `max`), or why a move is not.
 pub fn reach(game: &Game) -> Result<Coord, Unbounded> {
+    // The box stands for the whole board only where the same moves start everywhere.
+    if let Some(terminal) = game.terminal() {
+        return Err(Unbounded::Terminal { condition: terminal.text().to_string() });
+    }
     let mut reach: u128 = 0;
     for (index, rule) in game.rules().iter().enumerate() {
         let unbounded = |how| Err(Unbounded::Rule { rule: index + 1, kind: rule.kind(), how });

@@ -324,6 +324,12 @@ impl Heap {
 /// The heap game on `axis`: the rules that move along it, as a 1-D game; `Err` when the board
 /// is not a sum (a move changes two coordinates, or leaves a sum of positions).
 fn heap(game: &Game, axis: usize) -> Result<Heap, String> {
+    if let Some(terminal) = game.terminal() {
+        return Err(format!(
+            "no move starts where `{}` holds, which ties the coordinates together",
+            terminal.text()
+        ));
+    }
     let name = &game.axes()[axis].name;
     let min = game.axes()[axis].min;
     let mut rules = Vec::new();

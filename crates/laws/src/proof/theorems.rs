@@ -18,7 +18,8 @@ pub struct SequenceProof {
 /// The largest number of stones a move removes, when every move of the 1-D `game` removes a
 /// bounded number (a subtraction game with a finite set); `None` otherwise.
 pub fn subtraction_reach(game: &Game) -> Option<u64> {
-    if game.dims() != 1 {
+    // The window argument needs the same moves at every heap.
+    if game.dims() != 1 || game.terminal().is_some() {
         return None;
     }
     let mut reach = 0u64;
@@ -55,6 +56,9 @@ fn theorem(game: &Game) -> Result<Theorem<'_>, &'static str> {
     // The Octal Periodicity Theorem is proved for normal play only: its argument adds the
     // pieces' values, which misère play does not.
     let normal = game.play() == grundy_core::Play::Normal;
+    if game.terminal().is_some() {
+        return Err("no periodicity theorem covers terminal positions: the theorems need the same moves at every heap");
+    }
     let [MoveForm::Code(code)] = game.rules().iter().map(|r| r.form()).collect::<Vec<_>>()[..]
     else {
         return Err(if normal {

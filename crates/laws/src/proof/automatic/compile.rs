@@ -179,6 +179,11 @@ impl Compiler {
         Compiler { slots, next: first_fresh, obligations: Vec::new(), floor_phi: None }
     }
 
+    /// The first variable no formula of this compiler uses: where another compiler starts.
+    pub(crate) fn next_fresh(&self) -> Var {
+        self.next
+    }
+
     fn fresh(&mut self) -> Var {
         self.next += 1;
         self.next - 1

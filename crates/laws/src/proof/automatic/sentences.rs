@@ -51,6 +51,10 @@ pub(crate) struct Problem {
     /// The axes' names and smallest coordinates.
     pub(crate) axes: Vec<(String, Coord)>,
     claim: Rc<Definition>,
+    /// `move(X, X')`: the rules' moves, none from a terminal position. The sentences call it;
+    /// the tests compare it with `Game::options` on every pair of a box.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) moves: Rc<Definition>,
 }
 
 /// The variables of a problem: a position's coordinates X, its option's X', a value y, a smaller
@@ -87,7 +91,15 @@ pub(crate) fn problem(
     slot_axes: &[Option<usize>],
 ) -> Result<Problem, Outside> {
     refuse_game(game)?;
-    let numeration = match (super::compile::numeration_of(root)?, moves_numeration(game)?) {
+    // The terminal condition is part of the moves: it needs its numeration too.
+    let moves_need = match game.terminal() {
+        Some(terminal) => match super::compile::numeration_of(terminal.expr().root())? {
+            Some(here) => Some(combined(here, moves_numeration(game)?)?),
+            None => moves_numeration(game)?,
+        },
+        None => moves_numeration(game)?,
+    };
+    let numeration = match (super::compile::numeration_of(root)?, moves_need) {
         (Some(claim), moves) => combined(claim, moves)?,
         (None, Some(moves)) => moves,
         // Linear arithmetic and residues: base 2's automata are the smaller.
@@ -116,11 +128,19 @@ pub(crate) fn problem(
         }
     };
     let claim = Rc::new(Definition { name: "claim".into(), params: claim_params, body });
-    let moves = Rc::new(Definition {
-        name: "move".into(),
-        params: [x.clone(), x1.clone()].concat(),
-        body: moves(game, &x, &x1, vars.amount())?,
-    });
+    // No move starts at a terminal position: `move(X, X')` holds only where the condition does
+    // not, read as the claim is (its own compiler, its variables after the claim's).
+    let mut body = moves(game, &x, &x1, vars.amount())?;
+    if let Some(terminal) = game.terminal() {
+        let axes: Vec<(Var, i64)> = x.iter().copied().zip(mins.iter().copied()).collect();
+        let mut reader = Compiler::new(axes, compiler.next_fresh());
+        let ended = reader.condition(terminal.expr().root())?;
+        body = Formula::And(vec![ended.negated(), body]);
+        let what = |what: String| format!("{what} (in the terminal condition)");
+        compiler.obligations.extend(reader.obligations.into_iter().map(|(f, w)| (f, what(w))));
+    }
+    let moves =
+        Rc::new(Definition { name: "move".into(), params: [x.clone(), x1.clone()].concat(), body });
     let at = |cell: &[Var], extra: &[Var]| {
         Formula::Call(claim.clone(), [cell.to_vec(), extra.to_vec()].concat())
     };
@@ -141,7 +161,7 @@ pub(crate) fn problem(
     let ends = Ends { value: game.play().terminal_value().0, ended };
     sentences.extend(the_sentences(claimed, &vars, &at, &step, &ends));
     let axes = game.axes().iter().map(|a| (a.name.clone(), a.min)).collect();
-    Ok(Problem { numeration, sentences, axes, claim })
+    Ok(Problem { numeration, sentences, axes, claim, moves })
 }
 
 /// The positions without a move and their value under the game's play: 0 under normal play
@@ -262,17 +282,12 @@ fn the_sentences(
 /// Why the game itself is outside what the sentences say.
 fn refuse_game(game: &Game) -> Result<(), Outside> {
     // Misère play is in: the sentences read the value of a position without a move from the
-    // play (`Ends`). Play that goes round is not: induction along the moves needs them to end.
-    if game.is_loopy() {
-        return Err(Outside(
-            "the sentences are about moves that end, and the game is loopy: its positions are \
-             not ordered by its moves"
-                .into(),
-        ));
-    }
+    // play (`Ends`). Play that goes round is not (induction along the moves needs them to end),
+    // and a loopy game's moves raise a bounded axis, which the sentences do not state either.
     if let Some(axis) = game.axes().iter().find(|a| a.max.is_some()) {
         return Err(Outside(format!(
-            "the axis {} is bounded, which the sentences do not say",
+            "the axis {} is bounded, which the sentences do not say (nor a loopy game's \
+             moves, which raise a bounded axis and need not end)",
             axis.name
         )));
     }
@@ -314,7 +329,7 @@ fn combined(a: Numeration, b: Option<Numeration>) -> Result<Numeration, Outside>
 }
 
 /// `move(X, X')`: some rule moves X to X'.
-pub(super) fn moves(game: &Game, x: &[Var], x1: &[Var], k: Var) -> Result<Formula, Outside> {
+fn moves(game: &Game, x: &[Var], x1: &[Var], k: Var) -> Result<Formula, Outside> {
     let mut any = Vec::new();
     // X' = X + amount·direction on every axis.
     let along = |direction: &[Coord], amount: Option<Var>| -> Formula {

@@ -3,7 +3,7 @@
 //! true laws are proved and false ones (agreeing on a box, or mutated) are not.
 
 use super::dfa::{Dfa, Var, Work};
-use super::formula::Builder;
+use super::formula::{Builder, Formula};
 use super::numeration::{Logic, Numeration, Rel};
 use super::*;
 use crate::conjecture::{ClaimKind, Conjecture};
@@ -280,6 +280,50 @@ const MISERE_NIM: &str = "(a == b && a >= 2) || a + b == 1";
 const MISERE_WYTHOFF: &str =
     "a + b == 1 || (a == 2 && b == 2) || (min(a, b) >= 3 && min(a, b) == floor(abs(a - b) * phi))";
 
+/// Wythoff's game with the positions a + b <= 1 terminal: those three, and the pairs
+/// (⌊mφ⌋ − 1, ⌊mφ⌋ − 1 + m) for m >= 2 (Wythoff's pairs moved down and along by one).
+const WYTHOFF_TERMINAL: &str = "a + b <= 1 || min(a, b) + 1 == floor(abs(a - b) * phi)";
+
+/// Terminal positions (issue 69) enter the move relation: laws are proved with them, and claims
+/// that ignore them, or hold on a box only, are refuted.
+#[test]
+fn terminal_positions_are_proved_and_refuted() {
+    let wythoff = fixtures::game("wythoff-terminal");
+    let nim = lookup("nim").unwrap().with_terminal("a + b <= 1").unwrap();
+    let proved: [(&Game, &str); 2] = [
+        (&wythoff, WYTHOFF_TERMINAL),
+        (&nim, "(a == b && a != 1) || (abs(a - b) == 1 && min(a, b) == 0)"),
+    ];
+    for (game, text) in proved {
+        let decision = proof(game, ClaimKind::PSet, text);
+        assert_eq!(
+            decision.proof.theorem(),
+            Some(Theorem::Automata),
+            "{text}: {:?}",
+            decision.proof
+        );
+        assert!(
+            decision.walnut.as_deref().is_some_and(|w| w.contains("(~(((p0 + p1 <= 1))))")),
+            "{text}"
+        );
+    }
+    let refuted: [(&Game, &str, &str); 3] = [
+        // Wythoff's own law: the terminal positions are P, and (1, 2) is not.
+        (&wythoff, "min(a, b) == floor(abs(a - b) * phi)", "refute"),
+        (
+            &wythoff,
+            "(a + b <= 1 || min(a, b) + 1 == floor(abs(a - b) * phi)) && a < 5000",
+            "refute absorption",
+        ),
+        (&nim, "a == b", "refute"),
+    ];
+    for (game, text, says) in refuted {
+        let decision = proof(game, ClaimKind::PSet, text);
+        assert!(!decision.proof.is_proved(), "{text}");
+        assert!(decision.proof.argument().contains(says), "{text}: {}", decision.proof.argument());
+    }
+}
+
 /// Under misère play a position without a move is won by the player to move (value 1): the
 /// prover's sentence `ends` says so, and absorption asks nothing of such a position.
 #[test]
@@ -468,6 +512,7 @@ fn mutants_of_proved_laws_are_never_proved_where_they_are_false() {
         ),
         (misere("nim"), ClaimKind::PSet, MISERE_NIM),
         (misere("wythoff"), ClaimKind::PSet, MISERE_WYTHOFF),
+        (fixtures::game("wythoff-terminal"), ClaimKind::PSet, WYTHOFF_TERMINAL),
     ];
     let mut refuted = 0;
     for (game, kind, text) in &laws {
@@ -578,18 +623,20 @@ fn the_move_relation_is_the_games_options() {
         lookup("kiki").unwrap(),
         lookup("fibonacci-rook").unwrap(),
         spec("name = \"j\"\naxes = [{ name = \"a\", min = 0 }, { name = \"b\", min = 0 }]\n[[rules]]\nkind = \"jump\"\ndirections = [[-2, 0], [-1, -3]]\nsteps = \"2..\"\nall-but = [4]\n[[rules]]\nkind = \"step\"\noffsets = [[-3, 0], [-1, -1]]\n[[rules]]\nkind = \"jump\"\ndirections = [[0, -1]]\nsteps = \"powers-of-two\"\n"),
+        // Terminal positions (issue 69): no move starts where the condition holds.
+        fixtures::game("wythoff-terminal"),
+        fixtures::game("wythoff-from-1").with_terminal("a % 3 == 2 && b >= 4 || a == b").unwrap(),
     ];
     for game in specs {
-        let numeration = match sentences::problem(
+        let problem = sentences::problem(
             &game,
             Claimed::PSet,
             Conjecture::parse(ClaimKind::PSet, "true", &["a", "b"]).unwrap().expr.root(),
             &[Some(0), Some(1)],
-        ) {
-            Ok(problem) => problem.numeration,
-            Err(outside) => panic!("{}: {}", game.name(), outside.0),
-        };
-        let formula = sentences::moves(&game, &[0, 1], &[2, 3], 8).unwrap();
+        )
+        .unwrap();
+        let (numeration, formula) =
+            (problem.numeration, Formula::Call(problem.moves.clone(), vec![0, 1, 2, 3]));
         let mut work = Work::new(MAX_STATES, &never);
         let mut logic = Logic { numeration, work: &mut work };
         let automaton = Builder::new(&mut logic).automaton(&formula).unwrap();
