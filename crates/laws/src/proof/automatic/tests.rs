@@ -238,6 +238,13 @@ fn proof(game: &Game, kind: ClaimKind, text: &str) -> Decision {
     decide(game, claimed, &conjecture.expr, conjecture.variables.slot_axes(), &Budget::default())
 }
 
+/// `text` about `game` is not proved, and the argument says `says`.
+fn not_proved(game: &Game, kind: ClaimKind, text: &str, says: &str) {
+    let decision = proof(game, kind, text);
+    assert!(!decision.proof.is_proved(), "{text}");
+    assert!(decision.proof.argument().contains(says), "{text}: {}", decision.proof.argument());
+}
+
 fn spec(text: &str) -> Game {
     parse_spec(text, "test").unwrap()
 }
@@ -318,9 +325,7 @@ fn terminal_positions_are_proved_and_refuted() {
         (&nim, "a == b", "refute"),
     ];
     for (game, text, says) in refuted {
-        let decision = proof(game, ClaimKind::PSet, text);
-        assert!(!decision.proof.is_proved(), "{text}");
-        assert!(decision.proof.argument().contains(says), "{text}: {}", decision.proof.argument());
+        not_proved(game, ClaimKind::PSet, text, says);
     }
 }
 
@@ -373,9 +378,7 @@ fn misere_laws_are_proved_and_their_ends_checked() {
         (&powers, ClaimKind::Values, "n % 3", "refute"),
     ];
     for (game, kind, text, says) in refuted {
-        let decision = proof(game, kind, text);
-        assert!(!decision.proof.is_proved(), "{text}");
-        assert!(decision.proof.argument().contains(says), "{text}: {}", decision.proof.argument());
+        not_proved(game, kind, text, says);
     }
 }
 
@@ -411,9 +414,7 @@ fn claims_true_on_a_box_only_are_refuted_or_outside() {
         ),
     ];
     for (game, kind, text, says) in cases {
-        let decision = proof(game, kind, text);
-        assert!(!decision.proof.is_proved(), "{text}");
-        assert!(decision.proof.argument().contains(says), "{text}: {}", decision.proof.argument());
+        not_proved(game, kind, text, says);
     }
 }
 
