@@ -257,7 +257,7 @@ impl fmt::Display for RequestError {
             RequestErrorKind::Terminal { game, asked } => write!(
                 f,
                 "{game} has terminal positions, which only the reference fill reads (in memory, \
-                 in one run; --engine auto or reference): not {asked}"
+                 in one run; the engine auto or reference): not {asked}"
             ),
             RequestErrorKind::ReferenceNotResumable => f.write_str(
                 "the reference fill has no waves to save between: a resumable fill needs the \
