@@ -92,7 +92,11 @@ fn claims() -> Vec<(String, &'static str, &'static str, &'static str, &'static s
 /// `walnut-run`, when it is here.
 fn walnut_run() -> Result<PathBuf, String> {
     if let Some(path) = std::env::var_os("GRUNDY_WALNUT_RUN") {
-        return Ok(PathBuf::from(path));
+        let path = PathBuf::from(path);
+        return match path.is_file() {
+            true => Ok(path),
+            false => Err(format!("GRUNDY_WALNUT_RUN names no file ({})", path.display())),
+        };
     }
     let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/walnut/walnut-run");
     [beside, PathBuf::from("/work/shared/walnut/walnut-run")]
