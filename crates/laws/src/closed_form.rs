@@ -59,7 +59,7 @@ pub struct Law {
     /// Which search proposed it: `outcome period`, `values period`, `synthesis`, `period`,
     /// `sum of games`, `sum of the edges`, `digits`, `rays`, `beatty`, `pieces`, `misère corner`.
     pub found_by: &'static str,
-    /// The expression's size in nodes ([`crate::expr::Expr::size`]): laws are ranked by it.
+    /// The expression's size in nodes ([`grundy_expr::Expr::size`]): laws are ranked by it.
     pub nodes: usize,
     /// Whether the law reads the table's edges (`g_a`, a heap game read from the table): it
     /// names its parts rather than giving their formulas, and ranks after a law that does.

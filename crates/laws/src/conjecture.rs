@@ -12,11 +12,11 @@ pub(crate) use check::{agreeing, proof_of_agreeing};
 pub use check::{check, check_in, check_with, Lanes, RowChecker};
 pub use proving::{proof_work, AUTOMATA_WORK};
 
-use crate::expr::compiled::{Compiled, Range};
-pub(crate) use crate::expr::Slot;
-use crate::expr::{lcm, Expr, ExprError, Type};
 use crate::proof::Proof;
 use grundy_core::{Coord, Game};
+use grundy_expr::compiled::{Compiled, Range};
+pub(crate) use grundy_expr::Slot;
+use grundy_expr::{lcm, Expr, ExprError, Type};
 use serde::Serialize;
 use std::fmt;
 

@@ -1,7 +1,7 @@
 //! The error type of this crate: a kind, with what the caller needs to phrase it for its users.
 
-use crate::expr::EvalError;
 use grundy_core::Coord;
+use grundy_expr::EvalError;
 use std::fmt;
 
 /// Why an analysis or a check could not run.

@@ -4,9 +4,9 @@
 //! fails as explicit exceptions (when they are few). Every rule is evaluated on the whole table
 //! before it is returned: a rule from this module is always exact on the table it came from.
 
-use crate::expr::Expr;
 use crate::grid::{Grid, Period2d};
 use grundy_core::Cell;
+use grundy_expr::Expr;
 
 /// Rules with more exceptions or residue pairs than this are not worth printing.
 const MAX_TERMS: usize = 24;

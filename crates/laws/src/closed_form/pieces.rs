@@ -7,8 +7,8 @@
 use super::synthesis::Synthesis;
 use super::{LawSearch, Proposal, Source};
 use crate::conjecture::ClaimKind;
-use crate::expr::Expr;
 use grundy_core::INFINITE_G;
+use grundy_expr::Expr;
 use rayon::prelude::*;
 use std::time::Instant;
 

@@ -6,7 +6,7 @@
 use super::synthesis::Synthesis;
 use super::{LawSearch, Proposal, LARGEST_FORMULA};
 use crate::conjecture::ClaimKind;
-use crate::expr::Expr;
+use grundy_expr::Expr;
 use rayon::prelude::*;
 use std::time::Instant;
 

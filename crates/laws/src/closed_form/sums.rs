@@ -9,9 +9,9 @@
 use super::synthesis::Synthesis;
 use super::{LawSearch, Proposal, Source};
 use crate::conjecture::ClaimKind;
-use crate::expr::{node_shift, Expr};
 use crate::periodicity::find_period;
 use crate::proof::sum::{is_sum, knows_part};
+use grundy_expr::{node_shift, Expr};
 use std::time::Instant;
 
 /// Lookups of periods up to this are written out.

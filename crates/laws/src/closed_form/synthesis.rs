@@ -1,7 +1,7 @@
 //! Enumerative synthesis: the shortest formula over the axis variables and small constants that
 //! gives a target's values on sample cells.
 //!
-//! Formulas are built bottom-up by size (the number of nodes, as [`crate::expr::Expr::size`]
+//! Formulas are built bottom-up by size (the number of nodes, as [`grundy_expr::Expr::size`]
 //! counts them), from the variables and the constants 0..=5 with `+ - * / % xor min max` and
 //! `abs`. Two formulas that agree on every sample cell are one formula for the search (the first
 //! built, so the smallest, is kept): the standard observational-equivalence pruning of
@@ -13,8 +13,8 @@
 //!
 //! A formula that gives the samples is only a candidate: the caller checks it on every cell.
 
-use crate::expr::compiled::{abs_rows, int_rows, IntOp};
-use crate::expr::BinOp;
+use grundy_expr::compiled::{abs_rows, int_rows, IntOp};
+use grundy_expr::BinOp;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -347,7 +347,7 @@ struct Level {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expr::Expr;
+    use grundy_expr::Expr;
     use std::time::Duration;
 
     fn samples(n: i64) -> Vec<Vec<i64>> {

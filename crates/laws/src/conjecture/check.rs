@@ -5,11 +5,11 @@ use super::judge::{judge, verdict, Seen};
 use super::proving::prove;
 use super::{CheckReport, ClaimKind, Conjecture, Counterexample, Edges, Slot, Verdict};
 use crate::error::{Error, ErrorKind};
-use crate::expr::compiled::{self, Input, LANES};
-use crate::expr::EvalError;
 use crate::proof::certificate::Certificate;
 use grundy_compute::{Budget, Progress, Spent};
 use grundy_core::{Axis, Cell, CellKind, Coord, Game, GrundyTable, Table, TableShape};
+use grundy_expr::compiled::{self, Input, LANES};
+use grundy_expr::EvalError;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 

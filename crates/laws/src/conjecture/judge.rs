@@ -2,8 +2,8 @@
 //! values, streamed rows, loopy games' labels and the law search's filter.
 
 use super::{ClaimKind, Claimed, Conjecture};
-use crate::expr::EvalError;
 use grundy_core::{LoopyOutcome, INFINITE_G};
+use grundy_expr::EvalError;
 
 /// A cell as a claim reads it: its value (`None` for ∞, a loopy game's) and its outcome.
 #[derive(Clone, Copy, Debug)]

@@ -5,12 +5,12 @@
 //! `patterns`' laws, the view and Python all come here.
 
 use super::{ClaimKind, Conjecture, Edges};
-use crate::expr::Slot;
 use crate::proof::automatic::{self, Claimed};
 use crate::proof::certificate::{box_work, prove_periodic, reach, Certificate, PeriodicClaim};
 use crate::proof::{sum, theorems};
 use grundy_compute::Budget;
 use grundy_core::{Coord, Game, Table};
+use grundy_expr::Slot;
 
 /// A box proof's plan: the game, what is claimed of it, the periods and how they were found.
 pub(super) struct Plan<'g> {

@@ -20,12 +20,12 @@ mod tests;
 
 pub use numeration::Numeration;
 
-use crate::expr::Expr;
 use crate::proof::{Proof, Theorem};
 use dfa::{Dfa, Var, Work};
 use formula::Builder;
 use grundy_compute::Budget;
 use grundy_core::{Coord, Game};
+use grundy_expr::Expr;
 use numeration::Logic;
 pub(crate) use sentences::Claimed;
 use std::time::Instant;

@@ -16,10 +16,10 @@
 //! still local; a game whose moves leave sums has no local condition under misère play and is
 //! never proved.
 
-use crate::expr::Expr;
 use crate::proof::{Proof, Theorem};
 use grundy_compute::Budget;
 use grundy_core::{mex, Amounts, Coord, Game, GameOption, MoveForm, Nimber, Play};
+use grundy_expr::Expr;
 use ndarray::Dimension;
 
 /// The outcome of trying to prove a claim for every board: the proof (by the finite box,

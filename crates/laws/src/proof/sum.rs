@@ -13,12 +13,12 @@
 //!   through the preperiod and one lcm of the periods;
 //! - an axis without moves is the zero game.
 
-use crate::expr::{eval_node, node_reads, node_shift, Expr, Func, Node, Value};
-use crate::expr::{BinOp, Slot};
 use crate::proof::automatic::Claimed;
 use crate::proof::theorems::{proved_law, subtraction_reach, ProvedLaw};
 use crate::proof::{Proof, Theorem};
 use grundy_core::{mex, Amounts, Axis, Coord, Game, MoveForm, Nimber, Rule};
+use grundy_expr::{eval_node, node_reads, node_shift, Expr, Func, Node, Value};
+use grundy_expr::{BinOp, Slot};
 
 /// A part's law.
 enum Law {
@@ -242,7 +242,7 @@ fn agrees(
     let mut period: u64 = 1;
     for (slot, axis) in slot_axes.iter().enumerate() {
         if *axis == Some(part.axis) {
-            period = crate::expr::lcm(period, periods[slot]);
+            period = grundy_expr::lcm(period, periods[slot]);
         }
     }
     let mut growth: i64 = 0;
@@ -259,7 +259,7 @@ fn agrees(
         Law::Periodic(law) => {
             let (e, p) = (law.period.preperiod as u64, law.period.period as u64);
             let start = past.max(part.min + e as Coord);
-            (start.checked_add(crate::expr::lcm(p, period) as Coord), 0)
+            (start.checked_add(grundy_expr::lcm(p, period) as Coord), 0)
         }
     };
     if growth != slope || (matches!(part.law, Law::Nim) && c != 0) {

@@ -407,7 +407,7 @@ pub(crate) fn prove_heap_claim(
     let (claim_period, claim_from) = claim;
     // Both repeat from `start` heaps past the smallest.
     let start = e.max(u64::try_from(claim_from - min).unwrap_or(0));
-    let common = crate::expr::checked_lcm(p, claim_period);
+    let common = grundy_expr::checked_lcm(p, claim_period);
     let compared = common.and_then(|c| c.checked_add(start)).filter(|&n| n <= MOST_HEAPS_COMPARED);
     let Some(compared) = compared else {
         return Err(format!(

@@ -13,7 +13,7 @@
 use super::dfa::Var;
 use super::formula::{Definition, Formula};
 use super::numeration::{Numeration, Rel};
-use crate::expr::{BinOp, Func, Node, Type, Value};
+use grundy_expr::{BinOp, Func, Node, Type, Value};
 use std::rc::Rc;
 
 /// A linear form `Σ c·x + c0`.

@@ -87,7 +87,7 @@ impl Vars {
 pub(crate) fn problem(
     game: &Game,
     claimed: Claimed,
-    root: &crate::expr::Node,
+    root: &grundy_expr::Node,
     slot_axes: &[Option<usize>],
 ) -> Result<Problem, Outside> {
     refuse_game(game)?;
@@ -114,7 +114,7 @@ pub(crate) fn problem(
         .map(|(slot, axis)| match axis {
             Some(axis) => Ok((x[*axis], mins[*axis])),
             // A variable the claim does not read (the edges, on a claim about coordinates).
-            None if !crate::expr::node_reads(root, slot) => Ok((x[0], mins[0])),
+            None if !grundy_expr::node_reads(root, slot) => Ok((x[0], mins[0])),
             None => Err(Outside("a claim that uses g or the table's edges (g_a)".into())),
         })
         .collect::<Result<_, Outside>>()?;
