@@ -9,7 +9,6 @@
 //! misère sentences), never taken from the normal table.
 
 use super::{beatty, p_equations, rays, separable, LawSearch, Proposal, Source};
-use crate::analysis::law_source;
 use crate::conjecture::ClaimKind;
 use grundy_core::{Play, Table, TableShape};
 use std::time::Instant;
@@ -58,7 +57,18 @@ pub(super) fn propose(
     if corner == 0 || corner > LARGEST_CORNER + 1 {
         return Vec::new();
     }
-    let normal_source = law_source(&table, None, &normal_p, Vec::new());
+    // The normal table as the sources read it, built here (not through `analysis`, which calls
+    // this search).
+    let normal_source = Source {
+        described: &table,
+        names: source.names.clone(),
+        mins: source.mins.clone(),
+        lens: vec![rows, cols],
+        value: None,
+        labels: None,
+        is_p: &normal_p,
+        rules: Vec::new(),
+    };
     let mut laws = rays::propose(&normal_source);
     laws.extend(p_equations(&normal_source, deadline, search));
     laws.extend(beatty::propose(&normal_source));
